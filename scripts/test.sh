@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# `npm test`: every suite, against real parts. Starts its own etcd servers (vitest
+# globalSetup / test support), a real `next start` and headless Chromium (Playwright),
+# on free loopback ports, and stops them after. Prints a final `N passed, N failed`.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/ensure-system.sh || exit 1
+mkdir -p reports
+rm -f reports/*.json reports/*.stage
+export NEXT_TELEMETRY_DISABLED=1
+
+stage() { # name, command...: runs one stage; a stage that dies without a report counts as one failure
+  local name=$1; shift
+  echo "=== $name ==="
+  "$@"
+  local rc=$?
+  echo "$rc" > "reports/$name.stage"
+  return 0
+}
+
+only=${TEST_ONLY:-unit,build,integration,e2e}
+case ",$only," in *,unit,*) stage unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/unit.json ;; esac
+case ",$only," in *,build,*) stage build npx next build ;; esac
+if [ -f .next/BUILD_ID ]; then
+  case ",$only," in *,integration,*) stage integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json=reports/integration.json ;; esac
+  case ",$only," in *,e2e,*) PLAYWRIGHT_JSON_OUTPUT_NAME=reports/e2e.json stage e2e npx playwright test --reporter=list,json ;; esac
+fi
+node scripts/summarize.mjs

@@ -1,0 +1,57 @@
+// A real `next start` of the production build (scripts/test.sh builds it first),
+// pointed at a test etcd. Used by API integration tests, e2e and benchmarks.
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { freePort, waitFor } from "./ports";
+
+export interface RunningApp {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** everything the server printed so far (stdout + stderr) */
+  logs(): string;
+  stop(): Promise<void>;
+}
+
+const ROOT = path.resolve(__dirname, "../..");
+
+export async function startApp(env: Record<string, string>, opts: { port?: number } = {}): Promise<RunningApp> {
+  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    throw new Error("no production build: run `npx next build` first (scripts/test.sh does)");
+  }
+  const port = opts.port ?? (await freePort());
+  let output = "";
+  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
+  child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitFor(async () => {
+      if (child.exitCode !== null) throw new Error(`next start exited: ${output}`);
+      const res = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
+      return res.status > 0;
+    }, 60_000, `next start on ${url}`);
+  } catch (e) {
+    child.kill("SIGKILL");
+    throw new Error(`${(e as Error).message}\n${output.slice(-3000)}`);
+  }
+  return {
+    url,
+    port,
+    process: child,
+    logs: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
+      });
+    },
+  };
+}

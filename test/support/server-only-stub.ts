@@ -1,0 +1,2 @@
+// vitest runs outside React's server graph; the real `server-only` throws there.
+export {};

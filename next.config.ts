@@ -3,6 +3,8 @@ import type { NextConfig } from "next";
 // etcd3 pulls in grpc-js and protobufjs, which must stay plain Node modules:
 // bundling them breaks `next build`.
 const nextConfig: NextConfig = {
+  // Separate build dirs let several builds coexist (tests, benchmarks); default `.next`.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["etcd3", "prom-client"],
   poweredByHeader: false,
   typedRoutes: false,

@@ -17,7 +17,8 @@ export interface RunningApp {
 const ROOT = path.resolve(__dirname, "../..");
 
 export async function startApp(env: Record<string, string>, opts: { port?: number } = {}): Promise<RunningApp> {
-  if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+  const distDir = process.env.NEXT_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
     throw new Error("no production build: run `npx next build` first (scripts/test.sh does)");
   }
   const port = opts.port ?? (await freePort());

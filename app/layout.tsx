@@ -1,11 +1,48 @@
-import type { ReactNode } from "react";
+// Root layout (server component): header with the sections, the revision picker and the
+// etcd banner. The only client parts are those three and the query provider.
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import Link from "next/link";
+import { Suspense, type ReactNode } from "react";
+import { EtcdBanner } from "@/components/layout/etcd-banner";
+import { Nav } from "@/components/layout/nav";
+import { PinnedBanner } from "@/components/layout/pinned-banner";
+import { RevisionPicker } from "@/components/layout/revision-picker";
+import { Providers } from "@/lib/client/providers";
+import "./globals.css";
 
-export const metadata = { title: "Scheduler Console" };
+export const metadata: Metadata = {
+  title: "Scheduler Console",
+  icons: { icon: "/favicon.svg" },
+  description: "The lance-context maintenance scheduler: demand, executors, shadow canary, failures",
+};
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Render per request: proxy.ts sets a nonce CSP, which Next applies to its scripts only
+  // on dynamic renders (a prerendered page's scripts would be blocked).
+  await headers();
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        <Providers>
+          <header className="header">
+            <Link href="/" className="brand">
+              Scheduler Console
+            </Link>
+            <Suspense fallback={<nav className="nav" />}>
+              <Nav />
+            </Suspense>
+            <Suspense fallback={null}>
+              <RevisionPicker />
+            </Suspense>
+          </header>
+          <Suspense fallback={null}>
+            <PinnedBanner />
+          </Suspense>
+          <EtcdBanner />
+          <main className="main">{children}</main>
+        </Providers>
+      </body>
     </html>
   );
 }

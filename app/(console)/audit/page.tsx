@@ -1,0 +1,11 @@
+// `/audit`: policy changes with before/after diffs (issue 6). `?target=` narrows to one table.
+import { AuditList } from "@/components/policies/audit-list";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Audit · Scheduler Console" };
+
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const raw = (await searchParams).target;
+  const target = typeof raw === "string" && raw.length > 0 && raw.length <= 512 ? raw : null;
+  return <AuditList key={target ?? ""} target={target} />;
+}

@@ -1,0 +1,13 @@
+// `/failures`: failure ledger and cooldowns (issue 5).
+import { Suspense } from "react";
+import { FailuresView } from "@/components/failures/failures-view";
+
+export const metadata = { title: "Failures · Scheduler Console" };
+
+export default function FailuresPage() {
+  return (
+    <Suspense fallback={<div className="state state-loading">Loading failures…</div>}>
+      <FailuresView />
+    </Suspense>
+  );
+}

@@ -1,0 +1,11 @@
+// `/`: fleet overview (issue 5). Data is fetched and refreshed in the browser.
+import { Suspense } from "react";
+import { FleetOverview } from "@/components/fleet/overview";
+
+export default function OverviewPage() {
+  return (
+    <Suspense fallback={<div className="state state-loading">Loading…</div>}>
+      <FleetOverview />
+    </Suspense>
+  );
+}

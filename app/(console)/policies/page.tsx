@@ -1,0 +1,17 @@
+// `/policies`: the fleet default and the per-table overrides (issue 6).
+import { PoliciesList } from "@/components/policies/policies-list";
+import { SessionBar } from "@/components/policies/session-bar";
+import { currentViewer } from "@/lib/auth/server";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Policies · Scheduler Console" };
+
+export default async function PoliciesPage() {
+  const viewer = await currentViewer();
+  return (
+    <>
+      <SessionBar actor={viewer.principal.actor} role={viewer.principal.role} next="/policies" />
+      <PoliciesList canWrite={viewer.canWrite} readOnly={viewer.readOnly} />
+    </>
+  );
+}

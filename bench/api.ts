@@ -1,0 +1,173 @@
+// `npm run bench:api` (issue 4): a fresh etcd with the production scenario (§10 T23, 13,405
+// tables) and a real `next start` of the production build ($NEXT_DIST_DIR, default .next).
+// Prints, from one run:
+// * the cold first response of `demand?limit=2000` against the `etcdctl get --prefix`
+//   floor (median of 3) → ratio (target ≤ 1.5);
+// * warm p50/p95 of list and detail requests under 32 concurrent clients;
+// * the cost of a refresh after one table changes (watch batch applied, touched key
+//   re-parsed, touched table re-folded, snapshot handed out) relative to a full read of the
+//   fleet, measured in-process on the same lib/live code (target < 5 %);
+// and writes bench/results/api.json.
+import "../lib/sim/node-entry";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createEtcdClient } from "../lib/etcd/client";
+import { seedScenarios } from "../lib/sim/seed";
+import { PRODUCTION_SHARDS, PRODUCTION_TABLES, productionTarget } from "../lib/sim/scenarios/production";
+import { keys } from "../lib/schema/keys";
+import { createFleetReader } from "../lib/snapshot/read";
+import { FAMILY_BY_NAME, parseFamilyKv } from "../lib/snapshot/families";
+import type { FamilyName } from "../lib/snapshot/types";
+import { DemandIndex } from "../lib/live/demand-index";
+import { LiveStore, type ParseKv } from "../lib/live/store";
+import { startEtcd } from "../test/support/etcd";
+import { startApp } from "../test/support/app";
+
+const PREFIX = "/bench-api/lance-context/master";
+const CLIENTS = 32;
+const WARM_SECONDS = 10;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+function etcdctlGet(endpoints: string, prefix: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const devnull = fs.openSync("/dev/null", "w");
+    const started = performance.now();
+    const child = spawn("etcdctl", ["--endpoints", endpoints, "get", "--prefix", prefix], { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      fs.closeSync(devnull);
+      if (code === 0) resolve(performance.now() - started);
+      else reject(new Error(`etcdctl exited ${code}: ${stderr}`));
+    });
+  });
+}
+
+async function timed(url: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const res = await fetch(url);
+  await res.arrayBuffer();
+  return { ms: performance.now() - started, status: res.status };
+}
+
+/** 32 clients, each alternating list and detail requests for WARM_SECONDS. */
+async function warm(base: string) {
+  const list: number[] = [];
+  const detail: number[] = [];
+  let errors = 0;
+  const until = performance.now() + WARM_SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = 0; performance.now() < until; i++) {
+        const isList = (i + c) % 2 === 0;
+        const url = isList
+          ? `${base}/api/v1/scheduler/demand?limit=100`
+          : `${base}/api/v1/scheduler/demand?target=${encodeURIComponent(productionTarget((c * 977 + i * 131) % PRODUCTION_TABLES))}`;
+        const r = await timed(url);
+        if (r.status !== 200) errors++;
+        (isList ? list : detail).push(r.ms);
+      }
+    }),
+  );
+  const stats = (xs: number[]) => ({ requests: xs.length, p50_ms: round(pct(xs, 50)), p95_ms: round(pct(xs, 95)) });
+  return { clients: CLIENTS, seconds: WARM_SECONDS, errors, list: stats(list), detail: stats(detail) };
+}
+
+/** In-process: full read vs applying a one-table watch batch and handing out the new state. */
+async function refreshCost(endpoints: string) {
+  const client = createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  try {
+    const reader = createFleetReader({ client, prefix: PREFIX, cacheSize: 0 });
+    const fullMs: number[] = [];
+    const refreshMs: number[] = [];
+    let snapshot = (await reader.readFleetWithKvs()).snapshot; // warm-up
+    for (let run = 0; run < 5; run++) {
+      const started = performance.now();
+      snapshot = (await reader.readFleetWithKvs()).snapshot;
+      const store = new LiveStore(snapshot);
+      const demand = new DemandIndex(snapshot);
+      store.snapshot();
+      demand.tables();
+      fullMs.push(performance.now() - started);
+
+      const parse: ParseKv = (family: FamilyName, kv) => {
+        const outcome = parseFamilyKv(PREFIX, FAMILY_BY_NAME.get(family)!, kv);
+        if (outcome === null) return null;
+        if (!outcome.ok) return { kind: "skipped", skipped: { key: kv.key, family, reason: outcome.reason, detail: outcome.detail } };
+        return { kind: "entry", entry: outcome.entry as { key: string; modRevision: number } };
+      };
+      const target = productionTarget(4242 + run);
+      const value = JSON.stringify({ v: 1, shard: PRODUCTION_SHARDS[0], sealed_through: 5000 + run, sealed_bytes_through: 67_108_864, merged_through: 1000, flushed_at_ms: 1_700_000_005_000, writer_epoch: 3, source: "scan" });
+      const kv = { key: keys.demandEvent(PREFIX, target, PRODUCTION_SHARDS[0]), value: Buffer.from(value), modRevision: snapshot.revision + 1, lease: "0" };
+      const t0 = performance.now();
+      store.apply({ revision: snapshot.revision + 1, changes: [{ type: "put", kv }] }, parse, (family, key, parsed) => {
+        if (family === "demand-events") demand.setEvent(key, target, parsed?.kind === "entry" ? (parsed.entry as never) : null);
+      });
+      store.snapshot();
+      demand.tables();
+      refreshMs.push(performance.now() - t0);
+    }
+    return { full_read_and_index_ms: round(median(fullMs)), refresh_ms: round(median(refreshMs), 3), refresh_ratio: Number((median(refreshMs) / median(fullMs)).toFixed(4)) };
+  } finally {
+    client.close();
+  }
+}
+
+async function main() {
+  const cluster = await startEtcd();
+  const client = createEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
+  let app: Awaited<ReturnType<typeof startApp>> | null = null;
+  try {
+    await seedScenarios(client, ["production"], { prefix: PREFIX, progress: (l) => process.stderr.write(`\r${l}`) });
+    process.stderr.write("\n");
+    await etcdctlGet(cluster.endpoints, `${PREFIX}/`); // warm etcd's page cache like the app's read will be
+    app = await startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: PREFIX, CONSOLE_SHADOW_SAMPLER: "off" });
+    const cold = await timed(`${app.url}/api/v1/scheduler/demand?limit=2000`);
+    if (cold.status !== 200) throw new Error(`cold request answered ${cold.status}`);
+    const floors: number[] = [];
+    for (let i = 0; i < 3; i++) floors.push(await etcdctlGet(cluster.endpoints, `${PREFIX}/`));
+    const secondList = await timed(`${app.url}/api/v1/scheduler/demand?limit=2000`);
+    const warmStats = await warm(app.url);
+    await app.stop();
+    app = null;
+    const refresh = await refreshCost(cluster.endpoints);
+    const result = {
+      scenario: "production",
+      at: new Date().toISOString(),
+      tables: PRODUCTION_TABLES,
+      cold_first_list_ms: round(cold.ms),
+      etcdctl_floor_ms: { median: round(median(floors)), all: floors.map((f) => round(f)) },
+      cold_over_floor_ratio: Number((cold.ms / median(floors)).toFixed(2)),
+      cold_target_ratio: 1.5,
+      second_list_ms: round(secondList.ms),
+      warm: warmStats,
+      refresh,
+      refresh_target_ratio: 0.05,
+      cpus: os.cpus().length,
+    };
+    const out = path.join(__dirname, "results", "api.json");
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(
+      `cold demand?limit=2000 ${result.cold_first_list_ms} ms vs etcdctl floor ${result.etcdctl_floor_ms.median} ms → ratio ${result.cold_over_floor_ratio} (target ≤ 1.5)\n` +
+        `warm (${CLIENTS} clients, ${WARM_SECONDS} s): list p50 ${warmStats.list.p50_ms} ms p95 ${warmStats.list.p95_ms} ms (${warmStats.list.requests} req); ` +
+        `detail p50 ${warmStats.detail.p50_ms} ms p95 ${warmStats.detail.p95_ms} ms (${warmStats.detail.requests} req); errors ${warmStats.errors}\n` +
+        `refresh after one table change ${refresh.refresh_ms} ms vs full read + index ${refresh.full_read_and_index_ms} ms → ${(refresh.refresh_ratio * 100).toFixed(2)} % (target < 5 %)\n` +
+        `→ ${path.relative(process.cwd(), out)}`,
+    );
+  } finally {
+    await app?.stop();
+    client.close();
+    await cluster.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,95 @@
+// `npm run bench:read`: the production scenario (§10 T23) in a fresh etcd; the median of 5
+// full readFleet() calls against the median of 5 `etcdctl get --prefix` of the same
+// prefix (the physical floor: one unpaged range, printed to /dev/null). Runs alternate so
+// both see the same machine load. Prints the ratio (target ≤ 1.5) and page figures, and
+// writes bench/results/read.json.
+import "../lib/sim/node-entry";
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createEtcdClient } from "../lib/etcd/client";
+import { PAGE_MAX_KEYS } from "../lib/etcd/paged-read";
+import { seedScenarios } from "../lib/sim/seed";
+import { createFleetReader } from "../lib/snapshot/read";
+import type { FleetSnapshot } from "../lib/snapshot/types";
+import { startEtcd } from "../test/support/etcd";
+
+const RUNS = 5;
+const PREFIX = "/bench/lance-context/master";
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+function etcdctlGet(endpoints: string, prefix: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const devnull = fs.openSync("/dev/null", "w");
+    const started = performance.now();
+    const child = spawn("etcdctl", ["--endpoints", endpoints, "get", "--prefix", prefix], { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      fs.closeSync(devnull);
+      if (code === 0) resolve(performance.now() - started);
+      else reject(new Error(`etcdctl exited ${code}: ${stderr}`));
+    });
+  });
+}
+
+async function main() {
+  const cluster = await startEtcd();
+  const client = createEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
+  try {
+    const seedStarted = performance.now();
+    await seedScenarios(client, ["production"], { prefix: PREFIX, progress: (l) => process.stderr.write(`\r${l}`) });
+    process.stderr.write("\n");
+    const seedMs = performance.now() - seedStarted;
+    const reader = createFleetReader({ client, prefix: PREFIX, cacheSize: 0 });
+
+    // one warm-up of each (JIT, connections, etcd page cache), not counted
+    await reader.readFleet();
+    await etcdctlGet(cluster.endpoints, `${PREFIX}/`);
+
+    const readMs: number[] = [];
+    const floorMs: number[] = [];
+    let last: FleetSnapshot | null = null;
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      last = await reader.readFleet();
+      readMs.push(performance.now() - started);
+      floorMs.push(await etcdctlGet(cluster.endpoints, `${PREFIX}/`));
+    }
+    const snap = last!;
+    const result = {
+      scenario: "production",
+      at: new Date().toISOString(),
+      runs: RUNS,
+      keys: snap.stats.keys,
+      demand_events: snap.demandEvents.length,
+      skipped: snap.skipped.length,
+      read_fleet_ms: { median: Math.round(median(readMs)), all: readMs.map(Math.round) },
+      etcdctl_ms: { median: Math.round(median(floorMs)), all: floorMs.map(Math.round) },
+      ratio: Number((median(readMs) / median(floorMs)).toFixed(2)),
+      target_ratio: 1.5,
+      pages: snap.stats.pages,
+      shrinks: snap.stats.shrinks,
+      bytes: snap.stats.bytes,
+      page_max_keys: PAGE_MAX_KEYS,
+      seed_ms: Math.round(seedMs),
+      cpus: (await import("node:os")).cpus().length,
+    };
+    const out = path.join(__dirname, "results", "read.json");
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(
+      `readFleet median ${result.read_fleet_ms.median} ms vs etcdctl get --prefix median ${result.etcdctl_ms.median} ms → ratio ${result.ratio} (target ≤ ${result.target_ratio}); ` +
+        `${result.keys} keys, ${result.pages} pages, ${result.shrinks} shrinks, ${result.bytes} bytes → ${path.relative(process.cwd(), out)}`,
+    );
+  } finally {
+    client.close();
+    await cluster.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,138 @@
+// Renders bench/results/report.md from bench/results/<name>.json (used by bench/all.ts).
+// Each benchmark writes its own JSON shape; figures are found by their key path (flattened
+// with dots) and shown next to the target the issues set. Every other numeric leaf is
+// listed too, so nothing a benchmark measured is hidden.
+import fs from "node:fs";
+import path from "node:path";
+
+export interface BenchRun {
+  name: string;
+  ran: boolean;
+  exitCode: number | null;
+  seconds: number;
+  note?: string;
+}
+
+interface Target {
+  /** what the figure is, in words */
+  label: string;
+  /** matches the flattened key path (first match wins) */
+  key: RegExp;
+  /** the target as written in the issue */
+  target: string;
+  check?: (v: number | boolean | string) => boolean;
+}
+
+const num = (v: number | boolean | string) => (typeof v === "number" ? v : Number.NaN);
+
+/** Targets per benchmark (issues 2..7). */
+export const BENCHES: { name: string; title: string; targets: Target[] }[] = [
+  {
+    name: "read",
+    title: "Paged fleet read (issue 2): readFleet vs `etcdctl get --prefix`",
+    targets: [{ label: "readFleet / etcdctl median ratio", key: /(^|\.)ratio$|read.*ratio|ratio.*floor/i, target: "≤ 1.5", check: (v) => num(v) <= 1.5 }],
+  },
+  {
+    name: "plan",
+    title: "Full plan vs JSON.parse of the same records (issue 3)",
+    targets: [{ label: "plan / JSON.parse median ratio", key: /(^|\.)ratio$|plan.*ratio|ratio.*parse/i, target: "≤ 1.0", check: (v) => num(v) <= 1.0 }],
+  },
+  {
+    name: "api",
+    title: "API: cold list vs etcdctl floor, warm latency, incremental refresh (issue 4)",
+    targets: [
+      { label: "cold demand?limit=2000 / etcdctl floor", key: /cold.*ratio|ratio.*cold|floor.*ratio|cold_over_floor/i, target: "≤ 1.5", check: (v) => num(v) <= 1.5 },
+      { label: "refresh after one table changes / full read", key: /refresh.*(ratio|fraction|percent|pct|share)|incremental.*(ratio|pct|percent)/i, target: "< 5 %", check: (v) => (num(v) > 1 ? num(v) < 5 : num(v) < 0.05) },
+    ],
+  },
+  {
+    name: "ui",
+    title: "UI in Chromium: navigation to first row of /tables (13,405 tables), scroll frame time (issue 5)",
+    targets: [
+      { label: "navigation → first row (ms)", key: /first.?row|navigation|nav_to/i, target: "reported (no fixed target)" },
+      { label: "scroll frame time (ms)", key: /frame/i, target: "reported; ≤ 16.7 ms (60 fps) is smooth", check: (v) => num(v) <= 16.7 },
+    ],
+  },
+  {
+    name: "load",
+    title: "Load: 64 clients for 60 s on list/detail/executors/shadow with the simulator writing (issue 7)",
+    targets: [
+      { label: "errors (non-2xx or network)", key: /(^|\.)errors$/i, target: "0", check: (v) => num(v) === 0 },
+      { label: "p50 latency (ms), all requests", key: /^all\.p50_ms$/i, target: "reported" },
+      { label: "p95 latency (ms), all requests", key: /^all\.p95_ms$/i, target: "reported" },
+      { label: "RSS after run / after warm-up", key: /rss_ratio$/i, target: "≤ 1.10", check: (v) => num(v) <= 1.1 },
+      // the watch-fed cache (issue 4) applies a burst incrementally: 0 full reads is the
+      // expected figure; more than one per burst would mean requests multiplied reads
+      { label: "full etcd reads per revision-change burst", key: /full_reads_per_burst$/i, target: "≤ 1 (0 with the watch-fed cache)", check: (v) => num(v) <= 1 },
+    ],
+  },
+];
+
+/** Flattens a JSON value into [dotted.path, leaf] pairs (numbers, booleans, short strings). */
+export function flatten(value: unknown, prefix = "", out: [string, number | boolean | string][] = []): [string, number | boolean | string][] {
+  if (typeof value === "number" || typeof value === "boolean") out.push([prefix, value]);
+  else if (typeof value === "string" && value.length <= 80) out.push([prefix, value]);
+  else if (Array.isArray(value)) {
+    if (value.length <= 20) value.forEach((v, i) => flatten(v, `${prefix}[${i}]`, out));
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
+  }
+  return out;
+}
+
+const fmt = (v: number | boolean | string) =>
+  typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 3 })) : String(v);
+
+function renderBench(bench: (typeof BENCHES)[number], run: BenchRun | undefined, resultsDir: string): string {
+  const file = path.join(resultsDir, `${bench.name}.json`);
+  const lines = [`## ${bench.name}: ${bench.title}`, ""];
+  if (run?.ran) lines.push(`Run now: exit ${run.exitCode}, ${run.seconds} s.${run.note ? ` ${run.note}` : ""}`, "");
+  else if (run?.note) lines.push(`Not run: ${run.note}.`, "");
+  if (!fs.existsSync(file)) {
+    lines.push(`**No results**: \`bench/results/${bench.name}.json\` is missing (the benchmark was not run or failed before writing it).`, "");
+    return lines.join("\n");
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (e) {
+    lines.push(`**Unreadable results**: \`bench/results/${bench.name}.json\`: ${(e as Error).message}`, "");
+    return lines.join("\n");
+  }
+  const stat = fs.statSync(file);
+  lines.push(`Results from \`bench/results/${bench.name}.json\` (written ${stat.mtime.toISOString()}).`, "");
+  const leaves = flatten(data);
+  lines.push("| figure | value | target | met |", "|---|---|---|---|");
+  const used = new Set<string>();
+  for (const t of bench.targets) {
+    const hit = leaves.find(([k]) => !used.has(k) && t.key.test(k));
+    if (!hit) {
+      lines.push(`| ${t.label} | not found in the JSON | ${t.target} | — |`);
+      continue;
+    }
+    used.add(hit[0]);
+    const met = t.check ? (t.check(hit[1]) ? "yes" : "**no**") : "—";
+    lines.push(`| ${t.label} (\`${hit[0]}\`) | ${fmt(hit[1])} | ${t.target} | ${met} |`);
+  }
+  const rest = leaves.filter(([k]) => !used.has(k));
+  if (rest.length > 0) {
+    lines.push("", "<details><summary>All other figures</summary>", "", "| key | value |", "|---|---|");
+    for (const [k, v] of rest.slice(0, 200)) lines.push(`| \`${k}\` | ${fmt(v)} |`);
+    if (rest.length > 200) lines.push(`| … | ${rest.length - 200} more |`);
+    lines.push("", "</details>");
+  }
+  lines.push("");
+  return lines.join("\n");
+}
+
+export function renderReport(runs: BenchRun[], resultsDir: string, now: Date): string {
+  const header = [
+    "# Benchmark report",
+    "",
+    `Generated by \`npm run bench\` (bench/all.ts) at ${now.toISOString()}. Benchmarks print ratios and`,
+    "figures; absolute times depend on the machine (this one is recorded in each JSON where the",
+    "benchmark writes it). \"met\" compares a figure with the target its issue sets.",
+    "",
+  ];
+  return header.join("\n") + "\n" + BENCHES.map((b) => renderBench(b, runs.find((r) => r.name === b.name), resultsDir)).join("\n");
+}

@@ -1,0 +1,71 @@
+"use client";
+// One executor: slot usage per kind and byte headroom as reserved-vs-total bars
+// (spec §5.2: headroom comes from assignments, never from the sample), marks, assignments.
+import Link from "next/link";
+import { UsageBar } from "@/components/ui/bar";
+import { formatBytes, formatDuration } from "@/components/ui/format";
+import type { Assignment, Executor } from "@/lib/client/api-types";
+import { tableHref } from "@/lib/client/links";
+
+export function ExecutorCard({ executor: e, assignments, now, revision }: { executor: Executor; assignments: Assignment[]; now: number; revision: number | null }) {
+  const kinds = Array.from(new Set([...Object.keys(e.slots_total), ...Object.keys(e.slots_reserved)]));
+  return (
+    <article className="panel exec-card" data-testid="executor-card" data-executor={e.id}>
+      <header>
+        <h3 className="mono" style={{ margin: 0 }}>{e.id}</h3>
+        <span className="muted">{e.kind}</span>
+        {e.version && <span className="muted">v{e.version}</span>}
+        {e.draining && <span className="tag tag-warn">draining</span>}
+        {e.orphan && <span className="tag tag-bad" title="assignments point at it but it has no live heartbeat">orphan</span>}
+        <span className="muted" style={{ marginLeft: "auto" }}>
+          {e.heartbeat_ms ? `heartbeat ${now ? formatDuration(now - e.heartbeat_ms) + " ago" : ""}` : "no heartbeat"}
+        </span>
+      </header>
+      {kinds.length === 0 && <p className="muted">No slots.</p>}
+      {kinds.map((k) => {
+        const total = e.slots_total[k] ?? 0;
+        const reserved = e.slots_reserved[k] ?? 0;
+        return (
+          <div key={k} className="slot-row">
+            <span className="mono">{k}</span>
+            <UsageBar used={reserved} total={total} label={`${k} slots reserved`} />
+            <span className="num" data-testid={`slots-${k}`}>
+              {reserved}/{total} used · <strong>{e.slots_free[k] ?? 0} free</strong>
+            </span>
+          </div>
+        );
+      })}
+      <div className="slot-row">
+        <span>bytes</span>
+        <UsageBar used={e.bytes_reserved} total={e.bytes_total} label="bytes reserved" />
+        <span className="num" data-testid="bytes-headroom">
+          {e.bytes_total === 0 ? "no byte budget (unchecked)" : `${formatBytes(e.bytes_free)} free of ${formatBytes(e.bytes_total)}`}
+        </span>
+      </div>
+      <div className="muted">
+        reserved {formatBytes(e.bytes_reserved)} · sample (diagnostic only, never used for placement): {formatBytes(e.bytes_free_sample)}
+      </div>
+      {assignments.length > 0 ? (
+        <table className="data">
+          <thead>
+            <tr><th>unit</th><th>kind</th><th>target</th><th>state</th><th className="num">reserved</th><th className="num">bind age</th></tr>
+          </thead>
+          <tbody>
+            {assignments.map((a) => (
+              <tr key={a.unit_id}>
+                <td className="mono">{a.unit_id}</td>
+                <td className="mono">{a.kind}</td>
+                <td className="target"><Link href={tableHref(a.target, revision)}>{a.target}</Link></td>
+                <td>{a.state}{a.overdue && <span className="tag tag-bad"> overdue</span>}</td>
+                <td className="num">{formatBytes(a.reserved_bytes)}</td>
+                <td className="num">{formatDuration(a.age_ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">{e.assignments} live assignments.</p>
+      )}
+    </article>
+  );
+}

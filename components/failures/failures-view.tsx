@@ -1,0 +1,101 @@
+"use client";
+// `/failures`: the merge failure ledger (spec §9.1, with the read-time correction) and
+// task cooldowns (§9.2); needs-attention first, next-retry countdowns, error text.
+import Link from "next/link";
+import { formatDuration, formatTime } from "@/components/ui/format";
+import { PageTitle } from "@/components/ui/page-title";
+import { Empty, QueryState } from "@/components/ui/query-state";
+import type { Failure } from "@/lib/client/api-types";
+import { useFailures } from "@/lib/client/hooks";
+import { tableHref } from "@/lib/client/links";
+import { usePinnedRevision } from "@/lib/client/revision";
+import { useNow } from "@/lib/client/use-now";
+
+/** Needs-attention first, then the soonest retry (display order only). */
+function attentionFirst(a: Failure, b: Failure): number {
+  if (a.needs_attention !== b.needs_attention) return a.needs_attention ? -1 : 1;
+  return (a.next_retry_ms ?? Infinity) - (b.next_retry_ms ?? Infinity) || a.target.localeCompare(b.target);
+}
+
+function Countdown({ at, now }: { at: number | null; now: number }) {
+  if (at === null) return <span className="muted">—</span>;
+  if (!now) return <span>{formatTime(at)}</span>;
+  const left = at - now;
+  return <span className={left <= 0 ? "countdown-due" : undefined} title={formatTime(at)}>{left <= 0 ? "due now" : `in ${formatDuration(left)}`}</span>;
+}
+
+export function FailuresView() {
+  const failures = useFailures();
+  const revision = usePinnedRevision();
+  const now = useNow();
+  return (
+    <QueryState query={failures} what="failures">
+      {(d) => {
+        const ledger = [...d.failures].sort(attentionFirst);
+        const attention = ledger.filter((f) => f.needs_attention).length;
+        return (
+          <>
+            <PageTitle title="Failures" revision={d.revision} readAtMs={d.read_at_ms}>
+              <span className="muted" data-testid="failure-summary">
+                {ledger.length} ledger entries · {attention} need attention · {d.cooldowns.filter((c) => c.cooling).length} cooling down
+              </span>
+            </PageTitle>
+            <section className="panel" aria-label="failure ledger">
+              <h2>Merge failure ledger</h2>
+              {ledger.length === 0 ? (
+                <Empty>No merge failures recorded.</Empty>
+              ) : (
+                <table className="data" data-testid="failure-ledger">
+                  <thead>
+                    <tr>
+                      <th>target</th><th>endpoint</th><th>class</th><th className="num">attempts</th><th>next retry</th><th>last failure</th><th>last error</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {ledger.map((f) => (
+                      <tr key={`${f.target}|${f.endpoint}`} data-testid="failure-row">
+                        <td className="target">
+                          <Link href={tableHref(f.target, revision)}>{f.target}</Link>{" "}
+                          {f.needs_attention && <span className="tag tag-bad">needs attention</span>}
+                        </td>
+                        <td className="mono">{f.endpoint}</td>
+                        <td>{f.class}{f.corrected && <span className="muted" title="corrected at read time (spec §9.1)"> (corrected)</span>}</td>
+                        <td className="num">{f.consecutive_attempts}</td>
+                        <td><Countdown at={f.next_retry_ms} now={now} /></td>
+                        <td>{formatTime(f.last_failure_ms)}</td>
+                        <td className="mono" style={{ maxWidth: 420, overflowWrap: "anywhere" }}>{f.last_error ?? "—"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </section>
+            <section className="panel" aria-label="cooldowns" style={{ marginTop: 12 }}>
+              <h2>Task cooldowns (compact, index, repair)</h2>
+              {d.cooldowns.length === 0 ? (
+                <Empty>No task is cooling down.</Empty>
+              ) : (
+                <table className="data" data-testid="cooldowns">
+                  <thead>
+                    <tr><th>kind</th><th>target</th><th className="num">failures</th><th>until</th><th>last error</th></tr>
+                  </thead>
+                  <tbody>
+                    {[...d.cooldowns].sort((a, b) => Number(b.cooling) - Number(a.cooling) || (a.until_ms ?? 0) - (b.until_ms ?? 0)).map((c) => (
+                      <tr key={`${c.kind}|${c.target}`}>
+                        <td className="mono">{c.kind}</td>
+                        <td className="target"><Link href={tableHref(c.target, revision)}>{c.target}</Link></td>
+                        <td className="num">{c.failures}</td>
+                        <td>{c.cooling ? <Countdown at={c.until_ms} now={now} /> : <span className="muted">expired {formatTime(c.until_ms)}</span>}</td>
+                        <td className="mono">{c.last_error ?? "—"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </section>
+          </>
+        );
+      }}
+    </QueryState>
+  );
+}

@@ -1,0 +1,183 @@
+"use client";
+// Fleet overview (`/`): what is shown and how old, who leads, etcd health, counts, the
+// work waiting, free capacity, shadow disagreements and skipped records.
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
+import { formatAgo, formatBytes, formatCount, formatTime } from "@/components/ui/format";
+import { PageTitle } from "@/components/ui/page-title";
+import { QueryState } from "@/components/ui/query-state";
+import { BACKLOG_CLASSES, CLASS_NAMES } from "@/lib/client/api-types";
+import { useDemandPage, useExecutors, useShadow } from "@/lib/client/hooks";
+import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
+import { usePinnedRevision, withRevision } from "@/lib/client/revision";
+import { useNow } from "@/lib/client/use-now";
+import { useHydrated } from "@/lib/client/use-hydrated";
+import { TopTables } from "./top-tables";
+
+export function FleetOverview() {
+  const revision = usePinnedRevision();
+  const now = useNow();
+  const planner = useDemandPage({ limit: 10 });
+  const waits = useDemandPage({ limit: 10, sort: "wait", order: "desc" });
+  const executors = useExecutors();
+  const shadow = useShadow();
+  const hydrated = useHydrated();
+  const health = useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000 });
+
+  return (
+    <>
+      <QueryState query={planner} what="fleet demand">
+        {(d) => (
+          <>
+            <PageTitle title="Fleet overview" revision={d.revision} readAtMs={d.read_at_ms}>
+              <span className="muted" data-testid="snapshot-age">
+                {revision === null && now ? `age ${formatAgo(d.read_at_ms, now)}` : "pinned"}
+              </span>
+            </PageTitle>
+            <div className="grid grid-4">
+              <section className="panel" aria-label="leader">
+                <h2>Leader</h2>
+                {d.leader ? (
+                  <dl className="kv">
+                    <dt>instance</dt>
+                    <dd className="mono" data-testid="leader-instance">{d.leader.instance}</dd>
+                    <dt>since</dt>
+                    <dd>
+                      {formatTime(d.leader.since_ms)} {now ? <span className="muted">({formatAgo(d.leader.since_ms, now)})</span> : null}
+                    </dd>
+                    <dt>token</dt>
+                    <dd className="mono">{d.leader.token}</dd>
+                  </dl>
+                ) : (
+                  <p className="state state-error">No leader record: nothing is planning.</p>
+                )}
+              </section>
+              <section className="panel" aria-label="etcd health">
+                <h2>etcd</h2>
+                {hydrated && health.data ? (
+                  <table className="data">
+                    <tbody>
+                      {health.data.endpoints.map((e) => (
+                        <tr key={e.url}>
+                          <td className="mono">{e.url}</td>
+                          <td>{e.ok ? <span className="tag tag-ok">ok</span> : <span className="tag tag-bad">down</span>}</td>
+                          <td className="num">{e.latency_ms != null ? `${e.latency_ms} ms` : "—"}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                ) : (
+                  <p className="muted">checking…</p>
+                )}
+              </section>
+              <section className="panel" aria-label="tables">
+                <h2>Tables</h2>
+                <div className="stat" data-testid="total-tables">{formatCount(d.total_tables)}</div>
+                <div className="stat-label">
+                  <Link href={withRevision("/tables", revision)}>{formatCount(d.tables_with_pending)} with pending work</Link>
+                </div>
+              </section>
+              <section className="panel" aria-label="skipped records">
+                <h2>Skipped records</h2>
+                <div className="stat">
+                  <Link href={withRevision("/skipped", revision)} data-testid="skipped-total">
+                    {formatCount(d.skipped.total)}
+                  </Link>
+                </div>
+                <div className="stat-label">
+                  {Object.entries(d.skipped.by_reason).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`).join(" · ") || "none: every record parsed"}
+                </div>
+              </section>
+            </div>
+            <div className="grid grid-2" style={{ marginTop: 12 }}>
+              <section className="panel" aria-label="counts by class">
+                <h2>By class</h2>
+                <table className="data">
+                  <tbody>
+                    {CLASS_NAMES.map((c) => (
+                      <tr key={c}>
+                        <td><Link href={withRevision(`/tables?class=${c}`, revision)}><ClassBadge name={c} /></Link></td>
+                        <td className="num" data-testid={`count-class-${c}`}>{formatCount(d.counts.by_class[c] ?? 0)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+              <section className="panel" aria-label="counts by backlog">
+                <h2>By backlog class</h2>
+                <table className="data">
+                  <tbody>
+                    {BACKLOG_CLASSES.map((b) => (
+                      <tr key={b}>
+                        <td><Link href={withRevision(`/tables?backlog=${b}`, revision)}><BacklogBadge name={b} /></Link></td>
+                        <td className="num" data-testid={`count-backlog-${b}`}>{formatCount(d.counts.by_backlog[b] ?? 0)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </section>
+            </div>
+            <div className="grid grid-2" style={{ marginTop: 12 }}>
+              <section className="panel" aria-label="next in planner order">
+                <h2>Next in planner order</h2>
+                <TopTables tables={d.tables} />
+              </section>
+              <section className="panel" aria-label="longest waits">
+                <h2>Longest waits</h2>
+                <QueryState query={waits} what="longest waits">
+                  {(w) => <TopTables tables={w.tables} />}
+                </QueryState>
+              </section>
+            </div>
+          </>
+        )}
+      </QueryState>
+      <div className="grid grid-2" style={{ marginTop: 12 }}>
+        <section className="panel" aria-label="executors free capacity">
+          <h2>
+            <Link href={withRevision("/executors", revision)}>Executors</Link> · free capacity
+          </h2>
+          <QueryState query={executors} what="executors">
+            {(e) => (
+              <>
+                <p className="muted">
+                  {e.totals.executors} executors · {e.totals.draining} draining · {e.totals.orphans} orphan · bytes free {formatBytes(e.totals.bytes_free)}
+                </p>
+                <table className="data">
+                  <thead>
+                    <tr><th>kind</th><th className="num">free slots</th></tr>
+                  </thead>
+                  <tbody>
+                    {Object.entries(e.totals.slots_free).map(([kind, n]) => (
+                      <tr key={kind}>
+                        <td>{kind}</td>
+                        <td className="num" data-testid={`free-slots-${kind}`}>{formatCount(n)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </>
+            )}
+          </QueryState>
+        </section>
+        <section className="panel" aria-label="shadow disagreements">
+          <h2>
+            <Link href={withRevision("/shadow", revision)}>Shadow</Link> · disagreements
+          </h2>
+          <QueryState query={shadow} what="shadow comparison">
+            {(s) => (
+              <>
+                <div className="stat" data-testid="shadow-disagreements">{formatCount(s.disagreements)}</div>
+                <div className="stat-label">
+                  discovery_miss {s.outcomes.discovery_miss} + phantom_task {s.outcomes.phantom_task} · placements{" "}
+                  {s.placements.agree ? <span className="tag tag-ok">agree with master</span> : <span className="tag tag-warn">differ from master</span>}
+                </div>
+              </>
+            )}
+          </QueryState>
+        </section>
+      </div>
+    </>
+  );
+}

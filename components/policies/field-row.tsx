@@ -1,0 +1,113 @@
+"use client";
+// One editable leaf: its input (empty = inherit), the effective value and where it comes
+// from (built-in / default / table), its inline error and a reset-to-inherited button.
+import { useController, type Control } from "react-hook-form";
+import type { PolicyDocument } from "@/lib/schema/policy";
+import type { FieldSource } from "./api";
+import { showValue, type PolicyField } from "./fields";
+import styles from "./policies.module.css";
+
+export interface FieldRowProps {
+  control: Control<PolicyDocument>;
+  field: PolicyField;
+  effective: unknown;
+  source: FieldSource;
+  inherited: unknown;
+  inheritedSource: FieldSource;
+}
+
+const SOURCE_LABEL: Record<FieldSource, string> = { builtin: "built-in", default: "default", table: "table" };
+
+export function SourceBadge({ source }: { source: FieldSource }) {
+  return <span className={`${styles.source} ${source === "table" ? styles["source-table"] : source === "default" ? styles["source-default"] : ""}`}>{SOURCE_LABEL[source]}</span>;
+}
+
+/** Integer text → number; "" → null (inherit); anything else stays text so validation names it. */
+function parseInt(text: string): number | string | null {
+  const t = text.trim();
+  if (t === "") return null;
+  return /^-?\d+$/.test(t) ? Number(t) : text;
+}
+
+/** An effective value; a per-kind limit no layer sets is simply absent: no limit. */
+const effectiveText = (v: unknown) => (v === undefined ? "no limit" : showValue(v));
+
+export function FieldRow({ control, field, effective, source, inherited, inheritedSource }: FieldRowProps) {
+  const { field: input, fieldState } = useController({ control, name: field.path as never });
+  const value = input.value as unknown;
+  const id = `policy-${field.path}`;
+  const set = value !== null && value !== undefined;
+  return (
+    <tr data-testid={`field-${field.path}`} data-source={source}>
+      <td>
+        <label htmlFor={id} className="mono">
+          {field.path}
+        </label>
+        <div className="muted">{field.help}</div>
+      </td>
+      <td className={styles["field-input"]}>
+        {field.kind === "int" && (
+          <input id={id} type="text" inputMode="numeric" placeholder={`inherit (${effectiveText(inherited)})`} value={set ? String(value) : ""} onChange={(e) => input.onChange(parseInt(e.target.value))} onBlur={input.onBlur} aria-invalid={fieldState.invalid} />
+        )}
+        {field.kind === "enum" && (
+          <select id={id} value={set ? String(value) : ""} onChange={(e) => input.onChange(e.target.value === "" ? null : e.target.value)} onBlur={input.onBlur}>
+            <option value="">inherit ({showValue(inherited)})</option>
+            {field.options?.map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        )}
+        {field.kind === "bool" && (
+          <select id={id} value={set ? String(value) : ""} onChange={(e) => input.onChange(e.target.value === "" ? null : e.target.value === "true")} onBlur={input.onBlur}>
+            <option value="">inherit ({showValue(inherited)})</option>
+            <option value="true">true</option>
+            <option value="false">false</option>
+          </select>
+        )}
+        {field.kind === "list" && (
+          <ListInput id={id} value={value} inherited={inherited} options={field.options ?? []} onChange={input.onChange} />
+        )}
+        {fieldState.error?.message && (
+          <div className={styles.error} role="alert" data-testid={`error-${field.path}`}>
+            {fieldState.error.message}
+          </div>
+        )}
+      </td>
+      <td className="mono" data-testid={`effective-${field.path}`}>
+        {effectiveText(effective)} <SourceBadge source={source} />
+      </td>
+      <td>
+        {set && (
+          <button type="button" onClick={() => input.onChange(null)} title={`inherit ${effectiveText(inherited)} from ${SOURCE_LABEL[inheritedSource]}`}>
+            reset to inherited
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function ListInput({ id, value, inherited, options, onChange }: { id: string; value: unknown; inherited: unknown; options: readonly string[]; onChange: (v: unknown) => void }) {
+  const list = Array.isArray(value) ? (value as string[]) : null;
+  const shown = list ?? (Array.isArray(inherited) ? (inherited as string[]) : []);
+  return (
+    <div className={styles.lists} id={id} role="group">
+      <label>
+        <input type="checkbox" checked={list === null} onChange={(e) => onChange(e.target.checked ? null : [...shown])} /> inherit
+      </label>
+      {options.map((o) => (
+        <label key={o}>
+          <input
+            type="checkbox"
+            disabled={list === null}
+            checked={shown.includes(o)}
+            onChange={(e) => onChange(e.target.checked ? options.filter((x) => x === o || shown.includes(x)) : shown.filter((x) => x !== o))}
+          />{" "}
+          {o}
+        </label>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+"use client";
+// `/policies`: the fleet default and every table with an override, plus a way to open any
+// table's policy by name.
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { fetchPolicyList, policyQueryKeys } from "./api";
+import { flattenDoc, showValue } from "./fields";
+
+function Overrides({ doc }: { doc: unknown }) {
+  const leaves = [...flattenDoc(doc)].filter(([p]) => p !== "v");
+  if (leaves.length === 0) return <span className="muted">nothing set</span>;
+  return <span className="mono">{leaves.map(([p, v]) => `${p}=${showValue(v)}`).join(" · ")}</span>;
+}
+
+export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOnly: boolean }) {
+  const query = useQuery({ queryKey: policyQueryKeys.list(), queryFn: fetchPolicyList });
+  const router = useRouter();
+  const [name, setName] = useState("");
+  return (
+    <div>
+      <div className="page-title">
+        <h1>Policies</h1>
+        {query.data && <span className="muted">revision {query.data.revision}</span>}
+        <Link href="/audit">audit log</Link>
+      </div>
+      {readOnly && <p className="muted" data-testid="read-only-notice">Read-only: no admin tokens are configured.</p>}
+      {!readOnly && !canWrite && <p className="muted">Viewing only. <Link href="/signin?next=/policies">Sign in as an admin</Link> to edit.</p>}
+      <form
+        className="toolbar"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const t = name.trim();
+          if (t.length > 0 && t.length <= 512) router.push(`/policies/${encodeURIComponent(t)}`);
+        }}
+      >
+        <label htmlFor="policy-target">Table</label>
+        <input id="policy-target" type="search" placeholder="table name (target)" value={name} onChange={(e) => setName(e.target.value)} maxLength={512} />
+        <button type="submit">{canWrite ? "Open policy to edit" : "Open policy"}</button>
+      </form>
+      {query.data === undefined ? (
+        query.isError ? <div className="state state-error">Could not load policies: {String((query.error as Error).message)}</div> : <div className="state state-loading">Loading policies…</div>
+      ) : (
+        <table className="data" data-testid="policies-list">
+          <thead>
+            <tr>
+              <th>target</th>
+              <th>overrides</th>
+              <th className="num">mod_revision</th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr data-target="_default">
+              <td>
+                <Link href="/policies/_default">_default (fleet default)</Link>
+              </td>
+              <td>{query.data.default.mod_revision === 0 ? <span className="muted">built-in defaults only</span> : <Overrides doc={query.data.default.stored} />}</td>
+              <td className="num">{query.data.default.mod_revision}</td>
+            </tr>
+            {query.data.tables.map((t) => (
+              <tr key={t.target} data-target={t.target}>
+                <td className="target">
+                  <Link href={`/policies/${encodeURIComponent(t.target)}`}>{t.target}</Link>
+                </td>
+                <td>{t.stored_issue ? <span className="tag tag-bad">{t.stored_issue.reason}</span> : <Overrides doc={t.stored} />}</td>
+                <td className="num">{t.mod_revision}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {query.data && query.data.tables.length === 0 && <p className="muted">No table has its own policy yet.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,89 @@
+"use client";
+// `/shadow`: the canary view. Outcome counts (each one click from its tables), what they
+// mean, the trend, and whether the console's placements match the master's shadow rows.
+import Link from "next/link";
+import { useState } from "react";
+import { formatBytes, formatCount } from "@/components/ui/format";
+import { PageTitle } from "@/components/ui/page-title";
+import { QueryState } from "@/components/ui/query-state";
+import { OUTCOMES, type OutcomeName, type Placement } from "@/lib/client/api-types";
+import { useShadow } from "@/lib/client/hooks";
+import { tableHref } from "@/lib/client/links";
+import { usePinnedRevision } from "@/lib/client/revision";
+import { OUTCOME_MEANING } from "./outcome-meaning";
+import { ShadowTrend } from "./shadow-trend";
+
+export function ShadowView() {
+  const shadow = useShadow();
+  const revision = usePinnedRevision();
+  const [open, setOpen] = useState<OutcomeName | null>(null);
+  return (
+    <QueryState query={shadow} what="shadow comparison">
+      {(s) => (
+        <>
+          <PageTitle title="Shadow canary" revision={s.revision} readAtMs={s.read_at_ms}>
+            <span className="muted">
+              disagreements (discovery_miss + phantom_task): <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
+            </span>
+          </PageTitle>
+          <div className="grid" style={{ gridTemplateColumns: "repeat(5, minmax(0, 1fr))" }}>
+            {OUTCOMES.map((o) => (
+              <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
+                <h2>{o.replace("_", " ")}</h2>
+                <button type="button" className="stat" style={{ all: "unset", cursor: "pointer" }} onClick={() => setOpen(open === o ? null : o)} aria-expanded={open === o} data-testid={`outcome-count-${o}`}>
+                  <span className="stat">{formatCount(s.outcomes[o])}</span>
+                </button>
+                <div className="stat-label">{OUTCOME_MEANING[o].healthy}</div>
+                <p style={{ margin: "6px 0 2px" }}>{OUTCOME_MEANING[o].means}</p>
+                <p className="muted" style={{ margin: 0 }}>
+                  <strong>Does not mean:</strong> {OUTCOME_MEANING[o].notMeans}
+                </p>
+                {open === o && (
+                  <ul className="outcome-list" data-testid={`outcome-tables-${o}`}>
+                    {(s.tables[o] ?? []).map((target) => (
+                      <li key={target} className="target"><Link href={tableHref(target, revision)}>{target}</Link></li>
+                    ))}
+                    {(s.tables[o] ?? []).length === 0 && <li className="muted">none</li>}
+                  </ul>
+                )}
+              </section>
+            ))}
+          </div>
+          <div className="grid grid-2" style={{ marginTop: 12 }}>
+            <ShadowTrend />
+            <section className="panel" aria-label="placement agreement" data-testid="placement-agreement">
+              <h2>Console vs master placements</h2>
+              <p>
+                {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console {s.placements.console.length} ·
+                master {s.placements.master.length} shadow rows
+              </p>
+              <PlacementDiff title="only the console places" targets={s.placements.only_console} placements={s.placements.console} revision={revision} />
+              <PlacementDiff title="only the master recorded" targets={s.placements.only_master} placements={s.placements.master} revision={revision} />
+            </section>
+          </div>
+        </>
+      )}
+    </QueryState>
+  );
+}
+
+function PlacementDiff({ title, targets, placements, revision }: { title: string; targets: string[]; placements: Placement[]; revision: number | null }) {
+  if (targets.length === 0) return <p className="muted">{title}: none</p>;
+  const byTarget = new Map(placements.map((p) => [p.target, p]));
+  return (
+    <>
+      <h3>{title} ({targets.length})</h3>
+      <table className="data">
+        <tbody>
+          {targets.slice(0, 50).map((t) => (
+            <tr key={t}>
+              <td className="target"><Link href={tableHref(t, revision)}>{t}</Link></td>
+              <td className="mono">{byTarget.get(t)?.executor ?? "—"}</td>
+              <td className="num">{formatBytes(byTarget.get(t)?.reserved_bytes ?? null)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}

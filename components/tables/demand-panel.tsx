@@ -1,0 +1,83 @@
+"use client";
+// Demand and its score breakdown (spec §3.4, §4.1), the turn-wait clock, units per kind.
+import { AgeBoundMark, ClassBadge } from "@/components/ui/badges";
+import { UsageBar } from "@/components/ui/bar";
+import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
+import type { TableDetail } from "@/lib/client/api-types";
+
+export function DemandPanel({ table: t }: { table: TableDetail }) {
+  const b = t.score_breakdown;
+  const turnWaitMs = b ? b.max_turn_wait_secs * 1000 : null;
+  return (
+    <section className="panel" aria-label="demand and score">
+      <h2>Demand and score</h2>
+      <dl className="kv">
+        <dt>pending generations</dt>
+        <dd data-testid="pending-generations">{formatCount(t.pending_generations)}</dd>
+        <dt>pending bytes</dt>
+        <dd>{formatBytes(t.pending_bytes)} <span className="muted">(bytes through sealed on shards with pending work)</span></dd>
+        <dt>oldest pending</dt>
+        <dd>
+          <AgeBoundMark bound={t.age_bound} />
+          {formatTime(t.oldest_pending_ms)} {t.age_bound === "upper" && <span className="muted">(upper bound)</span>}
+        </dd>
+        <dt>wait</dt>
+        <dd>
+          <AgeBoundMark bound={t.age_bound} of="wait" />
+          {formatDuration(t.wait_ms)}
+        </dd>
+        <dt>score</dt>
+        <dd data-testid="score">{formatScore(t.score)}</dd>
+        {b && (
+          <>
+            <dt>score =</dt>
+            <dd className="mono">
+              max(by_generations {formatScore(b.by_generations)}, by_bytes {formatScore(b.by_bytes)}) × age_boost {b.age_boost.toFixed(3)}
+            </dd>
+            <dt>exact wait / floor</dt>
+            <dd>
+              {formatDuration(b.wait_exact_ms)} / {formatDuration(t.wait_ms)}
+              {b.wait_floor_ms !== null && b.wait_floor_ms > 1e12 ? ` (floor time ${formatTime(b.wait_floor_ms)})` : ""}{" "}
+              <span className="muted">(age boost uses the exact wait only; a bound never inflates the score)</span>
+            </dd>
+            <dt>thresholds</dt>
+            <dd className="mono">
+              min_generations {b.min_generations} · min_bytes {formatBytes(b.min_bytes)} · max_age {formatDuration(b.max_age_secs * 1000)} · critical_generations{" "}
+              {b.critical_generations} · max_turn_wait {formatDuration(b.max_turn_wait_secs * 1000)}
+            </dd>
+          </>
+        )}
+      </dl>
+      {turnWaitMs !== null && t.pending_generations > 0 && (
+        <div style={{ marginTop: 8 }} data-testid="turn-wait-clock">
+          <h3>Turn-wait clock</h3>
+          <UsageBar used={t.wait_ms ?? 0} total={turnWaitMs} label="wait out of max turn wait" />
+          <div className="muted">
+            waited {formatDuration(t.wait_ms)} of {formatDuration(turnWaitMs)}
+            {t.wait_ms !== null && t.wait_ms < turnWaitMs ? ` — promoted for age in ${formatDuration(turnWaitMs - t.wait_ms)} if still waiting` : " — past the turn-wait limit"}
+          </div>
+        </div>
+      )}
+      <h3 style={{ marginTop: 10 }}>Units per kind</h3>
+      {t.units.length === 0 ? (
+        <p className="muted">No unit has demand.</p>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr><th>kind</th><th>class</th><th className="num">score</th><th>reason</th></tr>
+          </thead>
+          <tbody>
+            {t.units.map((u) => (
+              <tr key={u.kind}>
+                <td className="mono">{u.kind}</td>
+                <td><ClassBadge name={u.class} /></td>
+                <td className="num">{formatScore(u.score)}</td>
+                <td className="mono">{u.reason ?? "—"}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+// `/tables/[target]`: everything the planner knows about one table, with the why-not
+// explanation up front so a reviewer sees in seconds why a merge is not placed.
+import Link from "next/link";
+import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
+import { PageTitle } from "@/components/ui/page-title";
+import { QueryState } from "@/components/ui/query-state";
+import { ApiError } from "@/lib/client/fetch-json";
+import { useTable } from "@/lib/client/hooks";
+import { useHydrated } from "@/lib/client/use-hydrated";
+import { usePinnedRevision, withRevision } from "@/lib/client/revision";
+import { classReasonInWords } from "./class-reason";
+import { DemandPanel } from "./demand-panel";
+import { HistoryChart } from "./history-chart";
+import { LegacyPanel } from "./legacy-panel";
+import { PolicyPanel } from "./policy-panel";
+import { ShardsPanel } from "./shards-panel";
+import { WhyNotPanel } from "./why-not";
+
+/** The table exists at every revision from its least recently written shard on. */
+function historyFloor(shards: { mod_revision: number | null }[]): number {
+  const revisions = shards.map((s) => s.mod_revision).filter((r): r is number => r !== null);
+  return revisions.length ? Math.min(...revisions) : 1;
+}
+
+export function TableDetailView({ target }: { target: string }) {
+  const query = useTable(target);
+  const revision = usePinnedRevision();
+  const hydrated = useHydrated();
+  const notFound = hydrated && query.data === undefined && query.error instanceof ApiError && query.error.status === 404;
+  return (
+    <>
+      <p className="muted" style={{ margin: "0 0 6px" }}>
+        <Link href={withRevision("/tables", revision)}>← all tables</Link>
+      </p>
+      {notFound ? (
+        <div className="state state-empty" data-testid="table-not-found">
+          <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner has never seen
+          demand for it. Legacy tasks on such a table show up as <code>phantom_task</code> on the{" "}
+          <Link href={withRevision("/shadow", revision)}>shadow page</Link>.
+        </div>
+      ) : null}
+      {notFound ? null : (
+      <QueryState query={query} what={`table ${target}`}>
+        {(d) => {
+          const t = d.table;
+          return (
+            <>
+              <PageTitle title={t.target} revision={d.revision} readAtMs={d.read_at_ms}>
+                <ClassBadge name={t.class} />
+                <BacklogBadge name={t.backlog_class} />
+              </PageTitle>
+              <div className="explain" data-testid="class-reason">
+                <code>{t.reason ?? "idle"}</code> — {classReasonInWords(t, t.score_breakdown)}
+              </div>
+              <div className="grid grid-2" style={{ marginTop: 10 }}>
+                <WhyNotPanel verdict={t.verdict} whyNot={t.why_not} />
+                <DemandPanel table={t} />
+                <LegacyPanel legacy={t.legacy} />
+                <HistoryChart target={t.target} revision={d.revision} floor={historyFloor(t.shards)} nowMs={d.now_ms} />
+                <ShardsPanel table={t} />
+                <PolicyPanel target={t.target} policy={t.policy} />
+              </div>
+            </>
+          );
+        }}
+      </QueryState>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,144 @@
+"use client";
+// `/tables`: every table (13,405 in production) in one virtualized list. Filters and sort
+// live in the URL; j/k or arrows move, Enter opens, `/` focuses the search.
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { formatCount } from "@/components/ui/format";
+import { PageTitle } from "@/components/ui/page-title";
+import { QueryState } from "@/components/ui/query-state";
+import type { TableSummary } from "@/lib/client/api-types";
+import { useFleetPages } from "@/lib/client/hooks";
+import { tableHref } from "@/lib/client/links";
+import { usePinnedRevision } from "@/lib/client/revision";
+import { applyListView, listViewParams, parseListView, type ListView } from "./list-view";
+import { FilterBar } from "./filter-bar";
+import { ListHeader, TableRow } from "./table-row";
+
+const ROW_HEIGHT = 28;
+
+export function TablesList() {
+  const fleetPages = useFleetPages();
+  const pages = fleetPages.data?.pages;
+  const fleet = useMemo(() => {
+    if (!pages || pages.length === 0) return undefined;
+    return { ...pages[0], tables: pages.flatMap((p) => p.tables) };
+  }, [pages]);
+  const loadingMore = fleetPages.hasNextPage === true;
+  const params = useSearchParams();
+  const pathname = usePathname();
+  // The view answers a click at once; the URL follows via history.replaceState (Next syncs
+  // useSearchParams with it, and no server round trip is made for a filter change).
+  const urlKey = params.toString();
+  const [view, setLocalView] = useState(() => parseListView(new URLSearchParams(urlKey)));
+  useEffect(() => setLocalView(parseListView(new URLSearchParams(urlKey))), [urlKey]);
+
+  const setView = useCallback(
+    (next: ListView) => {
+      setLocalView(next);
+      const query = listViewParams(next, new URLSearchParams(window.location.search)).toString();
+      window.history.replaceState(null, "", query ? `${pathname}?${query}` : pathname);
+    },
+    [pathname],
+  );
+
+  return (
+    <QueryState query={{ data: fleet, isError: fleetPages.isError, error: fleetPages.error }} what="tables">
+      {(d) => (
+        <>
+          <PageTitle title="Tables" revision={d.revision} readAtMs={d.read_at_ms}>
+            <span className="muted">
+              {formatCount(d.total_tables)} tables · {formatCount(d.tables_with_pending)} with pending work
+              {loadingMore ? ` · loading ${formatCount(d.tables.length)}/${formatCount(d.total_tables)}…` : ""}
+            </span>
+          </PageTitle>
+          <FilterBar view={view} onChange={setView} />
+          <VirtualTables tables={d.tables} view={view} onChange={setView} />
+        </>
+      )}
+    </QueryState>
+  );
+}
+
+function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; view: ListView; onChange: (v: ListView) => void }) {
+  const rows = useMemo(() => applyListView(tables, view), [tables, view]);
+  const revision = usePinnedRevision();
+  const router = useRouter();
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [selected, setSelected] = useState(-1);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+
+  // A new filter or sort starts the selection over.
+  useEffect(() => setSelected(-1), [view]);
+
+  const move = useCallback(
+    (delta: number) => {
+      setSelected((current) => {
+        const next = Math.max(0, Math.min(rows.length - 1, current + delta));
+        virtualizer.scrollToIndex(next, { align: "auto" });
+        return next;
+      });
+    },
+    [rows.length, virtualizer],
+  );
+
+  // The selected row takes focus (once rendered), so Enter and screen readers follow it.
+  useEffect(() => {
+    if (selected < 0) return;
+    const frame = requestAnimationFrame(() => {
+      const row = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${selected}"]`);
+      if (row && document.activeElement?.id !== "tables-search") row.focus({ preventScroll: true });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [selected]);
+
+  useEffect(() => {
+    function onKey(e: KeyboardEvent) {
+      if (e.metaKey || e.ctrlKey || e.altKey) return;
+      const typing = e.target instanceof HTMLElement && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA");
+      if (e.key === "/" && !typing) {
+        e.preventDefault();
+        document.getElementById("tables-search")?.focus();
+      } else if (e.key === "ArrowDown" || (e.key === "j" && !typing)) {
+        e.preventDefault();
+        move(1);
+      } else if (e.key === "ArrowUp" || (e.key === "k" && !typing)) {
+        e.preventDefault();
+        move(-1);
+      } else if (e.key === "Enter" && selected >= 0 && rows[selected] && !(e.target instanceof HTMLAnchorElement)) {
+        // (a focused row link opens itself; anywhere else Enter opens the selected row)
+        e.preventDefault();
+        router.push(tableHref(rows[selected].target, revision));
+      } else if (e.key === "Escape" && typing) {
+        (e.target as HTMLElement).blur();
+      }
+    }
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [move, rows, selected, router, revision]);
+
+  return (
+    <div className="vlist" data-testid="tables-list">
+      <ListHeader view={view} onChange={onChange} />
+      <div className="vlist-scroll" ref={scrollRef} data-testid="tables-scroll" role="list" aria-label={`${rows.length} tables`}>
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((item) => (
+            <TableRow
+              key={rows[item.index].target}
+              table={rows[item.index]}
+              index={item.index}
+              top={item.start}
+              selected={item.index === selected}
+              href={tableHref(rows[item.index].target, revision)}
+            />
+          ))}
+        </div>
+        {rows.length === 0 && <div className="state state-empty">No table matches these filters.</div>}
+      </div>
+      <div className="muted" style={{ padding: "4px 8px" }} data-testid="tables-count">
+        {formatCount(rows.length)} of {formatCount(tables.length)} shown · <span className="kbd">j</span>/<span className="kbd">k</span> move ·{" "}
+        <span className="kbd">Enter</span> open · <span className="kbd">/</span> search
+      </div>
+    </div>
+  );
+}

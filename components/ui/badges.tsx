@@ -1,0 +1,43 @@
+// Small labels for the planner's own words: class, backlog class, verdict, age bound.
+import type { AgeBound, BacklogClass, Verdict } from "@/lib/client/api-types";
+import { formatBytes } from "./format";
+
+export function ClassBadge({ name }: { name: string }) {
+  return <span className={`badge class-${name}`}>{name.replace("_", " ")}</span>;
+}
+
+export function BacklogBadge({ name }: { name: BacklogClass | string }) {
+  return <span className={`badge backlog-${name}`}>{name}</span>;
+}
+
+/**
+ * "upper" (spec §3.4): the oldest pending generation's exact flush time was pruned, so the
+ * shown time is an upper bound on it ("≤ time") and the wait a lower bound ("≥ wait").
+ */
+export function AgeBoundMark({ bound, of = "time" }: { bound: AgeBound; of?: "time" | "wait" }) {
+  if (bound !== "upper") return null;
+  const title =
+    of === "time"
+      ? "upper bound: the exact flush time of the oldest pending generation was pruned; it flushed at or before this"
+      : "lower bound: waited at least this long (the exact flush time was pruned)";
+  return (
+    <abbr className="upper-bound" title={title} data-testid="upper-bound">
+      {of === "time" ? "≤" : "≥"}
+    </abbr>
+  );
+}
+
+export function VerdictText({ verdict }: { verdict: Verdict | null }) {
+  if (!verdict) return <span className="muted">—</span>;
+  if (verdict.state === "would_place")
+    return (
+      <span className="verdict-place" title={`reserves ${formatBytes(verdict.reserved_bytes)}`}>
+        place → {verdict.executor}
+      </span>
+    );
+  return (
+    <span className="verdict-skip" title={verdict.message}>
+      skip: {verdict.code}
+    </span>
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { formatAgo, formatBytes, formatCount, formatDuration, formatScore, formatTime } from "./format";
+
+describe("format", () => {
+  it("formats bytes in binary units", () => {
+    expect(formatBytes(0)).toBe("0 B");
+    expect(formatBytes(1023)).toBe("1023 B");
+    expect(formatBytes(67_108_864)).toBe("64.0 MiB");
+    expect(formatBytes(2_147_483_648)).toBe("2.0 GiB");
+    expect(formatBytes(null)).toBe("—");
+  });
+
+  it("formats durations with two units", () => {
+    expect(formatDuration(0)).toBe("0s");
+    expect(formatDuration(95_000)).toBe("1m 35s");
+    expect(formatDuration(7_380_000)).toBe("2h 03m");
+    expect(formatDuration(90_000_000)).toBe("1d 01h");
+    expect(formatDuration(-5_000)).toBe("-5s");
+    expect(formatDuration(null)).toBe("—");
+  });
+
+  it("formats counts, scores, times", () => {
+    expect(formatCount(13405)).toBe("13,405");
+    expect(formatScore(1.23456)).toBe("1.23");
+    expect(formatScore(512.4)).toBe("512");
+    expect(formatScore(null)).toBe("—");
+    expect(formatScore("infinity")).toBe("∞");
+    expect(formatTime(1_700_000_000_000)).toBe("2023-11-14 22:13:20Z");
+    expect(formatAgo(1_000, 61_000)).toBe("1m 00s ago");
+  });
+});

@@ -1,0 +1,68 @@
+"use client";
+// Loading / error / stale states for one query. With data on screen an error becomes a
+// thin "kept last good data" note instead of replacing the page (issue 5).
+import type { ReactNode } from "react";
+import { ApiError } from "@/lib/client/fetch-json";
+import { useHydrated } from "@/lib/client/use-hydrated";
+
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === "revision_compacted")
+      return `revision compacted (oldest readable: ${error.body?.compact_revision ?? "unknown"}) — pick a newer revision or go live`;
+    return `${error.code}: ${error.message}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The part of a TanStack result this needs (plain and infinite queries both fit). */
+export interface QueryLike<T> {
+  data: T | undefined;
+  isError: boolean;
+  error: unknown;
+}
+
+export function QueryState<T>({
+  query,
+  what,
+  children,
+}: {
+  query: QueryLike<T>;
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  // The server never has data: until hydration is over, render what it rendered.
+  const hydrated = useHydrated();
+  if (query.data === undefined || !hydrated) {
+    if (!hydrated)
+      return (
+        <div className="state state-loading" aria-busy="true">
+          Loading {what}…
+        </div>
+      );
+    if (query.isError)
+      return (
+        <div className="state state-error" role="alert">
+          Could not load {what}: {describeError(query.error)}
+        </div>
+      );
+    return (
+      <div className="state state-loading" aria-busy="true">
+        Loading {what}…
+      </div>
+    );
+  }
+  return (
+    <>
+      {query.isError && (
+        <div className="state state-stale" role="status">
+          Showing last good {what}; refresh failed ({describeError(query.error)}).
+        </div>
+      )}
+      {children(query.data)}
+    </>
+  );
+}
+
+export function Empty({ children }: { children: ReactNode }) {
+  return <div className="state state-empty">{children}</div>;
+}

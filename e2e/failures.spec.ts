@@ -1,0 +1,27 @@
+// `/failures`: needs-attention first, next-retry countdowns and the error text.
+import type { FailuresResponse } from "@/lib/schema/api/failures";
+import { api, expect, screenshot, test } from "./support/fixtures";
+import { INCIDENT } from "./support/scenario";
+
+test("lists the ledger with needs-attention first and the cooldowns", async ({ page }) => {
+  const body = await api<FailuresResponse>("/api/v1/scheduler/failures");
+  expect(body.failures.length, "the seeded scenario has failures").toBeGreaterThan(0);
+  await page.goto("/failures");
+  const rows = page.getByTestId("failure-row");
+  await expect(rows).toHaveCount(body.failures.length);
+  // both needs-attention rows come first, the sooner retry (broken-store, ~50 min) on top
+  await expect(rows.nth(0)).toContainText(INCIDENT.brokenStore);
+  await expect(rows.nth(0)).toContainText("needs attention");
+  await expect(rows.nth(0)).toContainText("Not found: s3://lake/broken-store/_versions/17.manifest");
+  await expect(rows.nth(0)).toContainText(/in 4\dm \d\ds/);
+  await expect(rows.nth(1)).toContainText(INCIDENT.brokenStoreRepeat);
+  await expect(rows.nth(1)).toContainText("needs attention");
+  await expect(rows.nth(1)).toContainText("temporary storage failure: 503 slow down");
+  // the retryable master:compact row is due in under two minutes
+  await expect(rows.nth(2)).toContainText("master:compact");
+  await expect(rows.nth(2)).toContainText(/in 1m \d\ds|in \d+s/);
+  const cooldowns = page.getByTestId("cooldowns");
+  await expect(cooldowns).toContainText("compaction failed: Not found: fragment 1207");
+  await expect(cooldowns).toContainText("repair failed: timed out");
+  await screenshot(page, "failures");
+});

@@ -1,0 +1,29 @@
+// `/shadow`: the five outcome counts, their tables one click away, the trend and agreement.
+import type { ShadowResponse } from "@/lib/schema/api/shadow";
+import { api, expect, screenshot, test } from "./support/fixtures";
+import { INCIDENT } from "./support/scenario";
+
+const OUTCOMES = ["discovery_miss", "queued_only", "running", "placement_gap", "phantom_task"] as const;
+
+test("shows outcome counts, what they mean, and each outcome's tables", async ({ page }) => {
+  const shadow = await api<ShadowResponse>("/api/v1/scheduler/shadow");
+  await page.goto("/shadow");
+  for (const o of OUTCOMES) await expect(page.getByTestId(`outcome-count-${o}`)).toHaveText(shadow.outcomes[o].toLocaleString("en-US"));
+  await expect(page.getByTestId("disagreements")).toHaveText(String(shadow.outcomes.discovery_miss + shadow.outcomes.phantom_task));
+  await expect(page.getByTestId("outcome-placement_gap")).toContainText("Does not mean:");
+  await expect(page.getByTestId("shadow-trend")).toBeVisible();
+  await expect(page.getByTestId("placement-agreement")).toContainText(shadow.placements.agree ? "agree" : "differ");
+
+  // the two phantom tasks of the incidents scenario: legacy merges on tables without demand
+  await expect(page.getByTestId("outcome-count-phantom_task")).toHaveText("2");
+  await page.getByTestId("outcome-count-phantom_task").click();
+  const phantoms = page.getByTestId("outcome-tables-phantom_task");
+  await expect(phantoms.getByRole("link")).toHaveText([INCIDENT.phantomQueued, INCIDENT.phantomRunning].sort());
+  await screenshot(page, "shadow");
+  // a table with demand is one click from its outcome (phantoms have no demand to show)
+  const outcome = (["running", "queued_only", "discovery_miss", "placement_gap"] as const).find((o) => shadow.tables[o].length > 0)!;
+  const target = shadow.tables[outcome][0];
+  await page.getByTestId(`outcome-count-${outcome}`).click();
+  await page.getByTestId(`outcome-tables-${outcome}`).getByRole("link", { name: target, exact: true }).click();
+  await expect(page.getByRole("heading", { name: target })).toBeVisible();
+});

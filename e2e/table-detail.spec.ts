@@ -1,0 +1,40 @@
+// `/tables/[target]`: a prepared compaction makes the merge yield (T45, spec §5.6 (a)); the
+// page must say so in the planner's own code and words, next to the demand it has.
+import type { DemandDetail } from "@/lib/schema/api/demand";
+import { api, expect, screenshot, test } from "./support/fixtures";
+import { INCIDENT, INCIDENT_PENDING } from "./support/scenario";
+
+test("explains why the prepared compaction's merge is not placed", async ({ page }) => {
+  const target = INCIDENT.preparedTarget;
+  const body = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}`);
+  const yieldReason = body.table.why_not.find((w) => w.code === "yield_to_prepared_commit");
+  expect(yieldReason, "the API explains the yield").toBeDefined();
+
+  await page.goto(`/tables/${encodeURIComponent(target)}`);
+  await expect(page.getByRole("heading", { name: target })).toBeVisible();
+  await expect(page.getByTestId("pending-generations")).toHaveText(String(INCIDENT_PENDING[target]));
+  // the prepared commit is the table's head unit: class commit_ready, ahead of its merge
+  expect(body.table).toMatchObject({ class: "commit_ready", reason: "prepared_commit_ready" });
+  await expect(page.getByTestId("class-reason")).toContainText("prepared_commit_ready");
+  await expect(page.getByTestId("class-reason")).toContainText("a merge yields one turn to it");
+  await expect(page.locator(".page-title .badge").first()).toHaveText("commit ready");
+  const whyNot = page.getByTestId("why-not");
+  await expect(whyNot.getByTestId("why-not-code").filter({ hasText: "yield_to_prepared_commit" })).toBeVisible();
+  await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message })).toBeVisible();
+  // 20 pending generations, the oldest flushed 2 h ago: past the 1 h turn-wait limit
+  await expect(page.getByTestId("turn-wait-clock")).toContainText("past the turn-wait limit");
+  await expect(page.getByRole("region", { name: "shards" })).toContainText("eeeeeeee-0000-4000-8000-");
+  await expect(page.getByTestId("cache-agreement")).toBeVisible();
+  await expect(page.getByTestId("history-chart")).toContainText("revisions read");
+  await expect(page.getByTestId("history-chart").locator("svg.recharts-surface")).toBeVisible();
+  await screenshot(page, "table-detail-prepared-compaction");
+});
+
+test("shows the failure ledger and cooldowns of a broken table", async ({ page }) => {
+  await page.goto(`/tables/${encodeURIComponent(INCIDENT.brokenStore)}`);
+  const legacy = page.getByRole("region", { name: "legacy view" });
+  await expect(legacy).toContainText("Not found: s3://lake/broken-store/_versions/17.manifest");
+  await expect(legacy).toContainText("needs attention");
+  await expect(legacy).toContainText("compaction failed: Not found: fragment 1207");
+  await screenshot(page, "table-detail-broken-store");
+});

@@ -1,0 +1,98 @@
+import "server-only";
+// GET /api/v1/scheduler/demand (list): the planner's table rows at one revision, filtered,
+// sorted and paged by an opaque cursor that pins the revision and `now` of the first page.
+import type { TablePlan } from "@/lib/planner/plan";
+import { compareTargets } from "@/lib/planner/order";
+import type { DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
+import { fleetView, type FleetView } from "@/lib/live/cache";
+import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor";
+import { ApiError } from "./errors";
+import { snapshotMeta } from "./meta";
+import { defaultNow, plannedAt } from "./plan";
+import { skippedSummary } from "./skipped";
+
+export function tableSummary(t: TablePlan): TableSummary {
+  return {
+    target: t.target,
+    class: t.class,
+    class_rank: t.class_rank,
+    reason: t.reason,
+    score: t.score,
+    pending_generations: t.pending_generations,
+    pending_bytes: t.pending_bytes,
+    oldest_pending_ms: t.oldest_pending_ms,
+    age_bound: t.age_bound,
+    wait_ms: t.wait_ms,
+    shards: t.shards,
+    backlog_class: t.backlog_class,
+    verdict: t.verdict,
+  };
+}
+
+const numericScore = (t: TablePlan) => (t.score === "infinity" ? Infinity : t.score);
+
+type Row = { t: TablePlan; i: number };
+type Compare = (a: Row, b: Row) => number;
+
+/** Sort key per `sort`, and its natural direction (console-api.md sorts). */
+const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" | "desc" }> = {
+  planner: { compare: (a, b) => a.i - b.i, natural: "asc" },
+  pending: { compare: (a, b) => a.t.pending_generations - b.t.pending_generations, natural: "desc" },
+  score: { compare: (a, b) => numericScore(a.t) - numericScore(b.t) || 0, natural: "desc" },
+  wait: { compare: (a, b) => (a.t.wait_ms ?? -1) - (b.t.wait_ms ?? -1), natural: "desc" },
+  target: { compare: (a, b) => compareTargets(a.t.target, b.t.target), natural: "asc" },
+};
+
+export function selectTables(tables: readonly TablePlan[], q: DemandQuery): TablePlan[] {
+  const classes = q.class.length > 0 ? new Set<string>(q.class) : null;
+  const backlogs = q.backlog.length > 0 ? new Set<string>(q.backlog) : null;
+  const needle = q.q?.toLowerCase() ?? "";
+  const idleShown = q.include_idle || (classes?.has("idle") ?? false);
+  const rows: Row[] = [];
+  tables.forEach((t, i) => {
+    if (t.class === "idle" && !idleShown) return;
+    if (classes && !classes.has(t.class)) return;
+    if (backlogs && !backlogs.has(t.backlog_class)) return;
+    if (needle && !t.target.toLowerCase().includes(needle)) return;
+    rows.push({ t, i });
+  });
+  const { compare, natural } = SORT_KEYS[q.sort];
+  const sign = (q.order ?? natural) === "asc" ? 1 : -1;
+  // ties keep planner order whatever the direction, so pages never overlap
+  if (q.sort !== "planner" || sign < 0) rows.sort((a, b) => sign * compare(a, b) || a.i - b.i);
+  return rows.map((r) => r.t);
+}
+
+async function viewAndNow(q: DemandQuery): Promise<{ view: FleetView; now: number; offset: number; fingerprint: string }> {
+  const fingerprint = queryFingerprint([q.include_idle, q.class, q.backlog, q.q ?? "", q.sort, q.order ?? null]);
+  if (q.cursor === undefined) {
+    return { view: await fleetView(q.revision), now: q.now_ms ?? defaultNow(), offset: 0, fingerprint };
+  }
+  const c = decodeCursor(q.cursor);
+  const mismatch = (path: string, message: string) => new ApiError(400, "invalid_query", `${path}: ${message}`, { issues: [{ path: [path], code: "cursor_mismatch", message }] });
+  if (c.query !== fingerprint) throw mismatch("cursor", "the cursor belongs to a query with other filters or sort");
+  if (q.revision !== undefined && q.revision !== c.revision) throw mismatch("revision", "differs from the cursor's revision");
+  if (q.now_ms !== undefined && q.now_ms !== c.now) throw mismatch("now_ms", "differs from the cursor's now_ms");
+  return { view: await fleetView(c.revision), now: c.now, offset: c.offset, fingerprint };
+}
+
+export async function demandList(q: DemandQuery): Promise<DemandList> {
+  const { view, now, offset, fingerprint } = await viewAndNow(q);
+  const { plan } = plannedAt(view, now);
+  const selected = selectTables(plan.tables, q);
+  const page = selected.slice(offset, offset + q.limit);
+  const next = offset + q.limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + q.limit, query: fingerprint }) : null;
+  const leader = view.snapshot.leader?.record ?? null;
+  return {
+    ...snapshotMeta(view),
+    now_ms: now,
+    leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
+    total_tables: plan.total_tables,
+    tables_with_pending: plan.tables_with_pending,
+    matched: selected.length,
+    counts: plan.counts,
+    skipped: skippedSummary(view.snapshot),
+    tables: page.map(tableSummary),
+    next_cursor: next,
+  };
+}

@@ -1,0 +1,84 @@
+import "server-only";
+// console-api.md "Conventions": errors are JSON `{error: {code, message, ...}}` with a stable
+// snake_case code. Typed etcd errors (lib/etcd) are classified by name, never by message.
+
+export type ApiErrorCode =
+  | "invalid_query"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "revision_compacted"
+  | "etcd_unavailable"
+  | "etcd_timeout"
+  | "internal";
+
+/** An error a handler throws on purpose; the wrapper turns it into its status and body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export const notFound = (message: string) => new ApiError(404, "not_found", message);
+
+/** Time a client should wait before retrying after etcd was unreachable. */
+export const ETCD_RETRY_AFTER_MS = 2000;
+
+interface Classified {
+  status: number;
+  body: { error: { code: ApiErrorCode; message: string; [extra: string]: unknown } };
+}
+
+function numberField(e: object, ...names: string[]): number | undefined {
+  for (const n of names) {
+    const v = (e as Record<string, unknown>)[n];
+    if (typeof v === "number" && Number.isFinite(v)) return v;
+    if (typeof v === "bigint") return Number(v);
+    if (typeof v === "string" && /^\d+$/.test(v)) return Number(v);
+  }
+  return undefined;
+}
+
+/**
+ * Maps any thrown value to the contract's status + body, or null for an unexpected error
+ * (the wrapper answers 500 `internal` and logs it). lib/etcd's typed errors are matched by
+ * `name` so that a duplicated module instance in another bundle still matches.
+ */
+export function classifyError(e: unknown): Classified | null {
+  if (e instanceof ApiError) return { status: e.status, body: { error: { code: e.code, message: e.message, ...e.extra } } };
+  if (typeof e !== "object" || e === null) return null;
+  const name = (e as { name?: unknown }).name;
+  const message = e instanceof Error ? e.message : String(e);
+  switch (name) {
+    case "RevisionCompacted":
+    case "RevisionCompactedError": {
+      const compact = numberField(e, "compactRevision", "compact_revision") ?? null;
+      return { status: 410, body: { error: { code: "revision_compacted", message, compact_revision: compact } } };
+    }
+    case "EtcdUnavailable":
+    case "EtcdUnavailableError":
+      return {
+        status: 503,
+        body: { error: { code: "etcd_unavailable", message, retry_after_ms: numberField(e, "retryAfterMs", "retry_after_ms") ?? ETCD_RETRY_AFTER_MS } },
+      };
+    case "EtcdTimeout":
+    case "EtcdTimeoutError":
+      return { status: 504, body: { error: { code: "etcd_timeout", message } } };
+    case "FutureRevision":
+      return {
+        status: 400,
+        body: { error: { code: "invalid_query", message, issues: [{ path: ["revision"], code: "future_revision", message }] } },
+      };
+    case "NotFound":
+    case "NotFoundError":
+      return { status: 404, body: { error: { code: "not_found", message } } };
+    default:
+      return null;
+  }
+}

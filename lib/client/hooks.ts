@@ -1,0 +1,84 @@
+"use client";
+// One hook per resource: the query key carries the pinned revision, so pinning a revision
+// pins every query on the page; live keys poll (lib/client/revision.ts).
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import type { QueryParams } from "./fetch-json";
+import { demandKeys, fetchDemandPage, fetchFleet, fetchFleetPage, fetchTable, nextFleetPage, type FleetPageParam } from "./resources/demand";
+import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
+import { failureKeys, fetchFailures } from "./resources/failures";
+import { fetchShadow, fetchShadowHistory, shadowKeys } from "./resources/shadow";
+import { fetchSkipped, skippedKeys } from "./resources/skipped";
+import { freshness, usePinnedRevision } from "./revision";
+
+/** The whole fleet refetches less often: 7 pages of 2,000 rows each. */
+const FLEET_REFETCH_MS = 10_000;
+
+export function useDemandPage(params: QueryParams) {
+  const revision = usePinnedRevision();
+  return useQuery({
+    queryKey: demandKeys.summary(revision, params),
+    queryFn: ({ signal }) => fetchDemandPage({ ...params, revision }, signal),
+    ...freshness(revision),
+  });
+}
+
+export function useFleet() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: demandKeys.fleet(revision), queryFn: ({ signal }) => fetchFleet(revision, signal), ...freshness(revision, FLEET_REFETCH_MS) });
+}
+
+/**
+ * Every table, page by page (2,000 a page): rows show as soon as the first page lands and
+ * the rest stream in behind it, all at the first page's revision.
+ */
+export function useFleetPages() {
+  const revision = usePinnedRevision();
+  const query = useInfiniteQuery({
+    queryKey: demandKeys.fleetPages(revision),
+    initialPageParam: { cursor: null, revision, now_ms: null } as FleetPageParam,
+    queryFn: ({ pageParam, signal }) => fetchFleetPage(pageParam, signal),
+    getNextPageParam: nextFleetPage,
+    ...freshness(revision, FLEET_REFETCH_MS),
+  });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, isError]);
+  return query;
+}
+
+export function useTable(target: string) {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: demandKeys.table(target, revision), queryFn: ({ signal }) => fetchTable(target, revision, signal), ...freshness(revision) });
+}
+
+export function useExecutors() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: executorKeys.list(revision), queryFn: ({ signal }) => fetchExecutors(revision, signal), ...freshness(revision) });
+}
+
+export function useAssignments() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: executorKeys.assignments(revision), queryFn: ({ signal }) => fetchAssignments(revision, signal), ...freshness(revision) });
+}
+
+export function useShadow() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: shadowKeys.now(revision), queryFn: ({ signal }) => fetchShadow(revision, signal), ...freshness(revision) });
+}
+
+/** History is a time series, not a revision: it is never pinned. */
+export function useShadowHistory() {
+  return useQuery({ queryKey: shadowKeys.history(), queryFn: ({ signal }) => fetchShadowHistory(signal), ...freshness(null, 5000) });
+}
+
+export function useFailures() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: failureKeys.list(revision), queryFn: ({ signal }) => fetchFailures(revision, signal), ...freshness(revision) });
+}
+
+export function useSkipped() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: skippedKeys.list(revision), queryFn: ({ signal }) => fetchSkipped(revision, signal), ...freshness(revision) });
+}

@@ -1,0 +1,29 @@
+// The shared QueryClient factory (create-t3-app shape): one per request on the server,
+// one per tab in the browser. staleTime > 0 so hydrated data isn't refetched at once.
+import { QueryClient, isServer } from "@tanstack/react-query";
+import { ApiError } from "./fetch-json";
+
+/** Live data refreshes this often (issue 5: "a few seconds"). */
+export const LIVE_REFETCH_MS = 3000;
+
+function makeQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      queries: {
+        staleTime: 2000,
+        // A client error (404, 410, 400) won't heal by retrying; etcd outages are
+        // covered by the next refetch, which keeps the last good data meanwhile.
+        retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 1,
+        refetchOnWindowFocus: false,
+      },
+    },
+  });
+}
+
+let browserQueryClient: QueryClient | undefined;
+
+export function getQueryClient(): QueryClient {
+  if (isServer) return makeQueryClient();
+  browserQueryClient ??= makeQueryClient();
+  return browserQueryClient;
+}

@@ -1,0 +1,16 @@
+// Executors and live assignments (console-api.md `/scheduler/executors`, `/scheduler/assignments`).
+import type { AssignmentsResponse, ExecutorsResponse } from "../api-types";
+import { fetchJson } from "../fetch-json";
+
+export const executorKeys = {
+  list: (revision: number | null) => ["executors", revision ?? "live"] as const,
+  assignments: (revision: number | null) => ["assignments", revision ?? "live"] as const,
+};
+
+export function fetchExecutors(revision: number | null, signal?: AbortSignal): Promise<ExecutorsResponse> {
+  return fetchJson<ExecutorsResponse>("/api/v1/scheduler/executors", { revision }, signal);
+}
+
+export function fetchAssignments(revision: number | null, signal?: AbortSignal): Promise<AssignmentsResponse> {
+  return fetchJson<AssignmentsResponse>("/api/v1/scheduler/assignments", { revision }, signal);
+}

@@ -1,0 +1,30 @@
+"use client";
+// Time travel (issue 5): `?revision=R` in the URL pins every query to that etcd revision.
+// Pinned data never changes, so it isn't polled; live data refetches every few seconds.
+import { keepPreviousData } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
+import { LIVE_REFETCH_MS } from "./query-client";
+
+/** The pinned revision from the URL, or null when live. */
+export function usePinnedRevision(): number | null {
+  const raw = useSearchParams().get("revision");
+  if (!raw || !/^\d+$/.test(raw)) return null;
+  const revision = Number(raw);
+  return revision > 0 ? revision : null;
+}
+
+/** Query options shared by every resource: poll when live, keep last good data on error. */
+export function freshness(revision: number | null, refetchMs = LIVE_REFETCH_MS) {
+  return {
+    refetchInterval: revision === null ? refetchMs : (false as const),
+    staleTime: revision === null ? 2000 : Infinity,
+    // While a new key loads (a filter, a pin) the previous rows stay on screen.
+    placeholderData: keepPreviousData,
+  };
+}
+
+/** Append the pinned revision to an in-app href so navigation stays in the same past. */
+export function withRevision(href: string, revision: number | null): string {
+  if (revision === null) return href;
+  return `${href}${href.includes("?") ? "&" : "?"}revision=${revision}`;
+}

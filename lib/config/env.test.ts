@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadEnv } from "./env";
+
+const fails = (env: Record<string, string>) => {
+  try {
+    loadEnv(env);
+  } catch (e) {
+    expect(e).toBeInstanceOf(ConfigError);
+    return (e as ConfigError).message;
+  }
+  throw new Error("expected a ConfigError");
+};
+
+describe("loadEnv (console-api.md Configuration)", () => {
+  it("applies the documented defaults", () => {
+    expect(loadEnv({})).toEqual({
+      etcd: { endpoints: ["http://127.0.0.1:2379"], prefix: "/lance-context/master", auth: undefined, tls: undefined },
+      port: 3000,
+      adminTokens: [],
+      viewerTokens: [],
+    });
+  });
+
+  it("splits comma lists and trims the prefix's trailing slash", () => {
+    const env = loadEnv({
+      ETCD_ENDPOINTS: "http://10.0.0.1:2379, http://10.0.0.2:2379",
+      ETCD_PREFIX: "/lc/master//",
+      PORT: "8080",
+      CONSOLE_ADMIN_TOKENS: "a, b,,",
+      CONSOLE_VIEWER_TOKENS: "v",
+      ETCD_USERNAME: "u",
+      ETCD_PASSWORD: "p",
+    });
+    expect(env.etcd.endpoints).toEqual(["http://10.0.0.1:2379", "http://10.0.0.2:2379"]);
+    expect(env.etcd.prefix).toBe("/lc/master");
+    expect(env.etcd.auth).toEqual({ username: "u", password: "p" });
+    expect(env.port).toBe(8080);
+    expect(env.adminTokens).toEqual(["a", "b"]);
+    expect(env.viewerTokens).toEqual(["v"]);
+  });
+
+  it.each([
+    [{ ETCD_ENDPOINTS: "127.0.0.1:2379" }, "invalid configuration: ETCD_ENDPOINTS must be an http(s)://host:port URL (got \"127.0.0.1:2379\")"],
+    [{ ETCD_ENDPOINTS: "http://a:1,https://b:2" }, "invalid configuration: ETCD_ENDPOINTS cannot mix http and https URLs (got \"http://a:1,https://b:2\")"],
+    [{ ETCD_ENDPOINTS: "" }, "invalid configuration: ETCD_ENDPOINTS needs at least one URL (got \"\")"],
+    [{ PORT: "0" }, "invalid configuration: PORT must be 1..65535 (got \"0\")"],
+    [{ PORT: "65536" }, "invalid configuration: PORT must be 1..65535 (got \"65536\")"],
+    [{ PORT: "3000x" }, "invalid configuration: PORT must be an integer (got \"3000x\")"],
+    [{ ETCD_PREFIX: "/" }, "invalid configuration: ETCD_PREFIX must not be empty (or only '/') (got \"/\")"],
+    [{ ETCD_USERNAME: "u" }, "invalid configuration: ETCD_PASSWORD must be set together with its pair"],
+    [{ ETCD_CERT_FILE: "c", ETCD_KEY_FILE: "k" }, "invalid configuration: ETCD_CA_FILE is required when ETCD_CERT_FILE is set"],
+  ])("rejects %j with one line naming the variable", (env, message) => {
+    const text = fails(env);
+    expect(text).toBe(message);
+    expect(text).not.toContain("\n");
+  });
+});

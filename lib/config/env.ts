@@ -1,0 +1,126 @@
+// console-api.md "Configuration": the environment, validated once at start-up. A bad
+// value fails with ONE line naming the variable (t3's env.js idea, STYLE.md).
+import { z } from "zod";
+
+const url = z
+  .string()
+  .trim()
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" && u.pathname === "/" && !u.search;
+    } catch {
+      return false;
+    }
+  }, "must be an http(s)://host:port URL");
+
+const commaList = (s: string) =>
+  s
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "");
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((s) => (s === undefined || s === "" ? undefined : s));
+
+export const envSchema = z.object({
+  ETCD_ENDPOINTS: z
+    .string()
+    .default("http://127.0.0.1:2379")
+    .transform(commaList)
+    .pipe(
+      z
+        .array(url)
+        .min(1, "needs at least one URL")
+        .refine((hosts) => hosts.every((h) => h.startsWith("https:")) || hosts.every((h) => h.startsWith("http:")), "cannot mix http and https URLs"),
+    ),
+  ETCD_PREFIX: z
+    .string()
+    .default("/lance-context/master")
+    .transform((s) => s.trim().replace(/\/+$/, ""))
+    .pipe(z.string().min(1, "must not be empty (or only '/')")),
+  ETCD_USERNAME: optionalText,
+  ETCD_PASSWORD: optionalText,
+  ETCD_CA_FILE: optionalText,
+  ETCD_CERT_FILE: optionalText,
+  ETCD_KEY_FILE: optionalText,
+  PORT: z
+    .string()
+    .default("3000")
+    .refine((s) => /^\d+$/.test(s.trim()), "must be an integer")
+    .transform((s) => Number(s.trim()))
+    .pipe(z.number().int().min(1, "must be 1..65535").max(65535, "must be 1..65535")),
+  CONSOLE_ADMIN_TOKENS: z.string().default("").transform(commaList),
+  CONSOLE_VIEWER_TOKENS: z.string().default("").transform(commaList),
+});
+
+export interface ConsoleEnv {
+  etcd: {
+    endpoints: string[];
+    prefix: string;
+    auth?: { username: string; password: string };
+    tls?: { caFile: string; certFile?: string; keyFile?: string };
+  };
+  port: number;
+  adminTokens: string[];
+  viewerTokens: string[];
+}
+
+/** One-line configuration error; `variable` is the offending environment variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    detail: string,
+  ) {
+    super(`invalid configuration: ${variable} ${detail}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Validates `source` (default `process.env`); throws ConfigError naming the first bad variable. */
+export function loadEnv(source: Record<string, string | undefined> = process.env): ConsoleEnv {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue.path[0] ?? "environment");
+    const shown = source[variable];
+    const value = shown === undefined || /PASSWORD|TOKENS/.test(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
+    throw new ConfigError(variable, `${issue.message.replace(/\s+/g, " ")}${value}`);
+  }
+  const e = parsed.data;
+  if ((e.ETCD_USERNAME === undefined) !== (e.ETCD_PASSWORD === undefined)) {
+    throw new ConfigError(e.ETCD_USERNAME === undefined ? "ETCD_USERNAME" : "ETCD_PASSWORD", "must be set together with its pair");
+  }
+  if ((e.ETCD_CERT_FILE === undefined) !== (e.ETCD_KEY_FILE === undefined)) {
+    throw new ConfigError(e.ETCD_CERT_FILE === undefined ? "ETCD_CERT_FILE" : "ETCD_KEY_FILE", "must be set together with its pair");
+  }
+  if (e.ETCD_CERT_FILE !== undefined && e.ETCD_CA_FILE === undefined) {
+    throw new ConfigError("ETCD_CA_FILE", "is required when ETCD_CERT_FILE is set");
+  }
+  return {
+    etcd: {
+      endpoints: e.ETCD_ENDPOINTS,
+      prefix: e.ETCD_PREFIX,
+      auth: e.ETCD_USERNAME !== undefined && e.ETCD_PASSWORD !== undefined ? { username: e.ETCD_USERNAME, password: e.ETCD_PASSWORD } : undefined,
+      tls: e.ETCD_CA_FILE !== undefined ? { caFile: e.ETCD_CA_FILE, certFile: e.ETCD_CERT_FILE, keyFile: e.ETCD_KEY_FILE } : undefined,
+    },
+    port: e.PORT,
+    adminTokens: e.CONSOLE_ADMIN_TOKENS,
+    viewerTokens: e.CONSOLE_VIEWER_TOKENS,
+  };
+}
+
+let cached: ConsoleEnv | undefined;
+
+/** The process's validated configuration (validated once, then memoized). */
+export function consoleEnv(): ConsoleEnv {
+  cached ??= loadEnv();
+  return cached;
+}
+
+/** Forget the memoized configuration (tests that change process.env). */
+export function resetConsoleEnv(): void {
+  cached = undefined;
+}

@@ -1,0 +1,79 @@
+import "server-only";
+// The etcd client built from the validated configuration: a cluster of hosts, optional
+// auth and TLS (files read at start-up), short per-call deadlines so a stopped etcd
+// fails fast, and the fault policy of ./fault-policy.ts.
+import fs from "node:fs";
+import { Etcd3, type IOptions } from "etcd3";
+import { consoleEnv } from "@/lib/config/env";
+import { faultHandling, type FaultOptions } from "./fault-policy";
+
+/** The master's client caps (scheduler-model.md §8.3): 4 MiB responses, 1.5 MiB requests. */
+export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+export const MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+
+export interface EtcdConnection {
+  endpoints: string[];
+  auth?: { username: string; password: string };
+  tls?: { caFile: string; certFile?: string; keyFile?: string };
+  /** deadline of each unary call (streams have none); default 3,000 ms */
+  callTimeoutMs?: number;
+  /** deadline of the first connection attempt of a call; default 2,000 ms */
+  dialTimeoutMs?: number;
+  fault?: FaultOptions;
+}
+
+export function createEtcdClient(conn: EtcdConnection): Etcd3 {
+  const callTimeoutMs = conn.callTimeoutMs ?? 3000;
+  const options: IOptions = {
+    hosts: conn.endpoints,
+    dialTimeout: conn.dialTimeoutMs ?? 2000,
+    auth: conn.auth,
+    credentials: conn.tls
+      ? {
+          rootCertificate: fs.readFileSync(conn.tls.caFile),
+          privateKey: conn.tls.keyFile ? fs.readFileSync(conn.tls.keyFile) : undefined,
+          certChain: conn.tls.certFile ? fs.readFileSync(conn.tls.certFile) : undefined,
+        }
+      : undefined,
+    grpcOptions: {
+      "grpc.max_receive_message_length": MAX_RESPONSE_BYTES,
+      "grpc.max_send_message_length": MAX_REQUEST_BYTES + 64 * 1024,
+      // etcd3 ignores `dialTimeout`; bound reconnect back-off so a restarted member is found quickly
+      "grpc.initial_reconnect_backoff_ms": 200,
+      "grpc.max_reconnect_backoff_ms": conn.dialTimeoutMs ?? 2000,
+    },
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
+    faultHandling: faultHandling(conn.fault),
+  };
+  const client = new Etcd3(options);
+  callTimeouts.set(client, callTimeoutMs);
+  return client;
+}
+
+const callTimeouts = new WeakMap<Etcd3, number>();
+
+/** The per-call deadline the client was created with (ms). */
+export function callTimeoutOf(client: Etcd3): number {
+  return callTimeouts.get(client) ?? 3000;
+}
+
+let shared: Etcd3 | undefined;
+
+/** The process-wide client for the configured ETCD_ENDPOINTS (created on first use). */
+export function etcdClient(): Etcd3 {
+  if (!shared) {
+    const { etcd } = consoleEnv();
+    shared = createEtcdClient({ endpoints: etcd.endpoints, auth: etcd.auth, tls: etcd.tls });
+  }
+  return shared;
+}
+
+/** The configured prefix `P` (trailing `/` trimmed). */
+export function etcdPrefix(): string {
+  return consoleEnv().etcd.prefix;
+}
+
+export function closeEtcdClient(): void {
+  shared?.close();
+  shared = undefined;
+}

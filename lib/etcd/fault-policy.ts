@@ -1,0 +1,75 @@
+import "server-only";
+// The client's fault handling (etcd3 `faultHandling`), written out instead of etcd3's
+// defaults because those treat RESOURCE_EXHAUSTED as recoverable: a too-large range
+// response would be retried three times, reset the channel and open the host breaker
+// for 5 s, blocking every following read. Here:
+// * host guard (one per member): a message-size error becomes EtcdMessageTooLarge (not
+//   recoverable: no retry, no channel reset, breaker untouched); only "member did not
+//   answer" errors count, and 3 in a row block that member for `openMs`;
+// * global: retries only UNAVAILABLE, on another member, at most `attempts` times.
+import { GRPCUnavailableError, type IOptions } from "etcd3";
+import { EtcdHostBlocked, EtcdMessageTooLarge, isHostDownError, isMessageSizeError } from "./errors";
+
+type FaultHandling = NonNullable<IOptions["faultHandling"]>;
+type Policy = NonNullable<FaultHandling["global"]>;
+type Context = Parameters<Parameters<Policy["execute"]>[0]>[0];
+
+const silentEvent = (() => ({ dispose() {} })) as unknown as Policy["onSuccess"];
+
+function policy(execute: <T>(fn: (ctx: Context) => PromiseLike<T> | T, signal?: AbortSignal) => Promise<T>): Policy {
+  return { onSuccess: silentEvent, onFailure: silentEvent, execute } as unknown as Policy;
+}
+
+export interface FaultOptions {
+  /** consecutive "did not answer" failures that block a member */
+  breakAfter?: number;
+  /** how long a blocked member is skipped */
+  openMs?: number;
+  /** total attempts of one call across members (UNAVAILABLE only) */
+  attempts?: number;
+}
+
+export function hostGuard(host: string, opts: FaultOptions = {}): Policy {
+  const breakAfter = opts.breakAfter ?? 3;
+  const openMs = opts.openMs ?? 1000;
+  let downInARow = 0;
+  let blockedUntil = 0;
+  return policy(async (fn, signal) => {
+    if (Date.now() < blockedUntil) throw new EtcdHostBlocked(host);
+    try {
+      const result = await fn({ signal: signal ?? new AbortController().signal });
+      downInARow = 0;
+      return result;
+    } catch (e) {
+      if (isMessageSizeError(e)) throw new EtcdMessageTooLarge(e instanceof Error ? e.message : String(e));
+      if (isHostDownError(e)) {
+        downInARow += 1;
+        if (downInARow >= breakAfter) {
+          blockedUntil = Date.now() + openMs;
+          downInARow = 0;
+        }
+      } else {
+        downInARow = 0; // the member answered (with an application error)
+      }
+      throw e;
+    }
+  });
+}
+
+export function retryUnavailable(opts: FaultOptions = {}): Policy {
+  const attempts = Math.max(1, opts.attempts ?? 3);
+  return policy(async (fn, signal) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn({ signal: signal ?? new AbortController().signal });
+      } catch (e) {
+        const retryable = e instanceof GRPCUnavailableError;
+        if (!retryable || attempt >= attempts) throw e;
+      }
+    }
+  });
+}
+
+export function faultHandling(opts: FaultOptions = {}): FaultHandling {
+  return { host: (host: string) => hostGuard(host, opts), global: retryUnavailable(opts) };
+}

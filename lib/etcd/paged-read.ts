@@ -1,0 +1,177 @@
+import "server-only";
+// scheduler-model.md §8.1: the paged single-revision prefix reader. Pages start at
+// `startLimit` keys, halve (min 8) above the 1 MiB byte budget or on a message-size
+// error, double (up to `maxLimit`) below a quarter of it; every page after the first is
+// pinned to the first page's revision (we keep it ourselves: a pinned read's header
+// reports the CURRENT revision); the next page starts at last key + "\0".
+import type { Etcd3 } from "etcd3";
+import { compactRevisionAt } from "./compaction";
+import { fastRange } from "./fast-range";
+import type { DecodedRange } from "./range-codec";
+import { FutureRevision, RevisionCompacted, isCompactedError, isMessageSizeError, toEtcdError } from "./errors";
+import { readCounters } from "./metrics-counters";
+
+export const PAGE_START_KEYS = 512;
+export const PAGE_MIN_KEYS = 8;
+export const PAGE_BUDGET_BYTES = 1_048_576;
+
+/**
+ * Ceiling of the page size. The master stops at 512; above 512 we size the next page to
+ * ~90% of the 1 MiB budget by the last page's mean record size, so pages stay within the
+ * budget. Each etcd 3.4 range also counts every key left in the range, so fewer pages
+ * save server time: the production scenario reads in ~21 pages instead of 53
+ * (bench/read.ts).
+ */
+export const PAGE_MAX_KEYS = 4096;
+
+export interface RawKv {
+  /** full key (UTF-8) */
+  key: string;
+  value: Buffer;
+  modRevision: number;
+  /** lease id ("0" when none) */
+  lease: string;
+}
+
+export interface ReadStats {
+  pages: number;
+  shrinks: number;
+  bytes: number;
+  keys: number;
+}
+
+export interface PagedReadOptions {
+  /** pin to this revision; default: the first page's header revision */
+  revision?: number;
+  startLimit?: number;
+  maxLimit?: number;
+  budgetBytes?: number;
+  /** per-call stats, added to as pages arrive (also added to the process counters) */
+  stats?: ReadStats;
+  /** called with each page's kvs while the next page is already requested */
+  onPage?: (kvs: RawKv[]) => void;
+}
+
+export interface PagedReadResult {
+  kvs: RawKv[];
+  revision: number;
+  stats: ReadStats;
+}
+
+const ZERO = Buffer.from([0]);
+
+export const emptyStats = (): ReadStats => ({ pages: 0, shrinks: 0, bytes: 0, keys: 0 });
+
+/** [prefix, prefix with its last non-0xFF byte incremented) */
+export function prefixRangeEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i] < 0xff) {
+      end[i] += 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return Buffer.from([0]); // all 0xFF: to the end of the keyspace
+}
+
+/** Maps a range failure at `revision` to a typed error (compaction asks for the compact revision). */
+export async function rangeError(client: Etcd3, e: unknown, revision: number | undefined, what: string): Promise<unknown> {
+  if (revision !== undefined && isCompactedError(e)) {
+    const compact = await compactRevisionAt(client, revision).catch(() => 0);
+    return new RevisionCompacted(revision, compact);
+  }
+  if (revision !== undefined && /future revision/.test(e instanceof Error ? e.message : "")) return new FutureRevision(revision);
+  return toEtcdError(e, what);
+}
+
+/** The current revision (one 1-key range; used to pin several parallel reads). */
+export async function currentRevision(client: Etcd3): Promise<number> {
+  try {
+    const res = await client.kv.range({ key: Buffer.from("\0"), limit: 1, keys_only: true });
+    return Number(res.header.revision);
+  } catch (e) {
+    throw toEtcdError(e, "revision");
+  }
+}
+
+export async function readPrefixPaged(client: Etcd3, prefix: string, opts: PagedReadOptions = {}): Promise<PagedReadResult> {
+  const budget = opts.budgetBytes ?? PAGE_BUDGET_BYTES;
+  const maxLimit = opts.maxLimit ?? PAGE_MAX_KEYS;
+  const stats = opts.stats ?? emptyStats();
+  const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
+  let limit = Math.min(opts.startLimit ?? PAGE_START_KEYS, maxLimit);
+  let revision = opts.revision;
+  let start = Buffer.from(prefix);
+  const all: RawKv[] = [];
+  let pending: RawKv[] | null = null;
+  const flush = () => {
+    if (pending && opts.onPage) opts.onPage(pending);
+    pending = null;
+  };
+
+  for (;;) {
+    let res: DecodedRange;
+    try {
+      const request = fastRange(client, { key: start, rangeEnd, limit, revision });
+      flush(); // parse the previous page while etcd serves this one
+      res = await request;
+    } catch (e) {
+      if (isMessageSizeError(e) && limit > PAGE_MIN_KEYS) {
+        limit = Math.max(PAGE_MIN_KEYS, Math.floor(limit / 2));
+        stats.shrinks += 1;
+        readCounters.shrinks += 1;
+        continue;
+      }
+      throw await rangeError(client, e, revision, `read ${prefix}`);
+    }
+    revision ??= res.revision;
+    const page = res;
+    stats.pages += 1;
+    stats.bytes += page.bytes;
+    stats.keys += page.kvs.length;
+    readCounters.pages += 1;
+    readCounters.bytes += page.bytes;
+    readCounters.keys += page.kvs.length;
+    for (const kv of page.kvs) all.push(kv);
+    pending = page.kvs;
+    if (page.kvs.length === 0 || !res.more) break;
+    if (page.bytes > budget && limit > PAGE_MIN_KEYS) {
+      limit = Math.max(PAGE_MIN_KEYS, Math.floor(limit / 2));
+      stats.shrinks += 1;
+      readCounters.shrinks += 1;
+    } else if (page.bytes < budget / 4 && limit < PAGE_START_KEYS) {
+      limit = Math.min(PAGE_START_KEYS, limit * 2); // the master's rule, up to its 512 ceiling
+    } else if (limit >= PAGE_START_KEYS && limit < maxLimit && page.kvs.length === limit) {
+      // above 512: size the next page to ~90% of the budget by this page's mean record size
+      const fit = Math.floor((budget * 0.9) / (page.bytes / page.kvs.length));
+      if (fit > limit) limit = Math.min(maxLimit, fit);
+    }
+    start = Buffer.concat([res.lastKey!, ZERO]);
+  }
+  flush();
+  return { kvs: all, revision, stats };
+}
+
+/**
+ * Several prefixes at ONE revision, read in parallel (each paged as above). Without a
+ * pinned revision, the current revision is taken first and every prefix is pinned to it.
+ */
+export async function readPrefixesAtRevision(
+  client: Etcd3,
+  prefixes: string[],
+  opts: Omit<PagedReadOptions, "onPage"> & { onPage?: (prefix: string, kvs: RawKv[]) => void } = {},
+): Promise<{ revision: number; kvsByPrefix: Map<string, RawKv[]>; stats: ReadStats }> {
+  const revision = opts.revision ?? (await currentRevision(client));
+  const stats = opts.stats ?? emptyStats();
+  const results = await Promise.all(
+    prefixes.map((prefix) =>
+      readPrefixPaged(client, prefix, {
+        ...opts,
+        revision,
+        stats,
+        onPage: opts.onPage ? (kvs) => opts.onPage!(prefix, kvs) : undefined,
+      }),
+    ),
+  );
+  return { revision, kvsByPrefix: new Map(prefixes.map((p, i) => [p, results[i].kvs])), stats };
+}

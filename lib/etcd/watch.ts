@@ -1,0 +1,114 @@
+import "server-only";
+// One etcd watch on a prefix, for the console's live snapshot (lib/live). Each etcd watch
+// response is delivered as ONE batch with its header revision, so the cache applies whole
+// transactions and always sits at a single revision. etcd3's own reconnect is NOT used:
+// it restarts from the create response's header revision and can drop the events in
+// between; a break (compaction, stream error, etcd restart) is reported once and the
+// owner re-reads and re-watches from a known revision.
+import type { Etcd3, IWatchResponse, Watcher } from "etcd3";
+import type { RawKv } from "./paged-read";
+import { EtcdTimeout, toEtcdError } from "./errors";
+
+export interface WatchChange {
+  type: "put" | "delete";
+  kv: RawKv;
+}
+
+export interface WatchBatch {
+  /** etcd header revision of the response: the store is at least here */
+  revision: number;
+  changes: WatchChange[];
+}
+
+export type WatchBreak =
+  | { reason: "compacted"; detail: string }
+  | { reason: "disconnected"; detail: string }
+  | { reason: "cancelled"; detail: string };
+
+export interface PrefixWatch {
+  cancel(): Promise<void>;
+}
+
+export interface WatchOptions {
+  /** first revision to deliver (the snapshot's revision + 1) */
+  fromRevision: number;
+  onBatch(batch: WatchBatch): void;
+  /** called at most once; the watch is already cancelled */
+  onBreak(why: WatchBreak): void;
+  /** how long creating the watch may take before EtcdTimeout (default 2,000 ms) */
+  createTimeoutMs?: number;
+}
+
+function toChange(ev: IWatchResponse["events"][number]): WatchChange {
+  return {
+    type: ev.type === "Delete" ? "delete" : "put",
+    kv: { key: ev.kv.key.toString("utf8"), value: ev.kv.value, modRevision: Number(ev.kv.mod_revision), lease: String(ev.kv.lease) },
+  };
+}
+
+/** Watches `prefix` from `fromRevision`; resolves once etcd confirmed the watch. */
+export async function watchPrefix(client: Etcd3, prefix: string, opts: WatchOptions): Promise<PrefixWatch> {
+  const builder = client.watch().prefix(prefix).startRevision(String(opts.fromRevision));
+  let watcher: Watcher | null = null;
+  let broken = false;
+  let creating = true;
+  const stop = async (w: Watcher | null) => {
+    if (!w) return;
+    w.removeAllListeners("data");
+    await Promise.race([w.cancel().catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
+  };
+  const fail = (why: WatchBreak) => {
+    if (broken) return;
+    broken = true;
+    const w = watcher;
+    void stop(w);
+    if (!creating) opts.onBreak(why);
+  };
+
+  const w = builder.watcher();
+  watcher = w;
+  w.on("data", (res: IWatchResponse) => {
+    if (broken) return;
+    if (res.canceled) return; // reported through "error" below
+    opts.onBatch({ revision: Number(res.header.revision), changes: res.events.map(toChange) });
+  });
+  w.on("error", (e: Error) => {
+    const detail = e.message;
+    // etcd cancels a watch whose start revision was compacted with an empty cancel reason
+    fail(/compact/i.test(detail) || /Watcher canceled: $/.test(detail) ? { reason: "compacted", detail } : { reason: "cancelled", detail });
+  });
+  w.on("disconnected", (e: Error) => fail({ reason: "disconnected", detail: e?.message ?? "stream closed" }));
+
+  const timeoutMs = opts.createTimeoutMs ?? 2000;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new EtcdTimeout(`watch ${prefix} not created within ${timeoutMs} ms`)), timeoutMs);
+      timer.unref();
+      w.once("connected", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      w.once("error", (e: Error) => {
+        clearTimeout(timer);
+        reject(e);
+      });
+      w.once("disconnected", (e: Error) => {
+        clearTimeout(timer);
+        reject(toEtcdError(e ?? new Error("watch stream closed"), `watch ${prefix}`));
+      });
+    });
+  } catch (e) {
+    broken = true;
+    await stop(w);
+    throw e;
+  }
+  creating = false;
+  if (broken) throw new Error(`watch ${prefix} broke while being created`);
+  return {
+    async cancel() {
+      if (broken) return;
+      broken = true;
+      await stop(w);
+    },
+  };
+}

@@ -1,0 +1,314 @@
+import "server-only";
+// The live snapshot cache (issue 4). The first request reads the fleet at one revision;
+// then ONE etcd watch on the prefix (from that revision + 1) patches it, so a request costs
+// no etcd read while nothing changed and a change costs work proportional to it (the
+// touched keys are re-parsed, the touched tables re-folded). A broken watch (compaction,
+// etcd restart) triggers one re-read and a new watch. `?revision=R` reads are pinned
+// snapshots kept in a small LRU. When etcd is unreachable requests fail fast (typed 503).
+import type { Etcd3 } from "etcd3";
+import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
+import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
+import { currentRevision, type RawKv } from "@/lib/etcd/paged-read";
+import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
+import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
+import { createFleetReader, type FleetReader } from "@/lib/snapshot/read";
+import { FAMILY_BY_NAME, parseFamilyKv } from "@/lib/snapshot/families";
+import type { FamilyName, FleetSnapshot, ProgressEntry } from "@/lib/snapshot/types";
+import type { TableDemand } from "@/lib/schema/demand";
+import { metrics } from "@/lib/api/metrics";
+import { DemandIndex, foldSnapshot } from "./demand-index";
+import { readShadowHistory } from "./sampler";
+import { LiveStore, type ParsedKv } from "./store";
+
+/** One revision of the fleet as the API serves it (immutable). */
+export interface FleetView {
+  snapshot: FleetSnapshot;
+  tables: ReadonlyMap<string, TableDemand>;
+  revision: number;
+  /** when this revision's data was read or last confirmed current */
+  readAtMs: number;
+  /** served by a connected watch (false: pinned, or the watch is down) */
+  live: boolean;
+  pinned: boolean;
+  /** when the merge-progress sequence of each execution was last seen to move */
+  sequenceClocks: ReadonlyMap<string, SequenceClock>;
+}
+
+export interface CacheStatus {
+  revision: number | null;
+  age_ms: number | null;
+  live: boolean;
+}
+
+const PING_TIMEOUT_MS = 1500;
+/** a live watch is trusted this long without any sign of life before we ping etcd */
+const TRUST_WATCH_MS = 10_000;
+const PINNED_LRU = 4;
+const RECENT_LIVE = 8;
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new EtcdUnavailable(`${what}: no answer within ${ms} ms`)), ms);
+    timer.unref();
+    p.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e) => (clearTimeout(timer), reject(toEtcdError(e, what))),
+    );
+  });
+}
+
+interface LiveState {
+  store: LiveStore;
+  demand: DemandIndex;
+  watch: PrefixWatch | null;
+  live: boolean;
+  /** last time etcd proved the cache current (watch message or ping) */
+  confirmedMs: number;
+  clocks: Map<string, SequenceClock>;
+  view: FleetView | null;
+}
+
+export class LiveCache {
+  private state: LiveState | null = null;
+  private refreshing: Promise<LiveState> | null = null;
+  private pinned = new Map<number, Promise<FleetView>>();
+  private recent = new Map<number, FleetView>();
+  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly reader: FleetReader;
+  private lastRefolds = 0;
+
+  constructor(
+    private readonly client: Etcd3,
+    readonly prefix: string,
+  ) {
+    this.reader = createFleetReader({ client, prefix, cacheSize: 1 });
+  }
+
+  /** The fleet at the newest revision this replica knows to be current. */
+  async current(): Promise<FleetView> {
+    let s = this.state;
+    if (!s || !s.live) s = await this.refresh("watch_broken");
+    else if (Date.now() - s.confirmedMs > TRUST_WATCH_MS) {
+      await this.ping();
+      s.confirmedMs = Date.now();
+    }
+    return this.viewOf(s);
+  }
+
+  /** The fleet at a pinned revision (time travel); the live view when it is that revision. */
+  async at(revision: number): Promise<FleetView> {
+    const s = this.state;
+    // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
+    const known = s && s.store.revision === revision ? this.viewOf(s) : this.recent.get(revision);
+    if (known) return { ...known, live: false, pinned: true };
+    let p = this.pinned.get(revision);
+    if (!p) {
+      p = this.readPinned(revision);
+      this.pinned.set(revision, p);
+      p.catch(() => this.pinned.delete(revision));
+      while (this.pinned.size > PINNED_LRU) this.pinned.delete(this.pinned.keys().next().value!);
+    }
+    return p;
+  }
+
+  status(): CacheStatus {
+    const s = this.state;
+    if (!s) return { revision: null, age_ms: null, live: false };
+    return { revision: s.store.revision, age_ms: Math.max(0, Date.now() - s.confirmedMs), live: s.live };
+  }
+
+  /** Stop watching (tests, shutdown). */
+  async close(): Promise<void> {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.state?.watch?.cancel();
+    this.state = null;
+  }
+
+  private async readPinned(revision: number): Promise<FleetView> {
+    await this.ping(); // fail fast when etcd is down
+    const started = performance.now();
+    const snapshot = await this.reader.readFleet({ revision });
+    metrics().fullReads.inc({ reason: "pinned_revision" });
+    metrics().snapshotReadSeconds.observe({ mode: "pinned" }, (performance.now() - started) / 1000);
+    metrics().pages.inc(snapshot.stats.pages);
+    metrics().pageShrinks.inc(snapshot.stats.shrinks);
+    metrics().readBytes.inc(snapshot.stats.bytes);
+    return {
+      snapshot,
+      tables: foldSnapshot(snapshot),
+      revision,
+      readAtMs: snapshot.readAtMs,
+      live: false,
+      pinned: true,
+      sequenceClocks: this.state?.clocks ?? new Map(),
+    };
+  }
+
+  private async ping(): Promise<number> {
+    return withDeadline(currentRevision(this.client), PING_TIMEOUT_MS, "etcd ping");
+  }
+
+  private viewOf(s: LiveState): FleetView {
+    if (s.view && s.view.revision === s.store.revision && s.view.live === s.live) return s.view;
+    const snapshot = s.store.snapshot();
+    const tables = s.demand.tables();
+    metrics().tableRefolds.inc(s.demand.refolds - this.lastRefolds);
+    this.recordSkipped(snapshot);
+    this.lastRefolds = s.demand.refolds;
+    s.view = {
+      snapshot,
+      tables,
+      revision: s.store.revision,
+      readAtMs: s.confirmedMs,
+      live: s.live,
+      pinned: false,
+      sequenceClocks: new Map(s.clocks),
+    };
+    this.recent.set(s.view.revision, s.view);
+    while (this.recent.size > RECENT_LIVE) this.recent.delete(this.recent.keys().next().value!);
+    return s.view;
+  }
+
+  /** One full read + a new watch; concurrent callers share it. */
+  private refresh(reason: string): Promise<LiveState> {
+    this.refreshing ??= this.readAndWatch(reason).finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  private async readAndWatch(reason: string): Promise<LiveState> {
+    await this.ping(); // fail fast when etcd is down, before a full read
+    const m = metrics();
+    const started = performance.now();
+    this.reader.clearCache();
+    const { snapshot } = await this.reader.readFleetWithKvs();
+    m.fullReads.inc({ reason: this.state ? reason : "initial" });
+    m.snapshotReadSeconds.observe({ mode: "full" }, (performance.now() - started) / 1000);
+    m.pages.inc(snapshot.stats.pages);
+    m.pageShrinks.inc(snapshot.stats.shrinks);
+    m.readBytes.inc(snapshot.stats.bytes);
+    const old = this.state;
+    const clocks = await this.initialClocks(snapshot, old?.clocks);
+    const s: LiveState = {
+      store: new LiveStore(snapshot),
+      demand: new DemandIndex(snapshot),
+      watch: null,
+      live: false,
+      confirmedMs: Date.now(),
+      clocks,
+      view: null,
+    };
+    this.lastRefolds = 0;
+    await old?.watch?.cancel();
+    this.state = s;
+    this.recordSkipped(snapshot);
+    try {
+      s.watch = await watchPrefix(this.client, `${this.prefix}/`, {
+        fromRevision: snapshot.revision + 1,
+        onBatch: (batch) => this.onBatch(s, batch),
+        onBreak: (why) => this.onBreak(s, why),
+      });
+      s.live = this.state === s;
+    } catch (e) {
+      this.scheduleRetry(s, e instanceof Error ? e.message : String(e));
+    }
+    m.snapshotRevision.set(s.store.revision);
+    m.snapshotLive.set(s.live ? 1 : 0);
+    return s;
+  }
+
+  /**
+   * When each execution's progress sequence last moved, as far as this replica can tell:
+   * what it saw itself, else the time of the first shadow-history sample whose revision is
+   * at or past the progress key's mod_revision (the change happened before that sample),
+   * else the read time. All are upper bounds on the change time, so a stall is never
+   * claimed early.
+   */
+  private async initialClocks(snapshot: FleetSnapshot, previous: Map<string, SequenceClock> | undefined): Promise<Map<string, SequenceClock>> {
+    const clocks = new Map<string, SequenceClock>();
+    if (snapshot.mergeProgress.length === 0) return clocks;
+    const samples = await readShadowHistory(this.client, this.prefix, snapshot.readAtMs - 24 * 3600_000, snapshot.readAtMs).catch(() => []);
+    for (const p of snapshot.mergeProgress) {
+      const sample = { execution_id: p.executionId, sequence: p.progress.sequence };
+      const seen = previous?.get(p.executionId) ?? null;
+      const fromHistory = samples.find((x) => x.revision >= p.modRevision)?.at_ms;
+      const since = Math.min(snapshot.readAtMs, fromHistory ?? Infinity);
+      clocks.set(p.executionId, advanceSequenceClock(seen, sample, since));
+    }
+    return clocks;
+  }
+
+  private parse = (family: FamilyName, kv: RawKv): ParsedKv | null => {
+    const def = FAMILY_BY_NAME.get(family)!;
+    const outcome = parseFamilyKv(this.prefix, def, kv);
+    if (outcome === null) return null;
+    if (!outcome.ok) {
+      const skipped = { key: kv.key, family, reason: outcome.reason, detail: outcome.detail, ...(outcome.target !== undefined ? { target: outcome.target } : {}) };
+      return { kind: "skipped", skipped };
+    }
+    if (family === "leader") {
+      const e = outcome.entry as { token?: string };
+      return typeof e.token === "string" && !("record" in e) ? { kind: "leader-token", token: e.token } : { kind: "leader", leader: outcome.entry as FleetSnapshot["leader"] };
+    }
+    return { kind: "entry", entry: outcome.entry as { key: string; modRevision: number } };
+  };
+
+  private onBatch(s: LiveState, batch: WatchBatch): void {
+    if (this.state !== s) return;
+    const m = metrics();
+    const now = Date.now();
+    s.store.apply(batch, this.parse, (family, key, parsed) => {
+      m.watchEvents.inc({ type: parsed ? "put" : "delete" });
+      if (family === "demand-events") {
+        const target = s.store.demandTargetOf(key);
+        if (target === null) return;
+        s.demand.setEvent(key, target, parsed?.kind === "entry" ? (parsed.entry as never) : null);
+        s.demand.setUnknown(key, target, parsed?.kind === "skipped" && parsed.skipped.target !== undefined);
+      } else if (family === "merge-progress" && parsed?.kind === "entry") {
+        const p = parsed.entry as ProgressEntry;
+        s.clocks.set(p.executionId, advanceSequenceClock(s.clocks.get(p.executionId) ?? null, { execution_id: p.executionId, sequence: p.progress.sequence }, now));
+      }
+    });
+    s.confirmedMs = now;
+    m.snapshotRevision.set(s.store.revision);
+  }
+
+  private onBreak(s: LiveState, why: WatchBreak): void {
+    if (this.state !== s) return;
+    s.live = false;
+    s.watch = null;
+    s.view = null;
+    metrics().watchRestarts.inc({ reason: why.reason });
+    metrics().snapshotLive.set(0);
+    this.scheduleRetry(s, why.detail);
+  }
+
+  /** Re-read once and resume in the background; back off while etcd stays away. */
+  private scheduleRetry(s: LiveState, _detail: string, delayMs = 200): void {
+    if (this.retryTimer || this.state !== s) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      if (this.state !== s || s.live) return;
+      this.refresh("watch_broken").catch(() => this.scheduleRetry(s, "retry failed", Math.min(delayMs * 2, 5000)));
+    }, delayMs);
+    this.retryTimer.unref();
+  }
+
+  private recordSkipped(snapshot: FleetSnapshot): void {
+    const gauge = metrics().skipped;
+    gauge.reset();
+    for (const s of snapshot.skipped) gauge.inc({ reason: s.reason });
+  }
+}
+
+const KEY = Symbol.for("scheduler-console.live-cache");
+
+/** The process-wide cache for the configured etcd and prefix (kept on globalThis). */
+export function liveCache(): LiveCache {
+  const g = globalThis as unknown as Record<symbol, LiveCache | undefined>;
+  return (g[KEY] ??= new LiveCache(etcdClient(), etcdPrefix()));
+}
+
+/** The view a request asked for: pinned (`?revision=`) or live. */
+export function fleetView(revision?: number): Promise<FleetView> {
+  return revision === undefined ? liveCache().current() : liveCache().at(revision);
+}

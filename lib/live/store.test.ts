@@ -1,0 +1,86 @@
+// LiveStore + DemandIndex: a watch batch re-parses only its keys, the snapshot stays sorted
+// and immutable per revision, and only touched tables are re-folded.
+import { describe, expect, it } from "vitest";
+import { buildSnapshot } from "@/lib/snapshot/build";
+import { FAMILY_BY_NAME, parseFamilyKv } from "@/lib/snapshot/families";
+import type { FamilyName, SnapshotKv } from "@/lib/snapshot/types";
+import { hex } from "@/lib/schema/keys";
+import { deriveTable } from "@/lib/planner/derived";
+import { DemandIndex, foldSnapshot } from "./demand-index";
+import { LiveStore, type ParseKv } from "./store";
+
+const P = "/p";
+let rev = 0;
+const kv = (key: string, value: unknown): SnapshotKv => ({ key, value: Buffer.from(typeof value === "string" ? value : JSON.stringify(value)), modRevision: ++rev, lease: "0" });
+const ev = (target: string, shard: string, sealed: number, merged: number | null = null) =>
+  kv(`${P}/demand-events/${hex(target)}/${shard}`, { shard, sealed_through: sealed, merged_through: merged, flushed_at_ms: sealed * 10, writer_epoch: 1, source: "writer" });
+const hb = (id: string) => kv(`${P}/executors/${id}`, { v: 1, kind: "worker", instance: id, heartbeat_ms: 1 });
+
+const parse: ParseKv = (family: FamilyName, raw) => {
+  const outcome = parseFamilyKv(P, FAMILY_BY_NAME.get(family)!, raw);
+  if (outcome === null) return null;
+  if (!outcome.ok) return { kind: "skipped", skipped: { key: raw.key, family, reason: outcome.reason, detail: outcome.detail, ...(outcome.target ? { target: outcome.target } : {}) } };
+  return { kind: "entry", entry: outcome.entry as { key: string; modRevision: number } };
+};
+
+function start() {
+  const events = [ev("alpha", "s1", 10, 4), ev("alpha", "s2", 3), ev("beta", "s1", 7, 7)];
+  const snapshot = buildSnapshot(P, rev, new Map<FamilyName, SnapshotKv[]>([["demand-events", events], ["executors", [hb("e1"), hb("e3")]]]));
+  return { store: new LiveStore(snapshot), demand: new DemandIndex(snapshot), snapshot };
+}
+
+describe("LiveStore", () => {
+  it("applies puts, updates and deletes at the batch revision, keeping key order", () => {
+    const { store, snapshot } = start();
+    const put = hb("e2");
+    const res = store.apply({ revision: 100, changes: [{ type: "put", kv: put }, { type: "delete", kv: { ...hb("e3"), value: Buffer.alloc(0) } }] }, parse);
+    expect(res.changedKeys).toBe(2);
+    const next = store.snapshot();
+    expect(next.revision).toBe(100);
+    expect(next.executors.map((e) => e.id)).toEqual(["e1", "e2"]);
+    expect(snapshot.executors.map((e) => e.id)).toEqual(["e1", "e3"]); // the old snapshot is untouched
+    expect(store.snapshot()).toBe(next);
+  });
+
+  it("an update of an existing key replaces it in place; a bad value becomes a skip", () => {
+    const { store } = start();
+    store.apply({ revision: 101, changes: [{ type: "put", kv: ev("alpha", "s2", 9) }] }, parse);
+    const s = store.snapshot();
+    expect(s.demandEvents.map((e) => [e.target, e.shard, e.event.sealed_through])).toEqual([
+      ["alpha", "s1", 10],
+      ["alpha", "s2", 9],
+      ["beta", "s1", 7],
+    ]);
+    store.apply({ revision: 102, changes: [{ type: "put", kv: kv(`${P}/demand-events/${hex("beta")}/s1`, "not json") }] }, parse);
+    const t = store.snapshot();
+    expect(t.demandEvents.map((e) => e.target)).toEqual(["alpha", "alpha"]);
+    expect(t.skipped.map((x) => x.reason)).toEqual(["bad_json"]);
+  });
+});
+
+describe("DemandIndex", () => {
+  it("re-folds only the touched table and equals a fresh fold", () => {
+    const { demand, store } = start();
+    expect(deriveTable(demand.tables().get("alpha")!).pending_generations).toBe(9);
+    const betaBefore = demand.tables().get("beta");
+    const change = ev("alpha", "s2", 8);
+    store.apply({ revision: 103, changes: [{ type: "put", kv: change }] }, parse, (family, key, parsed) => {
+      if (family === "demand-events") demand.setEvent(key, "alpha", parsed?.kind === "entry" ? (parsed.entry as never) : null);
+    });
+    const before = demand.refolds;
+    const tables = demand.tables();
+    expect(demand.refolds - before).toBe(1);
+    expect(deriveTable(tables.get("alpha")!).pending_generations).toBe(14);
+    const fresh = foldSnapshot(store.snapshot());
+    expect(deriveTable(fresh.get("alpha")!).pending_generations).toBe(14);
+    expect(tables.get("beta")).toBe(betaBefore); // untouched table: same folded object
+  });
+
+  it("a table whose only event has an unknown version exists with zero shards (§3.6)", () => {
+    const odd = kv(`${P}/demand-events/${hex("gamma")}/s1`, { v: 999, shard: "s1", sealed_through: 1, flushed_at_ms: 0, writer_epoch: 1, source: "scan" });
+    const snapshot = buildSnapshot(P, rev, new Map<FamilyName, SnapshotKv[]>([["demand-events", [odd]]]));
+    const tables = foldSnapshot(snapshot);
+    expect([...tables.keys()]).toEqual(["gamma"]);
+    expect(Object.keys(tables.get("gamma")!.shards)).toEqual([]);
+  });
+});

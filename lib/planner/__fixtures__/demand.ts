@@ -1,0 +1,65 @@
+// Test fixtures following the §10 helper conventions.
+import { emptyTableDemand, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
+import { foldEvent } from "../fold";
+import { joinEvent } from "../join";
+
+const SOURCE: Record<string, DemandSource> = { W: "writer", Ex: "executor", Scan: "scan" };
+
+/** `ev(shard, sealed, merged?, epoch, source)`: bytes = sealed × 1000, flushed = sealed × 10. */
+export function ev(shard: string, sealed: number, merged: number | null, epoch: number, source: "W" | "Ex" | "Scan"): DemandEvent {
+  return {
+    v: 1,
+    shard,
+    sealed_through: sealed,
+    sealed_bytes_through: sealed * 1000,
+    merged_through: merged,
+    flushed_at_ms: sealed * 10,
+    writer_epoch: epoch,
+    source: SOURCE[source],
+  };
+}
+
+export function foldAll(events: readonly DemandEvent[], now = 0): TableDemand {
+  const table = emptyTableDemand();
+  events.forEach((e, i) => foldEvent(table, structuredClone(e), i + 1, now));
+  return table;
+}
+
+/** Join the events per shard into stored records (in the given order), then fold those. */
+export function rebuild(events: readonly DemandEvent[], now = 0): TableDemand {
+  const stored = new Map<string, DemandEvent>();
+  for (const e of events) {
+    const joined = joinEvent(stored.get(e.shard) ?? null, structuredClone(e));
+    if (joined !== "unchanged") stored.set(e.shard, joined);
+  }
+  return foldAll([...stored.values()], now);
+}
+
+/** Equality view: observed_revision and updated_ms zeroed (§3.7). */
+export function content(table: TableDemand): TableDemand {
+  return { ...structuredClone(table), observed_revision: 0, updated_ms: 0 };
+}
+
+/** `demand(pending, oldest)`: one shard `s`, generations 1..pending (writer, epoch 1,
+ * bytes g × 1,000,000, flushed oldest + g, revision g). */
+export function demand(pending: number, oldest: number): TableDemand {
+  const table = emptyTableDemand();
+  for (let g = 1; g <= pending; g++) {
+    foldEvent(
+      table,
+      { v: 1, shard: "s", sealed_through: g, sealed_bytes_through: g * 1_000_000, merged_through: null, flushed_at_ms: oldest + g, writer_epoch: 1, source: "writer" },
+      g,
+      0,
+    );
+  }
+  return table;
+}
+
+export function permutations<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [items.slice()];
+  const out: T[][] = [];
+  items.forEach((item, i) => {
+    for (const rest of permutations([...items.slice(0, i), ...items.slice(i + 1)])) out.push([item, ...rest]);
+  });
+  return out;
+}

@@ -1,0 +1,107 @@
+// In-memory fold of one DemandEvent into a TableDemand (scheduler-model.md §3.2): every
+// dimension is an independent max, so the result is order-independent and idempotent.
+import type { DemandEvent, ShardDemand, TableDemand } from "@/lib/schema";
+import { copyTimes, mergeTimes, newTimes, pruneTimes, recordTime, type SealedTimes } from "./sealed-times";
+
+export type FoldResult = "Changed" | "NotNewer" | "UnknownVersion";
+
+/** Event versions the fold understands (§2: absent/0 are read as 1). */
+export function isKnownDemandVersion(v: number): boolean {
+  return v === 1 || v === 0;
+}
+
+export function emptyShard(): ShardDemand {
+  return { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: newTimes() };
+}
+
+/**
+ * A caller that owns a freshly parsed event may hand its `sealed_times` object to a new
+ * shard instead of copying it (`timesCount` = its entry count, from the parser).
+ */
+export interface OwnedTimes {
+  timesCount: number;
+}
+
+/** Fold `event` into `table` (mutates it). */
+export function foldEvent(
+  table: TableDemand,
+  event: DemandEvent,
+  revision: number,
+  now: number,
+  owned?: OwnedTimes,
+): FoldResult {
+  if (!isKnownDemandVersion(event.v)) return "UnknownVersion"; // step 1: no shard created
+  let shard = table.shards[event.shard];
+  let changed = false;
+  // entry count of the shard's map when known without a key walk (-1 = unknown)
+  let count = -1;
+  let added = false;
+  if (shard === undefined) {
+    // step 2 (creating the entry alone is not a change, as in the master's entry API)
+    let times: SealedTimes;
+    if (event.sealed_times === undefined) {
+      times = newTimes();
+      count = 0;
+    } else if (owned !== undefined) {
+      times = event.sealed_times;
+      count = owned.timesCount;
+    } else {
+      times = copyTimes(event.sealed_times);
+      count = -1;
+    }
+    shard = { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: times };
+    table.shards[event.shard] = shard;
+    if (event.sealed_times !== undefined && (count > 0 || (count < 0 && hasAnyTime(times)))) changed = added = true;
+  } else if (event.sealed_times !== undefined) {
+    const merged = mergeTimes(shard.sealed_times, event.sealed_times); // step 6, second half
+    changed = merged.changed;
+    added = merged.added;
+  }
+  // step 3: sealed, by (value, epoch)
+  const sealed = shard.sealed;
+  if (
+    event.sealed_through > sealed.value ||
+    (event.sealed_through === sealed.value && event.writer_epoch > sealed.epoch)
+  ) {
+    sealed.epoch = event.writer_epoch; // the shard owns its marks: update in place
+    sealed.value = event.sealed_through;
+    changed = true;
+  }
+  // step 4: bytes
+  if (event.sealed_bytes_through > shard.sealed_bytes) {
+    shard.sealed_bytes = event.sealed_bytes_through;
+    changed = true;
+  }
+  // step 5: merged (only if present)
+  if (event.merged_through !== null) {
+    const epoch = event.merged_epoch ?? event.writer_epoch;
+    const merged = shard.merged;
+    if (merged === null) {
+      shard.merged = { epoch, value: event.merged_through };
+      changed = true;
+    } else if (event.merged_through > merged.value || (event.merged_through === merged.value && epoch > merged.epoch)) {
+      merged.epoch = epoch;
+      merged.value = event.merged_through;
+      changed = true;
+    }
+  }
+  // step 6, first half: the publisher's own flush time (a lower sealed value still teaches one)
+  if (event.source !== "executor" && event.sealed_through > 0) {
+    const r = recordTime(shard.sealed_times, event.sealed_through, event.flushed_at_ms);
+    if (r !== "same") changed = true;
+    if (r === "added") {
+      added = true;
+      if (count >= 0) count++;
+    }
+  }
+  if (!changed) return "NotNewer"; // step 7
+  if (added) pruneTimes(shard.sealed_times, count >= 0 ? count : undefined); // step 8
+  if (revision > table.observed_revision) table.observed_revision = revision;
+  table.updated_ms = now;
+  return "Changed";
+}
+
+function hasAnyTime(times: SealedTimes): boolean {
+  for (const _ in times) return true;
+  return false;
+}

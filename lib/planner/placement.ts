@@ -1,0 +1,141 @@
+// Expected bytes of a merge unit (scheduler-model.md §5.3, the newest rule) and placement
+// (§5.4): candidates in planner order, tail skipped; pick the fitting row with the most
+// free bytes, ties to the greatest executor id; reserve; emit a shadow Assignment.
+import { SHADOW_BIND_DEADLINE_MS, type Assignment, type SlotMap, type TaskKind } from "@/lib/schema";
+import { bytesFree, cloneRow, fits, reserve, type HeadroomRow } from "./headroom";
+import { compareTargets } from "./order";
+import { CLASS_RANK, type Scored } from "./score";
+
+/** `ROLLOUT_APPEND_LOCAL_MEMORY_BYTES` default (2 GiB). */
+export const DEFAULT_LOCAL_BUDGET_BYTES = 2_147_483_648;
+/** `ROLLOUT_APPEND_MAX_BYTES` default (64 MiB, the per-pass target). */
+export const DEFAULT_APPEND_MAX_BYTES = 67_108_864;
+
+export interface ExpectedBytesOptions {
+  localBudgetBytes?: number;
+  appendMaxBytes?: number;
+}
+
+/**
+ * Newest planner: always the whole local budget, `max(local, 2 × max_bytes, 1)` —
+ * an average per generation is not a maximum, so it cannot size a reservation.
+ */
+export function expectedMergeBytes(options: ExpectedBytesOptions = {}): number {
+  const local = options.localBudgetBytes ?? DEFAULT_LOCAL_BUDGET_BYTES;
+  const maxBytes = options.appendMaxBytes ?? DEFAULT_APPEND_MAX_BYTES;
+  return Math.max(local, 2 * maxBytes, 1);
+}
+
+export type ReservationBasis = "no_size_data" | "average_only";
+
+/** The `planner_shadow_reservation_basis_total{basis}` label of a unit. */
+export function reservationBasis(unit: { pending_bytes: number }): ReservationBasis {
+  return unit.pending_bytes === 0 ? "no_size_data" : "average_only";
+}
+
+/** Recorded (histogram) but never used for sizing. */
+export function averageGenerationBytes(unit: { pending_bytes: number; pending_generations: number }): number {
+  return unit.pending_generations > 0 ? unit.pending_bytes / unit.pending_generations : 0;
+}
+
+/**
+ * The row to place on: among rows that fit (and pass `filter`), the largest `bytes_free`;
+ * ties go to the greatest executor id (Rust `max_by_key` keeps the last maximum).
+ */
+export function pickExecutor(
+  rows: readonly HeadroomRow[],
+  kind: TaskKind,
+  bytes: number,
+  filter?: (row: HeadroomRow) => boolean,
+): HeadroomRow | null {
+  let best: HeadroomRow | null = null;
+  let bestFree = -1;
+  for (const row of rows) {
+    if (!fits(row, kind, bytes) || (filter !== undefined && !filter(row))) continue;
+    const free = bytesFree(row);
+    if (best === null || free > bestFree || (free === bestFree && compareTargets(row.executor, best.executor) > 0)) {
+      best = row;
+      bestFree = free;
+    }
+  }
+  return best;
+}
+
+export interface Placement {
+  unit: Scored;
+  executor: string;
+  reserved_bytes: number;
+  assignment: Assignment;
+}
+
+export interface PlaceOptions {
+  now: number;
+  plannerToken: string;
+  expectedBytes?: number;
+  /** unit ids are time-ordered ids in the master; default `shadow-<now>-<index>` */
+  unitId?: (unit: Scored, index: number) => string;
+  /** extra per-candidate feasibility (policy, rate limits — lib/planner/plan) */
+  filter?: (unit: Scored, row: HeadroomRow) => boolean;
+  /** stop after this many placements (e.g. `max_placements_per_cycle`) */
+  limit?: number;
+}
+
+export interface PlaceResult {
+  placements: Placement[];
+  /** non-tail units with no fitting executor, in planner order */
+  unplaceable: Scored[];
+  /** non-tail units not considered because `limit` was reached */
+  not_considered: Scored[];
+  /** the rows after the new reservations (copies; input rows are untouched) */
+  rows: HeadroomRow[];
+}
+
+export const MERGE_SLOTS: Readonly<SlotMap> = Object.freeze({ merge_wal: 1 });
+
+/** Place merge units (`ordered` must already be in planner order). */
+export function place(ordered: readonly Scored[], rows: readonly HeadroomRow[], options: PlaceOptions): PlaceResult {
+  const expected = options.expectedBytes ?? expectedMergeBytes();
+  const working = rows.map(cloneRow);
+  const placements: Placement[] = [];
+  const unplaceable: Scored[] = [];
+  const notConsidered: Scored[] = [];
+  const limit = options.limit ?? Infinity;
+  const filter = options.filter;
+  // without a per-unit filter, "no row fits" holds for every later unit too
+  let exhausted = false;
+  for (const unit of ordered) {
+    if (unit.class_rank === CLASS_RANK.tail) continue; // the real sweeps do not touch tails
+    if (placements.length >= limit) {
+      notConsidered.push(unit);
+      continue;
+    }
+    const row = exhausted ? null : pickExecutor(working, "merge_wal", expected, filter && ((r) => filter(unit, r)));
+    if (row === null) {
+      if (filter === undefined) exhausted = true;
+      unplaceable.push(unit);
+      continue;
+    }
+    reserve(row, MERGE_SLOTS, expected);
+    const unitId = options.unitId?.(unit, placements.length) ?? `shadow-${options.now}-${placements.length}`;
+    placements.push({
+      unit,
+      executor: row.executor,
+      reserved_bytes: expected,
+      assignment: {
+        v: 1,
+        unit_id: unitId,
+        kind: "merge_wal",
+        target: unit.target,
+        needs_write_turn: true,
+        executor: row.executor,
+        planner_token: options.plannerToken,
+        reserved_slots: { merge_wal: 1 },
+        reserved_bytes: expected,
+        state: "shadow",
+        created_ms: options.now,
+        bind_deadline_ms: options.now + SHADOW_BIND_DEADLINE_MS,
+      },
+    });
+  }
+  return { placements, unplaceable, not_considered: notConsidered, rows: working };
+}

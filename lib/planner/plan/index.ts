@@ -1,0 +1,14 @@
+// The unified design planner (issue 3 "the design"): units per kind, fairness, per-executor
+// limits, verdicts and why-not, over one revision.
+export { planFleet } from "./plan-fleet";
+export { DEFAULT_PLANNER_LIMITS } from "./input";
+export type { PlannerFence, PlannerFleet, PlannerLimits, TurnHistory } from "./input";
+export type { FleetPlan, PlannedPlacement, ScoreBreakdown, TablePlan, UnitView } from "./types";
+export { IDLE_RANK, unitScore } from "./units";
+export type { ClassName, PlanUnit, TableClassName, UnitKind, UnitScore } from "./units";
+export { WHY_NOT_CODES, formatBytes, formatDuration } from "./why-not";
+export type { Verdict, WhyNot, WhyNotCode } from "./why-not";
+export { consecutiveRun, turnHistoryFromTasks } from "./fairness";
+export { mergeThresholds } from "./table";
+export { DEFAULT_POLICY_TARGET, previewPolicy, withPolicy } from "./preview";
+export type { PolicyPreview, PreviewSide } from "./preview";

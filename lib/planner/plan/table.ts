@@ -1,0 +1,123 @@
+// One table's part of the design plan: derived demand, the master's merge score with the
+// effective policy's thresholds, units per kind, fairness, and table-level blockers.
+import type { TableDemand } from "@/lib/schema/demand";
+import type { EffectivePolicy } from "@/lib/schema/policy";
+import { deriveTable, type TableDerived } from "../derived";
+import { comparePlannerOrder } from "../order";
+import type { EffectivePolicyResult } from "../policy/effective";
+import { scoreDerived, type MergeThresholds, type Scored } from "../score";
+import { unitBlockers } from "./blockers";
+import type { TargetIndex } from "./context";
+import { applyTurnLimit } from "./fairness";
+import type { PlannerFence, TurnHistory } from "./input";
+import { buildUnits, type MergeUnitScore, type PlanUnit } from "./units";
+import { whyNot, type WhyNot } from "./why-not";
+
+/** §4.1 thresholds from the effective policy (§7.3: an edited policy changes verdicts). */
+export function mergeThresholds(policy: EffectivePolicy): MergeThresholds {
+  return {
+    min_generations: policy.merge.min_generations,
+    min_bytes: policy.merge.min_bytes,
+    max_age_secs: policy.merge.max_age_secs,
+    critical_generations: policy.merge.critical_generations,
+    max_turn_wait_secs: policy.max_turn_wait_secs.merge_wal ?? 3600,
+  };
+}
+
+/** Thresholds per effective policy object (13k tables usually share one policy). */
+const thresholdCache = new WeakMap<EffectivePolicyResult, MergeThresholds>();
+function thresholdsOf(result: EffectivePolicyResult): MergeThresholds {
+  let t = thresholdCache.get(result);
+  if (!t) thresholdCache.set(result, (t = mergeThresholds(result.effective)));
+  return t;
+}
+
+export interface TableDraft {
+  target: string;
+  derived: TableDerived;
+  scored: Scored | null;
+  thresholds: MergeThresholds;
+  policy: EffectivePolicyResult;
+  /** units in the order the table offers them (planner order, then fairness) */
+  offer: PlanUnit[];
+  /** the first unit with no table-level blocker, offered to executors */
+  candidate: PlanUnit | null;
+  /** blockers of the units offered before the candidate (all units when none is free) */
+  blocked: WhyNot[];
+}
+
+/** Newest kept flush time over all shards (retire idleness); only read for idle tables. */
+function lastActivity(demand: TableDemand): number | null {
+  let newest: number | null = null;
+  for (const id in demand.shards) {
+    const times = demand.shards[id].sealed_times;
+    for (const g in times) if (newest === null || times[g] > newest) newest = times[g];
+  }
+  return newest;
+}
+
+function mergeUnit(s: Scored | null): MergeUnitScore | null {
+  if (s === null) return null;
+  return { class_rank: s.class_rank as 1 | 3 | 5, score: s.score, reason: s.reason, wait_ms: s.wait_ms };
+}
+
+/** Planner order within one table (§4.1/§4.2); equal keys keep the build order. */
+function sortUnits(units: PlanUnit[]): PlanUnit[] {
+  const keyed = units.map((u) => ({ u, key: { target: "", class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score } }));
+  keyed.sort((a, b) => comparePlannerOrder(a.key, b.key));
+  return keyed.map((k) => k.u);
+}
+
+export interface TableInputs {
+  target: string;
+  demand: TableDemand;
+  policy: EffectivePolicyResult;
+  index: TargetIndex | undefined;
+  fence: PlannerFence | undefined;
+  turns: TurnHistory | undefined;
+  retireSecs: number;
+  now: number;
+}
+
+export function draftTable(input: TableInputs): TableDraft {
+  const { target, demand, now } = input;
+  const policy = input.policy.effective;
+  const derived = deriveTable(demand);
+  const thresholds = thresholdsOf(input.policy);
+  const scored = scoreDerived(target, derived, now, thresholds);
+  const units = buildUnits({
+    demand,
+    pendingGenerations: derived.pending_generations,
+    lastActivityMs: derived.pending_generations === 0 ? lastActivity(demand) : null,
+    merge: mergeUnit(scored),
+    fence: input.fence,
+    queuedSince: input.index?.queuedSince,
+    policy,
+    retireSecs: input.retireSecs,
+    now,
+  });
+  const sorted = units.length > 1 ? sortUnits(units) : units;
+  const { units: offer, yielded } = input.turns ? applyTurnLimit(sorted, input.turns, policy) : { units: sorted, yielded: null };
+
+  const blocked: WhyNot[] = [];
+  if (yielded) {
+    blocked.push(
+      whyNot(
+        "turn_limit",
+        `${yielded.kind} took ${yielded.count} consecutive write turns (max_consecutive_turns ${yielded.limit}): ${yielded.to} goes first.`,
+        yielded,
+      ),
+    );
+  }
+  let candidate: PlanUnit | null = null;
+  const ctx = { target, policy, index: input.index, fence: input.fence, now };
+  for (const u of offer) {
+    const reasons = unitBlockers(u, ctx);
+    if (reasons.length === 0) {
+      candidate = u;
+      break;
+    }
+    blocked.push(...reasons);
+  }
+  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked };
+}

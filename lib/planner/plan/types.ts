@@ -1,0 +1,82 @@
+// The design planner's output: per-table TableSummary fields of console-api.md plus the
+// detail fields (score breakdown, units, why-not, eligibility, policy), and fleet counts.
+import type { BacklogClass } from "../backlog";
+import type { Eligibility } from "../eligibility";
+import type { HeadroomRow } from "../headroom";
+import type { EffectivePolicyResult } from "../policy/effective";
+import type { TableClassName, UnitKind, UnitScore } from "./units";
+import type { Verdict, WhyNot } from "./why-not";
+
+export interface ScoreBreakdown {
+  by_generations: number;
+  by_bytes: number;
+  age_boost: number;
+  wait_exact_ms: number | null;
+  wait_floor_ms: number | null;
+  min_generations: number;
+  min_bytes: number;
+  max_age_secs: number;
+  critical_generations: number;
+  max_turn_wait_secs: number;
+}
+
+export interface UnitView {
+  kind: UnitKind;
+  class: string;
+  class_rank: number;
+  score: UnitScore;
+  reason: string;
+  wait_ms: number | null;
+}
+
+export interface TablePlan {
+  target: string;
+  class: TableClassName;
+  class_rank: number;
+  reason: string;
+  score: UnitScore;
+  pending_generations: number;
+  pending_bytes: number;
+  oldest_pending_ms: number | null;
+  age_bound: "exact" | "upper" | null;
+  wait_ms: number | null;
+  /** shard count (the detail view lists shards from the demand record) */
+  shards: number;
+  backlog_class: BacklogClass;
+  verdict: Verdict;
+  /** merge §4.1 breakdown, null when nothing is pending */
+  score_breakdown: ScoreBreakdown | null;
+  /** one per kind with demand, in the order the table offers them */
+  units: UnitView[];
+  /** empty when the table would be placed now */
+  why_not: WhyNot[];
+  /** legacy admission of a MergeWal write claim now (§5.6a) */
+  eligibility: Eligibility;
+  policy: EffectivePolicyResult;
+}
+
+export interface PlannedPlacement {
+  target: string;
+  kind: UnitKind;
+  executor: string;
+  reserved_bytes: number;
+  class: string;
+  score: UnitScore;
+}
+
+export interface FleetPlan {
+  now_ms: number;
+  /** every table in planner order (§4.1; idle tables last, by target) */
+  tables: TablePlan[];
+  byTarget: Map<string, TablePlan>;
+  total_tables: number;
+  tables_with_pending: number;
+  counts: {
+    by_class: Record<TableClassName, number>;
+    by_backlog: Record<BacklogClass, number>;
+  };
+  /** placements in planner order */
+  placements: PlannedPlacement[];
+  /** headroom after this plan's reservations */
+  rows: HeadroomRow[];
+}

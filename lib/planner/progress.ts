@@ -1,0 +1,77 @@
+// Merge progress, scheduler-model.md §7.1 (`GET /merge-progress`): status from one
+// revision's execution, progress sequence and work report; stall from how long the
+// sequence has not moved. Only an increased `merge-progress.sequence` is progress — never
+// a live lease, a Running state or a heartbeat (§12).
+
+export type MergeProgressStatus = "reported" | "progress_details_unavailable" | "progress_unknown" | "no_active_record";
+
+/** MAINTENANCE_IDLE_TIMEOUT_SECS default. */
+export const IDLE_TIMEOUT_SECS = 600;
+
+/** When the console last saw the sequence of an execution move (kept by the caller). */
+export interface SequenceClock {
+  execution_id: string;
+  sequence: number;
+  changed_at_ms: number;
+}
+
+/** Advance the clock with a new sample: a new execution, or a higher sequence, restarts it;
+ * the same or a lower sequence leaves it untouched. */
+export function advanceSequenceClock(
+  previous: SequenceClock | null,
+  sample: { execution_id: string; sequence: number },
+  now: number,
+): SequenceClock {
+  if (!previous || previous.execution_id !== sample.execution_id || sample.sequence > previous.sequence) {
+    return { execution_id: sample.execution_id, sequence: sample.sequence, changed_at_ms: now };
+  }
+  return previous;
+}
+
+export interface MergeProgressInput {
+  /** The active MergeWal task id (via the dedupe key), null when none. */
+  activeTaskId: string | null;
+  /** `P/merge-executions/<hex>` id, null when absent. */
+  executionId: string | null;
+  /** `P/merge-progress/<execution-id>` sequence, null when absent. */
+  sequence: number | null;
+  /** `P/merge-work/<execution-id>`, any JSON, null when absent. */
+  workReport: unknown;
+  /** From a SequenceClock for this execution, null when never observed. */
+  sequenceChangedAtMs: number | null;
+  now: number;
+  idleTimeoutSecs?: number;
+}
+
+export interface MergeProgressView {
+  status: MergeProgressStatus;
+  task_id: string | null;
+  sequence: number | null;
+  work_report: unknown;
+  unchanged_for_ms: number | null;
+  stalled: boolean;
+}
+
+function reportSequence(report: unknown): unknown {
+  return report !== null && typeof report === "object" ? (report as { sequence?: unknown }).sequence : undefined;
+}
+
+export function mergeProgress(input: MergeProgressInput): MergeProgressView {
+  const sequence = input.executionId !== null ? input.sequence : null;
+  const report =
+    input.executionId !== null && sequence !== null && reportSequence(input.workReport) === sequence ? input.workReport : null;
+  let status: MergeProgressStatus;
+  if (input.executionId !== null) status = report !== null ? "reported" : "progress_details_unavailable";
+  else if (input.activeTaskId !== null) status = "progress_unknown"; // a legacy worker RPC: not evidence of health
+  else status = "no_active_record";
+  const unchanged =
+    input.executionId !== null && input.sequenceChangedAtMs !== null ? Math.max(0, input.now - input.sequenceChangedAtMs) : null;
+  return {
+    status,
+    task_id: input.activeTaskId,
+    sequence,
+    work_report: report,
+    unchanged_for_ms: unchanged,
+    stalled: unchanged !== null && unchanged >= (input.idleTimeoutSecs ?? IDLE_TIMEOUT_SECS) * 1000,
+  };
+}

@@ -1,0 +1,29 @@
+// GET /api/v1/scheduler/assignments: live assignments (state != released), console-api.md.
+import { z } from "zod";
+import { nowMsParam, revisionParam, snapshotMeta, targetParam } from "./common";
+
+export const assignmentsQuery = z.object({
+  revision: revisionParam,
+  now_ms: nowMsParam,
+  target: targetParam.optional(),
+  executor: z.string().min(1).max(512).optional(),
+});
+export type AssignmentsQuery = z.output<typeof assignmentsQuery>;
+
+export const assignmentRow = z.object({
+  unit_id: z.string(),
+  kind: z.string(),
+  target: z.string(),
+  executor: z.string(),
+  state: z.string(),
+  reserved_slots: z.record(z.string(), z.number()),
+  reserved_bytes: z.number(),
+  created_ms: z.number(),
+  bind_deadline_ms: z.number(),
+  age_ms: z.number(),
+  overdue: z.boolean(),
+});
+export type AssignmentRow = z.infer<typeof assignmentRow>;
+
+export const assignmentsResponse = snapshotMeta.extend({ now_ms: z.number().int(), assignments: z.array(assignmentRow) });
+export type AssignmentsResponse = z.infer<typeof assignmentsResponse>;

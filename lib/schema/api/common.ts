@@ -1,0 +1,71 @@
+// Shared pieces of the console API's zod schemas (console-api.md "Conventions").
+// Query params arrive as strings: each schema coerces explicitly, so a bad value is a 400.
+import { z } from "zod";
+
+export const CLASS_NAMES = ["recovery", "critical", "commit_ready", "normal", "maintenance", "tail", "idle"] as const;
+export const BACKLOG_CLASSES = ["ok", "warn", "critical"] as const;
+export const OUTCOMES = ["discovery_miss", "queued_only", "running", "placement_gap", "phantom_task"] as const;
+export const SKIP_REASONS = ["bad_key", "bad_json", "schema", "unknown_version", "too_large"] as const;
+
+export const className = z.enum(CLASS_NAMES);
+export const backlogClass = z.enum(BACKLOG_CLASSES);
+export type ClassName = z.infer<typeof className>;
+export type BacklogClass = z.infer<typeof backlogClass>;
+
+const digits = (what: string) => z.string().regex(/^\d+$/, `${what} must be a non-negative integer`);
+
+/** `?revision=R`: a positive etcd revision (time travel). */
+export const revisionParam = digits("revision").transform(Number).pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional();
+
+/** `?now_ms=T`: the wall time the planner evaluates at (default: the server clock). */
+export const nowMsParam = z
+  .string()
+  .regex(/^-?\d+$/, "now_ms must be an integer (Unix milliseconds)")
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+  .optional();
+
+/** A target travels raw (URL-decoded by the query parser), 1..512 chars. */
+export const targetParam = z.string().min(1, "target must not be empty").max(512, "target is at most 512 characters");
+
+/** `?flag=true|false|1|0`. */
+export const booleanParam = z
+  .enum(["true", "false", "1", "0"])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+/** A repeatable enum parameter (`?class=a&class=b`) → array (empty when absent). */
+export function repeatable<T extends readonly [string, ...string[]]>(values: T) {
+  const one = z.enum(values);
+  return z
+    .union([one, z.array(one)])
+    .optional()
+    .transform((v): T[number][] => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
+}
+
+export const limitParam = digits("limit").transform(Number).pipe(z.number().int().min(1).max(2000)).optional().transform((v) => v ?? 100);
+
+/** What every read endpoint accepts. */
+export const readQuery = z.object({ revision: revisionParam, now_ms: nowMsParam });
+export type ReadQuery = z.output<typeof readQuery>;
+
+export const leader = z.object({ token: z.string(), instance: z.string(), since_ms: z.number() }).nullable();
+export const skippedSummary = z.object({ total: z.number().int(), by_reason: z.record(z.string(), z.number().int()) });
+
+/** Where a response's data came from: its revision and the cache that served it. */
+export const snapshotMeta = z.object({
+  revision: z.number().int(),
+  read_at_ms: z.number().int(),
+  snapshot: z.object({ revision: z.number().int(), age_ms: z.number().int(), live: z.boolean(), pinned: z.boolean() }),
+});
+
+export const errorBody = z.object({
+  error: z.looseObject({
+    code: z.string(),
+    message: z.string(),
+    issues: z.array(z.object({ path: z.array(z.string()), code: z.string(), message: z.string() })).optional(),
+    compact_revision: z.number().int().nullable().optional(),
+    retry_after_ms: z.number().int().optional(),
+    request_id: z.string().optional(),
+  }),
+});

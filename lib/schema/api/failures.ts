@@ -1,0 +1,40 @@
+// GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected, §9.1) and task
+// cooldowns (§9.2), console-api.md.
+import { z } from "zod";
+import { nowMsParam, revisionParam, snapshotMeta, targetParam } from "./common";
+
+export const failuresQuery = z.object({
+  revision: revisionParam,
+  now_ms: nowMsParam,
+  target: targetParam.optional(),
+  needs_attention: z.enum(["true", "false", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
+});
+export type FailuresQuery = z.output<typeof failuresQuery>;
+
+export const failureRow = z.object({
+  target: z.string(),
+  endpoint: z.string(),
+  class: z.string(),
+  stored_class: z.string(),
+  consecutive_attempts: z.number().int(),
+  needs_attention: z.boolean(),
+  next_retry_ms: z.number(),
+  last_failure_ms: z.number(),
+  last_error: z.string(),
+  corrected: z.boolean(),
+  retry_in_ms: z.number(),
+});
+export type FailureRow = z.infer<typeof failureRow>;
+
+export const cooldownRow = z.object({
+  kind: z.string(),
+  target: z.string(),
+  failures: z.number().int(),
+  until_ms: z.number().nullable(),
+  cooling: z.boolean(),
+  last_error: z.string(),
+});
+export type CooldownRow = z.infer<typeof cooldownRow>;
+
+export const failuresResponse = snapshotMeta.extend({ now_ms: z.number().int(), failures: z.array(failureRow), cooldowns: z.array(cooldownRow) });
+export type FailuresResponse = z.infer<typeof failuresResponse>;

@@ -1,0 +1,38 @@
+// GET /api/v1/scheduler/shadow and /shadow/history (console-api.md; scheduler-model.md §6.2).
+import { z } from "zod";
+import { OUTCOMES, readQuery, snapshotMeta } from "./common";
+
+export const shadowQuery = readQuery;
+
+const count = z.number().int();
+export const outcomeCounts = z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>);
+export type OutcomeCounts = z.infer<typeof outcomeCounts>;
+
+const placement = z.object({ target: z.string(), executor: z.string(), reserved_bytes: z.number() });
+export const shadowResponse = snapshotMeta.extend({
+  now_ms: z.number().int(),
+  outcomes: outcomeCounts,
+  disagreements: count,
+  tables: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, z.array(z.string())])) as Record<(typeof OUTCOMES)[number], z.ZodArray<z.ZodString>>),
+  placements: z.object({
+    console: z.array(placement),
+    master: z.array(placement.extend({ created_ms: z.number() })),
+    agree: z.boolean(),
+    only_console: z.array(z.string()),
+    only_master: z.array(z.string()),
+    /** targets both placed, on different executors */
+    executor_differs: z.array(z.string()),
+  }),
+});
+export type ShadowResponse = z.infer<typeof shadowResponse>;
+
+const ms = z.string().regex(/^\d+$/, "must be Unix milliseconds").transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
+export const shadowHistoryQuery = z
+  .object({ from_ms: ms.optional(), to_ms: ms.optional() })
+  .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, { message: "from_ms must be ≤ to_ms", path: ["from_ms"] });
+
+export const shadowSample = z.object({ at_ms: z.number().int(), revision: z.number().int(), outcomes: outcomeCounts, disagreements: count });
+export type ShadowSample = z.infer<typeof shadowSample>;
+
+export const shadowHistoryResponse = z.object({ from_ms: z.number().int(), to_ms: z.number().int(), samples: z.array(shadowSample) });
+export type ShadowHistoryResponse = z.infer<typeof shadowHistoryResponse>;

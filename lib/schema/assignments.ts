@@ -1,0 +1,39 @@
+// Assignment — value of `P/assignments/<hex(target)>/<unit-id>` (§2.5, flat as in code).
+// Only `v == 1` records are kept; absent `v` is read as 1 (see parse.ts).
+import { z } from "zod";
+import { TaskKindSchema } from "./kinds";
+import { SlotMapSchema } from "./executors";
+import { I64, U32, U64 } from "./numbers";
+import { parseVersioned, type Parsed } from "./parse";
+
+export const ASSIGNMENT_STATES = ["shadow", "assigned", "bound", "released"] as const;
+export const AssignmentStateSchema = z.enum(ASSIGNMENT_STATES);
+export type AssignmentState = z.infer<typeof AssignmentStateSchema>;
+
+/** Shadow assignments expire this long after creation (§2.5, §6.2). */
+export const SHADOW_BIND_DEADLINE_MS = 30_000;
+
+export const AssignmentSchema = z.object({
+  v: U32.default(1),
+  unit_id: z.string(),
+  kind: TaskKindSchema,
+  target: z.string(),
+  needs_write_turn: z.boolean().default(false),
+  executor: z.string(),
+  planner_token: z.string().default(""),
+  reserved_slots: SlotMapSchema.default({}),
+  reserved_bytes: U64.default(0),
+  state: AssignmentStateSchema,
+  created_ms: I64,
+  bind_deadline_ms: I64,
+});
+export type Assignment = z.infer<typeof AssignmentSchema>;
+
+export function parseAssignment(value: string): Parsed<Assignment> {
+  return parseVersioned(AssignmentSchema, value, "strict");
+}
+
+/** Wire form with `v: 1` first, as the planner writes it. */
+export function stringifyAssignment(a: Assignment): string {
+  return JSON.stringify({ ...a, v: 1 });
+}

@@ -1,0 +1,183 @@
+// Demand records: DemandEvent (§2.1, value of `P/demand-events/<hex>/<shard>`) and
+// TableDemand / ShardDemand / Mark (§2.2, value of `P/demand/<hex>`). Version rule §2:
+// absent v → 1, v 0 → 1, anything else is an unknown version.
+import { z } from "zod";
+import { I64, U32, U64 } from "./numbers";
+import { checkVersion, describeIssues, parseJsonObject, skip, type Parsed, type SkipReason } from "./parse";
+import { splitDemandEventKey } from "./keys";
+import { validateDemandEvent } from "./demand-fast";
+
+export const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
+export const DemandSourceSchema = z.enum(DEMAND_SOURCES);
+export type DemandSource = z.infer<typeof DemandSourceSchema>;
+
+/** §3.3: at most 64 kept flush times per shard. */
+export const SEALED_TIMES_CAP = 64;
+
+const CANONICAL_GENERATION = /^(0|[1-9][0-9]*)$/;
+const DECIMAL = /^[0-9]+$/;
+
+/**
+ * `sealed_times`: JSON object, generation (decimal string) → flush ms. Keys are
+ * canonicalised (`"007"` → `"7"`) so one generation has one key; compare them numerically.
+ */
+export const SealedTimesSchema = z
+  .record(z.string().regex(DECIMAL, { message: "generation keys must be decimal strings" }), I64)
+  .transform((times) => {
+    for (const k in times) {
+      if (!CANONICAL_GENERATION.test(k)) return canonicalTimes(times);
+    }
+    return times;
+  });
+
+function canonicalTimes(times: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const k in times) {
+    const g = String(Number(k));
+    const t = times[k];
+    if (out[g] === undefined || t < out[g]) out[g] = t;
+  }
+  return out;
+}
+
+export const DemandEventSchema = z.object({
+  v: U32.default(1),
+  shard: z.string(),
+  sealed_through: U64,
+  sealed_bytes_through: U64.default(0),
+  merged_through: U64.nullable().default(null),
+  merged_epoch: U64.nullable().optional(),
+  flushed_at_ms: I64,
+  writer_epoch: U64,
+  source: DemandSourceSchema,
+  sealed_times: SealedTimesSchema.optional(),
+});
+export type DemandEvent = z.infer<typeof DemandEventSchema>;
+
+/** Mark = `{epoch, value}`; ordered by value first, then epoch (§2.2). */
+export const MarkSchema = z.object({ epoch: U64, value: U64 });
+export type Mark = z.infer<typeof MarkSchema>;
+
+export const ShardDemandSchema = z.object({
+  sealed: MarkSchema,
+  merged: MarkSchema.nullable().default(null),
+  sealed_bytes: U64.default(0),
+  sealed_times: SealedTimesSchema.default({}),
+});
+export type ShardDemand = z.infer<typeof ShardDemandSchema>;
+
+export const TableDemandSchema = z.object({
+  v: U32.default(1),
+  shards: z.record(z.string(), ShardDemandSchema).default({}),
+  fragment_count: U64.default(0),
+  index_stale: z.boolean().default(false),
+  uncovered_fragments: U64.default(0),
+  missing_fragments: z.boolean().default(false),
+  observed_revision: I64.default(0),
+  updated_ms: I64.default(0),
+});
+export type TableDemand = z.infer<typeof TableDemandSchema>;
+
+export function emptyTableDemand(): TableDemand {
+  return {
+    v: 1,
+    shards: {},
+    fragment_count: 0,
+    index_stale: false,
+    uncovered_fragments: 0,
+    missing_fragments: false,
+    observed_revision: 0,
+    updated_ms: 0,
+  };
+}
+
+export type DemandEventKv =
+  | { ok: true; target: string; shard: string; event: DemandEvent; /** entries in event.sealed_times */ timesCount: number }
+  | { ok: false; reason: SkipReason; detail: string; target?: string };
+
+/**
+ * One `demand-events/` kv (key suffix after `P/demand-events/`). `target` is set on an
+ * unknown-version failure whose body is otherwise a valid event: the fold still creates
+ * the (empty) table then (§3.6), exactly like the master, whose serde parse succeeds there.
+ */
+export function parseDemandEventKv(keySuffix: string, value: string): DemandEventKv {
+  const key = splitDemandEventKey(keySuffix);
+  if (key === null) return skip("bad_key", `not <hex(target)>/<shard>: ${JSON.stringify(keySuffix)}`);
+  const json = parseJsonObject(value);
+  if (!json.ok) return json;
+  const version = checkVersion(json.value, "lenient");
+  const stats = { timesCount: 0 };
+  const event = validateDemandEvent(json.value, stats);
+  if (!version.ok) {
+    if (version.reason === "unknown_version" && typeof event !== "string") {
+      return { ok: false, reason: "unknown_version", detail: version.detail, target: key.target };
+    }
+    return skip(version.reason, version.detail);
+  }
+  if (typeof event === "string") return skip("schema", event);
+  event.v = 1;
+  return { ok: true, target: key.target, shard: key.shard, event, timesCount: stats.timesCount };
+}
+
+/** A stored DemandEvent value alone (publishers read–join–CAS, §3.5). */
+export function parseDemandEvent(value: string): Parsed<DemandEvent> {
+  const json = parseJsonObject(value);
+  if (!json.ok) return json;
+  const version = checkVersion(json.value, "lenient");
+  if (!version.ok) return skip(version.reason, version.detail);
+  const event = validateDemandEvent(json.value);
+  if (typeof event === "string") return skip("schema", event);
+  event.v = 1;
+  return { ok: true, value: event };
+}
+
+/** `P/demand/<hex>` cache row. */
+export function parseTableDemand(value: string): Parsed<TableDemand> {
+  const json = parseJsonObject(value);
+  if (!json.ok) return json;
+  const version = checkVersion(json.value, "lenient");
+  if (!version.ok) return skip(version.reason, version.detail);
+  const result = TableDemandSchema.safeParse(json.value);
+  if (!result.success) return skip("schema", describeIssues(result.error));
+  result.data.v = 1;
+  return { ok: true, value: result.data };
+}
+
+/**
+ * Wire form of a DemandEvent (T13): `v` always 1; `merged_epoch` omitted when null or equal
+ * to `writer_epoch`; `sealed_times` omitted when empty; `merged_through` written (null ok).
+ */
+export function stringifyDemandEvent(event: DemandEvent): string {
+  const out: Record<string, unknown> = {
+    v: 1,
+    shard: event.shard,
+    sealed_through: event.sealed_through,
+    sealed_bytes_through: event.sealed_bytes_through,
+    merged_through: event.merged_through,
+  };
+  if (event.merged_epoch != null && event.merged_epoch !== event.writer_epoch) out.merged_epoch = event.merged_epoch;
+  out.flushed_at_ms = event.flushed_at_ms;
+  out.writer_epoch = event.writer_epoch;
+  out.source = event.source;
+  if (event.sealed_times !== undefined && hasAnyKey(event.sealed_times)) out.sealed_times = event.sealed_times;
+  return JSON.stringify(out);
+}
+
+/** Wire form of a TableDemand (§2.2): every field, shard time maps always serialised. */
+export function stringifyTableDemand(table: TableDemand): string {
+  return JSON.stringify({
+    v: 1,
+    shards: table.shards,
+    fragment_count: table.fragment_count,
+    index_stale: table.index_stale,
+    uncovered_fragments: table.uncovered_fragments,
+    missing_fragments: table.missing_fragments,
+    observed_revision: table.observed_revision,
+    updated_ms: table.updated_ms,
+  });
+}
+
+function hasAnyKey(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}

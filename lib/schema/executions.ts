@@ -1,0 +1,31 @@
+// Execution — value of `P/merge-executions/<hex(target)>`, the execution fence (§2.8).
+import { z } from "zod";
+import { U32, U64 } from "./numbers";
+import { parsePlain, type Parsed } from "./parse";
+
+export const MAINTENANCE_KINDS = ["compact", "index_id", "repair"] as const;
+export const EXECUTION_PHASES = ["reserved", "running", "uncertain", "recovering", "recovered", "finished"] as const;
+export const ExecutionPhaseSchema = z.enum(EXECUTION_PHASES);
+export type ExecutionPhase = z.infer<typeof ExecutionPhaseSchema>;
+
+export const ExecutionSchema = z.object({
+  /** omitted for worker merges */
+  maintenance: z.enum(MAINTENANCE_KINDS).nullable().optional(),
+  id: z.string(),
+  target: z.string(),
+  endpoint: z.string(),
+  instance: z.string().default(""),
+  timeout_secs: U64.default(0),
+  queue_timeout_secs: U64.default(600),
+  idle_timeout_secs: U64.default(600),
+  phase: ExecutionPhaseSchema,
+  reclaimed: z.boolean().default(false),
+  error: z.string().nullable().default(null),
+  /** omitted when 0; new executions use 2 */
+  protocol: U32.default(0),
+});
+export type Execution = z.infer<typeof ExecutionSchema>;
+
+export function parseExecution(value: string): Parsed<Execution> {
+  return parsePlain(ExecutionSchema, value);
+}

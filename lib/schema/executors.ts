@@ -1,0 +1,35 @@
+// Heartbeat — value of `P/executors/<executor-id>` (§2.4). The executor id is the key
+// suffix (raw); `instance` is informational. Only `v == 1` records are kept (§2: a `v: 0`
+// heartbeat is ignored); an absent `v` is read as 1 (our choice, see parse.ts).
+import { z } from "zod";
+import { TaskKindSchema } from "./kinds";
+import { I64, U32, U64 } from "./numbers";
+import { parseVersioned, type Parsed } from "./parse";
+
+export const EXECUTOR_KINDS = ["resident_master", "worker", "catchup_job", "legacy_rpc"] as const;
+export const ExecutorKindSchema = z.enum(EXECUTOR_KINDS);
+export type ExecutorKind = z.infer<typeof ExecutorKindSchema>;
+
+/** TaskKind → count; missing kinds mean 0 (§2.6). */
+export const SlotMapSchema = z.partialRecord(TaskKindSchema, U32);
+export type SlotMap = z.infer<typeof SlotMapSchema>;
+
+export const HeartbeatSchema = z.object({
+  v: U32.default(1),
+  kind: ExecutorKindSchema,
+  instance: z.string(),
+  version: z.string().default(""),
+  kinds: z.array(TaskKindSchema).default([]),
+  slots_total: SlotMapSchema.default({}),
+  /** 0 = unknown/unbounded: no byte check (§2.4) */
+  bytes_total: U64.default(0),
+  /** diagnostic only; NEVER used for placement */
+  bytes_free_sample: U64.default(0),
+  draining: z.boolean().default(false),
+  heartbeat_ms: I64,
+});
+export type Heartbeat = z.infer<typeof HeartbeatSchema>;
+
+export function parseHeartbeat(value: string): Parsed<Heartbeat> {
+  return parseVersioned(HeartbeatSchema, value, "strict");
+}

@@ -1,0 +1,160 @@
+// The per-table policy document, scheduler-model.md §7.3 ([DESIGN]; defaults [PROPOSAL]).
+// Stored at `P/policies/_default` and `P/policies/<hex(target)>`. A stored/PUT document is
+// sparse: every field is optional, and `null` means "inherit" (from `_default`, then the
+// built-in defaults). The effective policy (after the merge in lib/planner/policy) is
+// complete. Unknown keys are rejected at every level so a typo never silently inherits.
+import { z } from "zod";
+import { skip } from "./parse";
+import type { Parsed } from "./parse";
+
+export const POLICY_VERSION = 1;
+
+export const POLICY_MODES = ["legacy", "planner", "active", "drain", "frozen"] as const;
+export const POLICY_EXECUTOR_KINDS = ["resident", "worker", "catchup_job"] as const;
+export const POLICY_UNIT_KINDS = ["MergeWal", "Compact", "IndexId", "Repair", "Retire"] as const;
+/** Keys of the per-kind fairness maps: the snake_case TaskKind of the wire (§2.5) plus retire. */
+export const POLICY_TURN_KINDS = ["merge_wal", "compact", "index_id", "repair", "retire"] as const;
+export const INDEX_TYPES = ["btree", "zonemap"] as const;
+export const BACKPRESSURE_MODES = ["off", "metric", "delay_admission"] as const;
+
+export type PolicyMode = (typeof POLICY_MODES)[number];
+export type PolicyExecutorKind = (typeof POLICY_EXECUTOR_KINDS)[number];
+export type PolicyUnitKind = (typeof POLICY_UNIT_KINDS)[number];
+export type PolicyTurnKind = (typeof POLICY_TURN_KINDS)[number];
+
+/** A field of a stored document: absent or null = inherit. */
+const inherit = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
+/** Safe integer ≥ min (zod 4 `z.int()` is bounded to the safe-integer range). */
+const count = (min: number) => z.int().min(min);
+
+/** A non-empty list of distinct values from `values` (arrays replace wholesale on merge). */
+function allowList<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .array(z.enum(values))
+    .min(1, { message: "must list at least one value" })
+    .refine((list) => new Set(list).size === list.length, { message: "values must be distinct" });
+}
+
+/** Per-kind map: each present kind maps to a number (or null = inherit that kind). */
+function perKind(min: number) {
+  return z.strictObject(
+    Object.fromEntries(POLICY_TURN_KINDS.map((k) => [k, inherit(count(min))])) as Record<
+      PolicyTurnKind,
+      z.ZodOptional<z.ZodNullable<z.ZodInt>>
+    >,
+  );
+}
+
+const MergeSection = z.strictObject({
+  min_generations: inherit(count(1)),
+  min_bytes: inherit(count(0)),
+  max_age_secs: inherit(count(1)),
+  critical_generations: inherit(count(1)),
+  continuous: inherit(z.boolean()),
+});
+
+const CompactSection = z.strictObject({
+  min_fragments: inherit(count(1)),
+  max_source_fragments: inherit(count(1)),
+});
+
+const IndexSection = z.strictObject({ type: inherit(z.enum(INDEX_TYPES)) });
+
+/** [PROPOSAL] backlog thresholds (issue 3: "thresholds from policy"); ok < warn ≤ … < critical. */
+const BacklogSection = z.strictObject({
+  warn_generations: inherit(count(1)),
+  critical_generations: inherit(count(1)),
+});
+
+/** A stored or PUT policy document. Cross-field rules that involve inherited values are
+ * checked on the effective document by `validatePolicy` (lib/planner/policy). */
+export const PolicyDocumentSchema = z
+  .strictObject({
+    v: inherit(z.literal(POLICY_VERSION)),
+    mode: inherit(z.enum(POLICY_MODES)),
+    executors_allowed: inherit(allowList(POLICY_EXECUTOR_KINDS)),
+    kinds_allowed: inherit(allowList(POLICY_UNIT_KINDS)),
+    merge: inherit(MergeSection),
+    compact: inherit(CompactSection),
+    index: inherit(IndexSection),
+    max_consecutive_turns: inherit(perKind(1)),
+    max_turn_wait_secs: inherit(perKind(0)),
+    backpressure: inherit(z.enum(BACKPRESSURE_MODES)),
+    backlog: inherit(BacklogSection),
+  })
+  .superRefine((doc, ctx) => {
+    const m = doc.merge;
+    if (m?.min_generations != null && m.critical_generations != null && m.critical_generations < m.min_generations) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["merge", "critical_generations"],
+        message: `must be at least merge.min_generations (${m.min_generations})`,
+      });
+    }
+    const b = doc.backlog;
+    if (b?.warn_generations != null && b.critical_generations != null && b.critical_generations < b.warn_generations) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["backlog", "critical_generations"],
+        message: `must be at least backlog.warn_generations (${b.warn_generations})`,
+      });
+    }
+  });
+
+export type PolicyDocument = z.infer<typeof PolicyDocumentSchema>;
+
+/** The complete effective policy (every field present, no nulls). */
+export const EffectivePolicySchema = z.strictObject({
+  v: z.literal(POLICY_VERSION),
+  mode: z.enum(POLICY_MODES),
+  executors_allowed: z.array(z.enum(POLICY_EXECUTOR_KINDS)),
+  kinds_allowed: z.array(z.enum(POLICY_UNIT_KINDS)),
+  merge: z.strictObject({
+    min_generations: z.int(),
+    min_bytes: z.int(),
+    max_age_secs: z.int(),
+    critical_generations: z.int(),
+    continuous: z.boolean(),
+  }),
+  compact: z.strictObject({ min_fragments: z.int(), max_source_fragments: z.int() }),
+  index: z.strictObject({ type: z.enum(INDEX_TYPES) }),
+  max_consecutive_turns: z.partialRecord(z.enum(POLICY_TURN_KINDS), z.int()),
+  max_turn_wait_secs: z.partialRecord(z.enum(POLICY_TURN_KINDS), z.int()),
+  backpressure: z.enum(BACKPRESSURE_MODES),
+  backlog: z.strictObject({ warn_generations: z.int(), critical_generations: z.int() }),
+});
+
+export type EffectivePolicy = z.infer<typeof EffectivePolicySchema>;
+
+/** Built-in defaults, scheduler-model.md §7.3 [PROPOSAL] (code defaults where they exist:
+ * §4.1 MergePolicy, §4.2 MIN_FRAGMENTS, §4.2 backlog thresholds of the read path). */
+export const BUILTIN_POLICY: EffectivePolicy = Object.freeze({
+  v: 1,
+  mode: "legacy",
+  executors_allowed: ["resident", "worker", "catchup_job"],
+  kinds_allowed: ["MergeWal", "Compact", "IndexId", "Repair", "Retire"],
+  merge: { min_generations: 8, min_bytes: 0, max_age_secs: 3600, critical_generations: 256, continuous: false },
+  compact: { min_fragments: 16, max_source_fragments: 32 },
+  index: { type: "zonemap" },
+  max_consecutive_turns: { merge_wal: 2 },
+  max_turn_wait_secs: { merge_wal: 3600, compact: 900, index_id: 900 },
+  backpressure: "metric",
+  backlog: { warn_generations: 256, critical_generations: 4096 },
+}) as EffectivePolicy;
+
+/** Parse a stored policy value (already JSON-decoded). Never throws. A document with a
+ * `v` other than 1 is `unknown_version`: readers skip it and writers never overwrite it. */
+export function parseStoredPolicy(value: unknown): Parsed<PolicyDocument> {
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    const v = (value as { v?: unknown }).v;
+    if (v !== undefined && v !== null && v !== POLICY_VERSION) {
+      return skip("unknown_version", `unsupported version ${JSON.stringify(v)}`);
+    }
+  }
+  const parsed = PolicyDocumentSchema.safeParse(value);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    return skip("schema", `${first.path.join(".") || "(document)"}: ${first.message}`);
+  }
+  return { ok: true, value: parsed.data };
+}

@@ -1,0 +1,13 @@
+// Plain-Node entry shim for the simulator CLI and the benchmarks (run by tsx, outside
+// Next's server graph): `server-only` throws unless resolved under the "react-server"
+// condition, so register its empty stand-in before lib/etcd and lib/snapshot load.
+// Import this module first.
+import Module from "node:module";
+
+const id = require.resolve("server-only");
+const stub = new Module(id);
+stub.loaded = true;
+stub.exports = {};
+require.cache[id] = stub;
+
+export {};

@@ -1,0 +1,126 @@
+import "server-only";
+// readFleet: every family at ONE revision (scheduler-model.md §8.1 paging, families read
+// in parallel, all pinned), parsed into a FleetSnapshot. Concurrent callers share one
+// read (singleflight); a snapshot for an unchanged revision is served from a small
+// per-revision cache instead of being read twice.
+import type { Etcd3 } from "etcd3";
+import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
+import { RevisionCompacted } from "@/lib/etcd/errors";
+import { readCounters } from "@/lib/etcd/metrics-counters";
+import { currentRevision, emptyStats, readPrefixesAtRevision } from "@/lib/etcd/paged-read";
+import { buildSnapshot, familyPrefix, parseKvOnce } from "./build";
+import { FAMILIES, type FamilyDef } from "./families";
+import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
+
+export interface FleetRead {
+  snapshot: FleetSnapshot;
+  /** the raw kvs per family, in key order (the watch-fed cache patches these) */
+  kvsByFamily: Map<FamilyName, SnapshotKv[]>;
+}
+
+export interface ReadFleetOptions {
+  /** pin to this revision (time travel); a compacted one fails with RevisionCompacted */
+  revision?: number;
+}
+
+export interface FleetReader {
+  readFleet(opts?: ReadFleetOptions): Promise<FleetSnapshot>;
+  readFleetWithKvs(opts?: ReadFleetOptions): Promise<FleetRead>;
+  /** drop cached snapshots (tests, or after this process wrote) */
+  clearCache(): void;
+}
+
+export function createFleetReader(ctx: { client: Etcd3; prefix: string; cacheSize?: number; maxPageKeys?: number }): FleetReader {
+  const cacheSize = ctx.cacheSize ?? 2;
+  const cache = new Map<number, FleetRead>(); // revision → read, oldest first
+  const inflight = new Map<number | "latest", Promise<FleetRead>>();
+
+  const remember = (read: FleetRead) => {
+    cache.delete(read.snapshot.revision);
+    cache.set(read.snapshot.revision, read);
+    while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
+  };
+
+  async function readAt(revision: number): Promise<FleetRead> {
+    const started = performance.now();
+    const readAtMs = Date.now();
+    const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
+    const stats = emptyStats();
+    const { kvsByPrefix } = await readPrefixesAtRevision(ctx.client, [...byPrefix.keys()], {
+      revision,
+      stats,
+      maxLimit: ctx.maxPageKeys,
+      // parse each page while etcd serves the next one
+      onPage: (prefix, kvs) => {
+        const family = byPrefix.get(prefix)!;
+        for (const kv of kvs) parseKvOnce(ctx.prefix, family, kv);
+      },
+    });
+    const kvsByFamily = new Map<FamilyName, SnapshotKv[]>();
+    for (const [prefix, kvs] of kvsByPrefix) kvsByFamily.set(byPrefix.get(prefix)!.name, kvs);
+    readCounters.fullReads += 1;
+    const snapshot = buildSnapshot(ctx.prefix, revision, kvsByFamily, {
+      readAtMs,
+      stats: { ...stats, durationMs: performance.now() - started },
+    });
+    return { snapshot, kvsByFamily };
+  }
+
+  function shared(key: number | "latest", run: () => Promise<FleetRead>): Promise<FleetRead> {
+    let p = inflight.get(key);
+    if (!p) {
+      p = run().finally(() => inflight.delete(key));
+      inflight.set(key, p);
+    }
+    return p;
+  }
+
+  async function latest(): Promise<FleetRead> {
+    for (let attempt = 1; ; attempt++) {
+      const revision = await currentRevision(ctx.client);
+      const hit = cache.get(revision);
+      if (hit) return hit;
+      try {
+        const read = await shared(revision, () => readAt(revision));
+        remember(read);
+        return read;
+      } catch (e) {
+        // compacted between pages: restart once at a fresh revision
+        if (e instanceof RevisionCompacted && attempt === 1) continue;
+        throw e;
+      }
+    }
+  }
+
+  async function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
+    if (opts.revision === undefined) return shared("latest", latest);
+    const revision = opts.revision;
+    const hit = cache.get(revision);
+    if (hit) return hit;
+    const read = await shared(revision, () => readAt(revision));
+    remember(read);
+    return read;
+  }
+
+  return {
+    readFleetWithKvs,
+    readFleet: async (opts) => (await readFleetWithKvs(opts)).snapshot,
+    clearCache: () => cache.clear(),
+  };
+}
+
+let defaultReader: FleetReader | undefined;
+
+function reader(): FleetReader {
+  defaultReader ??= createFleetReader({ client: etcdClient(), prefix: etcdPrefix() });
+  return defaultReader;
+}
+
+/** The fleet at one revision, from the configured etcd and prefix. */
+export function readFleet(opts: ReadFleetOptions = {}): Promise<FleetSnapshot> {
+  return reader().readFleet(opts);
+}
+
+export function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
+  return reader().readFleetWithKvs(opts);
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# `npm run demo`: a local etcd on loopback (data in a temp dir), the realistic + incidents
+# fleet, the live simulator, and the console on http://localhost:${PORT:-3000}.
+# Prints an admin token for this run. Ctrl-C stops everything it started.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WITH_CHROMIUM=0 scripts/ensure-system.sh
+
+PORT=${PORT:-3000}
+free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+port_busy() { node -e 'const s=require("net").createServer();s.once("error",()=>process.exit(0));s.listen(+process.argv[1],"127.0.0.1",()=>s.close(()=>process.exit(1)))' "$1"; }
+
+if port_busy "$PORT"; then echo "port $PORT is in use; run with PORT=<free port> npm run demo" >&2; exit 1; fi
+if port_busy 2379; then CLIENT_PORT=$(free_port); else CLIENT_PORT=2379; fi
+PEER_PORT=$(free_port)
+RUN_DIR=$(mktemp -d "${TMPDIR:-/tmp}/console-demo-XXXXXX")
+DATA_DIR="$RUN_DIR/etcd"
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  echo; echo "stopping demo..."
+  for ((i=${#pids[@]}-1; i>=0; i--)); do kill "${pids[$i]}" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$RUN_DIR"
+}
+trap cleanup INT TERM EXIT
+
+echo "starting etcd on 127.0.0.1:$CLIENT_PORT (data in $DATA_DIR)"
+etcd --name demo --data-dir "$DATA_DIR" \
+  --listen-client-urls "http://127.0.0.1:$CLIENT_PORT" --advertise-client-urls "http://127.0.0.1:$CLIENT_PORT" \
+  --listen-peer-urls "http://127.0.0.1:$PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$PEER_PORT" \
+  --initial-cluster "demo=http://127.0.0.1:$PEER_PORT" --log-level error --logger zap >"$RUN_DIR/etcd.log" 2>&1 &
+pids+=($!)
+node -e '
+  const url = process.argv[1], end = Date.now() + 30000;
+  (async () => { for (;;) {
+    try { const r = await fetch(url); if ((await r.json()).health === "true") return; } catch {}
+    if (Date.now() > end) { console.error("etcd did not become healthy"); process.exit(1); }
+    await new Promise((r) => setTimeout(r, 100));
+  } })();' "http://127.0.0.1:$CLIENT_PORT/health"
+
+export ETCD_ENDPOINTS="http://127.0.0.1:$CLIENT_PORT"
+export ETCD_PREFIX="${ETCD_PREFIX:-/lance-context/master}"
+export PORT NEXT_TELEMETRY_DISABLED=1
+npx tsx lib/sim/cli.ts seed --scenario realistic,incidents
+
+npx tsx lib/sim/cli.ts simulate --interval-ms 1000 > "$RUN_DIR/simulator.log" 2>&1 &
+pids+=($!)
+echo "live simulator running (log: $RUN_DIR/simulator.log)"
+
+if [ ! -f "${NEXT_DIST_DIR:-.next}/BUILD_ID" ]; then
+  echo "building the console (first run only)..."
+  npx next build
+fi
+
+CONSOLE_ADMIN_TOKENS="${CONSOLE_ADMIN_TOKENS:-demo-admin-$(node -e 'console.log(require("crypto").randomBytes(16).toString("hex"))')}"
+export CONSOLE_ADMIN_TOKENS
+node scripts/start.mjs &
+pids+=($!)
+echo
+echo "Scheduler Console: http://localhost:$PORT"
+echo "admin token for this run: ${CONSOLE_ADMIN_TOKENS%%,*}"
+echo "Ctrl-C stops etcd, the simulator and the console."
+wait "${pids[-1]}"

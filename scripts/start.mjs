@@ -1,0 +1,25 @@
+// `npm start`: validate the environment (console-api.md "Configuration"), then run
+// `next start -p $PORT`. A bad variable prints one line naming it and exits 1.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { tsImport } from "tsx/esm/api";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const { loadEnv } = await tsImport(path.join(root, "lib/config/env.ts"), import.meta.url);
+
+let env;
+try {
+  env = loadEnv(process.env);
+} catch (e) {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+}
+
+const next = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(env.port), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, PORT: String(env.port) },
+});
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => next.kill(signal));
+next.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

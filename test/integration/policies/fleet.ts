@@ -1,0 +1,49 @@
+// A tiny fleet for the policy tests (integration and e2e): tables with a few pending
+// generations each (below the built-in merge.min_generations of 8) and one idle executor,
+// so lowering min_generations for one table changes its class and verdict.
+import { hex, keys } from "@/lib/schema/keys";
+import { stringifyDemandEvent } from "@/lib/schema/demand";
+
+export const POLICY_TABLES = ["orders/eu", "orders/us", "clicks"] as const;
+export const PENDING_PER_TABLE = 5;
+export const EXECUTOR_ID = "exec-a";
+
+/** Any etcd put (the console's client in integration tests, the JSON gateway in e2e). */
+export type PutKv = (key: string, value: string) => Promise<number>;
+
+/** Writes the fleet and returns the revision after it. */
+export async function seedPolicyFleet(put: PutKv, prefix: string, nowMs: number): Promise<number> {
+  for (const [i, target] of POLICY_TABLES.entries()) {
+    const shard = `0000000${i}-0000-4000-8000-000000000001`;
+    const times: Record<string, number> = {};
+    for (let g = 1; g <= PENDING_PER_TABLE; g++) times[String(g)] = nowMs - 120_000 + g * 1000;
+    const event = stringifyDemandEvent({
+      v: 1,
+      shard,
+      sealed_through: PENDING_PER_TABLE,
+      sealed_bytes_through: 1_000_000,
+      merged_through: 0,
+      merged_epoch: 1,
+      flushed_at_ms: nowMs - 60_000,
+      writer_epoch: 1,
+      source: "writer",
+      sealed_times: times,
+    });
+    await put(keys.demandEvent(prefix, target, shard), event);
+  }
+  const heartbeat = {
+    v: 1,
+    kind: "resident_master",
+    instance: "master-0",
+    version: "test",
+    kinds: ["merge_wal", "compact", "index_id", "repair"],
+    slots_total: { merge_wal: 2, compact: 1, index_id: 1, repair: 1 },
+    bytes_total: 0,
+    bytes_free_sample: 0,
+    draining: false,
+    heartbeat_ms: nowMs,
+  };
+  return put(keys.executor(prefix, EXECUTOR_ID), JSON.stringify(heartbeat));
+}
+
+export const policyKey = (prefix: string, target: string) => `${prefix}/policies/${target === "_default" ? "_default" : hex(target)}`;

@@ -91,8 +91,7 @@ async function refreshCost(endpoints: string) {
       snapshot = (await reader.readFleetWithKvs()).snapshot;
       const store = new LiveStore(snapshot);
       const demand = new DemandIndex(snapshot);
-      store.snapshot();
-      demand.tables();
+      demand.tables(store.snapshot());
       fullMs.push(performance.now() - started);
 
       const parse: ParseKv = (family: FamilyName, kv) => {
@@ -106,10 +105,9 @@ async function refreshCost(endpoints: string) {
       const kv = { key: keys.demandEvent(PREFIX, target, PRODUCTION_SHARDS[0]), value: Buffer.from(value), modRevision: snapshot.revision + 1, lease: "0" };
       const t0 = performance.now();
       store.apply({ revision: snapshot.revision + 1, changes: [{ type: "put", kv }] }, parse, (family, key, parsed) => {
-        if (family === "demand-events") demand.setEvent(key, target, parsed?.kind === "entry" ? (parsed.entry as never) : null);
+        if (family === "demand-events" && parsed !== undefined) demand.touch(target);
       });
-      store.snapshot();
-      demand.tables();
+      demand.tables(store.snapshot());
       refreshMs.push(performance.now() - t0);
     }
     return { full_read_and_index_ms: round(median(fullMs)), refresh_ms: round(median(refreshMs), 3), refresh_ratio: Number((median(refreshMs) / median(fullMs)).toFixed(4)) };

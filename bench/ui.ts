@@ -11,6 +11,24 @@ import { startStack } from "../e2e/support/stack";
 const ROOT = path.resolve(__dirname, "..");
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 5);
 
+/** Scroll the list top → bottom in 240 frame-paced steps, recording rAF deltas. */
+const SCROLL_SCRIPT = `(async () => {
+  const el = document.querySelector('[data-testid="tables-scroll"]');
+  const deltas = [];
+  let last = performance.now();
+  let running = true;
+  const tick = (t) => { deltas.push(t - last); last = t; if (running) requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+  const steps = 240;
+  for (let s = 1; s <= steps; s++) {
+    el.scrollTop = (el.scrollHeight * s) / steps;
+    await new Promise((r) => requestAnimationFrame(() => r(null)));
+  }
+  running = false;
+  await new Promise((r) => setTimeout(r, 50));
+  return { deltas: deltas.slice(1), scrollHeight: el.scrollHeight, rowsInDom: document.querySelectorAll('[data-testid="table-row"]').length };
+})()`;
+
 function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
@@ -39,35 +57,17 @@ async function main(): Promise<void> {
       await page.goto(`${stack.url}/tables`, { waitUntil: "commit" });
       await page.waitForSelector('[data-testid="table-row"]', { timeout: 120_000 });
       firstRow.push(Date.now() - started);
-      rows = await page.evaluate(() => document.querySelector('[data-testid="tables-scroll"] > div')?.clientHeight ?? 0);
+      rows = await page.evaluate<number>(`document.querySelector('[data-testid="tables-scroll"] > div')?.clientHeight ?? 0`);
     }
 
     // scroll the whole list top → bottom in 2 s-ish of 60 steps/s, recording frame deltas
-    const frames = await page.evaluate(async () => {
-      const el = document.querySelector<HTMLElement>('[data-testid="tables-scroll"]')!;
-      const deltas: number[] = [];
-      let last = performance.now();
-      let running = true;
-      const tick = (t: number) => {
-        deltas.push(t - last);
-        last = t;
-        if (running) requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
-      const steps = 240;
-      for (let s = 1; s <= steps; s++) {
-        el.scrollTop = (el.scrollHeight * s) / steps;
-        await new Promise((r) => requestAnimationFrame(() => r(null)));
-      }
-      running = false;
-      await new Promise((r) => setTimeout(r, 50));
-      return { deltas: deltas.slice(1), scrollHeight: el.scrollHeight, rowsInDom: document.querySelectorAll('[data-testid="table-row"]').length };
-    });
+    // (a string, not a function: tsx's `__name` helpers don't exist in the page)
+    const frames = await page.evaluate<{ deltas: number[]; scrollHeight: number; rowsInDom: number }>(SCROLL_SCRIPT);
     const sortedFrames = [...frames.deltas].sort((a, b) => a - b);
     const sortedNav = [...firstRow].sort((a, b) => a - b);
     const result = {
       at: new Date().toISOString(),
-      tables: await page.evaluate(() => document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""),
+      tables: await page.evaluate<string>(`document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""`),
       runs: RUNS,
       navigation_to_first_row_ms: { p50: quantile(sortedNav, 0.5), min: sortedNav[0], max: sortedNav[sortedNav.length - 1], all: firstRow },
       scroll_frame_time_ms: {

@@ -21,12 +21,15 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   const whyNot = page.getByTestId("why-not");
   await expect(whyNot.getByTestId("why-not-code").filter({ hasText: "yield_to_prepared_commit" })).toBeVisible();
   await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message })).toBeVisible();
-  // 20 pending generations, the oldest flushed 2 h ago: past the 1 h turn-wait limit
-  await expect(page.getByTestId("turn-wait-clock")).toContainText("past the turn-wait limit");
+  // its merge unit waited 2 h (past the 1 h turn wait) and is critical, but yields the turn
+  const units = page.getByRole("region", { name: "demand and score" }).getByRole("row");
+  await expect(units.filter({ hasText: "merge_wal" })).toContainText("promoted_for_age");
+  await expect(units.filter({ hasText: "compact" })).toContainText("prepared_commit_ready");
   await expect(page.getByRole("region", { name: "shards" })).toContainText("eeeeeeee-0000-4000-8000-");
   await expect(page.getByTestId("cache-agreement")).toBeVisible();
-  await expect(page.getByTestId("history-chart")).toContainText("revisions read");
-  await expect(page.getByTestId("history-chart").locator("svg.recharts-surface")).toBeVisible();
+  // the table's history: read at past revisions from its shard's write (409) to now
+  await expect(page.getByTestId("history-chart")).toContainText(/\d+ revisions read \(409–/);
+  await expect(page.getByTestId("history-chart").locator(".recharts-line-curve").first()).toHaveAttribute("d", /^M/);
   await screenshot(page, "table-detail-prepared-compaction");
 });
 

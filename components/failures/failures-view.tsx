@@ -61,8 +61,8 @@ export function FailuresView() {
                         <td className="mono">{f.endpoint}</td>
                         <td>{f.class}{f.corrected && <span className="muted" title="corrected at read time (spec §9.1)"> (corrected)</span>}</td>
                         <td className="num">{f.consecutive_attempts}</td>
-                        <td><Countdown at={f.next_retry_ms} now={now} /></td>
-                        <td>{formatTime(f.last_failure_ms)}</td>
+                        <td className="nowrap"><Countdown at={f.next_retry_ms} now={now} /></td>
+                        <td className="nowrap">{formatTime(f.last_failure_ms)}</td>
                         <td className="mono" style={{ maxWidth: 420, overflowWrap: "anywhere" }}>{f.last_error ?? "—"}</td>
                       </tr>
                     ))}
@@ -85,7 +85,7 @@ export function FailuresView() {
                         <td className="mono">{c.kind}</td>
                         <td className="target"><Link href={tableHref(c.target, revision)}>{c.target}</Link></td>
                         <td className="num">{c.failures}</td>
-                        <td>{c.cooling ? <Countdown at={c.until_ms} now={now} /> : <span className="muted">expired {formatTime(c.until_ms)}</span>}</td>
+                        <td className="nowrap">{c.cooling ? <Countdown at={c.until_ms} now={now} /> : <span className="muted">expired {formatTime(c.until_ms)}</span>}</td>
                         <td className="mono">{c.last_error ?? "—"}</td>
                       </tr>
                     ))}

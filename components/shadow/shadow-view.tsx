@@ -30,7 +30,7 @@ export function ShadowView() {
             {OUTCOMES.map((o) => (
               <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
                 <h2>{o.replace("_", " ")}</h2>
-                <button type="button" className="stat" style={{ all: "unset", cursor: "pointer" }} onClick={() => setOpen(open === o ? null : o)} aria-expanded={open === o} data-testid={`outcome-count-${o}`}>
+                <button type="button" className="outcome-button" title="show this outcome's tables" onClick={() => setOpen(open === o ? null : o)} aria-expanded={open === o} data-testid={`outcome-count-${o}`}>
                   <span className="stat">{formatCount(s.outcomes[o])}</span>
                 </button>
                 <div className="stat-label">{OUTCOME_MEANING[o].healthy}</div>

@@ -51,11 +51,17 @@ export function DemandPanel({ table: t }: { table: TableDetail }) {
       {turnWaitMs !== null && t.pending_generations > 0 && (
         <div style={{ marginTop: 8 }} data-testid="turn-wait-clock">
           <h3>Turn-wait clock</h3>
-          <UsageBar used={t.wait_ms ?? 0} total={turnWaitMs} label="wait out of max turn wait" />
-          <div className="muted">
-            waited {formatDuration(t.wait_ms)} of {formatDuration(turnWaitMs)}
-            {t.wait_ms !== null && t.wait_ms < turnWaitMs ? ` — promoted for age in ${formatDuration(turnWaitMs - t.wait_ms)} if still waiting` : " — past the turn-wait limit"}
-          </div>
+          {t.wait_ms === null ? (
+            <div className="muted">The head unit ({t.reason ?? t.class}) carries no wait clock; see the units below.</div>
+          ) : (
+            <>
+              <UsageBar used={t.wait_ms} total={turnWaitMs} label="wait out of max turn wait" />
+              <div className="muted">
+                waited {formatDuration(t.wait_ms)} of {formatDuration(turnWaitMs)}
+                {t.wait_ms < turnWaitMs ? ` — promoted for age in ${formatDuration(turnWaitMs - t.wait_ms)} if still waiting` : " — past the turn-wait limit"}
+              </div>
+            </>
+          )}
         </div>
       )}
       <h3 style={{ marginTop: 10 }}>Units per kind</h3>

@@ -9,13 +9,13 @@ import { usePinnedRevision } from "@/lib/client/revision";
 
 /** `floor`: a revision the table surely existed at (its least recently written shard). */
 export function HistoryChart({ target, revision, floor, nowMs }: { target: string; revision: number; floor: number; nowMs: number }) {
-  // ~24 reads per refresh: live pages refresh it every 30 s, pinned pages never.
+  // Up to 16 reads at past revisions per refresh: live pages refresh it every minute.
   const pinned = usePinnedRevision();
   const history = useQuery({
-    queryKey: tableHistoryKeys.history(target, pinned),
+    queryKey: tableHistoryKeys.history(target, pinned === null ? null : revision),
     queryFn: ({ signal }) => fetchTableHistory(target, revision, floor, nowMs, signal),
-    staleTime: pinned === null ? 25_000 : Infinity,
-    refetchInterval: pinned === null ? 30_000 : false,
+    staleTime: pinned === null ? 55_000 : Infinity,
+    refetchInterval: pinned === null ? 60_000 : false,
     placeholderData: (previous) => previous,
   });
   return (
@@ -28,7 +28,7 @@ export function HistoryChart({ target, revision, floor, nowMs }: { target: strin
               <ResponsiveContainer width="100%" height="100%">
                 <LineChart data={h.points.map((p) => ({ ...p, wait_min: p.wait_ms === null ? null : +(p.wait_ms / 60000).toFixed(1) }))} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
                   <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-                  <XAxis dataKey="revision" type="number" domain={["dataMin", "dataMax"]} tick={{ fontSize: 11, fill: "var(--muted)" }} />
+                  <XAxis dataKey="revision" type="number" allowDecimals={false} domain={["dataMin", "dataMax"]} tick={{ fontSize: 11, fill: "var(--muted)" }} />
                   <YAxis yAxisId="gens" tick={{ fontSize: 11, fill: "var(--muted)" }} allowDecimals={false} />
                   <YAxis yAxisId="wait" orientation="right" tick={{ fontSize: 11, fill: "var(--muted)" }} unit="m" />
                   <Tooltip contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }} labelFormatter={(r) => `revision ${r}`} />

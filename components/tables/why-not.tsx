@@ -8,7 +8,7 @@ function formatField(name: string, value: unknown): string | null {
   if (typeof value !== "number") return null;
   if (name.endsWith("_ms")) return value > 1e12 ? formatTime(value) : formatDuration(value);
   if (name.endsWith("_bytes")) return formatBytes(value);
-  return null;
+  return Number.isInteger(value) ? null : value.toFixed(3);
 }
 
 function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {

@@ -9,7 +9,10 @@ export interface Cursor {
   revision: number;
   now: number;
   offset: number;
+  /** fingerprint of the filters and sort */
   query: string;
+  /** the filters and sort themselves, so a bare `?cursor=` continues the same listing */
+  filters: unknown;
 }
 
 export function queryFingerprint(parts: unknown): string {
@@ -17,7 +20,7 @@ export function queryFingerprint(parts: unknown): string {
 }
 
 export function encodeCursor(c: Cursor): string {
-  return Buffer.from(JSON.stringify([1, c.revision, c.now, c.offset, c.query])).toString("base64url");
+  return Buffer.from(JSON.stringify([1, c.revision, c.now, c.offset, c.query, c.filters])).toString("base64url");
 }
 
 export function decodeCursor(raw: string): Cursor {
@@ -28,9 +31,10 @@ export function decodeCursor(raw: string): Cursor {
   } catch {
     throw bad();
   }
-  if (!Array.isArray(parts) || parts.length !== 5 || parts[0] !== 1) throw bad();
-  const [, revision, now, offset, query] = parts as [number, unknown, unknown, unknown, unknown];
+  if (!Array.isArray(parts) || parts.length !== 6 || parts[0] !== 1) throw bad();
+  const [, revision, now, offset, query, filters] = parts as [number, unknown, unknown, unknown, unknown, unknown];
   const ints = [revision, now, offset].every((n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 0);
   if (!ints || typeof query !== "string" || (revision as number) < 1) throw bad();
-  return { revision: revision as number, now: now as number, offset: offset as number, query };
+  if (query !== queryFingerprint(filters)) throw bad();
+  return { revision: revision as number, now: now as number, offset: offset as number, query, filters };
 }

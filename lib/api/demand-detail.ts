@@ -2,40 +2,23 @@ import "server-only";
 // GET /api/v1/scheduler/demand?target=T: everything the list row says plus shards, score
 // breakdown, units, why-not, the legacy view (tasks, cooldowns, failures, lock, execution,
 // eligibility, §7.1 merge progress), the master's cache agreement and the effective policy.
-import { hex } from "@/lib/schema/keys";
 import { sameTableDemand } from "@/lib/planner/cache";
 import { deriveShard } from "@/lib/planner/derived";
 import { compareTargets } from "@/lib/planner/order";
 import { IDLE_TIMEOUT_SECS, mergeProgress } from "@/lib/planner/progress";
-import type { DemandEventEntry, FleetSnapshot } from "@/lib/snapshot/types";
 import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "@/lib/live/cache";
+import { eventsOfTarget } from "@/lib/live/demand-index";
 import { tableSummary } from "./demand";
 import { notFound } from "./errors";
 import { cooldownRows, failureRows } from "./failures";
 import { snapshotMeta } from "./meta";
-import { defaultNow, plannedAt } from "./plan";
-
-/** The events of one table: a contiguous run of the key-sorted demand-events list. */
-function eventsOf(snapshot: FleetSnapshot, target: string): DemandEventEntry[] {
-  const prefix = `${snapshot.prefix}/demand-events/${hex(target)}/`;
-  const list = snapshot.demandEvents;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].key < prefix) lo = mid + 1;
-    else hi = mid;
-  }
-  const out: DemandEventEntry[] = [];
-  for (let i = lo; i < list.length && list[i].key.startsWith(prefix); i++) out.push(list[i]);
-  return out;
-}
+import { planFor } from "./plan";
 
 function shardsOf(view: FleetView, target: string): TableDetail["shards"] {
   const table = view.tables.get(target);
   if (!table) return [];
-  const events = new Map(eventsOf(view.snapshot, target).map((e) => [e.shard, e]));
+  const events = new Map(eventsOfTarget(view.snapshot, target).map((e) => [e.shard, e]));
   return Object.keys(table.shards)
     .sort(compareTargets)
     .map((shard) => {
@@ -112,9 +95,7 @@ function legacyOf(view: FleetView, target: string, now: number, eligibility: { c
 }
 
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
-  const view = await fleetView(q.revision);
-  const now = q.now_ms ?? defaultNow();
-  const { plan } = plannedAt(view, now);
+  const { view, now, plan } = planFor(await fleetView(q.revision), q.now_ms);
   const t = plan.byTarget.get(q.target);
   if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${view.revision}`);
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === q.target) ?? null;

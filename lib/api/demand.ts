@@ -8,7 +8,7 @@ import { fleetView, type FleetView } from "@/lib/live/cache";
 import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor";
 import { ApiError } from "./errors";
 import { snapshotMeta } from "./meta";
-import { defaultNow, plannedAt } from "./plan";
+import { planFor } from "./plan";
 import { skippedSummary } from "./skipped";
 
 export function tableSummary(t: TablePlan): TableSummary {
@@ -63,25 +63,38 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery): Tabl
   return rows.map((r) => r.t);
 }
 
-async function viewAndNow(q: DemandQuery): Promise<{ view: FleetView; now: number; offset: number; fingerprint: string }> {
-  const fingerprint = queryFingerprint([q.include_idle, q.class, q.backlog, q.q ?? "", q.sort, q.order ?? null]);
+type Filters = [boolean, string[], string[], string, DemandQuery["sort"], "asc" | "desc" | null];
+
+const filtersOf = (q: DemandQuery): Filters => [q.include_idle, q.class, q.backlog, q.q ?? "", q.sort, q.order ?? null];
+const DEFAULT_FILTERS = queryFingerprint([false, [], [], "", "planner", null]);
+
+function withFilters(q: DemandQuery, f: Filters): DemandQuery {
+  return { ...q, include_idle: f[0], class: f[1] as DemandQuery["class"], backlog: f[2] as DemandQuery["backlog"], q: f[3] || undefined, sort: f[4], order: f[5] ?? undefined };
+}
+
+/** The view, `now`, offset and effective query of a request (first page, or a cursor's next page). */
+async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: number | undefined; offset: number; query: DemandQuery; fingerprint: string }> {
+  const fingerprint = queryFingerprint(filtersOf(q));
   if (q.cursor === undefined) {
-    return { view: await fleetView(q.revision), now: q.now_ms ?? defaultNow(), offset: 0, fingerprint };
+    return { view: await fleetView(q.revision), now: q.now_ms, offset: 0, query: q, fingerprint };
   }
   const c = decodeCursor(q.cursor);
   const mismatch = (path: string, message: string) => new ApiError(400, "invalid_query", `${path}: ${message}`, { issues: [{ path: [path], code: "cursor_mismatch", message }] });
-  if (c.query !== fingerprint) throw mismatch("cursor", "the cursor belongs to a query with other filters or sort");
+  // a bare cursor continues its own listing; explicit filters must be the cursor's
+  if (c.query !== fingerprint && fingerprint !== DEFAULT_FILTERS) throw mismatch("cursor", "the cursor belongs to a query with other filters or sort");
   if (q.revision !== undefined && q.revision !== c.revision) throw mismatch("revision", "differs from the cursor's revision");
   if (q.now_ms !== undefined && q.now_ms !== c.now) throw mismatch("now_ms", "differs from the cursor's now_ms");
-  return { view: await fleetView(c.revision), now: c.now, offset: c.offset, fingerprint };
+  return { view: await fleetView(c.revision), now: c.now, offset: c.offset, query: withFilters(q, c.filters as Filters), fingerprint: c.query };
 }
 
 export async function demandList(q: DemandQuery): Promise<DemandList> {
-  const { view, now, offset, fingerprint } = await viewAndNow(q);
-  const { plan } = plannedAt(view, now);
-  const selected = selectTables(plan.tables, q);
+  const page0 = await resolvePage(q);
+  const { offset, query, fingerprint } = page0;
+  const { view, now, plan } = planFor(page0.view, page0.now);
+  const selected = selectTables(plan.tables, query);
   const page = selected.slice(offset, offset + q.limit);
-  const next = offset + q.limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + q.limit, query: fingerprint }) : null;
+  const next =
+    offset + q.limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + q.limit, query: fingerprint, filters: filtersOf(query) }) : null;
   const leader = view.snapshot.leader?.record ?? null;
   return {
     ...snapshotMeta(view),

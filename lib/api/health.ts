@@ -52,6 +52,7 @@ export async function healthResponse(): Promise<{ status: number; body: HealthRe
   const probes = await Promise.all(consoleEnv().etcd.endpoints.map(probe));
   const answering = probes.filter((p) => p.ok);
   // health never triggers a fleet read: the leader is one key, the cache is reported as is
+  if (answering.length > 0) liveCache().confirm();
   const snapshot = liveCache().status();
   const leader = answering.length > 0 ? await leaderRecord().catch(() => null) : null;
   const status: HealthResponse["status"] =

@@ -1,8 +1,7 @@
 import "server-only";
 // The planner over one FleetView: planFleet (units, verdicts, why-not, policies) and the
 // §6.2 shadow pass, computed once per (revision, now) and shared by every request that
-// asks for the same pair. `now` defaults to the server clock rounded down to the second,
-// so concurrent requests in one second share one plan.
+// asks for the same pair.
 import { planFleet, type FleetPlan } from "@/lib/planner/plan";
 import { mergeThresholds } from "@/lib/planner/plan/table";
 import { scoreTables, type Scored } from "@/lib/planner/score";
@@ -28,7 +27,7 @@ const MAX_PLANS = 4;
 const KEY = Symbol.for("scheduler-console.plans");
 
 interface PlanCache {
-  entries: Map<string, { view: FleetView; planned: Planned; shadow?: ShadowPlanned }>;
+  entries: Map<string, Entry>;
 }
 
 function cache(): PlanCache {
@@ -36,12 +35,39 @@ function cache(): PlanCache {
   return (g[KEY] ??= { entries: new Map() });
 }
 
-/** The default `now`: the server clock to the second (console-api.md `?now_ms`). */
+/**
+ * A pinned request without `?now_ms` plans at the server clock rounded down to
+ * NOW_STEP_MS, so its pages and repeats share one plan; the response's `now_ms` says which.
+ */
+export const NOW_STEP_MS = 2000;
+
 export function defaultNow(): number {
-  return Math.floor(Date.now() / 1000) * 1000;
+  return Math.floor(Date.now() / NOW_STEP_MS) * NOW_STEP_MS;
 }
 
-function entryFor(view: FleetView, now: number) {
+/**
+ * Live requests without `?now_ms` reuse the newest live plan while it is of the current
+ * revision and younger than SAME_REVISION_REUSE_MS (waits move on a scale of minutes), or,
+ * under a stream of writes, younger than ANY_REVISION_REUSE_MS (each response still shows
+ * one revision: the plan's own view). Otherwise a new plan is made at the server clock.
+ */
+export const SAME_REVISION_REUSE_MS = 5000;
+export const ANY_REVISION_REUSE_MS = 250;
+
+type Entry = { view: FleetView; planned: Planned; shadow?: ShadowPlanned };
+
+interface LiveSlot {
+  latest: { entry: Entry; atMs: number } | null;
+}
+
+const LIVE_KEY = Symbol.for("scheduler-console.live-plan");
+
+function liveSlot(): LiveSlot {
+  const g = globalThis as unknown as Record<symbol, LiveSlot | undefined>;
+  return (g[LIVE_KEY] ??= { latest: null });
+}
+
+function entryFor(view: FleetView, now: number): Entry {
   const { entries } = cache();
   // one revision of one prefix is the same fleet however it was obtained (live or pinned)
   const key = `${view.revision}:${now}`;
@@ -59,14 +85,43 @@ function entryFor(view: FleetView, now: number) {
   return entry;
 }
 
+function entryForRequest(view: FleetView, nowMs: number | undefined): Entry {
+  if (nowMs !== undefined) return entryFor(view, nowMs);
+  if (view.pinned) return entryFor(view, defaultNow());
+  const slot = liveSlot();
+  const latest = slot.latest;
+  const age = latest ? Date.now() - latest.atMs : Infinity;
+  if (latest && ((latest.entry.view.revision === view.revision && age < SAME_REVISION_REUSE_MS) || age < ANY_REVISION_REUSE_MS)) {
+    return latest.entry;
+  }
+  const entry = entryFor(view, Date.now());
+  slot.latest = { entry, atMs: Date.now() };
+  return entry;
+}
+
+/**
+ * The plan a request asked for: `?now_ms` and pinned revisions exactly; live ones possibly
+ * shared (see above). Use the returned `view`: it is the revision the plan was made at.
+ */
+export function planFor(view: FleetView, nowMs: number | undefined): Planned {
+  const entry = entryForRequest(view, nowMs);
+  return entry.view === view || entry.view.revision !== view.revision ? entry.planned : { ...entry.planned, view };
+}
+
 export function plannedAt(view: FleetView, now: number): Planned {
   return entryFor(view, now).planned;
 }
 
 /** scheduler-model.md §6.2 over the same plan: the master's merge-only shadow pass. */
-export function shadowAt(view: FleetView, now: number): ShadowPlanned {
-  const entry = entryFor(view, now);
+export function shadowFor(view: FleetView, nowMs: number | undefined): ShadowPlanned {
+  const entry = entryForRequest(view, nowMs);
+  const shadow = shadowOf(entry);
+  return entry.view === view || entry.view.revision !== view.revision ? shadow : { ...shadow, view };
+}
+
+function shadowOf(entry: Entry): ShadowPlanned {
   if (entry.shadow) return entry.shadow;
+  const { view, now } = entry.planned;
   const { plan } = entry.planned;
   const { snapshot } = view;
   const thresholds = (target: string) => {

@@ -10,10 +10,10 @@ import { toEtcdError } from "@/lib/etcd/errors";
 import { liveCache, type FleetView } from "@/lib/live/cache";
 import { ShadowSampler, readShadowHistory } from "@/lib/live/sampler";
 import { snapshotMeta } from "./meta";
-import { defaultNow, shadowAt } from "./plan";
+import { shadowFor } from "./plan";
 
-export function shadowResponse(view: FleetView, now: number): ShadowResponse {
-  const { comparison, pass } = shadowAt(view, now);
+export function shadowResponse(requested: FleetView, nowMs: number | undefined): ShadowResponse {
+  const { comparison, pass, view, now } = shadowFor(requested, nowMs);
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {
@@ -49,12 +49,10 @@ export function shadowResponse(view: FleetView, now: number): ShadowResponse {
 
 /** One history sample from the live view (what the sampler records every minute). */
 export async function currentShadowSample(): Promise<ShadowSample> {
-  const view = await liveCache().current();
-  const now = defaultNow();
-  const { comparison } = shadowAt(view, now);
+  const { comparison, view } = shadowFor(await liveCache().current(), undefined);
   const outcomes = {} as OutcomeCounts;
   for (const o of SHADOW_OUTCOMES) outcomes[o] = comparison.counts[o];
-  return { at_ms: now, revision: view.revision, outcomes, disagreements: comparison.disagreements };
+  return { at_ms: Date.now(), revision: view.revision, outcomes, disagreements: comparison.disagreements };
 }
 
 const KEY = Symbol.for("scheduler-console.shadow-sampler");

@@ -12,7 +12,7 @@ import { fetchSkipped, skippedKeys } from "./resources/skipped";
 import { freshness, usePinnedRevision } from "./revision";
 
 /** The whole fleet refetches less often: 7 pages of 2,000 rows each. */
-const FLEET_REFETCH_MS = 10_000;
+const FLEET_REFETCH_MS = 15_000;
 
 export function useDemandPage(params: QueryParams) {
   const revision = usePinnedRevision();

@@ -4,7 +4,7 @@ import { QueryClient, isServer } from "@tanstack/react-query";
 import { ApiError } from "./fetch-json";
 
 /** Live data refreshes this often (issue 5: "a few seconds"). */
-export const LIVE_REFETCH_MS = 3000;
+export const LIVE_REFETCH_MS = 5000;
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({

@@ -50,6 +50,11 @@ export interface PagedReadOptions {
   stats?: ReadStats;
   /** called with each page's kvs while the next page is already requested */
   onPage?: (kvs: RawKv[]) => void;
+  /**
+   * With a pinned revision: keys at which to cut the prefix into sub-ranges read in
+   * parallel (e.g. quantiles of the previous read). Any keys give the same result.
+   */
+  splitKeys?: Buffer[];
 }
 
 export interface PagedReadResult {
@@ -74,13 +79,15 @@ export function prefixRangeEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]); // all 0xFF: to the end of the keyspace
 }
 
+const isFutureRevisionError = (e: unknown) => /future revision/.test(e instanceof Error ? e.message : "");
+
 /** Maps a range failure at `revision` to a typed error (compaction asks for the compact revision). */
 export async function rangeError(client: Etcd3, e: unknown, revision: number | undefined, what: string): Promise<unknown> {
   if (revision !== undefined && isCompactedError(e)) {
     const compact = await compactRevisionAt(client, revision).catch(() => 0);
     return new RevisionCompacted(revision, compact);
   }
-  if (revision !== undefined && /future revision/.test(e instanceof Error ? e.message : "")) return new FutureRevision(revision);
+  if (revision !== undefined && isFutureRevisionError(e)) return new FutureRevision(revision);
   return toEtcdError(e, what);
 }
 
@@ -95,13 +102,30 @@ export async function currentRevision(client: Etcd3): Promise<number> {
 }
 
 export async function readPrefixPaged(client: Etcd3, prefix: string, opts: PagedReadOptions = {}): Promise<PagedReadResult> {
+  const stats = opts.stats ?? emptyStats();
+  const from = Buffer.from(prefix);
+  const to = prefixRangeEnd(from);
+  const splits = (opts.splitKeys ?? [])
+    .filter((k) => Buffer.compare(k, from) > 0 && Buffer.compare(k, to) < 0)
+    .sort(Buffer.compare)
+    .filter((k, i, sorted) => i === 0 || !k.equals(sorted[i - 1]));
+  if (opts.revision === undefined || splits.length === 0) return readRangePaged(client, from, to, prefix, { ...opts, stats });
+  // Consecutive sub-ranges [from, s1), [s1, s2), … [sn, to) partition the prefix, so their
+  // union at one revision is exactly the prefix at that revision.
+  const bounds = [from, ...splits, to];
+  const parts = await Promise.all(bounds.slice(0, -1).map((b, i) => readRangePaged(client, b, bounds[i + 1], prefix, { ...opts, stats })));
+  return { kvs: parts.flatMap((p) => p.kvs), revision: opts.revision, stats };
+}
+
+/** §8.1 over one key range [from, to). */
+async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, label: string, opts: PagedReadOptions & { stats: ReadStats }): Promise<PagedReadResult> {
   const budget = opts.budgetBytes ?? PAGE_BUDGET_BYTES;
   const maxLimit = opts.maxLimit ?? PAGE_MAX_KEYS;
-  const stats = opts.stats ?? emptyStats();
-  const rangeEnd = prefixRangeEnd(Buffer.from(prefix));
+  const stats = opts.stats;
   let limit = Math.min(opts.startLimit ?? PAGE_START_KEYS, maxLimit);
   let revision = opts.revision;
-  let start = Buffer.from(prefix);
+  let linearizable = false;
+  let start = from;
   const all: RawKv[] = [];
   let pending: RawKv[] | null = null;
   const flush = () => {
@@ -112,9 +136,17 @@ export async function readPrefixPaged(client: Etcd3, prefix: string, opts: Paged
   for (;;) {
     let res: DecodedRange;
     try {
-      const request = fastRange(client, { key: start, rangeEnd, limit, revision });
+      // A pinned page is served from the member's own state (no ReadIndex round trip);
+      // a member that has not applied the revision yet answers "future revision", and
+      // the page is asked again linearizably.
+      const pinned = revision !== undefined && !linearizable;
+      const request = fastRange(client, { key: start, rangeEnd, limit, revision, serializable: pinned });
       flush(); // parse the previous page while etcd serves this one
-      res = await request;
+      res = await request.catch((e: unknown) => {
+        if (!pinned || !isFutureRevisionError(e)) throw e;
+        linearizable = true;
+        return fastRange(client, { key: start, rangeEnd, limit, revision });
+      });
     } catch (e) {
       if (isMessageSizeError(e) && limit > PAGE_MIN_KEYS) {
         limit = Math.max(PAGE_MIN_KEYS, Math.floor(limit / 2));
@@ -122,7 +154,7 @@ export async function readPrefixPaged(client: Etcd3, prefix: string, opts: Paged
         readCounters.shrinks += 1;
         continue;
       }
-      throw await rangeError(client, e, revision, `read ${prefix}`);
+      throw await rangeError(client, e, revision, `read ${label}`);
     }
     revision ??= res.revision;
     const page = res;
@@ -159,7 +191,10 @@ export async function readPrefixPaged(client: Etcd3, prefix: string, opts: Paged
 export async function readPrefixesAtRevision(
   client: Etcd3,
   prefixes: string[],
-  opts: Omit<PagedReadOptions, "onPage"> & { onPage?: (prefix: string, kvs: RawKv[]) => void } = {},
+  opts: Omit<PagedReadOptions, "onPage" | "splitKeys"> & {
+    onPage?: (prefix: string, kvs: RawKv[]) => void;
+    splitKeys?: (prefix: string) => Buffer[] | undefined;
+  } = {},
 ): Promise<{ revision: number; kvsByPrefix: Map<string, RawKv[]>; stats: ReadStats }> {
   const revision = opts.revision ?? (await currentRevision(client));
   const stats = opts.stats ?? emptyStats();
@@ -170,6 +205,7 @@ export async function readPrefixesAtRevision(
         revision,
         stats,
         onPage: opts.onPage ? (kvs) => opts.onPage!(prefix, kvs) : undefined,
+        splitKeys: opts.splitKeys?.(prefix),
       }),
     ),
   );

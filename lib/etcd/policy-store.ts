@@ -5,9 +5,8 @@ import "server-only";
 // writes only under `P/policies/` and `P/console/`.
 import { randomBytes } from "node:crypto";
 import type { Etcd3 } from "etcd3";
-import { checkOverwrite } from "@/lib/planner/policy";
 import { hex, unhex } from "@/lib/schema/keys";
-import type { PolicyDocument } from "@/lib/schema/policy";
+import { parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
 import { toEtcdError } from "./errors";
 import { prefixRangeEnd, readPrefixPaged } from "./paged-read";
 
@@ -130,8 +129,11 @@ export async function writePolicy(client: Etcd3, prefix: string, write: PolicyWr
   const before = await readPolicy(client, prefix, write.target);
   const current: StoredPolicy = { target: before.target, doc: before.doc, modRevision: before.modRevision, badJson: before.badJson };
   if (before.modRevision !== write.expectedModRevision) return { ok: false, reason: "precondition_failed", current };
-  const overwrite = checkOverwrite(before.doc);
-  if (!overwrite.ok) return { ok: false, reason: "unsupported_version", current, message: overwrite.message };
+  // §7.3: a document written with another `v` (a newer console) is never overwritten or deleted
+  const parsed = before.modRevision === 0 || before.badJson !== undefined ? null : parseStoredPolicy(before.doc);
+  if (parsed && !parsed.ok && parsed.reason === "unknown_version") {
+    return { ok: false, reason: "unsupported_version", current, message: `the stored policy of ${write.target} has ${parsed.detail}; it was written by a newer console and is never overwritten` };
+  }
   if (write.doc === null && before.modRevision === 0) return { ok: false, reason: "not_found", current };
 
   const id = auditId(write.nowMs);

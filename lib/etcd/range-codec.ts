@@ -9,6 +9,8 @@ export interface RangeRequestFields {
   rangeEnd?: Buffer;
   limit?: number;
   revision?: number;
+  /** serve from the member's local state (no ReadIndex round trip) */
+  serializable?: boolean;
   keysOnly?: boolean;
   countOnly?: boolean;
 }
@@ -55,6 +57,7 @@ export function encodeRangeRequest(req: RangeRequestFields): Buffer {
   if (req.rangeEnd) fields.push([2, req.rangeEnd]);
   if (req.limit) fields.push([3, req.limit]);
   if (req.revision) fields.push([4, req.revision]);
+  if (req.serializable) fields.push([7, 1]);
   if (req.keysOnly) fields.push([8, 1]);
   if (req.countOnly) fields.push([9, 1]);
   let size = 0;

@@ -117,6 +117,11 @@ export class LiveCache {
     return { revision: s.store.revision, age_ms: Math.max(0, Date.now() - s.confirmedMs), live: s.live };
   }
 
+  /** etcd just answered (health probe): a connected watch is therefore current. */
+  confirm(): void {
+    if (this.state?.live) this.state.confirmedMs = Date.now();
+  }
+
   /** Stop watching (tests, shutdown). */
   async close(): Promise<void> {
     if (this.retryTimer) clearTimeout(this.retryTimer);
@@ -149,9 +154,12 @@ export class LiveCache {
   }
 
   private viewOf(s: LiveState): FleetView {
-    if (s.view && s.view.revision === s.store.revision && s.view.live === s.live) return s.view;
+    if (s.view && s.view.revision === s.store.revision && s.view.live === s.live) {
+      if (s.view.readAtMs !== s.confirmedMs) s.view = { ...s.view, readAtMs: s.confirmedMs };
+      return s.view;
+    }
     const snapshot = s.store.snapshot();
-    const tables = s.demand.tables();
+    const tables = s.demand.tables(snapshot);
     metrics().tableRefolds.inc(s.demand.refolds - this.lastRefolds);
     this.recordSkipped(snapshot);
     this.lastRefolds = s.demand.refolds;
@@ -261,8 +269,7 @@ export class LiveCache {
       if (family === "demand-events") {
         const target = s.store.demandTargetOf(key);
         if (target === null) return;
-        s.demand.setEvent(key, target, parsed?.kind === "entry" ? (parsed.entry as never) : null);
-        s.demand.setUnknown(key, target, parsed?.kind === "skipped" && parsed.skipped.target !== undefined);
+        s.demand.touch(target);
       } else if (family === "merge-progress" && parsed?.kind === "entry") {
         const p = parsed.entry as ProgressEntry;
         s.clocks.set(p.executionId, advanceSequenceClock(s.clocks.get(p.executionId) ?? null, { execution_id: p.executionId, sequence: p.progress.sequence }, now));

@@ -1,14 +1,35 @@
 import "server-only";
 // Folded demand per table (scheduler-model.md §3.6), kept incrementally: a watch event on
-// one table's `demand-events/` re-folds that table only. A table exists when it has a
-// parsed event or an unknown-version one (the master creates the entry before folding).
+// one table's `demand-events/` marks that table, and the next hand-out re-folds it alone
+// from its events, which sit contiguously in the key-sorted snapshot list. A table exists
+// when it has a parsed event or an unknown-version one (the master creates the entry
+// before folding).
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
+import { hex } from "@/lib/schema/keys";
 import { foldEvent } from "@/lib/planner/fold";
 import type { DemandEventEntry, FleetSnapshot } from "@/lib/snapshot/types";
 
+/** The events of one table: a contiguous run of the key-sorted demand-events list. */
+export function eventsOfTarget(snapshot: FleetSnapshot, target: string): DemandEventEntry[] {
+  const prefix = `${snapshot.prefix}/demand-events/${hex(target)}/`;
+  const list = snapshot.demandEvents;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].key < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  const out: DemandEventEntry[] = [];
+  for (let i = lo; i < list.length && list[i].key.startsWith(prefix); i++) out.push(list[i]);
+  return out;
+}
+
+function hasUnknownVersion(snapshot: FleetSnapshot, target: string): boolean {
+  return snapshot.skipped.some((s) => s.family === "demand-events" && s.target === target);
+}
+
 export class DemandIndex {
-  private events = new Map<string, Map<string, DemandEventEntry>>();
-  private unknownVersion = new Map<string, Set<string>>();
   private folded = new Map<string, TableDemand>();
   private dirty = new Set<string>();
   private published: ReadonlyMap<string, TableDemand> | null = null;
@@ -16,57 +37,42 @@ export class DemandIndex {
   refolds = 0;
 
   constructor(snapshot: FleetSnapshot) {
-    for (const e of snapshot.demandEvents) this.setEvent(e.key, e.target, e);
-    for (const s of snapshot.skipped) if (s.family === "demand-events" && s.target !== undefined) this.setUnknown(s.key, s.target, true);
-    for (const target of this.dirty) this.fold(target);
-    this.dirty.clear();
-  }
-
-  setEvent(key: string, target: string, entry: DemandEventEntry | null): void {
-    let byKey = this.events.get(target);
-    if (entry) {
-      if (!byKey) this.events.set(target, (byKey = new Map()));
-      byKey.set(key, entry);
-    } else if (byKey) {
-      byKey.delete(key);
-      if (byKey.size === 0) this.events.delete(target);
+    let target: string | null = null;
+    let table = emptyTableDemand();
+    // entries are shared with snapshots: the fold never adopts an event's time map
+    for (const e of snapshot.demandEvents) {
+      if (e.target !== target) {
+        target = e.target;
+        table = this.folded.get(target) ?? emptyTableDemand();
+        this.folded.set(target, table);
+      }
+      foldEvent(table, e.event, e.modRevision, 0);
     }
-    this.touch(target);
-  }
-
-  setUnknown(key: string, target: string, present: boolean): void {
-    let keys = this.unknownVersion.get(target);
-    if (present) {
-      if (!keys) this.unknownVersion.set(target, (keys = new Set()));
-      keys.add(key);
-    } else if (keys) {
-      keys.delete(key);
-      if (keys.size === 0) this.unknownVersion.delete(target);
+    for (const s of snapshot.skipped) {
+      if (s.family === "demand-events" && s.target !== undefined && !this.folded.has(s.target)) this.folded.set(s.target, emptyTableDemand());
     }
-    this.touch(target);
+    this.published = new Map(this.folded);
   }
 
-  private touch(target: string): void {
+  /** A `demand-events/` key of `target` changed: re-fold it at the next hand-out. */
+  touch(target: string): void {
     this.dirty.add(target);
     this.published = null;
   }
 
-  private fold(target: string): void {
-    const byKey = this.events.get(target);
-    if (!byKey && !this.unknownVersion.has(target)) {
-      this.folded.delete(target);
-      return;
-    }
-    const table = emptyTableDemand();
-    // entries are shared with snapshots: never let the fold adopt an event's time map
-    if (byKey) for (const e of byKey.values()) foldEvent(table, e.event, e.modRevision, 0);
-    this.folded.set(target, table);
-  }
-
-  /** Every table at the current state (a new map after a change; treat it as read-only). */
-  tables(): ReadonlyMap<string, TableDemand> {
+  /** Every table of `snapshot` (a new map after a change; treat it as read-only). */
+  tables(snapshot: FleetSnapshot): ReadonlyMap<string, TableDemand> {
     if (this.published) return this.published;
-    for (const target of this.dirty) this.fold(target);
+    for (const target of this.dirty) {
+      const events = eventsOfTarget(snapshot, target);
+      if (events.length === 0 && !hasUnknownVersion(snapshot, target)) {
+        this.folded.delete(target);
+        continue;
+      }
+      const table = emptyTableDemand();
+      for (const e of events) foldEvent(table, e.event, e.modRevision, 0);
+      this.folded.set(target, table);
+    }
     this.refolds += this.dirty.size;
     this.dirty.clear();
     this.published = new Map(this.folded);
@@ -76,5 +82,5 @@ export class DemandIndex {
 
 /** One-shot fold of a snapshot (pinned revisions). */
 export function foldSnapshot(snapshot: FleetSnapshot): ReadonlyMap<string, TableDemand> {
-  return new DemandIndex(snapshot).tables();
+  return new DemandIndex(snapshot).tables(snapshot);
 }

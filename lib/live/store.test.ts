@@ -61,14 +61,14 @@ describe("LiveStore", () => {
 describe("DemandIndex", () => {
   it("re-folds only the touched table and equals a fresh fold", () => {
     const { demand, store } = start();
-    expect(deriveTable(demand.tables().get("alpha")!).pending_generations).toBe(9);
-    const betaBefore = demand.tables().get("beta");
+    expect(deriveTable(demand.tables(store.snapshot()).get("alpha")!).pending_generations).toBe(9);
+    const betaBefore = demand.tables(store.snapshot()).get("beta");
     const change = ev("alpha", "s2", 8);
     store.apply({ revision: 103, changes: [{ type: "put", kv: change }] }, parse, (family, key, parsed) => {
-      if (family === "demand-events") demand.setEvent(key, "alpha", parsed?.kind === "entry" ? (parsed.entry as never) : null);
+      if (family === "demand-events") demand.touch(store.demandTargetOf(key)!);
     });
     const before = demand.refolds;
-    const tables = demand.tables();
+    const tables = demand.tables(store.snapshot());
     expect(demand.refolds - before).toBe(1);
     expect(deriveTable(tables.get("alpha")!).pending_generations).toBe(14);
     const fresh = foldSnapshot(store.snapshot());

@@ -33,8 +33,7 @@ export function sameTableDemand(a: TableDemand, b: TableDemand, compareRevision 
   }
   let n = 0;
   for (const id in a.shards) {
-    const other = b.shards[id];
-    if (other === undefined || !sameShard(a.shards[id], other)) return false;
+    if (!Object.hasOwn(b.shards, id) || !sameShard(a.shards[id], b.shards[id])) return false;
     n++;
   }
   for (const _ in b.shards) n--;

@@ -157,6 +157,14 @@ describe("T18 fold_events_groups_by_table_and_skips_garbage", () => {
   });
 });
 
+describe("shard ids are data", () => {
+  it("a shard named __proto__ is an ordinary shard", () => {
+    const t = foldAll([ev("__proto__", 5, null, 1, "W"), ev("constructor", 3, null, 1, "W")]);
+    expect(Object.keys(t.shards).sort()).toEqual(["__proto__", "constructor"]);
+    expect(deriveTable(t).pending_generations).toBe(8);
+  });
+});
+
 describe("T23 shape in memory (the fold half of reconcile_at_production_scale)", () => {
   it("26,810 events → 13,405 tables, 0 skipped, Σ pending 656,620, 13,136 tables pending", () => {
     const kvs = [];

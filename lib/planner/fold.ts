@@ -31,7 +31,9 @@ export function foldEvent(
   owned?: OwnedTimes,
 ): FoldResult {
   if (!isKnownDemandVersion(event.v)) return "UnknownVersion"; // step 1: no shard created
-  let shard = table.shards[event.shard];
+  const shards = table.shards;
+  // shard ids are raw key text: never let one resolve to an Object.prototype member
+  let shard = Object.hasOwn(shards, event.shard) ? shards[event.shard] : undefined;
   let changed = false;
   // entry count of the shard's map when known without a key walk (-1 = unknown)
   let count = -1;
@@ -50,7 +52,7 @@ export function foldEvent(
       count = -1;
     }
     shard = { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: times };
-    table.shards[event.shard] = shard;
+    setShard(shards, event.shard, shard);
     if (event.sealed_times !== undefined && (count > 0 || (count < 0 && hasAnyTime(times)))) changed = added = true;
   } else if (event.sealed_times !== undefined) {
     const merged = mergeTimes(shard.sealed_times, event.sealed_times); // step 6, second half
@@ -99,6 +101,13 @@ export function foldEvent(
   if (revision > table.observed_revision) table.observed_revision = revision;
   table.updated_ms = now;
   return "Changed";
+}
+
+/** `shards[id] = shard`, except that `__proto__` becomes an ordinary own entry. */
+function setShard(shards: TableDemand["shards"], id: string, shard: ShardDemand): void {
+  if (id === "__proto__") {
+    Object.defineProperty(shards, id, { value: shard, enumerable: true, writable: true, configurable: true });
+  } else shards[id] = shard;
 }
 
 function hasAnyTime(times: SealedTimes): boolean {

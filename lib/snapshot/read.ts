@@ -12,6 +12,10 @@ import { buildSnapshot, familyPrefix, parseKvOnce } from "./build";
 import { FAMILIES, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
 
+/** A family of ≥ 2 × KEYS_PER_PART keys is read in up to PARALLEL_PARTS parallel sub-ranges. */
+const PARALLEL_PARTS = 4;
+const KEYS_PER_PART = 2048;
+
 export interface FleetRead {
   snapshot: FleetSnapshot;
   /** the raw kvs per family, in key order (the watch-fed cache patches these) */
@@ -30,10 +34,23 @@ export interface FleetReader {
   clearCache(): void;
 }
 
-export function createFleetReader(ctx: { client: Etcd3; prefix: string; cacheSize?: number; maxPageKeys?: number }): FleetReader {
+export interface FleetReaderOptions {
+  client: Etcd3;
+  prefix: string;
+  /** snapshots kept per revision (default 2) */
+  cacheSize?: number;
+  maxPageKeys?: number;
+  /** sees every page as it arrives (metrics, tests) */
+  observePage?: (family: FamilyName, kvs: SnapshotKv[]) => void;
+}
+
+export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   const cacheSize = ctx.cacheSize ?? 2;
   const cache = new Map<number, FleetRead>(); // revision → read, oldest first
   const inflight = new Map<number | "latest", Promise<FleetRead>>();
+  // quantile keys of the last read per large family: the next read cuts it there and
+  // reads the parts in parallel (same revision, same result; only faster)
+  const splitHints = new Map<string, Buffer[]>();
 
   const remember = (read: FleetRead) => {
     cache.delete(read.snapshot.revision);
@@ -41,7 +58,7 @@ export function createFleetReader(ctx: { client: Etcd3; prefix: string; cacheSiz
     while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
   };
 
-  async function readAt(revision: number): Promise<FleetRead> {
+  async function readAt(revision: number, restarts = 0): Promise<FleetRead> {
     const started = performance.now();
     const readAtMs = Date.now();
     const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
@@ -50,18 +67,25 @@ export function createFleetReader(ctx: { client: Etcd3; prefix: string; cacheSiz
       revision,
       stats,
       maxLimit: ctx.maxPageKeys,
+      splitKeys: (prefix) => splitHints.get(prefix),
       // parse each page while etcd serves the next one
       onPage: (prefix, kvs) => {
         const family = byPrefix.get(prefix)!;
         for (const kv of kvs) parseKvOnce(ctx.prefix, family, kv);
+        ctx.observePage?.(family.name, kvs);
       },
     });
     const kvsByFamily = new Map<FamilyName, SnapshotKv[]>();
-    for (const [prefix, kvs] of kvsByPrefix) kvsByFamily.set(byPrefix.get(prefix)!.name, kvs);
+    for (const [prefix, kvs] of kvsByPrefix) {
+      kvsByFamily.set(byPrefix.get(prefix)!.name, kvs);
+      const parts = Math.min(PARALLEL_PARTS, Math.floor(kvs.length / KEYS_PER_PART));
+      if (parts > 1) splitHints.set(prefix, Array.from({ length: parts - 1 }, (_, i) => Buffer.from(kvs[Math.floor((kvs.length * (i + 1)) / parts)].key)));
+      else splitHints.delete(prefix);
+    }
     readCounters.fullReads += 1;
     const snapshot = buildSnapshot(ctx.prefix, revision, kvsByFamily, {
       readAtMs,
-      stats: { ...stats, durationMs: performance.now() - started },
+      stats: { ...stats, durationMs: performance.now() - started, restarts },
     });
     return { snapshot, kvsByFamily };
   }
@@ -81,7 +105,7 @@ export function createFleetReader(ctx: { client: Etcd3; prefix: string; cacheSiz
       const hit = cache.get(revision);
       if (hit) return hit;
       try {
-        const read = await shared(revision, () => readAt(revision));
+        const read = await shared(revision, () => readAt(revision, attempt - 1));
         remember(read);
         return read;
       } catch (e) {

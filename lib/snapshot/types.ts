@@ -135,6 +135,8 @@ export interface SnapshotReadStats {
   bytes: number;
   keys: number;
   durationMs: number;
+  /** 1 when the read was restarted at a fresh revision after a compaction between pages */
+  restarts?: number;
 }
 
 export interface FleetSnapshot {

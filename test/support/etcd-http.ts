@@ -37,7 +37,24 @@ export class EtcdHttp {
     private readonly auth?: { username: string; password: string },
   ) {}
 
-  private async call<T>(path: string, body: unknown, timeoutMs = 30_000): Promise<T> {
+  /**
+   * One gateway call, retried for up to `retryMs` while the cluster is electing a leader
+   * or a member is down (every call here is idempotent: puts of fixed values, ranges).
+   */
+  private async call<T>(path: string, body: unknown, timeoutMs = 30_000, retryMs = 15_000): Promise<T> {
+    const deadline = Date.now() + retryMs;
+    for (;;) {
+      try {
+        return await this.callOnce<T>(path, body, timeoutMs);
+      } catch (e) {
+        const transient = /answered 5\d\d|fetch failed|ECONNREFUSED|ECONNRESET|aborted|timeout/i.test((e as Error).message) && !/compacted/.test((e as Error).message);
+        if (!transient || Date.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  private async callOnce<T>(path: string, body: unknown, timeoutMs: number): Promise<T> {
     if (this.auth && !this.token) {
       const res = await fetch(`${this.endpoint}/v3/auth/authenticate`, {
         method: "POST",

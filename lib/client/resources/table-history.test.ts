@@ -2,12 +2,12 @@ import { describe, expect, it } from "vitest";
 import { historyRevisions } from "./table-history";
 
 describe("historyRevisions", () => {
-  it("spreads 24 reads over the last 2,400 revisions, newest first", () => {
+  it("spreads 16 reads over the last 2,400 revisions, newest first", () => {
     const r = historyRevisions(10_000);
-    expect(r).toHaveLength(24);
+    expect(r).toHaveLength(16);
     expect(r[0]).toBe(10_000);
-    expect(r[1]).toBe(10_000 - 104);
-    expect(r[23]).toBe(10_000 - 23 * 104);
+    expect(r[1]).toBe(10_000 - 160);
+    expect(r[15]).toBe(10_000 - 15 * 160);
   });
 
   it("never reads before the floor or revision 1", () => {

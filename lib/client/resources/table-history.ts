@@ -26,7 +26,7 @@ export const tableHistoryKeys = {
  * Revisions to read, newest first: evenly spaced over the last `window` revisions, never
  * before `floor` (the oldest revision the table is known to exist at).
  */
-export function historyRevisions(newest: number, floor = 1, points = 24, window = 2400): number[] {
+export function historyRevisions(newest: number, floor = 1, points = 16, window = 2400): number[] {
   const oldest = Math.max(1, floor, newest - window);
   const step = Math.max(1, Math.floor((newest - oldest) / (points - 1)));
   const revisions: number[] = [];

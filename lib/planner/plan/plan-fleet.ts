@@ -156,6 +156,8 @@ function orderKey(t: TablePlan): OrderKey {
 
 /** Plan every table of one revision as of `now`. Pure and deterministic. */
 export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
+  const T = (globalThis as any).__T as Record<string, number> | undefined; let t0 = performance.now();
+  const lap = (k: string) => { if (T) { const t1 = performance.now(); T[k] = (T[k] ?? 0) + t1 - t0; t0 = t1; } };
   const limits: PlannerLimits = { ...DEFAULT_PLANNER_LIMITS, ...fleet.limits };
   const index = indexFleet(fleet, now);
   const policyFor = policyResolver(fleet.policies);
@@ -174,8 +176,10 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
       }),
     );
   }
+  lap("drafts");
   const { outcomes, placements, rows } = placeCandidates(drafts, fleet, limits, new Map(index.recentPlacements));
 
+  lap("place");
   const counts = emptyCounts();
   const keyed: Array<{ key: OrderKey; plan: TablePlan }> = [];
   const byTarget = new Map<string, TablePlan>();
@@ -193,7 +197,9 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     counts.by_backlog[plan.backlog_class]++;
     if (plan.pending_generations > 0) withPending++;
   }
+  lap("tablePlans");
   keyed.sort((a, b) => comparePlannerOrder(a.key, b.key));
   const tables = keyed.map((k) => k.plan);
+  lap("finalSort");
   return { now_ms: now, tables, byTarget, total_tables: tables.length, tables_with_pending: withPending, counts, placements, rows };
 }

@@ -35,6 +35,10 @@ function inPlannerOrder(a: any, b: any): boolean {
 
 it("walks 13,405 tables once each, in planner order, at one revision, while the fleet changes", async () => {
   const now = 1_700_000_100_000;
+  const first = await api(app.url, `/api/v1/scheduler/demand${q({ limit: 2000, include_idle: true, now_ms: now })}`);
+  expect(first.status).toBe(200);
+  expect(first.body.total_tables).toBe(PRODUCTION_TABLES);
+  // the simulator writes from here on: later pages must not see it
   let writing = true;
   let writes = 0;
   const writer = (async () => {
@@ -49,9 +53,6 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
     }
   })();
 
-  const first = await api(app.url, `/api/v1/scheduler/demand${q({ limit: 2000, include_idle: true, now_ms: now })}`);
-  expect(first.status).toBe(200);
-  expect(first.body.total_tables).toBe(PRODUCTION_TABLES);
   const rows: any[] = [...first.body.tables];
   let cursor = first.body.next_cursor;
   let pages = 1;

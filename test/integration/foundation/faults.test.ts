@@ -6,6 +6,7 @@ import type { Etcd3 } from "etcd3";
 import { createEtcdClient } from "@/lib/etcd/client";
 import { EtcdUnavailable, RevisionCompacted } from "@/lib/etcd/errors";
 import { keys } from "@/lib/schema/keys";
+import { seedScenarios } from "@/lib/sim/seed";
 import { createFleetReader } from "@/lib/snapshot/read";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 
@@ -73,6 +74,44 @@ describe("etcd faults", () => {
         if (Date.now() > deadline) throw e;
         await new Promise((r) => setTimeout(r, 200));
       }
+    }
+  });
+});
+
+describe("compaction during a read", () => {
+  it("restarts once at a fresh revision when the caller pinned none", async () => {
+    const own = await startEtcd();
+    const c = createEtcdClient({ endpoints: own.endpoints.split(","), callTimeoutMs: 30_000 });
+    try {
+      const prefix = "/compact-mid-read/lance-context/master";
+      await seedScenarios(c, ["production"], { prefix });
+      let compacting: Promise<unknown> | null = null;
+      const reader = createFleetReader({
+        client: c,
+        prefix,
+        cacheSize: 0,
+        // after the first page of events: write once more and compact up to it, under the read
+        observePage: (family) => {
+          if (family !== "demand-events" || compacting) return;
+          compacting = c.put(`${prefix}/bump`).value("x").exec().then((r) => c.kv.compact({ revision: r.header.revision, physical: true }));
+        },
+      });
+      const snap = await reader.readFleet();
+      expect(compacting).not.toBeNull();
+      expect(snap.stats.restarts).toBe(1);
+      expect(snap.demandEvents).toHaveLength(26_810);
+      expect(snap.skipped).toHaveLength(0);
+
+      // pinned by the caller: no restart, the typed error instead
+      compacting = null;
+      const pinnedAt = Number((await c.put(`${prefix}/bump`).value("y").exec()).header.revision);
+      const error = await reader.readFleet({ revision: pinnedAt }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RevisionCompacted);
+      expect((error as RevisionCompacted).compactRevision).toBeGreaterThan(pinnedAt);
+      await compacting;
+    } finally {
+      c.close();
+      await own.stop();
     }
   });
 });

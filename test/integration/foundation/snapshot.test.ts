@@ -2,6 +2,7 @@
 // key is skipped and counted while the snapshot completes (issue 2, "Bad input").
 import { afterAll, describe, expect, it } from "vitest";
 import { deriveTable } from "@/lib/planner/derived";
+import { FutureRevision } from "@/lib/etcd/errors";
 import { keys } from "@/lib/schema/keys";
 import { testPrefix } from "../../support/prefix";
 import { foldRead, readerFor, suiteClient } from "./helpers";
@@ -99,5 +100,13 @@ describe("readFleet", () => {
     reader.clearCache();
     const old = await reader.readFleet({ revision: a.revision });
     expect(old.demandEvents[0].event.sealed_through).toBe(3);
+  });
+
+  it("a revision the store has not reached fails with FutureRevision", async () => {
+    const P = testPrefix("future");
+    const current = (await readerFor(client, P).readFleet()).revision;
+    const error = await readerFor(client, P).readFleet({ revision: current + 1_000 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FutureRevision);
+    expect((error as FutureRevision).revision).toBe(current + 1_000);
   });
 });

@@ -8,7 +8,7 @@ import { createEtcdClient } from "@/lib/etcd/client";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { POLICY_TABLES, policyKey, seedPolicyFleet } from "./fleet";
+import { EXECUTOR_ID, POLICY_TABLES, policyKey, seedPolicyFleet } from "./fleet";
 import { auditRecords, call, policyPath, writtenFingerprint } from "./helpers";
 
 const ADMIN = `adm-${randomBytes(12).toString("hex")}`;
@@ -95,9 +95,23 @@ describe("invalid bodies write nothing", () => {
     { name: "text/plain", call: () => call(app.url, "PUT", policyPath(target), { token: ADMIN, rawBody: "{}", contentType: "text/plain", ifMatch: 0 }), status: 415, code: "unsupported_media_type" },
     { name: "form-encoded", call: () => call(app.url, "PUT", policyPath(target), { token: ADMIN, rawBody: "a=1", contentType: "application/x-www-form-urlencoded", ifMatch: 0 }), status: 415, code: "unsupported_media_type" },
     { name: "a body over 64 KiB", call: () => put({ mode: "legacy", pad: "x".repeat(70 * 1024) }), status: 413, code: "payload_too_large" },
+    { name: "a streamed body over 64 KiB without Content-Length", call: () => putStream(66), status: 413, code: "payload_too_large" },
     { name: "no If-Match", call: () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "legacy" } }), status: 428, code: "precondition_required" },
     { name: "a stale If-Match", call: () => put({ mode: "legacy" }, 999_999), status: 412, code: "precondition_failed" },
   ];
+  async function putStream(kib: number) {
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode('{"v":1,"mode":"legacy","pad":"'));
+        for (let i = 0; i < kib; i++) c.enqueue(new TextEncoder().encode("x".repeat(1024)));
+        c.enqueue(new TextEncoder().encode('"}'));
+        c.close();
+      },
+    });
+    const init = { method: "PUT", body, duplex: "half", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": "0" } };
+    const res = await fetch(`${app.url}${policyPath(target)}`, init as RequestInit);
+    return { status: res.status, body: await res.json() };
+  }
   function put(body: unknown, ifMatch: number = 0) {
     return call(app.url, "PUT", policyPath(target), { token: ADMIN, body, ifMatch });
   }
@@ -266,7 +280,9 @@ describe("preview", () => {
     expect(res.status).toBe(200);
     expect(res.body.changed.map((c: { target: string }) => c.target)).toEqual([target]);
     const [row] = res.body.changed;
-    expect(row.before.class).not.toBe(row.after.class);
+    // 5 pending: below the built-in 8 it is a tail, never placed; above 2 it is due and placed
+    expect([row.before.class, row.before.verdict.state, row.before.verdict.code]).toEqual(["tail", "would_skip", "tail_below_threshold"]);
+    expect([row.after.class, row.after.verdict.state, row.after.verdict.executor]).toEqual(["normal", "would_place", EXECUTOR_ID]);
     expect(res.body.unchanged_count).toBe(POLICY_TABLES.length - 1);
     expect(await writtenFingerprint(client, prefix)).toBe(before);
     const invalid = await call(app.url, "POST", `${policyPath(target)}/preview`, { token: ADMIN, body: { merge: { min_generations: 0 } } });

@@ -62,7 +62,9 @@ async function round(): Promise<string[]> {
     const res = await getJson(`${app.url}${path}`, { timeoutMs: 30_000 });
     const hostileDetail = path.includes("target=") && !path.includes(encodeURIComponent(VALID_TABLES[0]));
     if (res.status === 200 || (hostileDetail && res.status === 404)) continue;
-    bad.push(`${path} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)}`);
+    const requestId = res.headers.get("x-request-id");
+    const logged = requestId ? (app.logs().split("\n").find((l) => l.includes(requestId) && l.includes('"error"')) ?? "") : "";
+    bad.push(`${path} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)} ${logged.slice(0, 600)}`);
   }
   return bad;
 }
@@ -83,9 +85,14 @@ afterAll(async () => {
 describe("hostile records", () => {
   it("every endpoint answers 200 through 10,000 hostile records; skipped counts agree; memory stays flat", async () => {
     console.log(`[hostile] generated ${records.length}: ${JSON.stringify(tally(records))}`);
+    // every failure of every round, so one run shows them all
+    const failures = new Map<string, string>();
+    const collect = (round: number, bad: string[]) => {
+      for (const b of bad) if (!failures.has(b.split(" → ")[0])) failures.set(b.split(" → ")[0], `round ${round}: ${b}`);
+    };
     // warm-up: two rounds over the first half (full read path)
-    expect(await round()).toEqual([]);
-    expect(await round()).toEqual([]);
+    collect(-2, await round());
+    collect(-1, await round());
     const rssWarm = rssBytes(app.process.pid!);
 
     // the second half arrives while the console watches, in rounds
@@ -94,7 +101,7 @@ describe("hostile records", () => {
     for (let i = 0; i < ROUNDS; i++) {
       const from = TOTAL / 2 + i * perRound;
       await http.putMany(records.slice(from, from + perRound));
-      expect(await round(), `round ${i}`).toEqual([]);
+      collect(i, await round());
       rss.push(rssBytes(app.process.pid!));
     }
     const lastRevision = await http.revision();
@@ -129,20 +136,30 @@ describe("hostile records", () => {
     expect(listed.body.skipped).toHaveLength(skipped.total);
     for (const s of listed.body.skipped) expect(["bad_key", "bad_json", "schema", "unknown_version", "too_large"]).toContain(s.reason);
 
-    // no 5xx logged, the process is alive, memory flat
-    const logs = app.logs();
-    expect(logs.match(/"status":5\d\d/g) ?? []).toEqual([]);
+    // the process is alive, memory flat
     expect(app.process.exitCode).toBeNull();
     await sleep(500);
-    const rssEnd = rssBytes(app.process.pid!);
+    const rssAfterWrites = rssBytes(app.process.pid!);
+    // then the same requests with no more writes: the data is constant, so memory must be too
+    const steady: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      collect(ROUNDS + i, await round());
+      steady.push(rssBytes(app.process.pid!));
+    }
     const mb = (b: number) => Math.round(b / 1048576);
-    console.log(`[hostile] RSS warm-up ${mb(rssWarm)} MiB, per round ${rss.map(mb).join(" ")} MiB, end ${mb(rssEnd)} MiB`);
-    // Flat = no growth proportional to the work done. A leak that kept one copy of the
-    // hostile data per round (~1 MiB written per round, several MiB parsed and planned per
-    // request) would add well over 100 MiB across 10 rounds × 24 requests; the bound allows
-    // V8's heap headroom and GC timing (the heap is collected lazily) but not that.
-    expect(rssEnd).toBeLessThanOrEqual(rssWarm * 1.3 + 40 * 1048576);
-    // and the second half of the rounds grows no further than the first half did
-    expect(Math.max(...rss.slice(ROUNDS / 2))).toBeLessThanOrEqual(Math.max(...rss.slice(0, ROUNDS / 2)) * 1.15 + 20 * 1048576);
+    console.log(
+      `[hostile] RSS warm-up ${mb(rssWarm)} MiB; while 5,000 records arrived ${rss.map(mb).join(" ")} MiB; then steady ${steady.map(mb).join(" ")} MiB`,
+    );
+    // While records arrive the snapshot grows with them (each kept raw + parsed + in the
+    // skipped list: ~5 MiB per 500 records here), so that phase is bounded, not flat: a
+    // leak keeping one copy of the fleet per request (~24 requests a round, several MiB
+    // each) would blow through it.
+    expect(rssAfterWrites).toBeLessThanOrEqual(rssWarm * 1.5 + 32 * 1048576);
+    // With the data constant, 10 more rounds (~240 requests, every endpoint and page) stay
+    // within 10 % (+16 MiB of V8 heap headroom: GC runs lazily).
+    expect(Math.max(...steady)).toBeLessThanOrEqual(rssAfterWrites * 1.1 + 16 * 1048576);
+    // no endpoint failed in any round and no 5xx was logged
+    expect([...failures.values()]).toEqual([]);
+    expect(app.logs().match(/"status":5\d\d/g) ?? []).toEqual([]);
   });
 });

@@ -36,7 +36,7 @@ describe("load smoke", () => {
       baseUrl: app.url,
       serverPid: app.process.pid!,
       clients: 16,
-      warmupMs: 4000,
+      warmupMs: 8000,
       durationMs: 10_000,
       targets: Array.from({ length: 200 }, (_, k) => productionTarget((k * 7919) % TABLES)),
       writer: burstWriter(etcd, 500, (b) => productionBurst(P, b, 10, TABLES)),

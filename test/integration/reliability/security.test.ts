@@ -74,7 +74,9 @@ afterAll(async () => {
 describe("security", () => {
   it("reads work through an auth-enabled etcd with a prefix-limited user", async () => {
     const list = await request("/api/v1/scheduler/demand?limit=10&now_ms=1767225600000");
-    expect(list.status, list.text.slice(0, 300)).toBe(200);
+    const requestId = list.headers.get("x-request-id") ?? "-";
+    const logged = app.logs().split("\n").find((l) => l.includes(requestId)) ?? "";
+    expect(list.status, `${list.text.slice(0, 200)} — server log: ${logged.slice(0, 400)}`).toBe(200);
     expect(JSON.parse(list.text).total_tables).toBe(2);
     const health = await request("/api/v1/health");
     expect(health.status, health.text.slice(0, 300)).toBe(200);

@@ -6,6 +6,7 @@
 import "../lib/sim/node-entry";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createEtcdClient } from "../lib/etcd/client";
 import { PAGE_MAX_KEYS } from "../lib/etcd/paged-read";
@@ -74,7 +75,8 @@ async function main() {
       bytes: snap.stats.bytes,
       page_max_keys: PAGE_MAX_KEYS,
       seed_ms: Math.round(seedMs),
-      cpus: (await import("node:os")).cpus().length,
+      cpus: os.cpus().length,
+      load_average_1m: Number(os.loadavg()[0].toFixed(2)),
     };
     const out = path.join(__dirname, "results", "read.json");
     fs.mkdirSync(path.dirname(out), { recursive: true });

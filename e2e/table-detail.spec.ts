@@ -31,6 +31,7 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   await expect(page.getByTestId("history-chart")).toContainText(/\d+ revisions read \(409–/);
   await expect(page.getByTestId("history-chart").locator(".recharts-line-curve").first()).toHaveAttribute("d", /^M/);
   await screenshot(page, "table-detail-prepared-compaction");
+  await screenshot(page, "table-detail-prepared-compaction-full", { fullPage: true });
 });
 
 test("shows the failure ledger and cooldowns of a broken table", async ({ page }) => {

@@ -7,7 +7,7 @@ const mark = (m: Mark | null) => (m ? `${formatCount(m.value)} @e${m.epoch}` : "
 
 export function ShardsPanel({ table: t }: { table: TableDetail }) {
   return (
-    <section className="panel" aria-label="shards">
+    <section className="panel" aria-label="shards" style={{ gridColumn: "1 / -1", overflowX: "auto" }}>
       <h2>Shards ({t.shards.length})</h2>
       <table className="data">
         <thead>

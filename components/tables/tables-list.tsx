@@ -68,6 +68,8 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
   const [selected, setSelected] = useState(-1);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
 
+  const open = useCallback((href: string) => router.push(href), [router]);
+
   // A new filter or sort starts the selection over.
   useEffect(() => setSelected(-1), [view]);
 
@@ -130,6 +132,7 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
               top={item.start}
               selected={item.index === selected}
               href={tableHref(rows[item.index].target, revision)}
+              onOpen={open}
             />
           ))}
         </div>

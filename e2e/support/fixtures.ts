@@ -24,9 +24,10 @@ export function e2eState(): E2eState {
 
 const SCREENSHOTS = path.resolve(__dirname, "../screenshots");
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** A 1440×900 screenshot (the viewport); `fullPage` adds the whole page below the fold. */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }
 
 /** GET a console API path on the seeded app (to compare the page with the API). */

@@ -1,7 +1,7 @@
 import "server-only";
 // The planner over one FleetView: planFleet (units, verdicts, why-not, policies) and the
-// §6.2 shadow pass, computed once per (revision, now) and shared by every request that
-// asks for the same pair.
+// §6.2 shadow pass, computed once per (fleet content, now) and shared by every request
+// that asks for the same pair.
 import { planFleet, type FleetPlan } from "@/lib/planner/plan";
 import { mergeThresholds } from "@/lib/planner/plan/table";
 import { scoreTables, type Scored } from "@/lib/planner/score";
@@ -47,7 +47,7 @@ export function defaultNow(): number {
 
 /**
  * Live requests without `?now_ms` reuse the newest live plan while it is of the current
- * revision and younger than SAME_REVISION_REUSE_MS (waits move on a scale of minutes), or,
+ * fleet content and younger than SAME_REVISION_REUSE_MS (waits move on a scale of minutes), or,
  * under a stream of writes, younger than ANY_REVISION_REUSE_MS (each response still shows
  * one revision: the plan's own view). Otherwise a new plan is made at the server clock.
  */
@@ -69,8 +69,8 @@ function liveSlot(): LiveSlot {
 
 function entryFor(view: FleetView, now: number): Entry {
   const { entries } = cache();
-  // one revision of one prefix is the same fleet however it was obtained (live or pinned)
-  const key = `${view.revision}:${now}`;
+  // views of equal content (live revisions that only moved keys the console ignores) share plans
+  const key = `${view.contentId}:${now}`;
   let entry = entries.get(key);
   if (!entry) {
     const plan = planFleet(plannerFleet(view.snapshot, view.tables), now);
@@ -91,7 +91,7 @@ function entryForRequest(view: FleetView, nowMs: number | undefined): Entry {
   const slot = liveSlot();
   const latest = slot.latest;
   const age = latest ? Date.now() - latest.atMs : Infinity;
-  if (latest && ((latest.entry.view.revision === view.revision && age < SAME_REVISION_REUSE_MS) || age < ANY_REVISION_REUSE_MS)) {
+  if (latest && ((latest.entry.view.contentId === view.contentId && age < SAME_REVISION_REUSE_MS) || age < ANY_REVISION_REUSE_MS)) {
     return latest.entry;
   }
   const entry = entryFor(view, Date.now());
@@ -105,7 +105,8 @@ function entryForRequest(view: FleetView, nowMs: number | undefined): Entry {
  */
 export function planFor(view: FleetView, nowMs: number | undefined): Planned {
   const entry = entryForRequest(view, nowMs);
-  return entry.view === view || entry.view.revision !== view.revision ? entry.planned : { ...entry.planned, view };
+  // same content: answer with the request's (possibly newer) revision; else the plan's own view
+  return entry.view === view || entry.view.contentId !== view.contentId ? entry.planned : { ...entry.planned, view };
 }
 
 export function plannedAt(view: FleetView, now: number): Planned {
@@ -116,7 +117,7 @@ export function plannedAt(view: FleetView, now: number): Planned {
 export function shadowFor(view: FleetView, nowMs: number | undefined): ShadowPlanned {
   const entry = entryForRequest(view, nowMs);
   const shadow = shadowOf(entry);
-  return entry.view === view || entry.view.revision !== view.revision ? shadow : { ...shadow, view };
+  return entry.view === view || entry.view.contentId !== view.contentId ? shadow : { ...shadow, view };
 }
 
 function shadowOf(entry: Entry): ShadowPlanned {

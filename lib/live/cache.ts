@@ -16,7 +16,8 @@ import { FAMILY_BY_NAME, parseFamilyKv } from "@/lib/snapshot/families";
 import type { FamilyName, FleetSnapshot, ProgressEntry } from "@/lib/snapshot/types";
 import type { TableDemand } from "@/lib/schema/demand";
 import { metrics } from "@/lib/api/metrics";
-import { DemandIndex, foldSnapshot } from "./demand-index";
+import { type DemandIndex, foldSnapshot } from "./demand-index";
+import { readFolded } from "./read";
 import { readShadowHistory } from "./sampler";
 import { LiveStore, type ParsedKv } from "./store";
 
@@ -32,6 +33,11 @@ export interface FleetView {
   pinned: boolean;
   /** when the merge-progress sequence of each execution was last seen to move */
   sequenceClocks: ReadonlyMap<string, SequenceClock>;
+  /**
+   * Equal for two views whose fleet content is the same (a newer revision that only
+   * changed keys the console does not read keeps it), so plans can be shared.
+   */
+  contentId: string;
 }
 
 export interface CacheStatus {
@@ -58,6 +64,8 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 interface LiveState {
+  /** distinguishes the states of successive full reads */
+  id: number;
   store: LiveStore;
   demand: DemandIndex;
   watch: PrefixWatch | null;
@@ -76,6 +84,7 @@ export class LiveCache {
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly reader: FleetReader;
   private lastRefolds = 0;
+  private reads = 0;
 
   constructor(
     private readonly client: Etcd3,
@@ -146,6 +155,7 @@ export class LiveCache {
       live: false,
       pinned: true,
       sequenceClocks: this.state?.clocks ?? new Map(),
+      contentId: `rev:${revision}`,
     };
   }
 
@@ -171,6 +181,7 @@ export class LiveCache {
       live: s.live,
       pinned: false,
       sequenceClocks: new Map(s.clocks),
+      contentId: `${s.id}:${s.store.contentVersion}`,
     };
     this.recent.set(s.view.revision, s.view);
     while (this.recent.size > RECENT_LIVE) this.recent.delete(this.recent.keys().next().value!);
@@ -187,8 +198,7 @@ export class LiveCache {
     await this.ping(); // fail fast when etcd is down, before a full read
     const m = metrics();
     const started = performance.now();
-    this.reader.clearCache();
-    const { snapshot } = await this.reader.readFleetWithKvs();
+    const { snapshot, demand } = await readFolded(this.client, this.prefix);
     m.fullReads.inc({ reason: this.state ? reason : "initial" });
     m.snapshotReadSeconds.observe({ mode: "full" }, (performance.now() - started) / 1000);
     m.pages.inc(snapshot.stats.pages);
@@ -197,8 +207,9 @@ export class LiveCache {
     const old = this.state;
     const clocks = await this.initialClocks(snapshot, old?.clocks);
     const s: LiveState = {
+      id: ++this.reads,
       store: new LiveStore(snapshot),
-      demand: new DemandIndex(snapshot),
+      demand,
       watch: null,
       live: false,
       confirmedMs: Date.now(),

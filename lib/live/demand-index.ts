@@ -36,22 +36,34 @@ export class DemandIndex {
   /** tables re-folded since creation (the initial fold excluded) */
   refolds = 0;
 
-  constructor(snapshot: FleetSnapshot) {
-    let target: string | null = null;
-    let table = emptyTableDemand();
-    // entries are shared with snapshots: the fold never adopts an event's time map
-    for (const e of snapshot.demandEvents) {
-      if (e.target !== target) {
-        target = e.target;
-        table = this.folded.get(target) ?? emptyTableDemand();
-        this.folded.set(target, table);
-      }
-      foldEvent(table, e.event, e.modRevision, 0);
+  private lastTarget: string | null = null;
+  private lastTable: TableDemand | null = null;
+
+  /** Folds every event of `snapshot`; without one, events arrive through `add` (a read in progress). */
+  constructor(snapshot?: FleetSnapshot) {
+    if (!snapshot) return;
+    for (const e of snapshot.demandEvents) this.add(e);
+    this.addUnknownVersions(snapshot);
+  }
+
+  /** Fold one more event of the initial read (any order: the fold is order-independent). */
+  add(e: DemandEventEntry): void {
+    if (e.target !== this.lastTarget) {
+      this.lastTarget = e.target;
+      this.lastTable = this.folded.get(e.target) ?? null;
+      if (this.lastTable === null) this.folded.set(e.target, (this.lastTable = emptyTableDemand()));
     }
+    // entries are shared with snapshots: the fold never adopts an event's time map
+    foldEvent(this.lastTable!, e.event, e.modRevision, 0);
+    this.published = null;
+  }
+
+  /** §3.6: a table whose only events have an unknown version still exists, with zero shards. */
+  addUnknownVersions(snapshot: FleetSnapshot): void {
     for (const s of snapshot.skipped) {
       if (s.family === "demand-events" && s.target !== undefined && !this.folded.has(s.target)) this.folded.set(s.target, emptyTableDemand());
     }
-    this.published = new Map(this.folded);
+    this.published = null;
   }
 
   /** A `demand-events/` key of `target` changed: re-fold it at the next hand-out. */

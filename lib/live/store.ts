@@ -40,6 +40,8 @@ const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : 
 
 export class LiveStore {
   revision: number;
+  /** bumped by every batch that changed a key the console reads (not by other keys under P) */
+  contentVersion = 0;
   readonly readAtMs: number;
   private families = new Map<ListFamily, FamilyState>();
   private leader: FleetSnapshot["leader"];
@@ -92,6 +94,7 @@ export class LiveStore {
       }
     }
     if (batch.revision > this.revision) this.revision = batch.revision;
+    if (result.changedKeys > 0) this.contentVersion += 1;
     if (result.changedKeys > 0 || (this.built && this.built.revision !== this.revision)) this.built = null;
     return result;
   }

@@ -29,17 +29,40 @@ export function compareTargets(a: string, b: string): number {
 }
 
 export function comparePlannerOrder(a: OrderKey, b: OrderKey): number {
-  if (a.class_rank !== b.class_rank) return a.class_rank < b.class_rank ? -1 : 1;
-  if (a.class_rank === 1) {
-    const wa = a.wait_ms;
-    const wb = b.wait_ms;
-    if (wa !== null && wb !== null) {
-      if (wa !== wb) return wa > wb ? -1 : 1;
-    } else if (wa !== null) return -1;
-    else if (wb !== null) return 1;
-  } else if (a.score > b.score) return -1;
-  else if (a.score < b.score) return 1; // equal or NaN: fall through
-  return compareTargets(a.target, b.target);
+  return compareOrderFields(a.class_rank, a.wait_ms, a.score, a.target, b.class_rank, b.wait_ms, b.score, b.target);
+}
+
+/**
+ * `comparePlannerOrder` on loose fields, for callers that keep the key inside a larger
+ * record (no key object per item; lib/planner/plan sorts 13k tables per refresh).
+ */
+export function compareOrderFields(
+  rankA: number, waitA: number | null, scoreA: number, targetA: string,
+  rankB: number, waitB: number | null, scoreB: number, targetB: string,
+): number {
+  if (rankA !== rankB) return rankA < rankB ? -1 : 1;
+  if (rankA === 1) {
+    if (waitA !== null && waitB !== null) {
+      if (waitA !== waitB) return waitA > waitB ? -1 : 1;
+    } else if (waitA !== null) return -1;
+    else if (waitB !== null) return 1;
+  } else if (scoreA > scoreB) return -1;
+  else if (scoreA < scoreB) return 1; // equal or NaN: fall through
+  return compareTargets(targetA, targetB);
+}
+
+/** Merge two lists each already sorted by `compare` into one sorted list (stable: `a` first on ties). */
+export function mergeSorted<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): T[] {
+  if (b.length === 0) return a.slice();
+  if (a.length === 0) return b.slice();
+  const out: T[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = compare(b[j], a[i]) < 0 ? b[j++] : a[i++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
 }
 
 /** Sorted copy in planner order (stable; targets are unique, so the order is total). */

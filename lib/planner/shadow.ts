@@ -78,6 +78,11 @@ export interface ShadowPassInput {
   plannerToken: string;
   expectedBytes?: number;
   unitId?: (unit: Scored, index: number) => string;
+  /**
+   * `scored` already in planner order (e.g. lib/planner/plan's `FleetPlan.merge_order`,
+   * which is `sortPlannerOrder(scored)`): skips the sort. Must hold the same units.
+   */
+  ordered?: readonly Scored[];
 }
 
 export interface ShadowPass {
@@ -94,7 +99,7 @@ export interface ShadowPass {
 
 /** §6.2 steps 1–4 (pure): score order, shadow deletes, headroom without shadow rows, place. */
 export function shadowPass(input: ShadowPassInput): ShadowPass {
-  const ordered = sortPlannerOrder(input.scored);
+  const ordered = input.ordered ? input.ordered.slice() : sortPlannerOrder(input.scored);
   const units = { critical: 0, normal: 0, tail: 0 };
   for (const s of ordered) {
     if (s.class === "critical") units.critical++;

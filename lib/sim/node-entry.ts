@@ -6,6 +6,7 @@ import Module from "node:module";
 
 const id = require.resolve("server-only");
 const stub = new Module(id);
+stub.filename = id;
 stub.loaded = true;
 stub.exports = {};
 require.cache[id] = stub;

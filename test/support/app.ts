@@ -47,7 +47,7 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
     process: child,
     logs: () => output,
     async stop() {
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       await new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
         child.kill("SIGTERM");

@@ -95,7 +95,9 @@ export async function getJson<T = Record<string, unknown>>(url: string, opts: { 
     }
     return { status: res.status, ms: performance.now() - started, body: body as T, headers: res.headers };
   } catch (e) {
-    return { status: 0, ms: performance.now() - started, body: undefined as T, headers: new Headers(), networkError: (e as Error).message };
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    const detail = cause ? ` (${cause.code ?? ""}${cause.code && cause.message ? ": " : ""}${cause.message ?? ""})` : "";
+    return { status: 0, ms: performance.now() - started, body: undefined as T, headers: new Headers(), networkError: `${(e as Error).message}${detail}` };
   }
 }
 

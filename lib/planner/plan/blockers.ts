@@ -141,6 +141,8 @@ export function unitBlockers(u: PlanUnit, ctx: BlockerContext): WhyNot[] {
     ];
   }
   if (u.class_rank === 5) return [tailEntry(u, policy)];
+  // every remaining check reads the target's index entry or fence records: none, no blocker
+  if (ctx.index === undefined && ctx.fence === undefined) return NONE;
   let out: WhyNot[] = NONE;
   for (const check of CHECKS) {
     const entry = check(u, ctx);

@@ -6,17 +6,18 @@ import { BUILTIN_POLICY, type PolicyDocument } from "@/lib/schema/policy";
 import { backlogClass, type BacklogClass } from "../backlog";
 import { admissionEligibility, type Eligibility } from "../eligibility";
 import { foldHeadroom, reserve } from "../headroom";
-import { comparePlannerOrder, type OrderKey } from "../order";
+import { compareOrderFields, mergeSorted } from "../order";
 import { expectedMergeBytes, pickExecutor } from "../placement";
 import { effectivePolicy, type EffectivePolicyResult } from "../policy/effective";
 import { toTargetFence } from "./blockers";
 import { indexFleet } from "./context";
 import { designFilter, noFitEntry, type ExecutorCheck } from "./executors";
 import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits } from "./input";
-import { draftTable, type TableDraft } from "./table";
+import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
+import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
 import type { FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
-import { skipVerdict, whyNot, type Verdict, type WhyNot } from "./why-not";
+import { skipVerdict, whyNot, type WhyNot } from "./why-not";
 
 function policyResolver(policies: PlannerFleet["policies"]): (target: string) => EffectivePolicyResult {
   const fleetDefault = effectivePolicy(BUILTIN_POLICY, policies.default, null);
@@ -24,11 +25,6 @@ function policyResolver(policies: PlannerFleet["policies"]): (target: string) =>
     const doc: PolicyDocument | undefined = policies.tables.get(target);
     return doc ? effectivePolicy(BUILTIN_POLICY, policies.default, doc) : fleetDefault;
   };
-}
-
-interface Outcome {
-  verdict: Verdict;
-  whyNot: WhyNot[];
 }
 
 const NO_DEMAND = whyNot("no_demand", "Nothing to do: 0 pending generations and no compaction, index, repair or retire demand.");
@@ -40,13 +36,50 @@ function unitView(u: PlanUnit): UnitView {
   return { kind: u.kind, class: u.class, class_rank: u.class_rank, score: unitScore(u.score), reason: u.reason, wait_ms: u.wait_ms };
 }
 
+/** The units as shown: the offer list itself when every score is finite (the common case). */
+function unitViews(offer: PlanUnit[]): UnitView[] {
+  for (let i = 0; i < offer.length; i++) if (offer[i].score === Infinity) return offer.map(unitView);
+  return offer as UnitView[];
+}
+
 function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): number {
   return kind === "merge_wal" ? mergeBytes : limits.maintenanceBytes;
 }
 
-/** Place candidates in planner order under §5.2 headroom and the §5.5 limits. */
+/** Planner order of two drafts by their candidate units (§4.1; then target). */
+function compareCandidates(a: TableDraft, b: TableDraft): number {
+  const u = a.candidate!;
+  const v = b.candidate!;
+  return compareOrderFields(u.class_rank, u.wait_ms, u.score, a.target, v.class_rank, v.wait_ms, v.score, b.target);
+}
+
+/** Planner order of two tables as listed (idle last; an infinite score sorts as Infinity). */
+function comparePlans(a: TablePlan, b: TablePlan): number {
+  return compareOrderFields(
+    a.class_rank, a.wait_ms, typeof a.score === "number" ? a.score : Infinity, a.target,
+    b.class_rank, b.wait_ms, typeof b.score === "number" ? b.score : Infinity, b.target,
+  );
+}
+
+function compareScored(a: Scored, b: Scored): number {
+  return compareOrderFields(a.class_rank, a.wait_ms, a.score, a.target, b.class_rank, b.wait_ms, b.score, b.target);
+}
+
+/**
+ * "Does any executor fit a unit of this kind under this policy's executors_allowed?" —
+ * the answer (null = yes, else the no-fit entry, and the outcome shared by tables with
+ * nothing else blocking) only changes when a placement reserves capacity, so it is
+ * remembered per (kind, executors_allowed) until the next placement.
+ */
+interface NoFitAnswer {
+  noFit: WhyNot | null;
+  outcome: Outcome | null;
+}
+
+/** Place candidates in planner order under §5.2 headroom and the §5.5 limits; sets each
+ * candidate draft's `outcome`. `candidates` must be in planner order. */
 function placeCandidates(
-  drafts: TableDraft[],
+  candidates: readonly TableDraft[],
   fleet: PlannerFleet,
   limits: PlannerLimits,
   recent: Map<string, number>,
@@ -55,13 +88,6 @@ function placeCandidates(
   const heartbeats = [...fleet.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat }));
   // Shadow rows are replaced wholesale every pass (§6.2 step 3): they hold no capacity here.
   const rows = foldHeadroom(heartbeats, fleet.assignments, { countShadow: false });
-  const candidates: Array<{ key: OrderKey; draft: TableDraft; unit: PlanUnit }> = [];
-  for (const d of drafts) {
-    const u = d.candidate;
-    if (u) candidates.push({ key: { target: d.target, class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score }, draft: d, unit: u });
-  }
-  candidates.sort((a, b) => comparePlannerOrder(a.key, b.key));
-  const outcomes = new Map<string, Outcome>();
   const placements: PlannedPlacement[] = [];
   const cycle = limits.maxPlacementsPerCycle ?? Infinity;
   // One shared entry for every unit past the cycle limit (the message is the same).
@@ -71,42 +97,54 @@ function placeCandidates(
     { max_placements_per_cycle: cycle },
   );
   const cycleOutcome: Outcome = { verdict: skipVerdict(cycleEntry), whyNot: [cycleEntry] };
-  // Past the cycle limit nothing is reserved any more, so "would an executor fit?" depends
-  // only on the kind and the policy's executors_allowed: answer it once per pair.
-  const frozen = new Map<string, WhyNot | null>();
-  const skip = (d: TableDraft, entry: WhyNot, shared?: Outcome) =>
-    outcomes.set(d.target, d.blocked.length === 0 && shared ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] });
-  for (const { draft: d, unit: u } of candidates) {
-    const kind = u.kind as TaskKind; // retire is class 5 and never a candidate
+  // kind → executors_allowed list (by identity; equal lists give equal answers) → answer
+  let answers = new Map<TaskKind, Map<readonly string[], NoFitAnswer>>();
+  const skip = (d: TableDraft, entry: WhyNot, shared: Outcome) => {
+    d.outcome = d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] };
+  };
+  for (let i = 0; i < candidates.length; i++) {
+    const d = candidates[i];
+    const kind = d.candidate!.kind as TaskKind; // retire is class 5 and never a candidate
+    const policy = d.policy.effective;
+    let byPolicy = answers.get(kind);
+    if (byPolicy === undefined) answers.set(kind, (byPolicy = new Map()));
+    let answer = byPolicy.get(policy.executors_allowed);
+    if (answer === undefined) {
+      const check: ExecutorCheck = {
+        kind,
+        bytes: unitBytes(kind, limits, mergeBytes),
+        policy,
+        recent,
+        ratePerMin: limits.placementsPerExecutorPerMin,
+      };
+      const fit = pickExecutor(rows, kind, check.bytes, designFilter(check)) !== null;
+      const noFit = fit ? null : noFitEntry(rows, check);
+      answer = { noFit, outcome: noFit && { verdict: skipVerdict(noFit), whyNot: [noFit] } };
+      byPolicy.set(policy.executors_allowed, answer);
+    }
+    if (answer.noFit !== null) {
+      skip(d, answer.noFit, answer.outcome!);
+      continue;
+    }
+    if (placements.length >= cycle) {
+      skip(d, cycleEntry, cycleOutcome);
+      continue;
+    }
     const check: ExecutorCheck = {
       kind,
       bytes: unitBytes(kind, limits, mergeBytes),
-      policy: d.policy.effective,
+      policy,
       recent,
       ratePerMin: limits.placementsPerExecutorPerMin,
     };
-    if (placements.length >= cycle) {
-      const key = `${kind}|${check.policy.executors_allowed.join(",")}`;
-      let noFit = frozen.get(key);
-      if (noFit === undefined) {
-        noFit = pickExecutor(rows, kind, check.bytes, designFilter(check)) === null ? noFitEntry(rows, check) : null;
-        frozen.set(key, noFit);
-      }
-      if (noFit) skip(d, noFit);
-      else skip(d, cycleEntry, cycleOutcome);
-      continue;
-    }
-    const row = pickExecutor(rows, kind, check.bytes, designFilter(check));
-    if (row === null) {
-      skip(d, noFitEntry(rows, check));
-      continue;
-    }
+    const row = pickExecutor(rows, kind, check.bytes, designFilter(check))!;
     reserve(row, { [kind]: 1 }, check.bytes);
     recent.set(row.executor, (recent.get(row.executor) ?? 0) + 1);
-    placements.push({ target: d.target, kind, executor: row.executor, reserved_bytes: check.bytes, class: u.class, score: unitScore(u.score) });
-    outcomes.set(d.target, { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] });
+    answers = new Map(); // capacity changed: every remembered answer may differ now
+    placements.push({ target: d.target, kind, executor: row.executor, reserved_bytes: check.bytes, class: d.candidate!.class, score: unitScore(d.candidate!.score) });
+    d.outcome = { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] };
   }
-  return { outcomes, placements, rows };
+  return { placements, rows };
 }
 
 function emptyCounts(): FleetPlan["counts"] {
@@ -116,11 +154,12 @@ function emptyCounts(): FleetPlan["counts"] {
   };
 }
 
-function tablePlan(d: TableDraft, outcome: Outcome | undefined, eligibility: Eligibility): TablePlan {
+function tablePlan(d: TableDraft, eligibility: Eligibility): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
-  const result: Outcome = outcome ?? (d.blocked.length > 0 ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked } : NO_DEMAND_OUTCOME);
+  const result: Outcome = d.outcome ?? (d.blocked.length > 0 ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked } : NO_DEMAND_OUTCOME);
   const oldest = derived.oldest_pending_ms;
+  const policy = d.policy;
   return {
     target: d.target,
     class: head ? head.class : "idle",
@@ -133,7 +172,7 @@ function tablePlan(d: TableDraft, outcome: Outcome | undefined, eligibility: Eli
     age_bound: oldest === null ? null : derived.oldest_pending_exact_ms === oldest ? "exact" : "upper",
     wait_ms: head ? head.wait_ms : null,
     shards: derived.shards,
-    backlog_class: backlogClass(derived.pending_generations, d.policy.effective.backlog) as BacklogClass,
+    backlog_class: backlogClass(derived.pending_generations, policy.effective.backlog) as BacklogClass,
     verdict: result.verdict,
     score_breakdown: scored && {
       by_generations: scored.by_gens,
@@ -141,65 +180,100 @@ function tablePlan(d: TableDraft, outcome: Outcome | undefined, eligibility: Eli
       age_boost: scored.age_boost,
       wait_exact_ms: scored.wait_exact_ms,
       wait_floor_ms: scored.wait_floor_ms,
-      ...thresholds,
+      min_generations: thresholds.min_generations,
+      min_bytes: thresholds.min_bytes,
+      max_age_secs: thresholds.max_age_secs,
+      critical_generations: thresholds.critical_generations,
+      max_turn_wait_secs: thresholds.max_turn_wait_secs,
     },
-    units: d.offer.map(unitView),
+    units: unitViews(d.offer),
     why_not: result.whyNot,
     eligibility,
-    policy: d.policy,
+    policy,
   };
-}
-
-function orderKey(t: TablePlan): OrderKey {
-  return { target: t.target, class_rank: t.class_rank, wait_ms: t.wait_ms, score: typeof t.score === "number" ? t.score : Infinity };
 }
 
 /** Plan every table of one revision as of `now`. Pure and deterministic. */
 export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
-  const T = (globalThis as any).__T as Record<string, number> | undefined; let t0 = performance.now();
-  const lap = (k: string) => { if (T) { const t1 = performance.now(); T[k] = (T[k] ?? 0) + t1 - t0; t0 = t1; } };
   const limits: PlannerLimits = { ...DEFAULT_PLANNER_LIMITS, ...fleet.limits };
   const index = indexFleet(fleet, now);
   const policyFor = policyResolver(fleet.policies);
   const drafts: TableDraft[] = [];
+  const candidates: TableDraft[] = [];
+  // thresholds of the last policy seen (13k tables usually share the fleet default)
+  let lastPolicy: EffectivePolicyResult | null = null;
+  let lastThresholds: MergeThresholds = DEFAULT_MERGE_THRESHOLDS;
   for (const [target, demand] of fleet.tables) {
-    drafts.push(
-      draftTable({
-        target,
-        demand,
-        policy: policyFor(target),
-        index: index.byTarget.get(target),
-        fence: fleet.fences.get(target),
-        turns: fleet.turns?.get(target),
-        retireSecs: limits.retireSecs,
-        now,
-      }),
-    );
+    const policy = policyFor(target);
+    if (policy !== lastPolicy) {
+      lastPolicy = policy;
+      lastThresholds = mergeThresholds(policy.effective);
+    }
+    const d = draftTable({
+      target,
+      demand,
+      policy,
+      index: index.byTarget.get(target),
+      fence: fleet.fences.get(target),
+      turns: fleet.turns?.get(target),
+      retireSecs: limits.retireSecs,
+      now,
+      thresholds: lastThresholds,
+    });
+    drafts.push(d);
+    if (d.candidate) candidates.push(d);
   }
-  lap("drafts");
-  const { outcomes, placements, rows } = placeCandidates(drafts, fleet, limits, new Map(index.recentPlacements));
+  candidates.sort(compareCandidates);
+  const { placements, rows } = placeCandidates(candidates, fleet, limits, new Map(index.recentPlacements));
 
-  lap("place");
   const counts = emptyCounts();
-  const keyed: Array<{ key: OrderKey; plan: TablePlan }> = [];
   const byTarget = new Map<string, TablePlan>();
+  const scored: Scored[] = [];
   let withPending = 0;
   const eligibleNoFence = admissionEligibility({ kind: "merge_wal", target: "" }, toTargetFence(undefined, false));
-  for (const d of drafts) {
+  const plans: TablePlan[] = new Array(drafts.length);
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i];
     const fence = fleet.fences.get(d.target);
     const eligibility = fence
       ? admissionEligibility({ kind: "merge_wal", target: d.target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
       : eligibleNoFence;
-    const plan = tablePlan(d, outcomes.get(d.target), eligibility);
-    keyed.push({ key: orderKey(plan), plan });
+    const plan = tablePlan(d, eligibility);
+    plans[i] = plan;
     byTarget.set(d.target, plan);
     counts.by_class[plan.class as TableClassName]++;
     counts.by_backlog[plan.backlog_class]++;
     if (plan.pending_generations > 0) withPending++;
+    if (d.scored !== null) scored.push(d.scored);
   }
-  lap("tablePlans");
-  keyed.sort((a, b) => comparePlannerOrder(a.key, b.key));
-  const tables = keyed.map((k) => k.plan);
-  lap("finalSort");
-  return { now_ms: now, tables, byTarget, total_tables: tables.length, tables_with_pending: withPending, counts, placements, rows };
+  // Planner order without re-sorting the candidates: a table with a candidate is listed by
+  // that unit's key, so the full order is the sorted candidates merged with the others.
+  const candidatePlans: TablePlan[] = [];
+  const mergeOrdered: Scored[] = [];
+  for (const d of candidates) {
+    candidatePlans.push(byTarget.get(d.target)!);
+    if (d.candidate!.kind === "merge_wal") mergeOrdered.push(d.scored!); // same key as its Scored
+  }
+  const others: TablePlan[] = [];
+  const otherScored: Scored[] = [];
+  for (let i = 0; i < drafts.length; i++) {
+    const d = drafts[i];
+    if (d.candidate === null) others.push(plans[i]);
+    if (d.scored !== null && (d.candidate === null || d.candidate.kind !== "merge_wal")) otherScored.push(d.scored);
+  }
+  others.sort(comparePlans);
+  otherScored.sort(compareScored);
+  const tables = mergeSorted(candidatePlans, others, comparePlans);
+  return {
+    now_ms: now,
+    tables,
+    byTarget,
+    total_tables: tables.length,
+    tables_with_pending: withPending,
+    counts,
+    placements,
+    rows,
+    scored,
+    merge_order: mergeSorted(mergeOrdered, otherScored, compareScored),
+  };
 }

@@ -11,7 +11,7 @@ import type { TargetIndex } from "./context";
 import { applyTurnLimit } from "./fairness";
 import type { PlannerFence, TurnHistory } from "./input";
 import { buildUnits, type MergeUnitScore, type PlanUnit } from "./units";
-import { whyNot, type WhyNot } from "./why-not";
+import { whyNot, type Verdict, type WhyNot } from "./why-not";
 
 /** §4.1 thresholds from the effective policy (§7.3: an edited policy changes verdicts). */
 export function mergeThresholds(policy: EffectivePolicy): MergeThresholds {
@@ -32,6 +32,12 @@ function thresholdsOf(result: EffectivePolicyResult): MergeThresholds {
   return t;
 }
 
+/** A table's verdict and why-not list (may be shared by tables with the same outcome). */
+export interface Outcome {
+  verdict: Verdict;
+  whyNot: WhyNot[];
+}
+
 export interface TableDraft {
   target: string;
   derived: TableDerived;
@@ -44,6 +50,8 @@ export interface TableDraft {
   candidate: PlanUnit | null;
   /** blockers of the units offered before the candidate (all units when none is free) */
   blocked: WhyNot[];
+  /** the placement step's outcome for the candidate (null until placed / without candidate) */
+  outcome: Outcome | null;
 }
 
 /** Newest kept flush time over all shards (retire idleness); only read for idle tables. */
@@ -77,13 +85,18 @@ export interface TableInputs {
   turns: TurnHistory | undefined;
   retireSecs: number;
   now: number;
+  /** `mergeThresholds(policy.effective)` when the caller already has it */
+  thresholds?: MergeThresholds;
 }
+
+/** Shared "nothing blocks" list (never mutated; a table that gains a blocker gets its own). */
+const NO_BLOCKERS: WhyNot[] = [];
 
 export function draftTable(input: TableInputs): TableDraft {
   const { target, demand, now } = input;
   const policy = input.policy.effective;
   const derived = deriveTable(demand);
-  const thresholds = thresholdsOf(input.policy);
+  const thresholds = input.thresholds ?? thresholdsOf(input.policy);
   const scored = scoreDerived(target, derived, now, thresholds);
   const units = buildUnits({
     demand,
@@ -99,25 +112,28 @@ export function draftTable(input: TableInputs): TableDraft {
   const sorted = units.length > 1 ? sortUnits(units) : units;
   const { units: offer, yielded } = input.turns ? applyTurnLimit(sorted, input.turns, policy) : { units: sorted, yielded: null };
 
-  const blocked: WhyNot[] = [];
+  let blocked = NO_BLOCKERS;
   if (yielded) {
-    blocked.push(
+    blocked = [
       whyNot(
         "turn_limit",
         `${yielded.kind} took ${yielded.count} consecutive write turns (max_consecutive_turns ${yielded.limit}): ${yielded.to} goes first.`,
         yielded,
       ),
-    );
+    ];
   }
   let candidate: PlanUnit | null = null;
-  const ctx = { target, policy, index: input.index, fence: input.fence, now };
-  for (const u of offer) {
-    const reasons = unitBlockers(u, ctx);
-    if (reasons.length === 0) {
-      candidate = u;
-      break;
+  if (offer.length > 0) {
+    const ctx = { target, policy, index: input.index, fence: input.fence, now };
+    for (const u of offer) {
+      const reasons = unitBlockers(u, ctx);
+      if (reasons.length === 0) {
+        candidate = u;
+        break;
+      }
+      if (blocked === NO_BLOCKERS) blocked = reasons.slice();
+      else blocked.push(...reasons);
     }
-    blocked.push(...reasons);
   }
-  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked };
+  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, outcome: null };
 }

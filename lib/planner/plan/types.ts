@@ -4,6 +4,7 @@ import type { BacklogClass } from "../backlog";
 import type { Eligibility } from "../eligibility";
 import type { HeadroomRow } from "../headroom";
 import type { EffectivePolicyResult } from "../policy/effective";
+import type { Scored } from "../score";
 import type { TableClassName, UnitKind, UnitScore } from "./units";
 import type { Verdict, WhyNot } from "./why-not";
 
@@ -79,4 +80,13 @@ export interface FleetPlan {
   placements: PlannedPlacement[];
   /** headroom after this plan's reservations */
   rows: HeadroomRow[];
+  /**
+   * The §4.1 merge score of every table with pending generations, scored with its
+   * effective policy's thresholds, in the order of `fleet.tables` — exactly
+   * `scoreTables(fleet.tables, now, target => mergeThresholds(policy))`, computed once here
+   * so the §6.2 shadow pass need not derive and score the fleet again.
+   */
+  scored: Scored[];
+  /** `scored` in planner order (= `sortPlannerOrder(scored)`): pass it to `shadowPass` as `ordered`. */
+  merge_order: Scored[];
 }

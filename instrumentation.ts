@@ -2,11 +2,6 @@
 // (console-api.md "Configuration": one line naming the variable, then exit).
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { loadEnv } = await import("./lib/config/env");
-  try {
-    loadEnv(process.env);
-  } catch (e) {
-    console.error(e instanceof Error ? e.message : String(e));
-    process.exit(1);
-  }
+  const { checkEnvOrExit } = await import("./lib/config/check-env");
+  checkEnvOrExit();
 }

@@ -95,7 +95,7 @@ function legacyOf(view: FleetView, target: string, now: number, eligibility: { c
 }
 
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
-  const { view, now, plan } = planFor(await fleetView(q.revision), q.now_ms);
+  const { view, now, plan } = await planFor(await fleetView(q.revision), q.now_ms);
   const t = plan.byTarget.get(q.target);
   if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${view.revision}`);
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === q.target) ?? null;

@@ -90,7 +90,7 @@ async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: numb
 export async function demandList(q: DemandQuery): Promise<DemandList> {
   const page0 = await resolvePage(q);
   const { offset, query, fingerprint } = page0;
-  const { view, now, plan } = planFor(page0.view, page0.now);
+  const { view, now, plan } = await planFor(page0.view, page0.now);
   const selected = selectTables(plan.tables, query);
   const page = selected.slice(offset, offset + q.limit);
   const next =

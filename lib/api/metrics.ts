@@ -42,6 +42,11 @@ function create() {
     shadowOutcome: new Gauge({ name: "console_shadow_outcome", help: "Shadow comparison outcome counts of the last computed plan (§6.2)", labelNames: ["outcome"], registers: r }),
     shadowDisagreements: new Gauge({ name: "console_shadow_disagreements", help: "discovery_miss + phantom_task of the last computed plan", registers: r }),
     shadowSamples: new Counter({ name: "console_shadow_history_samples_total", help: "Shadow-history samples written by this replica", registers: r }),
+    shadowHistorySkipped: new Counter({
+      name: "console_shadow_history_skipped_total",
+      help: "Stored shadow-history values left out of a history read (not a valid sample)",
+      registers: r,
+    }),
     samplerLeader: new Gauge({ name: "console_shadow_sampler_leader", help: "1 while this replica holds the sampler election", registers: r }),
   };
 }

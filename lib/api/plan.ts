@@ -1,13 +1,16 @@
 import "server-only";
 // The planner over one FleetView: planFleet (units, verdicts, why-not, policies) and the
-// §6.2 shadow pass, computed once per (fleet content, now) and shared by every request
-// that asks for the same pair.
+// §6.2 shadow pass. A plan of the production fleet (13,405 tables) is 100–400 ms of
+// synchronous CPU, so it is never made per request:
+// * live requests without `?now_ms` are answered from the newest completed plan (its own
+//   view labels the response: one response, one revision) while at most ONE newer plan is
+//   made in the background, and only once the current one is older than
+//   max(MIN_REPLAN_MS, REPLAN_FACTOR × its duration) — stale-while-revalidate, bounded rate;
+// * `?now_ms=` and pinned `?revision=` requests are planned exactly, kept in a small LRU.
 import { planFleet, type FleetPlan } from "@/lib/planner/plan";
-import { mergeThresholds } from "@/lib/planner/plan/table";
-import { scoreTables, type Scored } from "@/lib/planner/score";
 import { compareShadow, mergeTaskTargets, shadowPass, type ShadowComparison, type ShadowPass } from "@/lib/planner/shadow";
-import { DEFAULT_MERGE_THRESHOLDS } from "@/lib/planner/score";
-import type { FleetView } from "@/lib/live/cache";
+import type { Scored } from "@/lib/planner/score";
+import { liveCache, type FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/live/planner-input";
 import { metrics } from "./metrics";
 
@@ -23,17 +26,8 @@ export interface ShadowPlanned extends Planned {
   comparison: ShadowComparison;
 }
 
-const MAX_PLANS = 4;
-const KEY = Symbol.for("scheduler-console.plans");
-
-interface PlanCache {
-  entries: Map<string, Entry>;
-}
-
-function cache(): PlanCache {
-  const g = globalThis as unknown as Record<symbol, PlanCache | undefined>;
-  return (g[KEY] ??= { entries: new Map() });
-}
+/** exact (`now_ms` / pinned) plans kept besides the live one */
+const EXACT_PLANS = 2;
 
 /**
  * A pinned request without `?now_ms` plans at the server clock rounded down to
@@ -45,93 +39,143 @@ export function defaultNow(): number {
   return Math.floor(Date.now() / NOW_STEP_MS) * NOW_STEP_MS;
 }
 
-/**
- * Live requests without `?now_ms` reuse the newest live plan while it is of the current
- * fleet content and younger than SAME_REVISION_REUSE_MS (waits move on a scale of minutes), or,
- * under a stream of writes, younger than ANY_REVISION_REUSE_MS (each response still shows
- * one revision: the plan's own view). Otherwise a new plan is made at the server clock.
- */
-export const SAME_REVISION_REUSE_MS = 5000;
-export const ANY_REVISION_REUSE_MS = 250;
+/** While the fleet content is unchanged, the live plan is kept this long (waits move on a scale of minutes). */
+export const SAME_CONTENT_REUSE_MS = 5000;
+/** A newer live plan is started no sooner than this after the last one completed... */
+export const MIN_REPLAN_MS = 1000;
+/** ...nor sooner than this many times the last plan's duration (bounds the CPU spent planning). */
+export const REPLAN_FACTOR = 2.5;
 
-type Entry = { view: FleetView; planned: Planned; shadow?: ShadowPlanned };
+type Entry = { key: string; view: FleetView; planned: Planned; shadow?: ShadowPlanned };
 
-interface LiveSlot {
-  latest: { entry: Entry; atMs: number } | null;
+interface LiveEntry {
+  entry: Entry;
+  /** when the plan completed and how long it took */
+  doneMs: number;
+  durationMs: number;
 }
 
-const LIVE_KEY = Symbol.for("scheduler-console.live-plan");
-
-function liveSlot(): LiveSlot {
-  const g = globalThis as unknown as Record<symbol, LiveSlot | undefined>;
-  return (g[LIVE_KEY] ??= { latest: null });
+interface PlanState {
+  exact: Map<string, Entry>;
+  live: LiveEntry | null;
+  /** the one newer live plan being made */
+  computing: Promise<LiveEntry> | null;
 }
 
-function entryFor(view: FleetView, now: number): Entry {
-  const { entries } = cache();
-  // views of equal content (live revisions that only moved keys the console ignores) share plans
-  const key = `${view.contentId}:${now}`;
-  let entry = entries.get(key);
-  if (!entry) {
-    const plan = planFleet(plannerFleet(view.snapshot, view.tables), now);
-    metrics().plans.inc();
-    entry = { view, planned: { view, now, plan } };
-    entries.set(key, entry);
-    while (entries.size > MAX_PLANS) entries.delete(entries.keys().next().value!);
-  } else {
-    entries.delete(key); // LRU: most recently used last
-    entries.set(key, entry);
+const KEY = Symbol.for("scheduler-console.plan-state");
+
+function state(): PlanState {
+  const g = globalThis as unknown as Record<symbol, PlanState | undefined>;
+  let s = g[KEY];
+  if (!s) {
+    const created: PlanState = { exact: new Map(), live: null, computing: null };
+    s = g[KEY] = created;
+    // `?revision=R` / cursors at a plan's revision answer from the plan's own view (no pinned read)
+    liveCache().holdViews((revision) => heldViews(created).find((v) => v.revision === revision));
   }
+  return s;
+}
+
+function heldViews(s: PlanState): FleetView[] {
+  const views = [...s.exact.values()].map((e) => e.view);
+  if (s.live) views.push(s.live.entry.view);
+  return views;
+}
+
+const keyOf = (view: FleetView, now: number) => `${view.contentId}:${now}`;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function makeEntry(view: FleetView, now: number): { entry: Entry; durationMs: number } {
+  const started = performance.now();
+  const plan = planFleet(plannerFleet(view.snapshot, view.tables), now);
+  const durationMs = performance.now() - started;
+  metrics().plans.inc();
+  return { entry: { key: keyOf(view, now), view, planned: { view, now, plan } }, durationMs };
+}
+
+/** An exact plan for (view content, now): the live plan if it is that one, else the LRU. */
+async function exactEntry(view: FleetView, now: number): Promise<Entry> {
+  const s = state();
+  const key = keyOf(view, now);
+  if (s.live?.entry.key === key) return s.live.entry;
+  let entry = s.exact.get(key);
+  if (entry) {
+    s.exact.delete(key); // LRU: most recently used last
+    s.exact.set(key, entry);
+    return entry;
+  }
+  await yieldToEventLoop(); // let requests the current plans answer go first
+  entry = s.exact.get(key) ?? makeEntry(view, now).entry;
+  s.exact.set(key, entry);
+  while (s.exact.size > EXACT_PLANS) s.exact.delete(s.exact.keys().next().value!);
   return entry;
 }
 
-function entryForRequest(view: FleetView, nowMs: number | undefined): Entry {
-  if (nowMs !== undefined) return entryFor(view, nowMs);
-  if (view.pinned) return entryFor(view, defaultNow());
-  const slot = liveSlot();
-  const latest = slot.latest;
-  const age = latest ? Date.now() - latest.atMs : Infinity;
-  if (latest && ((latest.entry.view.contentId === view.contentId && age < SAME_REVISION_REUSE_MS) || age < ANY_REVISION_REUSE_MS)) {
-    return latest.entry;
+function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
+  s.computing ??= (async () => {
+    await yieldToEventLoop();
+    // the newest view once the loop had its turn (the watch may have moved on); else the request's
+    const latest = await liveCache().current().catch(() => view);
+    await yieldToEventLoop();
+    const { entry, durationMs } = makeEntry(latest, Date.now());
+    const live = { entry, doneMs: Date.now(), durationMs };
+    s.live = live;
+    return live;
+  })().finally(() => (s.computing = null));
+  return s.computing;
+}
+
+function liveEntry(view: FleetView): Promise<Entry> | Entry {
+  const s = state();
+  const live = s.live;
+  if (!live) return startLivePlan(s, view).then((l) => l.entry);
+  const age = Date.now() - live.doneMs;
+  const sameContent = live.entry.view.contentId === view.contentId;
+  const outdated = !sameContent || age >= SAME_CONTENT_REUSE_MS;
+  if (outdated && age >= Math.max(MIN_REPLAN_MS, REPLAN_FACTOR * live.durationMs)) {
+    startLivePlan(s, view).catch(() => undefined); // a failed background plan keeps the current one
   }
-  const entry = entryFor(view, Date.now());
-  slot.latest = { entry, atMs: Date.now() };
-  return entry;
+  return live.entry;
+}
+
+async function entryForRequest(view: FleetView, nowMs: number | undefined): Promise<Entry> {
+  if (nowMs !== undefined) return exactEntry(view, nowMs);
+  if (view.pinned) return exactEntry(view, defaultNow());
+  return liveEntry(view);
 }
 
 /**
- * The plan a request asked for: `?now_ms` and pinned revisions exactly; live ones possibly
- * shared (see above). Use the returned `view`: it is the revision the plan was made at.
+ * The plan a request asked for: `?now_ms` and pinned revisions exactly; live ones from the
+ * newest completed plan (see above). Use the returned `view`: it is the revision the plan
+ * was made at (or the request's own when the fleet content is the same).
  */
-export function planFor(view: FleetView, nowMs: number | undefined): Planned {
-  const entry = entryForRequest(view, nowMs);
-  // same content: answer with the request's (possibly newer) revision; else the plan's own view
-  return entry.view === view || entry.view.contentId !== view.contentId ? entry.planned : { ...entry.planned, view };
+export async function planFor(view: FleetView, nowMs: number | undefined): Promise<Planned> {
+  const entry = await entryForRequest(view, nowMs);
+  return entry.view.contentId !== view.contentId || entry.view === view ? entry.planned : { ...entry.planned, view };
 }
 
-export function plannedAt(view: FleetView, now: number): Planned {
-  return entryFor(view, now).planned;
+/** An exact plan at (view, now). */
+export async function plannedAt(view: FleetView, now: number): Promise<Planned> {
+  return (await exactEntry(view, now)).planned;
 }
 
 /** scheduler-model.md §6.2 over the same plan: the master's merge-only shadow pass. */
-export function shadowFor(view: FleetView, nowMs: number | undefined): ShadowPlanned {
-  const entry = entryForRequest(view, nowMs);
+export async function shadowFor(view: FleetView, nowMs: number | undefined): Promise<ShadowPlanned> {
+  const entry = await entryForRequest(view, nowMs);
   const shadow = shadowOf(entry);
-  return entry.view === view || entry.view.contentId !== view.contentId ? shadow : { ...shadow, view };
+  return entry.view.contentId !== view.contentId || entry.view === view ? shadow : { ...shadow, view };
 }
 
 function shadowOf(entry: Entry): ShadowPlanned {
   if (entry.shadow) return entry.shadow;
-  const { view, now } = entry.planned;
-  const { plan } = entry.planned;
+  const { view, now, plan } = entry.planned;
   const { snapshot } = view;
-  const thresholds = (target: string) => {
-    const t = plan.byTarget.get(target);
-    return t ? mergeThresholds(t.policy.effective) : DEFAULT_MERGE_THRESHOLDS;
-  };
-  const scored = scoreTables(view.tables, now, thresholds);
+  // the plan already scored every table with its effective thresholds (FleetPlan.scored)
+  const scored = plan.scored;
   const pass = shadowPass({
     scored,
+    ordered: plan.merge_order,
     heartbeats: snapshot.executors,
     assignments: snapshot.assignments.map((a) => ({ key: a.key, assignment: a.assignment })),
     now,

@@ -12,8 +12,8 @@ import { ShadowSampler, readShadowHistory } from "@/lib/live/sampler";
 import { snapshotMeta } from "./meta";
 import { shadowFor } from "./plan";
 
-export function shadowResponse(requested: FleetView, nowMs: number | undefined): ShadowResponse {
-  const { comparison, pass, view, now } = shadowFor(requested, nowMs);
+export async function shadowResponse(requested: FleetView, nowMs: number | undefined): Promise<ShadowResponse> {
+  const { comparison, pass, view, now } = await shadowFor(requested, nowMs);
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {
@@ -49,7 +49,7 @@ export function shadowResponse(requested: FleetView, nowMs: number | undefined):
 
 /** One history sample from the live view (what the sampler records every minute). */
 export async function currentShadowSample(): Promise<ShadowSample> {
-  const { comparison, view } = shadowFor(await liveCache().current(), undefined);
+  const { comparison, view } = await shadowFor(await liveCache().current(), undefined);
   const outcomes = {} as OutcomeCounts;
   for (const o of SHADOW_OUTCOMES) outcomes[o] = comparison.counts[o];
   return { at_ms: Date.now(), revision: view.revision, outcomes, disagreements: comparison.disagreements };

@@ -50,7 +50,8 @@ const PING_TIMEOUT_MS = 1500;
 /** a live watch is trusted this long without any sign of life before we ping etcd */
 const TRUST_WATCH_MS = 10_000;
 const PINNED_LRU = 4;
-const RECENT_LIVE = 8;
+/** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
+const RECENT_LIVE = 2;
 
 function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -85,6 +86,7 @@ export class LiveCache {
   private readonly reader: FleetReader;
   private lastRefolds = 0;
   private reads = 0;
+  private holders: Array<(revision: number) => FleetView | undefined> = [];
 
   constructor(
     private readonly client: Etcd3,
@@ -108,7 +110,7 @@ export class LiveCache {
   async at(revision: number): Promise<FleetView> {
     const s = this.state;
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
-    const known = s && s.store.revision === revision ? this.viewOf(s) : this.recent.get(revision);
+    const known = s && s.store.revision === revision ? this.viewOf(s) : (this.recent.get(revision) ?? this.held(revision));
     if (known) return { ...known, live: false, pinned: true };
     let p = this.pinned.get(revision);
     if (!p) {
@@ -118,6 +120,22 @@ export class LiveCache {
       while (this.pinned.size > PINNED_LRU) this.pinned.delete(this.pinned.keys().next().value!);
     }
     return p;
+  }
+
+  /**
+   * Lets another module (lib/api/plan.ts) offer the views it still holds, so a pinned
+   * request or a cursor at a plan's revision needs no read while only they keep it.
+   */
+  holdViews(lookup: (revision: number) => FleetView | undefined): void {
+    this.holders.push(lookup);
+  }
+
+  private held(revision: number): FleetView | undefined {
+    for (const lookup of this.holders) {
+      const view = lookup(revision);
+      if (view) return view;
+    }
+    return undefined;
   }
 
   status(): CacheStatus {

@@ -8,7 +8,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { etcdClient } from "@/lib/etcd/client";
 import { metrics } from "@/lib/api/metrics";
-import type { ShadowSample } from "@/lib/schema/api/shadow";
+import { shadowSample, type ShadowSample } from "@/lib/schema/api/shadow";
 
 type Client = ReturnType<typeof etcdClient>;
 type Lease = ReturnType<Client["lease"]>;
@@ -152,8 +152,36 @@ export class ShadowSampler {
   }
 }
 
-/** Samples in [fromMs, toMs], oldest first. */
+export interface ShadowHistory {
+  /** the samples in range, oldest first */
+  samples: ShadowSample[];
+  /** values in the range that are not a sample (foreign, damaged or hostile), left out */
+  skipped: number;
+}
+
+/**
+ * One stored value → a sample with the known fields only (zod strips the rest), or null.
+ * Unknown fields are never kept: a hostile value (say, a deeply nested extra field) could
+ * not be serialised back into a response.
+ */
+export function parseShadowSample(value: string): ShadowSample | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    return null;
+  }
+  const parsed = shadowSample.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** Samples in [fromMs, toMs], oldest first (values that are not a sample are left out). */
 export async function readShadowHistory(client: Client, prefix: string, fromMs: number, toMs: number): Promise<ShadowSample[]> {
+  return (await readShadowHistoryCounted(client, prefix, fromMs, toMs)).samples;
+}
+
+/** Samples in [fromMs, toMs], oldest first, and how many stored values were left out. */
+export async function readShadowHistoryCounted(client: Client, prefix: string, fromMs: number, toMs: number): Promise<ShadowHistory> {
   const kvs = await client
     .getAll()
     .inRange({ start: historyKey(prefix, fromMs), end: `${historyKey(prefix, toMs)}\0` })
@@ -161,13 +189,12 @@ export async function readShadowHistory(client: Client, prefix: string, fromMs: 
     .sort("Key", "Ascend")
     .strings();
   const samples: ShadowSample[] = [];
+  let skipped = 0;
   for (const value of Object.values(kvs)) {
-    try {
-      const s = JSON.parse(value) as ShadowSample;
-      if (typeof s.at_ms === "number" && typeof s.revision === "number" && s.outcomes) samples.push(s);
-    } catch {
-      /* a foreign or damaged sample is left out */
-    }
+    const sample = parseShadowSample(value);
+    if (sample) samples.push(sample);
+    else skipped++;
   }
-  return samples.sort((a, b) => a.at_ms - b.at_ms);
+  if (skipped > 0) metrics().shadowHistorySkipped.inc(skipped);
+  return { samples: samples.sort((a, b) => a.at_ms - b.at_ms), skipped };
 }

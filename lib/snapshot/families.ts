@@ -2,7 +2,7 @@
 // Every parser returns an entry or a skip reason; none throws.
 import { parseAssignment } from "@/lib/schema/assignments";
 import { parseDemandEventKv, parseTableDemand } from "@/lib/schema/demand";
-import { scanDemandEvent } from "@/lib/schema/demand-fast";
+import { scanDemandEvent } from "@/lib/schema/demand-scan";
 import { parseExecution } from "@/lib/schema/executions";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseShardFailure } from "@/lib/schema/failures";

@@ -99,9 +99,12 @@ function placeCandidates(
   const cycleOutcome: Outcome = { verdict: skipVerdict(cycleEntry), whyNot: [cycleEntry] };
   // kind → executors_allowed list (by identity; equal lists give equal answers) → answer
   let answers = new Map<TaskKind, Map<readonly string[], NoFitAnswer>>();
-  const skip = (d: TableDraft, entry: WhyNot, shared: Outcome) => {
-    d.outcome = d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] };
+  const decide = (plan: TablePlan, outcome: Outcome) => {
+    plan.verdict = outcome.verdict;
+    plan.why_not = outcome.whyNot;
   };
+  const skip = (d: TableDraft, entry: WhyNot, shared: Outcome) =>
+    decide(d.plan!, d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] });
   for (let i = 0; i < candidates.length; i++) {
     const d = candidates[i];
     const kind = d.candidate!.kind as TaskKind; // retire is class 5 and never a candidate
@@ -142,7 +145,7 @@ function placeCandidates(
     recent.set(row.executor, (recent.get(row.executor) ?? 0) + 1);
     answers = new Map(); // capacity changed: every remembered answer may differ now
     placements.push({ target: d.target, kind, executor: row.executor, reserved_bytes: check.bytes, class: d.candidate!.class, score: unitScore(d.candidate!.score) });
-    d.outcome = { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] };
+    decide(d.plan!, { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] });
   }
   return { placements, rows };
 }
@@ -154,10 +157,14 @@ function emptyCounts(): FleetPlan["counts"] {
   };
 }
 
+/** Until placement decides: a candidate's verdict and why-not are filled in by `placeCandidates`. */
+const UNDECIDED: Outcome = { verdict: { state: "would_skip", code: "cycle_limit", message: "" }, whyNot: [] };
+
 function tablePlan(d: TableDraft, eligibility: Eligibility): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
-  const result: Outcome = d.outcome ?? (d.blocked.length > 0 ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked } : NO_DEMAND_OUTCOME);
+  const result: Outcome =
+    d.candidate !== null ? UNDECIDED : d.blocked.length > 0 ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked } : NO_DEMAND_OUTCOME;
   const oldest = derived.oldest_pending_ms;
   const policy = d.policy;
   return {
@@ -198,68 +205,65 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
   const limits: PlannerLimits = { ...DEFAULT_PLANNER_LIMITS, ...fleet.limits };
   const index = indexFleet(fleet, now);
   const policyFor = policyResolver(fleet.policies);
-  const drafts: TableDraft[] = [];
+  const counts = emptyCounts();
+  const byTarget = new Map<string, TablePlan>();
+  const scored: Scored[] = [];
   const candidates: TableDraft[] = [];
+  /** tables without a candidate, and merge scores not offered as a candidate (sorted apart) */
+  const others: TablePlan[] = [];
+  const otherScored: Scored[] = [];
+  let withPending = 0;
+  const eligibleNoFence = admissionEligibility({ kind: "merge_wal", target: "" }, toTargetFence(undefined, false));
   // thresholds of the last policy seen (13k tables usually share the fleet default)
   let lastPolicy: EffectivePolicyResult | null = null;
   let lastThresholds: MergeThresholds = DEFAULT_MERGE_THRESHOLDS;
+  // One pass: draft, plan row (a candidate's verdict comes from placement below), counts.
   for (const [target, demand] of fleet.tables) {
     const policy = policyFor(target);
     if (policy !== lastPolicy) {
       lastPolicy = policy;
       lastThresholds = mergeThresholds(policy.effective);
     }
+    const fence = fleet.fences.get(target);
     const d = draftTable({
       target,
       demand,
       policy,
       index: index.byTarget.get(target),
-      fence: fleet.fences.get(target),
+      fence,
       turns: fleet.turns?.get(target),
       retireSecs: limits.retireSecs,
       now,
       thresholds: lastThresholds,
     });
-    drafts.push(d);
-    if (d.candidate) candidates.push(d);
+    const eligibility = fence
+      ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
+      : eligibleNoFence;
+    const plan = tablePlan(d, eligibility);
+    d.plan = plan;
+    byTarget.set(target, plan);
+    counts.by_class[plan.class as TableClassName]++;
+    counts.by_backlog[plan.backlog_class]++;
+    if (plan.pending_generations > 0) withPending++;
+    if (d.candidate !== null) candidates.push(d);
+    else others.push(plan);
+    if (d.scored !== null) {
+      scored.push(d.scored);
+      if (d.candidate === null || d.candidate.kind !== "merge_wal") otherScored.push(d.scored);
+    }
   }
   candidates.sort(compareCandidates);
   const { placements, rows } = placeCandidates(candidates, fleet, limits, new Map(index.recentPlacements));
 
-  const counts = emptyCounts();
-  const byTarget = new Map<string, TablePlan>();
-  const scored: Scored[] = [];
-  let withPending = 0;
-  const eligibleNoFence = admissionEligibility({ kind: "merge_wal", target: "" }, toTargetFence(undefined, false));
-  const plans: TablePlan[] = new Array(drafts.length);
-  for (let i = 0; i < drafts.length; i++) {
-    const d = drafts[i];
-    const fence = fleet.fences.get(d.target);
-    const eligibility = fence
-      ? admissionEligibility({ kind: "merge_wal", target: d.target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
-      : eligibleNoFence;
-    const plan = tablePlan(d, eligibility);
-    plans[i] = plan;
-    byTarget.set(d.target, plan);
-    counts.by_class[plan.class as TableClassName]++;
-    counts.by_backlog[plan.backlog_class]++;
-    if (plan.pending_generations > 0) withPending++;
-    if (d.scored !== null) scored.push(d.scored);
-  }
   // Planner order without re-sorting the candidates: a table with a candidate is listed by
-  // that unit's key, so the full order is the sorted candidates merged with the others.
-  const candidatePlans: TablePlan[] = [];
+  // that unit's key (and a merge candidate has its Scored's key), so each full order is the
+  // sorted candidates merged with the rest, sorted apart.
+  const candidatePlans: TablePlan[] = new Array(candidates.length);
   const mergeOrdered: Scored[] = [];
-  for (const d of candidates) {
-    candidatePlans.push(byTarget.get(d.target)!);
-    if (d.candidate!.kind === "merge_wal") mergeOrdered.push(d.scored!); // same key as its Scored
-  }
-  const others: TablePlan[] = [];
-  const otherScored: Scored[] = [];
-  for (let i = 0; i < drafts.length; i++) {
-    const d = drafts[i];
-    if (d.candidate === null) others.push(plans[i]);
-    if (d.scored !== null && (d.candidate === null || d.candidate.kind !== "merge_wal")) otherScored.push(d.scored);
+  for (let i = 0; i < candidates.length; i++) {
+    const d = candidates[i];
+    candidatePlans[i] = d.plan!;
+    if (d.candidate!.kind === "merge_wal") mergeOrdered.push(d.scored!);
   }
   others.sort(comparePlans);
   otherScored.sort(compareScored);

@@ -10,6 +10,7 @@ import { unitBlockers } from "./blockers";
 import type { TargetIndex } from "./context";
 import { applyTurnLimit } from "./fairness";
 import type { PlannerFence, TurnHistory } from "./input";
+import type { TablePlan } from "./types";
 import { buildUnits, type MergeUnitScore, type PlanUnit } from "./units";
 import { whyNot, type Verdict, type WhyNot } from "./why-not";
 
@@ -50,8 +51,8 @@ export interface TableDraft {
   candidate: PlanUnit | null;
   /** blockers of the units offered before the candidate (all units when none is free) */
   blocked: WhyNot[];
-  /** the placement step's outcome for the candidate (null until placed / without candidate) */
-  outcome: Outcome | null;
+  /** the table's plan row, once planFleet has built it */
+  plan: TablePlan | null;
 }
 
 /** Newest kept flush time over all shards (retire idleness); only read for idle tables. */
@@ -135,5 +136,5 @@ export function draftTable(input: TableInputs): TableDraft {
       else blocked.push(...reasons);
     }
   }
-  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, outcome: null };
+  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, plan: null };
 }

@@ -1,0 +1,292 @@
+import type { DemandEvent } from "./demand";
+
+// Byte scanner for the wire form every publisher writes (scheduler-model.md §2.1, T13).
+// JSON.parse of the production fleet's values costs about as much as etcd's whole read:
+// every `sealed_times` object has integer-like keys ("1001".."1049"), which V8 stores as
+// dictionary elements of heap numbers (~670,000 per T23 read, and the GC to match).
+// `scanDemandEvent` reads the UTF-8 bytes directly, checks every field and every time
+// entry as JSON.parse + `validateDemandEvent` would, and defers building the
+// `sealed_times` object until it is first read (then it is `JSON.parse` of those very
+// bytes). It answers only for the stored field order (v, shard, sealed_through,
+// sealed_bytes_through, merged_through, [merged_epoch], flushed_at_ms, writer_epoch,
+// source, [sealed_times]) with v 0 or 1, unescaped printable-ASCII strings, integers of at
+// most 15 digits and canonical generation keys; anything else (other orders, missing
+// defaults, extra keys, escapes, fractions, exponents, `-0`, errors of any kind) returns
+// `null` and the caller takes the exact slow path. Accepted input, output (key order
+// included) and skip reasons are therefore unchanged.
+
+const QUOTE = 34;
+const COMMA = 44;
+const COLON = 58;
+const LBRACE = 123;
+const RBRACE = 125;
+const MINUS = 45;
+const D0 = 48;
+const D9 = 57;
+/** integers of at most 15 digits are < 2^53, so exact by accumulation */
+const MAX_DIGITS = 15;
+
+const codes = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));
+const K_V = codes("v");
+const K_SHARD = codes("shard");
+const K_SEALED_THROUGH = codes("sealed_through");
+const K_SEALED_BYTES = codes("sealed_bytes_through");
+const K_MERGED_THROUGH = codes("merged_through");
+const K_MERGED_EPOCH = codes("merged_epoch");
+const K_FLUSHED_AT = codes("flushed_at_ms");
+const K_WRITER_EPOCH = codes("writer_epoch");
+const K_SOURCE = codes("source");
+const K_SEALED_TIMES = codes("sealed_times");
+const SOURCES_BYTES = (["writer", "executor", "scan"] as const).map((name) => ({ name, bytes: codes(name) }));
+
+const ascii = new TextDecoder("utf-8");
+
+function skipWs(b: Uint8Array, p: number, end: number): number {
+  while (p < end) {
+    const c = b[p];
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return p;
+    p++;
+  }
+  return p;
+}
+
+/** End of the quoted printable-ASCII string (no escapes) opening at `p`, or -1. */
+function stringEnd(b: Uint8Array, p: number, end: number): number {
+  if (b[p] !== QUOTE) return -1;
+  for (let i = p + 1; i < end; i++) {
+    const c = b[i];
+    if (c === QUOTE) return i;
+    if (c < 0x20 || c >= 0x80 || c === 92) return -1;
+  }
+  return -1;
+}
+
+function sameBytes(b: Uint8Array, start: number, stop: number, name: number[]): boolean {
+  if (stop - start !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if (b[start + i] !== name[i]) return false;
+  return true;
+}
+
+/** At `p`, `"<name>"` then `:` → where its value starts (whitespace skipped), or -1. */
+function member(b: Uint8Array, p: number, end: number, name: number[]): number {
+  if (b[p] !== QUOTE || b[p + name.length + 1] !== QUOTE || !sameBytes(b, p + 1, p + 1 + name.length, name)) return -1;
+  p = skipWs(b, p + name.length + 2, end);
+  return b[p] === COLON ? skipWs(b, p + 1, end) : -1;
+}
+
+/** After a value at `p`: `,` → where the next member starts, or -1. */
+function next(b: Uint8Array, p: number, end: number): number {
+  p = skipWs(b, p, end);
+  return b[p] === COMMA ? skipWs(b, p + 1, end) : -1;
+}
+
+/** The last integer read by `integerEnd`. */
+let intValue = 0;
+
+/**
+ * End of the JSON integer at `p` (≤ 15 digits, no fraction or exponent; sets `intValue`),
+ * or -1 when the text there is anything else.
+ */
+function integerEnd(b: Uint8Array, p: number, end: number, allowNegative: boolean): number {
+  const negative = b[p] === MINUS;
+  if (negative) {
+    if (!allowNegative) return -1;
+    p++;
+  }
+  const start = p;
+  let n = 0;
+  while (p < end) {
+    const d = b[p] - D0;
+    if (d < 0 || d > 9) break;
+    n = n * 10 + d;
+    p++;
+  }
+  if (!isPlainInteger(b, start, p, end, negative)) return -1;
+  intValue = negative ? -n : n;
+  return p;
+}
+
+/** Digits [start, stop) form a JSON integer of ≤ 15 digits with nothing numeric after it. */
+function isPlainInteger(b: Uint8Array, start: number, stop: number, end: number, negative: boolean): boolean {
+  const digits = stop - start;
+  if (digits === 0 || digits > MAX_DIGITS) return false;
+  if (b[start] === D0 && (digits > 1 || negative)) return false; // "01" is not JSON; "-0" is left to JSON.parse
+  if (stop < end) {
+    const c = b[stop];
+    if (c === 46 || c === 101 || c === 69) return false; // . e E
+  }
+  return true;
+}
+
+/** u64 or null at `p` (sets `intValue`, NaN for null) → its end, or -1. */
+function nullableEnd(b: Uint8Array, p: number, end: number): number {
+  if (b[p] !== 110) return integerEnd(b, p, end, false);
+  if (b[p + 1] !== 117 || b[p + 2] !== 108 || b[p + 3] !== 108) return -1;
+  intValue = NaN;
+  return p + 4;
+}
+
+/** Entries of the time map read by `timesEnd`. */
+let timesCount = 0;
+
+/** End (after `}`) of `{"<canonical generation>": <integer>, …}` at `p` (sets `timesCount`), or -1. */
+function timesEnd(b: Uint8Array, p: number, end: number): number {
+  if (b[p] !== LBRACE) return -1;
+  p = skipWs(b, p + 1, end);
+  timesCount = 0;
+  if (b[p] === RBRACE) return p + 1;
+  for (let count = 1; ; count++) {
+    // "<digits>"
+    if (b[p] !== QUOTE) return -1;
+    const keyStart = ++p;
+    let c = b[p];
+    while (c >= D0 && c <= D9) c = b[++p];
+    const keyDigits = p - keyStart;
+    if (keyDigits === 0 || c !== QUOTE || (keyDigits > 1 && b[keyStart] === D0)) return -1;
+    // : <integer>
+    p++;
+    if (b[p] !== COLON) {
+      p = skipWs(b, p, end);
+      if (b[p] !== COLON) return -1;
+    }
+    p = skipWs(b, p + 1, end);
+    const negative = b[p] === MINUS;
+    if (negative) p++;
+    const start = p;
+    c = b[p];
+    while (c >= D0 && c <= D9) c = b[++p];
+    if (!isPlainInteger(b, start, p, end, negative)) return -1;
+    // , or }
+    if (c !== COMMA && c !== RBRACE) {
+      p = skipWs(b, p, end);
+      c = b[p];
+    }
+    p++;
+    if (c === RBRACE) {
+      timesCount = count;
+      return p;
+    }
+    if (c !== COMMA) return -1;
+    if (b[p] !== QUOTE) p = skipWs(b, p, end);
+  }
+}
+
+// The bytes of a lazy `sealed_times`: the scanned value itself and the offset of its `{`
+// (it ends at the first `}` after that: its text holds no other brace). Non-enumerable
+// symbol slots, so keys, spreads, JSON and equality see only the DemandEvent fields.
+const TIMES_BYTES = Symbol("sealed_times bytes");
+const TIMES_AT = Symbol("sealed_times offset");
+type LazyEvent = Record<string | symbol, unknown>;
+
+function settleTimes(event: LazyEvent, times: unknown): void {
+  Object.defineProperty(event, "sealed_times", { value: times, writable: true, enumerable: true, configurable: true });
+  event[TIMES_BYTES] = null;
+}
+
+/** Own accessor shared by every scanned event: the object is built on first read, once. */
+const LAZY_TIMES: PropertyDescriptor = {
+  get(this: LazyEvent) {
+    const bytes = this[TIMES_BYTES] as Uint8Array;
+    const at = this[TIMES_AT] as number;
+    const times = JSON.parse(ascii.decode(bytes.subarray(at, bytes.indexOf(RBRACE, at) + 1))) as unknown;
+    settleTimes(this, times);
+    return times;
+  },
+  set(this: LazyEvent, times: unknown) {
+    settleTimes(this, times);
+  },
+  enumerable: true,
+  configurable: true,
+};
+const HIDDEN_SLOT: PropertyDescriptor = { value: null, writable: true, enumerable: false, configurable: true };
+
+/** Shard ids repeat across a fleet's events: the last few decoded, to reuse their strings. */
+const SHARD_CACHE_SIZE = 32;
+const shardCache: string[] = [];
+let shardCacheNext = 0;
+
+function shardString(b: Uint8Array, start: number, stop: number): string {
+  const n = stop - start;
+  for (let i = 0; i < shardCache.length; i++) {
+    const s = shardCache[i];
+    if (s.length !== n) continue;
+    let j = 0;
+    while (j < n && s.charCodeAt(j) === b[start + j]) j++;
+    if (j === n) return s;
+  }
+  const s = ascii.decode(b.subarray(start, stop));
+  shardCache[shardCacheNext] = s;
+  shardCacheNext = (shardCacheNext + 1) % SHARD_CACHE_SIZE;
+  return s;
+}
+
+/**
+ * A DemandEvent value (UTF-8 bytes) in the stored wire form → the event exactly as
+ * `JSON.parse` + `validateDemandEvent` (+ `v = 1`) would produce it, key order included;
+ * `null` when the bytes are outside the fast subset (use the string path then).
+ * A non-empty `sealed_times` is a lazy own property, built from these bytes on first read
+ * (keep them unmodified until then).
+ */
+export function scanDemandEvent(b: Uint8Array): DemandEvent | null {
+  const end = b.length;
+  let p = skipWs(b, 0, end);
+  if (b[p] !== LBRACE) return null;
+  // v (0 or 1; anything else takes the slow path's version rules)
+  p = member(b, skipWs(b, p + 1, end), end, K_V);
+  if (p < 0 || (p = integerEnd(b, p, end, false)) < 0 || intValue > 1) return null;
+  // shard
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SHARD)) < 0) return null;
+  const shardEnd = stringEnd(b, p, end);
+  if (shardEnd < 0) return null;
+  const shard = shardString(b, p + 1, shardEnd);
+  p = shardEnd + 1;
+  // sealed_through, sealed_bytes_through
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SEALED_THROUGH)) < 0 || (p = integerEnd(b, p, end, false)) < 0) return null;
+  const sealedThrough = intValue;
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SEALED_BYTES)) < 0 || (p = integerEnd(b, p, end, false)) < 0) return null;
+  const sealedBytes = intValue;
+  // merged_through, merged_epoch?
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_MERGED_THROUGH)) < 0 || (p = nullableEnd(b, p, end)) < 0) return null;
+  const mergedThrough = Number.isNaN(intValue) ? null : intValue;
+  if ((p = next(b, p, end)) < 0) return null;
+  let mergedEpoch: number | null | undefined;
+  const epochAt = member(b, p, end, K_MERGED_EPOCH);
+  if (epochAt >= 0) {
+    if ((p = nullableEnd(b, epochAt, end)) < 0 || (p = next(b, p, end)) < 0) return null;
+    mergedEpoch = Number.isNaN(intValue) ? null : intValue;
+  }
+  // flushed_at_ms (i64), writer_epoch
+  if ((p = member(b, p, end, K_FLUSHED_AT)) < 0 || (p = integerEnd(b, p, end, true)) < 0) return null;
+  const flushedAt = intValue;
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_WRITER_EPOCH)) < 0 || (p = integerEnd(b, p, end, false)) < 0) return null;
+  const writerEpoch = intValue;
+  // source
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SOURCE)) < 0) return null;
+  const sourceEnd = stringEnd(b, p, end);
+  const source = sourceEnd < 0 ? undefined : SOURCES_BYTES.find((s) => sameBytes(b, p + 1, sourceEnd, s.bytes));
+  if (source === undefined) return null;
+  p = skipWs(b, sourceEnd + 1, end);
+  // sealed_times?
+  let timesAt = -1;
+  if (b[p] === COMMA) {
+    if ((p = member(b, skipWs(b, p + 1, end), end, K_SEALED_TIMES)) < 0) return null;
+    timesAt = p;
+    if ((p = timesEnd(b, p, end)) < 0) return null;
+    p = skipWs(b, p, end);
+  }
+  if (b[p] !== RBRACE || skipWs(b, p + 1, end) !== end) return null;
+
+  const event: LazyEvent =
+    mergedEpoch === undefined
+      ? { v: 1, shard, sealed_through: sealedThrough, sealed_bytes_through: sealedBytes, merged_through: mergedThrough, flushed_at_ms: flushedAt, writer_epoch: writerEpoch, source: source.name }
+      : { v: 1, shard, sealed_through: sealedThrough, sealed_bytes_through: sealedBytes, merged_through: mergedThrough, merged_epoch: mergedEpoch, flushed_at_ms: flushedAt, writer_epoch: writerEpoch, source: source.name };
+  if (timesAt >= 0 && timesCount === 0) event.sealed_times = {};
+  else if (timesAt >= 0) {
+    Object.defineProperty(event, TIMES_BYTES, HIDDEN_SLOT);
+    Object.defineProperty(event, TIMES_AT, HIDDEN_SLOT);
+    Object.defineProperty(event, "sealed_times", LAZY_TIMES);
+    event[TIMES_BYTES] = b;
+    event[TIMES_AT] = timesAt;
+  }
+  return event as unknown as DemandEvent;
+}

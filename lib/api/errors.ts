@@ -45,6 +45,29 @@ function numberField(e: object, ...names: string[]): number | undefined {
   return undefined;
 }
 
+/** etcd3's auth failures (their classes set no `name`, so also matched by constructor name and text) */
+const PERMISSION_DENIED_NAMES = new Set(["EtcdPermissionDeniedError", "GRPCPermissionDeniedError", "EtcdRoleNotGrantedError"]);
+const UNAUTHENTICATED_NAMES = new Set(["GRPCUnauthenticatedError", "EtcdAuthenticationFailedError", "EtcdInvalidAuthTokenError", "EtcdUserNotFoundError"]);
+const PERMISSION_DENIED_TEXT = /etcdserver: permission denied|PERMISSION_DENIED|role is not granted/i;
+const UNAUTHENTICATED_TEXT = /UNAUTHENTICATED|etcdserver: (authentication failed|invalid auth token|user name not found)/i;
+
+/**
+ * gRPC PERMISSION_DENIED (7) / UNAUTHENTICATED (16) anywhere in the error or its causes
+ * (a least-privilege etcd user without read on the prefix, bad or expired credentials).
+ */
+function authFailure(e: object): "permission_denied" | "unauthenticated" | null {
+  let cur: unknown = e;
+  for (let depth = 0; depth < 5 && typeof cur === "object" && cur !== null; depth++) {
+    const c = cur as { name?: unknown; code?: unknown; message?: unknown; cause?: unknown; constructor?: { name?: unknown } };
+    const names = [c.name, c.constructor?.name].filter((n): n is string => typeof n === "string");
+    const message = typeof c.message === "string" ? c.message : "";
+    if (c.code === 7 || names.some((n) => PERMISSION_DENIED_NAMES.has(n)) || PERMISSION_DENIED_TEXT.test(message)) return "permission_denied";
+    if (c.code === 16 || names.some((n) => UNAUTHENTICATED_NAMES.has(n)) || UNAUTHENTICATED_TEXT.test(message)) return "unauthenticated";
+    cur = c.cause;
+  }
+  return null;
+}
+
 /**
  * Maps any thrown value to the contract's status + body, or null for an unexpected error
  * (the wrapper answers 500 `internal` and logs it). lib/etcd's typed errors are matched by
@@ -78,7 +101,17 @@ export function classifyError(e: unknown): Classified | null {
     case "NotFound":
     case "NotFoundError":
       return { status: 404, body: { error: { code: "not_found", message } } };
-    default:
-      return null;
+    default: {
+      const auth = authFailure(e);
+      if (auth === null) return null;
+      const why =
+        auth === "permission_denied"
+          ? "etcd denied the console's user permission to read (grant its role read on the prefix)"
+          : "etcd rejected the console's credentials (check ETCD_USERNAME / ETCD_PASSWORD)";
+      return {
+        status: 503,
+        body: { error: { code: "etcd_unavailable", message: `${why}: ${message.slice(0, 200)}`, reason: auth, retry_after_ms: ETCD_RETRY_AFTER_MS } },
+      };
+    }
   }
 }

@@ -11,7 +11,58 @@ import type { HealthResponse } from "@/lib/schema/api/health";
 import { liveCache } from "@/lib/live/cache";
 
 const DEADLINE_MS = 1500;
+/**
+ * The deadline counts event-loop time in steps of at most this: a step that took longer
+ * was the loop being blocked (a plan of the fleet), not etcd being slow, so while the
+ * server is busy a probe whose answer is already waiting is not declared lost.
+ */
+const DEADLINE_STEP_MS = 100;
+/** gRPC's own call deadline is wall-clock; it is only the backstop of the one above */
+const CALL_TIMEOUT_MS = 10_000;
+/**
+ * Every probe missing its deadline while the watch is live and a probe answered this
+ * recently is "degraded", not "down": a live watch is etcd answering.
+ */
+const RECENT_ANSWER_MS = 10_000;
 const KEY = Symbol.for("scheduler-console.health-clients");
+const LAST_OK_KEY = Symbol.for("scheduler-console.health-last-ok");
+
+export class DeadlineMissed extends Error {
+  constructor(what: string) {
+    super(`${what}: no answer within ${DEADLINE_MS} ms`);
+    this.name = "DeadlineMissed";
+  }
+}
+
+/** `p` or DeadlineMissed after DEADLINE_MS of event-loop time (see DEADLINE_STEP_MS). */
+export function withinDeadline<T>(p: Promise<T>, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let budget = DEADLINE_MS;
+    let last = performance.now();
+    let timer: NodeJS.Timeout;
+    const tick = () => {
+      const now = performance.now();
+      budget -= Math.min(now - last, DEADLINE_STEP_MS);
+      last = now;
+      if (budget <= 0) reject(new DeadlineMissed(what));
+      else arm();
+    };
+    const arm = () => {
+      timer = setTimeout(tick, Math.min(DEADLINE_STEP_MS, budget));
+      timer.unref();
+    };
+    arm();
+    p.then(
+      (v) => (clearTimeout(timer), resolve(v)),
+      (e) => (clearTimeout(timer), reject(e)),
+    );
+  });
+}
+
+function lastOk(): { atMs: number } {
+  const g = globalThis as unknown as Record<symbol, { atMs: number } | undefined>;
+  return (g[LAST_OK_KEY] ??= { atMs: 0 });
+}
 
 function clientFor(url: string): Etcd3 {
   const g = globalThis as unknown as Record<symbol, Map<string, Etcd3> | undefined>;
@@ -19,32 +70,37 @@ function clientFor(url: string): Etcd3 {
   let client = clients.get(url);
   if (!client) {
     const { etcd } = consoleEnv();
-    client = createEtcdClient({ endpoints: [url], auth: etcd.auth, tls: etcd.tls, callTimeoutMs: DEADLINE_MS, dialTimeoutMs: DEADLINE_MS, fault: { attempts: 1 } });
+    client = createEtcdClient({ endpoints: [url], auth: etcd.auth, tls: etcd.tls, callTimeoutMs: CALL_TIMEOUT_MS, dialTimeoutMs: DEADLINE_MS, fault: { attempts: 1 } });
     clients.set(url, client);
   }
   return client;
 }
 
 async function leaderRecord(): Promise<LeaderRecord | null> {
-  const value = await Promise.race([
-    etcdClient().get(keys.leader(etcdPrefix())).string(),
-    new Promise<never>((_, reject) => setTimeout(() => reject(new Error("leader read timed out")), DEADLINE_MS).unref()),
-  ]);
+  const value = await withinDeadline(etcdClient().get(keys.leader(etcdPrefix())).string(), "leader read");
   if (value === null) return null;
   const parsed = parseLeader(value);
   return parsed.ok ? parsed.value : null;
 }
 
-async function probe(url: string): Promise<{ url: string; ok: boolean; latency_ms: number | null; revision: number | null; error?: string }> {
+interface Probe {
+  url: string;
+  ok: boolean;
+  latency_ms: number | null;
+  revision: number | null;
+  error?: string;
+  /** internal: the probe only missed its deadline (it was not refused) */
+  missed?: boolean;
+}
+
+async function probe(url: string): Promise<Probe> {
   const started = performance.now();
   try {
-    const status = await Promise.race([
-      clientFor(url).maintenance.status(),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${DEADLINE_MS} ms`)), DEADLINE_MS).unref()),
-    ]);
+    const status = await withinDeadline(clientFor(url).maintenance.status(), "etcd status");
+    lastOk().atMs = Date.now();
     return { url, ok: true, latency_ms: Math.round((performance.now() - started) * 10) / 10, revision: Number(status.header.revision) };
   } catch (e) {
-    return { url, ok: false, latency_ms: null, revision: null, error: e instanceof Error ? e.message.slice(0, 200) : String(e) };
+    return { url, ok: false, latency_ms: null, revision: null, error: e instanceof Error ? e.message.slice(0, 200) : String(e), missed: e instanceof DeadlineMissed };
   }
 }
 
@@ -55,14 +111,17 @@ export async function healthResponse(): Promise<{ status: number; body: HealthRe
   if (answering.length > 0) liveCache().confirm();
   const snapshot = liveCache().status();
   const leader = answering.length > 0 ? await leaderRecord().catch(() => null) : null;
+  // no answer in time, but nothing refused either, the watch is live and etcd answered a
+  // moment ago: the server was too busy to hear it, not etcd down
+  const busy = answering.length === 0 && probes.every((p) => p.missed) && snapshot.live && Date.now() - lastOk().atMs < RECENT_ANSWER_MS;
   const status: HealthResponse["status"] =
-    answering.length === 0 ? "down" : answering.length === probes.length && (snapshot.live || snapshot.revision === null) ? "ok" : "degraded";
+    answering.length === 0 && !busy ? "down" : answering.length === probes.length && (snapshot.live || snapshot.revision === null) ? "ok" : "degraded";
   return {
     status: status === "down" ? 503 : 200,
     body: {
       status,
       revision: answering.length > 0 ? Math.max(...answering.map((p) => p.revision ?? 0)) : null,
-      endpoints: probes.map(({ revision: _r, ...p }) => p),
+      endpoints: probes.map(({ revision: _r, missed: _m, ...p }) => p),
       leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
       snapshot,
     },

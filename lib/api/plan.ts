@@ -45,6 +45,8 @@ export const SAME_CONTENT_REUSE_MS = 5000;
 export const MIN_REPLAN_MS = 1000;
 /** ...nor sooner than this many times the last plan's duration (bounds the CPU spent planning). */
 export const REPLAN_FACTOR = 2.5;
+/** A live plan older than this is not served while a newer one is made: the request waits for it. */
+export const MAX_STALE_MS = 5000;
 
 type Entry = { key: string; view: FleetView; planned: Planned; shadow?: ShadowPlanned };
 
@@ -60,6 +62,8 @@ interface PlanState {
   live: LiveEntry | null;
   /** the one newer live plan being made */
   computing: Promise<LiveEntry> | null;
+  /** a replan held back by the rate bound, started once it allows (so the next request is fresh) */
+  trailing: NodeJS.Timeout | null;
 }
 
 const KEY = Symbol.for("scheduler-console.plan-state");
@@ -68,7 +72,7 @@ function state(): PlanState {
   const g = globalThis as unknown as Record<symbol, PlanState | undefined>;
   let s = g[KEY];
   if (!s) {
-    const created: PlanState = { exact: new Map(), live: null, computing: null };
+    const created: PlanState = { exact: new Map(), live: null, computing: null, trailing: null };
     s = g[KEY] = created;
     // `?revision=R` / cursors at a plan's revision answer from the plan's own view (no pinned read)
     liveCache().holdViews((revision) => heldViews(created).find((v) => v.revision === revision));
@@ -133,9 +137,19 @@ function liveEntry(view: FleetView): Promise<Entry> | Entry {
   const age = Date.now() - live.doneMs;
   const sameContent = live.entry.view.contentId === view.contentId;
   const outdated = !sameContent || age >= SAME_CONTENT_REUSE_MS;
-  if (outdated && age >= Math.max(MIN_REPLAN_MS, REPLAN_FACTOR * live.durationMs)) {
-    startLivePlan(s, view).catch(() => undefined); // a failed background plan keeps the current one
+  if (!outdated) return live.entry;
+  const wait = Math.max(MIN_REPLAN_MS, REPLAN_FACTOR * live.durationMs) - age;
+  if (wait > 0) {
+    s.trailing ??= setTimeout(() => {
+      s.trailing = null;
+      startLivePlan(s, view).catch(() => undefined);
+    }, wait);
+    s.trailing.unref();
+    return live.entry;
   }
+  const next = startLivePlan(s, view);
+  if (Date.now() - live.entry.planned.now > MAX_STALE_MS) return next.then((l) => l.entry);
+  next.catch(() => undefined); // a failed background plan keeps the current one
   return live.entry;
 }
 

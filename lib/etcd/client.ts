@@ -10,6 +10,8 @@ import { faultHandling, type FaultOptions } from "./fault-policy";
 /** The master's client caps (scheduler-model.md §8.3): 4 MiB responses, 1.5 MiB requests. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 export const MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+/** HTTP/2 connection and stream receive window: two full-size responses in flight. */
+export const FLOW_CONTROL_WINDOW_BYTES = 2 * MAX_RESPONSE_BYTES;
 
 export interface EtcdConnection {
   endpoints: string[];
@@ -41,6 +43,9 @@ export function createEtcdClient(conn: EtcdConnection): Etcd3 {
       // etcd3 ignores `dialTimeout`; bound reconnect back-off so a restarted member is found quickly
       "grpc.initial_reconnect_backoff_ms": 200,
       "grpc.max_reconnect_backoff_ms": conn.dialTimeoutMs ?? 2000,
+      // HTTP/2 receive window (default 64 KiB): a 1 MiB page otherwise arrives in ~16
+      // window-update round trips, which costs etcd and this process CPU on every read
+      "grpc-node.flow_control_window": FLOW_CONTROL_WINDOW_BYTES,
     },
     defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
     faultHandling: faultHandling(conn.fault),

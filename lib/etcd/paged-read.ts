@@ -164,7 +164,7 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
     readCounters.pages += 1;
     readCounters.bytes += page.bytes;
     readCounters.keys += page.kvs.length;
-    for (const kv of page.kvs) all.push(kv);
+    for (let i = 0; i < page.kvs.length; i++) all.push(page.kvs[i]);
     pending = page.kvs;
     if (page.kvs.length === 0 || !res.more) break;
     if (page.bytes > budget && limit > PAGE_MIN_KEYS) {

@@ -159,12 +159,16 @@ export interface ShadowHistory {
   skipped: number;
 }
 
+/** a sample is ~200 characters; anything far larger is not one and is not even parsed */
+export const MAX_SAMPLE_CHARS = 4096;
+
 /**
  * One stored value → a sample with the known fields only (zod strips the rest), or null.
  * Unknown fields are never kept: a hostile value (say, a deeply nested extra field) could
  * not be serialised back into a response.
  */
 export function parseShadowSample(value: string): ShadowSample | null {
+  if (value.length > MAX_SAMPLE_CHARS) return null;
   let json: unknown;
   try {
     json = JSON.parse(value);

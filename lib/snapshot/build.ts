@@ -3,12 +3,14 @@
 // Parse results are memoized per kv object, so a rebuild after a one-key change parses
 // one record. Entries are shared between snapshots built from the same kv objects:
 // treat them as read-only.
+import { KV_MEMO } from "@/lib/etcd/range-codec";
 import { FAMILIES, parseFamilyKv, type EntryOutcome, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, LeaderEntry, SkippedKey, SnapshotKv, SnapshotReadStats } from "./types";
 
 // The parse outcome is remembered on the kv object itself (a WeakMap of ~27,000 entries
-// costs measurably more in GC); a patched kv is a new object and is parsed afresh.
-const PARSED = Symbol("parsed");
+// costs measurably more in GC); a patched kv is a new object and is parsed afresh. Kvs
+// decoded by lib/etcd already carry the (empty) slot.
+const PARSED = KV_MEMO;
 type Memo = SnapshotKv & { [PARSED]?: EntryOutcome | null };
 
 /** Parse (or recall) one kv of `family`. */
@@ -72,7 +74,9 @@ export function buildSnapshot(
     const kvs = kvsByFamily.get(family.name);
     if (!kvs) continue;
     const list = family.field ? (snapshot[family.field] as object[]) : null;
-    for (const kv of inKeyOrder(kvs)) {
+    const ordered = inKeyOrder(kvs);
+    for (let i = 0; i < ordered.length; i++) {
+      const kv = ordered[i];
       const outcome = parseKvOnce(prefix, family, kv);
       if (outcome === null) continue;
       if (!outcome.ok) {

@@ -71,7 +71,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
       // parse each page while etcd serves the next one
       onPage: (prefix, kvs) => {
         const family = byPrefix.get(prefix)!;
-        for (const kv of kvs) parseKvOnce(ctx.prefix, family, kv);
+        for (let i = 0; i < kvs.length; i++) parseKvOnce(ctx.prefix, family, kvs[i]);
         ctx.observePage?.(family.name, kvs);
       },
     });

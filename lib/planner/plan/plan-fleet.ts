@@ -6,7 +6,7 @@ import { BUILTIN_POLICY, type PolicyDocument } from "@/lib/schema/policy";
 import { backlogClass, type BacklogClass } from "../backlog";
 import { admissionEligibility, type Eligibility } from "../eligibility";
 import { foldHeadroom, reserve } from "../headroom";
-import { compareOrderFields, mergeSorted } from "../order";
+import { compareOrderFields, mergeSorted, sortByPlannerKey, sortPlannerOrder, type OrderKey } from "../order";
 import { expectedMergeBytes, pickExecutor } from "../placement";
 import { effectivePolicy, type EffectivePolicyResult } from "../policy/effective";
 import { toTargetFence } from "./blockers";
@@ -21,6 +21,7 @@ import { skipVerdict, whyNot, type WhyNot } from "./why-not";
 
 function policyResolver(policies: PlannerFleet["policies"]): (target: string) => EffectivePolicyResult {
   const fleetDefault = effectivePolicy(BUILTIN_POLICY, policies.default, null);
+  if (policies.tables.size === 0) return () => fleetDefault;
   return (target) => {
     const doc: PolicyDocument | undefined = policies.tables.get(target);
     return doc ? effectivePolicy(BUILTIN_POLICY, policies.default, doc) : fleetDefault;
@@ -46,11 +47,15 @@ function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): n
   return kind === "merge_wal" ? mergeBytes : limits.maintenanceBytes;
 }
 
-/** Planner order of two drafts by their candidate units (§4.1; then target). */
-function compareCandidates(a: TableDraft, b: TableDraft): number {
-  const u = a.candidate!;
-  const v = b.candidate!;
-  return compareOrderFields(u.class_rank, u.wait_ms, u.score, a.target, v.class_rank, v.wait_ms, v.score, b.target);
+/** A candidate draft's planner-order key: its candidate unit's (§4.1; then target). */
+function candidateKey(d: TableDraft): OrderKey {
+  const u = d.candidate!;
+  return { target: d.target, class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score };
+}
+
+/** A table's key as listed (idle last; an infinite score sorts as Infinity). */
+function planKey(t: TablePlan): OrderKey {
+  return { target: t.target, class_rank: t.class_rank, wait_ms: t.wait_ms, score: typeof t.score === "number" ? t.score : Infinity };
 }
 
 /** Planner order of two tables as listed (idle last; an infinite score sorts as Infinity). */
@@ -224,7 +229,7 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
       lastPolicy = policy;
       lastThresholds = mergeThresholds(policy.effective);
     }
-    const fence = fleet.fences.get(target);
+    const fence = fleet.fences.size === 0 ? undefined : fleet.fences.get(target);
     const d = draftTable({
       target,
       demand,
@@ -252,22 +257,20 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
       if (d.candidate === null || d.candidate.kind !== "merge_wal") otherScored.push(d.scored);
     }
   }
-  candidates.sort(compareCandidates);
-  const { placements, rows } = placeCandidates(candidates, fleet, limits, new Map(index.recentPlacements));
+  const ordered = sortByPlannerKey(candidates, candidateKey);
+  const { placements, rows } = placeCandidates(ordered, fleet, limits, new Map(index.recentPlacements));
 
   // Planner order without re-sorting the candidates: a table with a candidate is listed by
   // that unit's key (and a merge candidate has its Scored's key), so each full order is the
   // sorted candidates merged with the rest, sorted apart.
-  const candidatePlans: TablePlan[] = new Array(candidates.length);
+  const candidatePlans: TablePlan[] = new Array(ordered.length);
   const mergeOrdered: Scored[] = [];
-  for (let i = 0; i < candidates.length; i++) {
-    const d = candidates[i];
+  for (let i = 0; i < ordered.length; i++) {
+    const d = ordered[i];
     candidatePlans[i] = d.plan!;
     if (d.candidate!.kind === "merge_wal") mergeOrdered.push(d.scored!);
   }
-  others.sort(comparePlans);
-  otherScored.sort(compareScored);
-  const tables = mergeSorted(candidatePlans, others, comparePlans);
+  const tables = mergeSorted(candidatePlans, sortByPlannerKey(others, planKey), comparePlans);
   return {
     now_ms: now,
     tables,
@@ -278,6 +281,6 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     placements,
     rows,
     scored,
-    merge_order: mergeSorted(mergeOrdered, otherScored, compareScored),
+    merge_order: mergeSorted(mergeOrdered, sortPlannerOrder(otherScored), compareScored),
   };
 }

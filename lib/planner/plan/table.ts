@@ -65,11 +65,6 @@ function lastActivity(demand: TableDemand): number | null {
   return newest;
 }
 
-function mergeUnit(s: Scored | null): MergeUnitScore | null {
-  if (s === null) return null;
-  return { class_rank: s.class_rank as 1 | 3 | 5, score: s.score, reason: s.reason, wait_ms: s.wait_ms };
-}
-
 /** Planner order within one table (§4.1/§4.2); equal keys keep the build order. */
 function sortUnits(units: PlanUnit[]): PlanUnit[] {
   const keyed = units.map((u) => ({ u, key: { target: "", class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score } }));
@@ -103,7 +98,7 @@ export function draftTable(input: TableInputs): TableDraft {
     demand,
     pendingGenerations: derived.pending_generations,
     lastActivityMs: derived.pending_generations === 0 ? lastActivity(demand) : null,
-    merge: mergeUnit(scored),
+    merge: scored as MergeUnitScore | null, // a Scored carries the unit fields (class_rank 1, 3 or 5)
     fence: input.fence,
     queuedSince: input.index?.queuedSince,
     policy,
@@ -111,7 +106,9 @@ export function draftTable(input: TableInputs): TableDraft {
     now,
   });
   const sorted = units.length > 1 ? sortUnits(units) : units;
-  const { units: offer, yielded } = input.turns ? applyTurnLimit(sorted, input.turns, policy) : { units: sorted, yielded: null };
+  let offer = sorted;
+  let yielded: ReturnType<typeof applyTurnLimit>["yielded"] = null;
+  if (input.turns) ({ units: offer, yielded } = applyTurnLimit(sorted, input.turns, policy));
 
   let blocked = NO_BLOCKERS;
   if (yielded) {

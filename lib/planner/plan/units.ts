@@ -115,5 +115,6 @@ export function buildUnits(input: UnitInputs): PlanUnit[] {
   }
   // The merge unit is already §4.1-promoted; the other kinds are promoted here.
   for (let i = 0; i < units.length; i++) if (units[i].kind !== "merge_wal") units[i] = promoted(units[i], policy);
-  return units;
+  // one unit (the common case): a one-slot array, not the grown backing store of a push
+  return units.length === 1 ? [units[0]] : units;
 }

@@ -2,13 +2,21 @@ import "server-only";
 // The store's compact revision. etcd's "required revision has been compacted" error does
 // not carry it (and 3.4's Status has no such field), but a watch created at a compacted
 // start revision is cancelled with `compact_revision` set: ask with a throw-away watch on
-// a key nobody writes.
+// a key nobody writes. The key must lie under the console's prefix: an etcd user whose
+// role covers only `P/` may not watch anything else (PERMISSION_DENIED).
 import type { Etcd3, IWatchResponse } from "etcd3";
 
-const PROBE_KEY = Buffer.from("\0console-compact-probe");
+/** Outside any prefix: only for callers that have none (a user limited to `P/` cannot watch it). */
+const UNPREFIXED_PROBE_KEY = "\0console-compact-probe";
 
-/** Compact revision as seen by a watch from `revision` (0 when `revision` is not compacted). */
-export async function compactRevisionAt(client: Etcd3, revision: number, timeoutMs = 2000): Promise<number> {
+/** The probe key of the console prefix `P` (trailing `/` trimmed): `P/console/compact-probe`. */
+export const compactProbeKey = (prefix: string) => `${prefix.replace(/\/+$/, "")}/console/compact-probe`;
+
+/**
+ * Compact revision as seen by a watch from `revision` (0 when `revision` is not compacted).
+ * `probeKey`: a key the client may read that nobody writes, e.g. `compactProbeKey(P)`.
+ */
+export async function compactRevisionAt(client: Etcd3, revision: number, timeoutMs = 2000, probeKey: string = UNPREFIXED_PROBE_KEY): Promise<number> {
   const stream = await client.watchClient.watch();
   try {
     return await new Promise<number>((resolve, reject) => {
@@ -28,7 +36,7 @@ export async function compactRevisionAt(client: Etcd3, revision: number, timeout
         clearTimeout(timer);
         reject(e);
       });
-      stream.write({ create_request: { key: PROBE_KEY, start_revision: revision } });
+      stream.write({ create_request: { key: Buffer.from(probeKey), start_revision: revision } });
     });
   } finally {
     stream.on("error", () => undefined); // the cancel below surfaces as a CANCELLED error

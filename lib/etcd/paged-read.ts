@@ -5,7 +5,7 @@ import "server-only";
 // pinned to the first page's revision (we keep it ourselves: a pinned read's header
 // reports the CURRENT revision); the next page starts at last key + "\0".
 import type { Etcd3 } from "etcd3";
-import { compactRevisionAt } from "./compaction";
+import { compactProbeKey, compactRevisionAt } from "./compaction";
 import { fastRange } from "./fast-range";
 import type { DecodedRange } from "./range-codec";
 import { FutureRevision, RevisionCompacted, isCompactedError, isMessageSizeError, toEtcdError } from "./errors";
@@ -55,6 +55,12 @@ export interface PagedReadOptions {
    * parallel (e.g. quantiles of the previous read). Any keys give the same result.
    */
   splitKeys?: Buffer[];
+  /**
+   * The console prefix `P`: the compact-revision probe watches `P/console/compact-probe`
+   * (default: a key under the prefix being read). Either way inside what the client may
+   * read, so a user whose role covers only `P/` can ask.
+   */
+  probePrefix?: string;
 }
 
 export interface PagedReadResult {
@@ -81,20 +87,31 @@ export function prefixRangeEnd(prefix: Buffer): Buffer {
 
 const isFutureRevisionError = (e: unknown) => /future revision/.test(e instanceof Error ? e.message : "");
 
-/** Maps a range failure at `revision` to a typed error (compaction asks for the compact revision). */
-export async function rangeError(client: Etcd3, e: unknown, revision: number | undefined, what: string): Promise<unknown> {
+/**
+ * Maps a range failure at `revision` to a typed error (compaction asks for the compact
+ * revision, watching `probeKey`, which must be readable by the client: see ./compaction.ts).
+ */
+export async function rangeError(client: Etcd3, e: unknown, revision: number | undefined, what: string, probeKey?: string): Promise<unknown> {
   if (revision !== undefined && isCompactedError(e)) {
-    const compact = await compactRevisionAt(client, revision).catch(() => 0);
+    const compact = await compactRevisionAt(client, revision, undefined, probeKey).catch(() => 0);
     return new RevisionCompacted(revision, compact);
   }
   if (revision !== undefined && isFutureRevisionError(e)) return new FutureRevision(revision);
   return toEtcdError(e, what);
 }
 
-/** The current revision (one 1-key range; used to pin several parallel reads). */
-export async function currentRevision(client: Etcd3): Promise<number> {
+/** The single key `currentRevision` ranges on: `prefix + "/"` (one `/` if it ends with one). */
+const revisionProbeKey = (prefix: string | undefined) => (prefix === undefined ? "\0" : prefix.endsWith("/") ? prefix : `${prefix}/`);
+
+/**
+ * The current revision (one 1-key, keys-only range; used to pin several parallel reads).
+ * Pass the console prefix `P`: the range is on key `P/`, which a user whose role covers
+ * only `P/` may read (an empty result still carries header.revision). Without a prefix it
+ * ranges on "\0", outside every prefix.
+ */
+export async function currentRevision(client: Etcd3, prefix?: string): Promise<number> {
   try {
-    const res = await client.kv.range({ key: Buffer.from("\0"), limit: 1, keys_only: true });
+    const res = await client.kv.range({ key: Buffer.from(revisionProbeKey(prefix)), limit: 1, keys_only: true });
     return Number(res.header.revision);
   } catch (e) {
     throw toEtcdError(e, "revision");
@@ -154,7 +171,7 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
         readCounters.shrinks += 1;
         continue;
       }
-      throw await rangeError(client, e, revision, `read ${label}`);
+      throw await rangeError(client, e, revision, `read ${label}`, compactProbeKey(opts.probePrefix ?? label));
     }
     revision ??= res.revision;
     const page = res;
@@ -171,8 +188,8 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
       limit = Math.max(PAGE_MIN_KEYS, Math.floor(limit / 2));
       stats.shrinks += 1;
       readCounters.shrinks += 1;
-    } else if (page.bytes < budget / 4 && limit < PAGE_START_KEYS) {
-      limit = Math.min(PAGE_START_KEYS, limit * 2); // the master's rule, up to its 512 ceiling
+    } else if (page.bytes < budget / 4 && limit < PAGE_START_KEYS && limit < maxLimit) {
+      limit = Math.min(PAGE_START_KEYS, maxLimit, limit * 2); // the master's rule, up to its 512 ceiling (and maxLimit)
     } else if (limit >= PAGE_START_KEYS && limit < maxLimit && page.kvs.length === limit) {
       // above 512: size the next page to ~90% of the budget by this page's mean record size
       const fit = Math.floor((budget * 0.9) / (page.bytes / page.kvs.length));
@@ -196,7 +213,7 @@ export async function readPrefixesAtRevision(
     splitKeys?: (prefix: string) => Buffer[] | undefined;
   } = {},
 ): Promise<{ revision: number; kvsByPrefix: Map<string, RawKv[]>; stats: ReadStats }> {
-  const revision = opts.revision ?? (await currentRevision(client));
+  const revision = opts.revision ?? (await currentRevision(client, opts.probePrefix ?? prefixes[0]));
   const stats = opts.stats ?? emptyStats();
   const results = await Promise.all(
     prefixes.map((prefix) =>

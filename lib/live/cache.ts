@@ -178,7 +178,7 @@ export class LiveCache {
   }
 
   private async ping(): Promise<number> {
-    return withDeadline(currentRevision(this.client), PING_TIMEOUT_MS, "etcd ping");
+    return withDeadline(currentRevision(this.client, this.prefix), PING_TIMEOUT_MS, "etcd ping");
   }
 
   private viewOf(s: LiveState): FleetView {

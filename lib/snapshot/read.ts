@@ -67,6 +67,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
       revision,
       stats,
       maxLimit: ctx.maxPageKeys,
+      probePrefix: ctx.prefix,
       splitKeys: (prefix) => splitHints.get(prefix),
       // parse each page while etcd serves the next one
       onPage: (prefix, kvs) => {
@@ -101,7 +102,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
 
   async function latest(): Promise<FleetRead> {
     for (let attempt = 1; ; attempt++) {
-      const revision = await currentRevision(ctx.client);
+      const revision = await currentRevision(ctx.client, ctx.prefix);
       const hit = cache.get(revision);
       if (hit) return hit;
       try {

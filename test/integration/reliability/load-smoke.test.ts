@@ -36,7 +36,7 @@ describe("load smoke", () => {
       baseUrl: app.url,
       serverPid: app.process.pid!,
       clients: 16,
-      warmupMs: 8000,
+      warmupMs: 20_000,
       durationMs: 10_000,
       targets: Array.from({ length: 200 }, (_, k) => productionTarget((k * 7919) % TABLES)),
       writer: burstWriter(etcd, 500, (b) => productionBurst(P, b, 10, TABLES)),
@@ -53,10 +53,10 @@ describe("load smoke", () => {
     expect(result.etcd.watch_restarts).toBe(0);
     // ...so concurrent requests never multiplied full reads: at most one per burst
     expect(result.etcd.full_reads).toBeLessThanOrEqual(result.etcd.bursts);
-    // 10 s is too short for V8's lazy GC to settle (measured 1.31-1.39 here with no leak: heap
-    // growth tracks request count, not plans, and the 60 s benchmark settles at 1.08 against
-    // its 10 % target). CI keeps a leak guard: a per-request or per-plan leak of the kind the
-    // old plan cache had (ratio 2.0 over 60 s) still fails this bound.
-    expect(result.rss.rss_ratio).toBeLessThanOrEqual(1.5);
+    // The heap needs a long warm-up under load to reach its steady size (after an 8 s warm-up
+    // the ratio read 1.3-1.55 with no leak; the 60 s benchmark settles at 1.08 against its
+    // 10 % target; 1.02 here after 20 s). After 20 s of warm-up a leak like the old plan cache (ratio
+    // 2.0 over 60 s) still fails this bound.
+    expect(result.rss.rss_ratio).toBeLessThanOrEqual(1.15);
   });
 });

@@ -16,7 +16,8 @@ export function formatBytes(bytes: number | null | undefined): string {
 /** 0 → "0s", 95_000 → "1m 35s", 7_380_000 → "2h 03m", 90_000_000 → "1d 01h". */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
-  const negative = ms < 0;
+  // sub-second negatives (clock skew between server and browser) read as 0s, not -0s
+  const negative = ms <= -1000;
   let seconds = Math.floor(Math.abs(ms) / 1000);
   const days = Math.floor(seconds / 86400);
   seconds -= days * 86400;

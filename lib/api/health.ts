@@ -2,7 +2,7 @@ import "server-only";
 // GET /api/v1/health (console-api.md): every configured etcd endpoint asked directly (its
 // own one-host client, short deadline), the scheduler's leader and the live cache's state.
 // ok = every endpoint answers and the cache is live; degraded = some answer; down = none.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { consoleEnv } from "@/lib/config/env";
 import { createEtcdClient, etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { keys } from "@/lib/schema/keys";

@@ -82,3 +82,6 @@ export function closeEtcdClient(): void {
   shared?.close();
   shared = undefined;
 }
+
+/** The client type, for modules outside lib/etcd that hold one without importing etcd3. */
+export type EtcdClient = Etcd3;

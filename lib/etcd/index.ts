@@ -1,6 +1,6 @@
 import "server-only";
 // lib/etcd: the only code that imports etcd3 (see README at the repo root for the layout).
-export { createEtcdClient, closeEtcdClient, etcdClient, etcdPrefix, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, type EtcdConnection } from "./client";
+export { createEtcdClient, closeEtcdClient, etcdClient, etcdPrefix, MAX_REQUEST_BYTES, MAX_RESPONSE_BYTES, type EtcdConnection, type EtcdClient } from "./client";
 export { casPut, getStored, type CasResult, type StoredValue } from "./cas";
 export {
   EtcdMessageTooLarge,

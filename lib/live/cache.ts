@@ -5,7 +5,7 @@ import "server-only";
 // touched keys are re-parsed, the touched tables re-folded). A broken watch (compaction,
 // etcd restart) triggers one re-read and a new watch. `?revision=R` reads are pinned
 // snapshots kept in a small LRU. When etcd is unreachable requests fail fast (typed 503).
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
 import { currentRevision, type RawKv } from "@/lib/etcd/paged-read";

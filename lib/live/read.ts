@@ -2,7 +2,7 @@ import "server-only";
 // The live cache's full read: every family at ONE revision (lib/etcd's paged reader, as
 // lib/snapshot reads), with each `demand-events/` page parsed AND folded while etcd serves
 // the next one, so the first response does not pay the fold after the read.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
 import { emptyStats, readPrefixesAtRevision } from "@/lib/etcd/paged-read";

@@ -3,7 +3,7 @@ import "server-only";
 // in parallel, all pinned), parsed into a FleetSnapshot. Concurrent callers share one
 // read (singleflight); a snapshot for an unchanged revision is served from a small
 // per-revision cache instead of being read twice.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";

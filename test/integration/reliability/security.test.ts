@@ -143,7 +143,7 @@ describe("security", () => {
       expect(scriptSrc, page).not.toContain("'unsafe-inline'");
       expect(scriptSrc, page).not.toContain("'unsafe-eval'");
       const nonce = scriptSrc.find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
-      expect(nonce, `${page}: a nonce in script-src`).toBeTruthy();
+      expect(nonce, `${page}: a nonce in script-src`).toMatch(/^[A-Za-z0-9+/=]{16,}$/);
       expect(res.headers.get("x-content-type-options"), page).toBe("nosniff");
       // every script the page ships carries this request's nonce (else the browser blocks it)
       const scripts = res.text.match(/<script\b[^>]*>/g) ?? [];

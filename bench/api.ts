@@ -9,7 +9,6 @@
 //   fleet, measured in-process on the same lib/live code (target < 5 %);
 // and writes bench/results/api.json.
 import "../lib/sim/node-entry";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,29 +22,14 @@ import { readFolded } from "../lib/live/read";
 import { LiveStore, type ParseKv } from "../lib/live/store";
 import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
+import { etcdctlGet, median } from "./etcdctl-floor";
 
 const PREFIX = "/bench-api/lance-context/master";
 const CLIENTS = 32;
 const WARM_SECONDS = 10;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 
-function etcdctlGet(endpoints: string, prefix: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const devnull = fs.openSync("/dev/null", "w");
-    const started = performance.now();
-    const child = spawn("etcdctl", ["--endpoints", endpoints, "get", "--prefix", prefix], { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      fs.closeSync(devnull);
-      if (code === 0) resolve(performance.now() - started);
-      else reject(new Error(`etcdctl exited ${code}: ${stderr}`));
-    });
-  });
-}
 
 async function timed(url: string): Promise<{ ms: number; status: number }> {
   const started = performance.now();

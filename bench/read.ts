@@ -9,7 +9,6 @@
 // readFleet that also reads every event's `sealed_times` (5 more runs after the main
 // ones), for what a consumer touching all of them pays.
 import "../lib/sim/node-entry";
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,26 +18,11 @@ import { seedScenarios } from "../lib/sim/seed";
 import { createFleetReader } from "../lib/snapshot/read";
 import type { FleetSnapshot } from "../lib/snapshot/types";
 import { startEtcd } from "../test/support/etcd";
+import { etcdctlGet, median } from "./etcdctl-floor";
 
 const RUNS = 5;
 const PREFIX = "/bench/lance-context/master";
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function etcdctlGet(endpoints: string, prefix: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const devnull = fs.openSync("/dev/null", "w");
-    const started = performance.now();
-    const child = spawn("etcdctl", ["--endpoints", endpoints, "get", "--prefix", prefix], { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
-    let stderr = "";
-    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      fs.closeSync(devnull);
-      if (code === 0) resolve(performance.now() - started);
-      else reject(new Error(`etcdctl exited ${code}: ${stderr}`));
-    });
-  });
-}
 
 /** Reads every demand event's `sealed_times` (building each lazy one): Σ entries. */
 function countTimeEntries(snapshot: FleetSnapshot): number {

@@ -1,6 +1,6 @@
 // A whole console stack for e2e and the UI benchmark: a real etcd, the simulator's
 // realistic fleet (13,405 tables) plus its named incident tables, and a real `next start`.
-import "./server-only-shim"; // first: lets lib/etcd load outside Next
+import "../../lib/sim/node-entry"; // first: lets lib/etcd load outside Next
 import type { Etcd3 } from "etcd3";
 import { createEtcdClient } from "@/lib/etcd/client";
 import { keys } from "@/lib/schema/keys";

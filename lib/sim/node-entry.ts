@@ -1,4 +1,4 @@
-// Plain-Node entry shim for the simulator CLI and the benchmarks (run by tsx, outside
+// Plain-Node entry shim for the simulator CLI, the benchmarks and the Playwright runner (run by tsx, outside
 // Next's server graph): `server-only` throws unless resolved under the "react-server"
 // condition, so register its empty stand-in before lib/etcd and lib/snapshot load.
 // Import this module first.

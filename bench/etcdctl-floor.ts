@@ -1,0 +1,22 @@
+// The physical floor the read benchmarks compare against: one `etcdctl get --prefix` of
+// the same prefix, output discarded, timed from spawn to exit.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+export function etcdctlGet(endpoints: string, prefix: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const devnull = fs.openSync("/dev/null", "w");
+    const started = performance.now();
+    const child = spawn("etcdctl", ["--endpoints", endpoints, "get", "--prefix", prefix], { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
+    let stderr = "";
+    child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      fs.closeSync(devnull);
+      if (code === 0) resolve(performance.now() - started);
+      else reject(new Error(`etcdctl exited ${code}: ${stderr}`));
+    });
+  });
+}

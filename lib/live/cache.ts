@@ -64,6 +64,43 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   });
 }
 
+/**
+ * Up to `tries` attempts of `attempt`, a new one every `everyMs` or as soon as the previous
+ * one failed; the first answer wins. Each attempt goes to a randomly chosen member, so a
+ * call stuck on a member that just died does not sink a ping that another member answers.
+ */
+function hedged<T>(attempt: () => Promise<T>, everyMs: number, tries: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let started = 0;
+    let failed = 0;
+    let settled = false;
+    let timer: NodeJS.Timeout | undefined;
+    const launch = () => {
+      if (settled || started >= tries) return;
+      started += 1;
+      clearTimeout(timer);
+      if (started < tries) (timer = setTimeout(launch, everyMs)).unref();
+      attempt().then(
+        (v) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(v);
+        },
+        (e) => {
+          failed += 1;
+          if (settled) return;
+          if (failed >= tries) {
+            settled = true;
+            reject(e);
+          } else launch();
+        },
+      );
+    };
+    launch();
+  });
+}
+
 interface LiveState {
   /** distinguishes the states of successive full reads */
   id: number;
@@ -178,7 +215,8 @@ export class LiveCache {
   }
 
   private async ping(): Promise<number> {
-    return withDeadline(currentRevision(this.client, this.prefix), PING_TIMEOUT_MS, "etcd ping");
+    const probe = () => currentRevision(this.client, this.prefix);
+    return withDeadline(hedged(probe, PING_TIMEOUT_MS / 3, 3), PING_TIMEOUT_MS, "etcd ping");
   }
 
   private viewOf(s: LiveState): FleetView {

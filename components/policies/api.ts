@@ -43,15 +43,9 @@ export interface PreviewResult {
   unchanged_count: number;
 }
 
-export interface AuditEntry {
-  id: string;
-  at_ms: number;
-  actor: string;
-  target: string;
-  before: unknown;
-  after: unknown;
-  mod_revision: number;
-}
+// the server's own type (a type-only import: nothing of lib/etcd reaches the browser)
+import type { AuditEntry } from "@/lib/etcd/policy-store";
+export type { AuditEntry };
 
 export interface ErrorBody {
   code: string;

@@ -5,10 +5,10 @@
 import Module from "node:module";
 
 const id = require.resolve("server-only");
-const stub = new Module(id);
-stub.filename = id;
-stub.loaded = true;
-stub.exports = {};
-require.cache[id] = stub;
+const emptyModule = new Module(id);
+emptyModule.filename = id;
+emptyModule.loaded = true;
+emptyModule.exports = {};
+require.cache[id] = emptyModule;
 
 export {};

@@ -29,17 +29,9 @@ export interface HostileRecord {
   definitelyBad: boolean;
 }
 
-/** mulberry32: a small, fast, seedable PRNG (deterministic across platforms). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the simulator's seedable PRNG (deterministic across platforms). */
+export { rng as prng } from "@/lib/sim/seed-kv";
+import { rng as prng } from "@/lib/sim/seed-kv";
 
 const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 

@@ -110,6 +110,14 @@ function placeCandidates(
   };
   const skip = (d: TableDraft, entry: WhyNot, shared: Outcome) =>
     decide(d.plan!, d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] });
+  // built only where an executor is actually looked for (not for remembered answers)
+  const checkFor = (kind: TaskKind, policy: ExecutorCheck["policy"]): ExecutorCheck => ({
+    kind,
+    bytes: unitBytes(kind, limits, mergeBytes),
+    policy,
+    recent,
+    ratePerMin: limits.placementsPerExecutorPerMin,
+  });
   for (let i = 0; i < candidates.length; i++) {
     const d = candidates[i];
     const kind = d.candidate!.kind as TaskKind; // retire is class 5 and never a candidate
@@ -118,13 +126,7 @@ function placeCandidates(
     if (byPolicy === undefined) answers.set(kind, (byPolicy = new Map()));
     let answer = byPolicy.get(policy.executors_allowed);
     if (answer === undefined) {
-      const check: ExecutorCheck = {
-        kind,
-        bytes: unitBytes(kind, limits, mergeBytes),
-        policy,
-        recent,
-        ratePerMin: limits.placementsPerExecutorPerMin,
-      };
+      const check = checkFor(kind, policy);
       const fit = pickExecutor(rows, kind, check.bytes, designFilter(check)) !== null;
       const noFit = fit ? null : noFitEntry(rows, check);
       answer = { noFit, outcome: noFit && { verdict: skipVerdict(noFit), whyNot: [noFit] } };
@@ -138,13 +140,7 @@ function placeCandidates(
       skip(d, cycleEntry, cycleOutcome);
       continue;
     }
-    const check: ExecutorCheck = {
-      kind,
-      bytes: unitBytes(kind, limits, mergeBytes),
-      policy,
-      recent,
-      ratePerMin: limits.placementsPerExecutorPerMin,
-    };
+    const check = checkFor(kind, policy);
     const row = pickExecutor(rows, kind, check.bytes, designFilter(check))!;
     reserve(row, { [kind]: 1 }, check.bytes);
     recent.set(row.executor, (recent.get(row.executor) ?? 0) + 1);

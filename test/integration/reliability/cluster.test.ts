@@ -102,7 +102,8 @@ function longestFailure(outcomes: { at: number; status: number; ms: number }[]):
 }
 
 beforeAll(async () => {
-  cluster = await startEtcd({ size: 3 });
+  // loopback members: a fast election, so a killed leader fails over well inside the ping deadline
+  cluster = await startEtcd({ size: 3, extraArgs: ["--heartbeat-interval=50", "--election-timeout=500"] });
   const names = Array.from({ length: TABLES }, (_, i) => `cluster/table-${String(i).padStart(5, "0")}`);
   await http().putMany([...demandEventPuts(P, names, 2, 40, 0), ...demandEventPuts(P, names.slice(0, 300), 2, 60, 12), heartbeatPut(P, "exec-a"), heartbeatPut(P, "exec-b")]);
   app = await startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: P });

@@ -156,8 +156,10 @@ describe("hostile records", () => {
     // each) would blow through it.
     expect(rssAfterWrites).toBeLessThanOrEqual(rssWarm * 1.5 + 32 * 1048576);
     // With the data constant, 10 more rounds (~240 requests, every endpoint and page) stay
-    // within 10 % (+16 MiB of V8 heap headroom: GC runs lazily).
-    expect(Math.max(...steady)).toBeLessThanOrEqual(rssAfterWrites * 1.1 + 16 * 1048576);
+    // within 10 % (+16 MiB of V8 heap headroom: GC runs lazily). Judged on the median of the
+    // last three samples: a leak raises all of them, one lazy-GC spike only one.
+    const lastThree = steady.slice(-3).sort((a, b) => a - b);
+    expect(lastThree[Math.floor(lastThree.length / 2)]).toBeLessThanOrEqual(rssAfterWrites * 1.1 + 16 * 1048576);
     // no endpoint failed in any round and no 5xx was logged
     expect([...failures.values()]).toEqual([]);
     expect(app.logs().match(/"status":5\d\d/g) ?? []).toEqual([]);

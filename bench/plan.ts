@@ -25,8 +25,8 @@ import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import {
-  emptyTableDemand, hex, parseAssignment, parseDemandEventKv, parseHeartbeat, parseTaskRecord,
-  type Assignment, type DemandEvent, type Heartbeat, type TableDemand, type TaskRecord,
+  emptyTableDemand, hex, parseAssignment, parseDemandEventKv, parseHeartbeat, parseTaskRecord, stringifyDemandEvent,
+  type Assignment, type DemandEvent, type DemandEventInput, type Heartbeat, type TableDemand, type TaskRecord,
 } from "@/lib/schema";
 import {
   compareShadow, foldEvent, mergeTaskTargets, scoreTables, shadowPass, sortPlannerOrder, type EtcdKv,
@@ -46,8 +46,8 @@ const gc = vm.runInNewContext("gc") as () => void;
 function buildScenario() {
   const events: EtcdKv[] = [];
   let rev = 1;
-  const put = (target: string, e: DemandEvent) =>
-    events.push({ key: `${P}/demand-events/${hex(target)}/${e.shard}`, value: JSON.stringify(e), modRevision: rev++ });
+  const put = (target: string, e: DemandEventInput) =>
+    events.push({ key: `${P}/demand-events/${hex(target)}/${e.shard}`, value: stringifyDemandEvent(e), modRevision: rev++ });
   // T23 shape: pending p = i % 50, sealed 1000+p, merged 1000, 64 MiB, epoch 3, scan, times 1001..1000+p
   for (let i = 0; i < 13_405; i++) {
     const target = `exp-${String(i).padStart(5, "0")}`;
@@ -124,7 +124,7 @@ function buildScenario() {
 // ---------------------------------------------------------------- the measured steps
 type Scenario = ReturnType<typeof buildScenario>;
 interface ParsedFleet {
-  events: { target: string; event: DemandEvent; timesCount: number; modRevision: number }[];
+  events: { target: string; event: DemandEvent; modRevision: number }[];
   heartbeats: { id: string; heartbeat: Heartbeat }[];
   assignments: { key: string; assignment: Assignment }[];
   queued: TaskRecord[];
@@ -147,7 +147,7 @@ function parseFleet(s: Scenario): ParsedFleet {
   const events: ParsedFleet["events"] = [];
   for (const kv of s.events) {
     const r = parseDemandEventKv(kv.key.slice(eventsPrefix.length), kv.value);
-    if (r.ok) events.push({ target: r.target, event: r.event, timesCount: r.timesCount, modRevision: kv.modRevision });
+    if (r.ok) events.push({ target: r.target, event: r.event, modRevision: kv.modRevision });
   }
   const heartbeats = s.heartbeats.flatMap((kv) => {
     const r = parseHeartbeat(kv.value);
@@ -171,7 +171,7 @@ function foldParsed(fleet: ParsedFleet): Map<string, TableDemand> {
   for (const parsed of fleet.events) {
     let t = tables.get(parsed.target);
     if (t === undefined) tables.set(parsed.target, (t = emptyTableDemand()));
-    foldEvent(t, parsed.event, parsed.modRevision, NOW, parsed);
+    foldEvent(t, parsed.event, parsed.modRevision, NOW, true);
   }
   return tables;
 }

@@ -33,7 +33,7 @@ function shardsOf(view: FleetView, target: string): TableDetail["shards"] {
         pending: d.pending,
         oldest_pending_ms: d.oldest_pending_ms,
         age_bound: d.bound,
-        sealed_times_kept: Object.keys(s.sealed_times).length,
+        sealed_times_kept: s.sealed_times.size,
         source: ev?.event.source ?? null,
         flushed_at_ms: ev?.event.flushed_at_ms ?? null,
         mod_revision: ev?.modRevision ?? null,

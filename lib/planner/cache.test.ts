@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyTableDemand } from "@/lib/schema";
+import { cloneTableDemand, emptyTableDemand } from "@/lib/schema";
 import { planCacheWrites, sameTableDemand } from "./index";
 import { ev, foldAll } from "./__fixtures__/demand";
 
@@ -10,7 +10,7 @@ describe("demand cache writes (§6.1 steps 4–5)", () => {
     const folded = new Map([["hot", hot], ["same", same], ["new", foldAll([ev("a", 1, null, 1, "W")])], ["broken", emptyTableDemand()]]);
     const existing = [
       { target: "hot", record: foldAll([ev("a", 39, 10, 1, "W")]) },
-      { target: "same", record: { ...structuredClone(same), updated_ms: 12345 } },
+      { target: "same", record: { ...cloneTableDemand(same), updated_ms: 12345 } },
       { target: "broken", record: null },
       { target: "cold", record: foldAll([ev("a", 3, 3, 1, "W")]) },
       { target: "junk", record: null },
@@ -22,7 +22,7 @@ describe("demand cache writes (§6.1 steps 4–5)", () => {
   });
   it("equality ignores updated_ms and, unless asked, observed_revision", () => {
     const a = foldAll([ev("a", 5, null, 1, "W")]);
-    const b = { ...structuredClone(a), observed_revision: 99, updated_ms: 5 };
+    const b = { ...cloneTableDemand(a), observed_revision: 99, updated_ms: 5 };
     expect(sameTableDemand(a, b)).toBe(true);
     expect(sameTableDemand(a, b, true)).toBe(false);
   });

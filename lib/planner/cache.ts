@@ -1,7 +1,6 @@
 // The demand cache `P/demand/<hex>` written by the leader each reconcile (§6.1 steps 4–5),
 // and TableDemand equality (tests ignore observed_revision and updated_ms, §3.7).
 import type { ShardDemand, TableDemand } from "@/lib/schema";
-import { sameTimes } from "./sealed-times";
 
 function sameMark(a: { epoch: number; value: number } | null, b: { epoch: number; value: number } | null): boolean {
   if (a === null || b === null) return a === b;
@@ -13,7 +12,7 @@ function sameShard(a: ShardDemand, b: ShardDemand): boolean {
     sameMark(a.sealed, b.sealed) &&
     sameMark(a.merged, b.merged) &&
     a.sealed_bytes === b.sealed_bytes &&
-    sameTimes(a.sealed_times, b.sealed_times)
+    a.sealed_times.equals(b.sealed_times)
   );
 }
 

@@ -20,24 +20,10 @@ export function shardPending(shard: ShardDemand): number {
 export function shardOldestPending(shard: ShardDemand): { ms: number; bound: AgeBound } | null {
   if (shardPending(shard) === 0) return null;
   const g0 = (shard.merged === null ? 0 : shard.merged.value) + 1;
-  const exact = shard.sealed_times[g0]; // numeric key: same entry as times[String(g0)], no conversion
-  if (exact !== undefined) return { ms: exact, bound: "exact" };
-  const upper = firstKeptTimeFrom(shard.sealed_times, g0);
-  return upper === undefined ? null : { ms: upper, bound: "upper" };
-}
-
-/** Time of the lowest kept generation ≥ g0 (numeric compare), if any. */
-function firstKeptTimeFrom(times: ShardDemand["sealed_times"], g0: number): number | undefined {
-  let bestGeneration = Infinity;
-  let bestMs: number | undefined;
-  for (const k in times) {
-    const g = Number(k);
-    if (g >= g0 && g < bestGeneration) {
-      bestGeneration = g;
-      bestMs = times[k];
-    }
-  }
-  return bestMs;
+  const times = shard.sealed_times;
+  const i = times.indexFrom(g0); // the lowest kept generation ≥ g0 (numeric compare)
+  if (i >= times.size) return null;
+  return { ms: times.timeAt(i), bound: times.generationAt(i) === g0 ? "exact" : "upper" };
 }
 
 export function deriveShard(shard: ShardDemand): ShardDerived {
@@ -75,13 +61,11 @@ export function deriveTable(table: TableDemand): TableDerived {
     pending += shard.sealed.value - merged;
     bytes += shard.sealed_bytes;
     // oldest pending (inline version of shardOldestPending: no allocation per shard)
-    let ms: number | undefined = shard.sealed_times[merged + 1];
-    let isExact = true;
-    if (ms === undefined) {
-      ms = firstKeptTimeFrom(shard.sealed_times, merged + 1);
-      if (ms === undefined) continue;
-      isExact = false;
-    }
+    const times = shard.sealed_times;
+    const i = times.indexFrom(merged + 1);
+    if (i >= times.size) continue;
+    const ms = times.timeAt(i);
+    const isExact = times.generationAt(i) === merged + 1;
     if (oldest === null || ms < oldest) oldest = ms;
     if (isExact && (exact === null || ms < exact)) exact = ms;
   }

@@ -51,7 +51,7 @@ export function foldEvents(kvs: Iterable<EtcdKv>, prefix: string, now: number): 
       continue;
     }
     // the parsed event is ours alone: its time map may be adopted by a new shard
-    foldEvent(table, parsed.event, kv.modRevision, now, parsed);
+    foldEvent(table, parsed.event, kv.modRevision, now, true);
   }
   return { tables, skipped, events };
 }

@@ -1,7 +1,6 @@
 // In-memory fold of one DemandEvent into a TableDemand (scheduler-model.md §3.2): every
 // dimension is an independent max, so the result is order-independent and idempotent.
-import type { DemandEvent, ShardDemand, TableDemand } from "@/lib/schema";
-import { copyTimes, mergeTimes, newTimes, pruneTimes, recordTime, type SealedTimes } from "./sealed-times";
+import { SealedTimes, type DemandEvent, type ShardDemand, type TableDemand } from "@/lib/schema";
 
 export type FoldResult = "Changed" | "NotNewer" | "UnknownVersion";
 
@@ -11,51 +10,30 @@ export function isKnownDemandVersion(v: number): boolean {
 }
 
 export function emptyShard(): ShardDemand {
-  return { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: newTimes() };
+  return { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: SealedTimes.empty() };
 }
 
 /**
- * A caller that owns a freshly parsed event may hand its `sealed_times` object to a new
- * shard instead of copying it (`timesCount` = its entry count, from the parser).
+ * Fold `event` into `table` (mutates it). A caller that owns a freshly parsed event (no
+ * one else holds it) passes `ownsEvent`, and a new shard adopts the event's time map
+ * instead of copying it.
  */
-export interface OwnedTimes {
-  timesCount: number;
-}
-
-/** Fold `event` into `table` (mutates it). */
-export function foldEvent(
-  table: TableDemand,
-  event: DemandEvent,
-  revision: number,
-  now: number,
-  owned?: OwnedTimes,
-): FoldResult {
+export function foldEvent(table: TableDemand, event: DemandEvent, revision: number, now: number, ownsEvent = false): FoldResult {
   if (!isKnownDemandVersion(event.v)) return "UnknownVersion"; // step 1: no shard created
   const shards = table.shards;
   // shard ids are raw key text: never let one resolve to an Object.prototype member
   let shard = Object.hasOwn(shards, event.shard) ? shards[event.shard] : undefined;
   let changed = false;
-  // entry count of the shard's map when known without a key walk (-1 = unknown)
-  let count = -1;
   let added = false;
   if (shard === undefined) {
     // step 2 (creating the entry alone is not a change, as in the master's entry API)
-    let times: SealedTimes;
-    if (event.sealed_times === undefined) {
-      times = newTimes();
-      count = 0;
-    } else if (owned !== undefined) {
-      times = event.sealed_times;
-      count = owned.timesCount;
-    } else {
-      times = copyTimes(event.sealed_times);
-      count = -1;
-    }
+    const given = event.sealed_times;
+    const times = given === undefined ? SealedTimes.empty() : ownsEvent ? given : given.copy();
     shard = { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: times };
     setShard(shards, event.shard, shard);
-    if (event.sealed_times !== undefined && (count > 0 || (count < 0 && hasAnyTime(times)))) changed = added = true;
+    if (times.size > 0) changed = added = true; // step 6, second half, into an empty map
   } else if (event.sealed_times !== undefined) {
-    const merged = mergeTimes(shard.sealed_times, event.sealed_times); // step 6, second half
+    const merged = shard.sealed_times.merge(event.sealed_times); // step 6, second half
     changed = merged.changed;
     added = merged.added;
   }
@@ -89,15 +67,12 @@ export function foldEvent(
   }
   // step 6, first half: the publisher's own flush time (a lower sealed value still teaches one)
   if (event.source !== "executor" && event.sealed_through > 0) {
-    const r = recordTime(shard.sealed_times, event.sealed_through, event.flushed_at_ms);
+    const r = shard.sealed_times.record(event.sealed_through, event.flushed_at_ms);
     if (r !== "same") changed = true;
-    if (r === "added") {
-      added = true;
-      if (count >= 0) count++;
-    }
+    if (r === "added") added = true;
   }
   if (!changed) return "NotNewer"; // step 7
-  if (added) pruneTimes(shard.sealed_times, count >= 0 ? count : undefined); // step 8
+  if (added) shard.sealed_times.prune(); // step 8
   if (revision > table.observed_revision) table.observed_revision = revision;
   table.updated_ms = now;
   return "Changed";
@@ -108,9 +83,4 @@ function setShard(shards: TableDemand["shards"], id: string, shard: ShardDemand)
   if (id === "__proto__") {
     Object.defineProperty(shards, id, { value: shard, enumerable: true, writable: true, configurable: true });
   } else shards[id] = shard;
-}
-
-function hasAnyTime(times: SealedTimes): boolean {
-  for (const _ in times) return true;
-  return false;
 }

@@ -1,6 +1,5 @@
 // The pure planner core (scheduler-model.md §3–§6, §8.2). No I/O, no clock: `now` is a parameter.
 export * from "./mark";
-export * from "./sealed-times";
 export * from "./fold";
 export * from "./fold-events";
 export * from "./derived";

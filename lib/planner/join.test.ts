@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stringifyDemandEvent, type DemandEvent } from "@/lib/schema";
+import { cloneDemandEvent, SealedTimes, stringifyDemandEvent, type DemandEvent } from "@/lib/schema";
 import { executorMergedEvent, joinEvent, joinStoredValue } from "./index";
 import { ev } from "./__fixtures__/demand";
 
@@ -9,7 +9,7 @@ function publisher() {
   return {
     store,
     publish(e: DemandEvent): boolean {
-      const joined = joinEvent(store.get(e.shard) ?? null, structuredClone(e));
+      const joined = joinEvent(store.get(e.shard) ?? null, cloneDemandEvent(e));
       if (joined === "unchanged") return false;
       store.set(e.shard, joined);
       return true;
@@ -34,7 +34,7 @@ describe("T14 publish_is_a_join_and_never_lowers (as pure join results)", () => 
     expect(results).toEqual([true, false, true, false, true, false, true, true, true]);
     const s = p.store.get("s")!;
     expect(s).toMatchObject({ sealed_through: 12, writer_epoch: 2, merged_through: 4, merged_epoch: 1, source: "writer" });
-    expect(s.sealed_times).toEqual({ "9": 90, "10": 100, "12": 120 });
+    expect(s.sealed_times!.toJSON()).toEqual({ "9": 90, "10": 100, "12": 120 });
   });
 });
 
@@ -80,6 +80,6 @@ describe("join against raw stored values", () => {
   it("equal sealed mark with more bytes wins and moves source/flush time to the event", () => {
     const a = joinEvent(null, { ...ev("s", 5, null, 1, "W"), sealed_bytes_through: 10 });
     const b = a !== "unchanged" ? joinEvent(a, { ...ev("s", 5, null, 1, "Scan"), sealed_bytes_through: 20, flushed_at_ms: 77 }) : a;
-    expect(b).toMatchObject({ source: "scan", sealed_bytes_through: 20, flushed_at_ms: 77, sealed_times: { "5": 50 } });
+    expect(b).toMatchObject({ source: "scan", sealed_bytes_through: 20, flushed_at_ms: 77, sealed_times: SealedTimes.fromRecord({ "5": 50 }) });
   });
 });

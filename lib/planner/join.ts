@@ -1,8 +1,7 @@
 // Storage-side join used by every demand publisher with read–join–compare-and-swap
 // (scheduler-model.md §3.5). Pure: the CAS loop lives in lib/etcd / lib/sim.
-import { parseDemandEvent, stringifyDemandEvent, type DemandEvent, type Mark } from "@/lib/schema";
+import { parseDemandEvent, SealedTimes, stringifyDemandEvent, type DemandEvent, type Mark } from "@/lib/schema";
 import { isGreaterMark, maxMark } from "./mark";
-import { copyTimes, mergeTimes, pruneTimes, recordTime, sameTimes, type SealedTimes } from "./sealed-times";
 
 const sealedMark = (e: DemandEvent): Mark => ({ epoch: e.writer_epoch, value: e.sealed_through });
 const mergedMark = (e: DemandEvent): Mark | null =>
@@ -10,7 +9,7 @@ const mergedMark = (e: DemandEvent): Mark | null =>
 
 /** The record's own `(sealed_through → flushed_at_ms)` point, for non-executor sources. */
 function seedOwnTime(times: SealedTimes, e: DemandEvent): void {
-  if (e.source !== "executor" && e.sealed_through > 0) recordTime(times, String(e.sealed_through), e.flushed_at_ms);
+  if (e.source !== "executor" && e.sealed_through > 0) times.record(e.sealed_through, e.flushed_at_ms);
 }
 
 function record(base: DemandEvent, bytes: number, merged: Mark | null, times: SealedTimes): DemandEvent {
@@ -37,9 +36,9 @@ function record(base: DemandEvent, bytes: number, merged: Mark | null, times: Se
  */
 export function joinEvent(stored: DemandEvent | null, event: DemandEvent): DemandEvent | "unchanged" {
   if (stored === null) {
-    const times = copyTimes(event.sealed_times);
+    const times = event.sealed_times?.copy() ?? SealedTimes.empty();
     seedOwnTime(times, event);
-    return record(event, event.sealed_bytes_through, mergedMark(event), pruneTimes(times));
+    return record(event, event.sealed_bytes_through, mergedMark(event), times.prune());
   }
   const storedSealed = sealedMark(stored);
   const eventSealed = sealedMark(event);
@@ -52,12 +51,12 @@ export function joinEvent(stored: DemandEvent | null, event: DemandEvent): Deman
   const eventMerged = mergedMark(event);
   const mergedWins = eventMerged !== null && (storedMerged === null || isGreaterMark(eventMerged, storedMerged));
 
-  const times = copyTimes(stored.sealed_times);
-  if (event.sealed_times !== undefined) mergeTimes(times, event.sealed_times);
+  const times = stored.sealed_times?.copy() ?? SealedTimes.empty();
+  if (event.sealed_times !== undefined) times.merge(event.sealed_times);
   seedOwnTime(times, stored);
   seedOwnTime(times, event);
-  pruneTimes(times);
-  const timesChanged = !sameTimes(times, stored.sealed_times ?? {});
+  times.prune();
+  const timesChanged = !times.equals(stored.sealed_times ?? SealedTimes.empty());
 
   if (!sealedWins && !mergedWins && !timesChanged) return "unchanged";
   const base = sealedWins ? event : stored;

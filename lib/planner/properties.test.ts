@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Assignment, DemandEvent, Heartbeat } from "@/lib/schema";
-import { hex, stringifyDemandEvent } from "@/lib/schema";
+import { hex, SealedTimes, stringifyDemandEvent } from "@/lib/schema";
 import { comparePlannerOrder, deriveTable, foldEvents, foldHeadroom, sortPlannerOrder, type Scored } from "./index";
 import { content, foldAll, rebuild } from "./__fixtures__/demand";
 
@@ -34,7 +34,7 @@ const eventArb: fc.Arbitrary<DemandEvent> = fc
       source: r.source,
     };
     if (r.merged !== null && r.mergedEpoch !== undefined) e.merged_epoch = r.mergedEpoch;
-    if (r.times !== undefined) e.sealed_times = r.times;
+    if (r.times !== undefined) e.sealed_times = SealedTimes.fromRecord(r.times);
     return e;
   });
 

@@ -3,35 +3,29 @@
 // rejects exactly what DemandEventSchema does (property test in demand.test.ts) and
 // returns the same output shape; the zod schema stays the reference and the source of the type.
 import type { DemandEvent } from "./demand";
+import { SealedTimes } from "./sealed-times";
 
 const SOURCES: Record<string, true> = { writer: true, executor: true, scan: true };
 
 const isU64 = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n) && n >= 0;
 const isI64 = (n: unknown): n is number => typeof n === "number" && Number.isInteger(n);
 
-/** Canonical decimal (no leading zeros) → 1, other all-digit → 2, not decimal → 0. */
-function generationKeyKind(k: string): 0 | 1 | 2 {
+function isDecimal(k: string): boolean {
   const n = k.length;
-  if (n === 0) return 0;
+  if (n === 0) return false;
   for (let i = 0; i < n; i++) {
     const c = k.charCodeAt(i);
-    if (c < 48 || c > 57) return 0;
+    if (c < 48 || c > 57) return false;
   }
-  return n > 1 && k.charCodeAt(0) === 48 ? 2 : 1;
-}
-
-/** Side output of `validateDemandEvent`: entries in `sealed_times` (0 when absent). */
-export interface DemandEventStats {
-  timesCount: number;
+  return true;
 }
 
 /**
- * Validate a parsed JSON object as a DemandEvent, in place (defaults filled; the object
- * is reused as the result). Returns a one-line error (`path: message`) or the event.
- * `stats.timesCount` lets the fold skip re-counting the time map (JSON.parse gives these
- * integer-keyed objects dictionary elements, where every key walk is costly).
+ * Validate a parsed JSON object as a DemandEvent, in place (defaults filled, `sealed_times`
+ * replaced by its compact `SealedTimes`; the object is reused as the result). Returns a
+ * one-line error (`path: message`) or the event.
  */
-export function validateDemandEvent(body: Record<string, unknown>, stats?: DemandEventStats): DemandEvent | string {
+export function validateDemandEvent(body: Record<string, unknown>): DemandEvent | string {
   const v = body.v;
   if (v === undefined) body.v = 1;
   else if (!isU64(v) || v > 4_294_967_295) return "v: expected a u32";
@@ -57,29 +51,14 @@ export function validateDemandEvent(body: Record<string, unknown>, stats?: Deman
     if (times === null || typeof times !== "object" || Array.isArray(times)) {
       return "sealed_times: expected an object";
     }
-    let canonical = true;
     const map = times as Record<string, unknown>;
     const generations = Object.keys(map);
     for (let i = 0; i < generations.length; i++) {
       const k = generations[i];
-      const kind = generationKeyKind(k);
-      if (kind === 0) return `sealed_times.${k}: generation keys must be decimal strings`;
-      if (kind === 2) canonical = false;
+      if (!isDecimal(k)) return `sealed_times.${k}: generation keys must be decimal strings`;
       if (!isI64(map[k])) return `sealed_times.${k}: expected an integer`;
     }
-    if (stats !== undefined) stats.timesCount = generations.length;
-    if (!canonical) {
-      const out: Record<string, number> = {};
-      let count = 0;
-      for (const k of generations) {
-        const g = String(Number(k));
-        const t = map[k] as number;
-        if (out[g] === undefined) count++;
-        if (out[g] === undefined || t < out[g]) out[g] = t;
-      }
-      body.sealed_times = out;
-      if (stats !== undefined) stats.timesCount = count;
-    }
-  } else if (stats !== undefined) stats.timesCount = 0;
+    body.sealed_times = SealedTimes.fromRecord(map as Record<string, number>);
+  }
   return body as unknown as DemandEvent;
 }

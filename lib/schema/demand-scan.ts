@@ -1,18 +1,20 @@
 // Byte scanner for the wire form every publisher writes (scheduler-model.md §2.1, T13).
 // JSON.parse of the production fleet's values costs about as much as etcd's whole read:
 // every `sealed_times` object has integer-like keys ("1001".."1049"), which V8 stores as
-// dictionary elements of heap numbers (~670,000 per T23 read, and the GC to match).
+// dictionary elements of heap numbers (~650,000 per T23 read, and the GC to match).
 // `scanDemandEvent` reads the UTF-8 bytes directly, checks every field and every time
-// entry as JSON.parse + `validateDemandEvent` would, and defers building the
-// `sealed_times` object until it is first read (then it is `JSON.parse` of those very
-// bytes). It answers only for the stored field order (v, shard, sealed_through,
+// entry as JSON.parse + `validateDemandEvent` would, and builds `sealed_times` straight
+// into its compact pair array (lib/schema/sealed-times.ts) as it walks the entries. It
+// answers only for the stored field order (v, shard, sealed_through,
 // sealed_bytes_through, merged_through, [merged_epoch], flushed_at_ms, writer_epoch,
 // source, [sealed_times]) with v 0 or 1, unescaped printable-ASCII strings, integers of at
-// most 15 digits and canonical generation keys; anything else (other orders, missing
-// defaults, extra keys, escapes, fractions, exponents, `-0`, errors of any kind) returns
-// `null` and the caller takes the exact slow path. Accepted input, output (key order
-// included) and skip reasons are therefore unchanged.
+// most 15 digits and canonical generation keys of at most 15 digits in ascending order;
+// anything else (other orders, missing defaults, extra keys, escapes, fractions,
+// exponents, `-0`, repeated or unordered generations, errors of any kind) returns `null`
+// and the caller takes the exact slow path. Accepted input, output (key order included)
+// and skip reasons are therefore unchanged.
 import type { DemandEvent } from "./demand";
+import { SealedTimes } from "./sealed-times";
 
 const QUOTE = 34;
 const COMMA = 44;
@@ -125,25 +127,35 @@ function nullableEnd(b: Uint8Array, p: number, end: number): number {
   return p + 4;
 }
 
-/** Entries of the time map read by `timesEnd`. */
-let timesCount = 0;
+/** Pairs of the time map read by `timesEnd` (a scratch buffer; copied out per event). */
+const scratch: number[] = [];
+let scratchLength = 0;
 
-/** End (after `}`) of `{"<canonical generation>": <integer>, …}` at `p` (sets `timesCount`), or -1. */
+/**
+ * End (after `}`) of `{"<canonical generation>": <integer>, …}` at `p`, with generations
+ * strictly ascending (sets `scratch`/`scratchLength` to its pairs), or -1.
+ */
 function timesEnd(b: Uint8Array, p: number, end: number): number {
   if (b[p] !== LBRACE) return -1;
   p = skipWs(b, p + 1, end);
-  timesCount = 0;
+  scratchLength = 0;
   if (b[p] === RBRACE) return p + 1;
-  // the hot loop of a production read (~670,000 entries): bytes past `end` read as
+  let last = -1;
+  // the hot loop of a production read (~650,000 entries): bytes past `end` read as
   // undefined, which fails every comparison below
-  for (let count = 1; ; count++) {
+  for (;;) {
     // "<canonical digits>"
     if (b[p] !== QUOTE) return -1;
     const keyStart = ++p;
     let c = b[p];
-    while (c >= D0 && c <= D9) c = b[++p];
+    let g = 0;
+    while (c >= D0 && c <= D9) {
+      g = g * 10 + (c - D0);
+      c = b[++p];
+    }
     const keyDigits = p - keyStart;
-    if (keyDigits === 0 || c !== QUOTE || (keyDigits > 1 && b[keyStart] === D0)) return -1;
+    if (keyDigits === 0 || keyDigits > MAX_DIGITS || c !== QUOTE || (keyDigits > 1 && b[keyStart] === D0) || g <= last) return -1;
+    last = g;
     // : -?<digits>, at most 15, no leading zero, no "-0", no fraction or exponent
     c = b[++p];
     if (c !== COLON) {
@@ -155,9 +167,15 @@ function timesEnd(b: Uint8Array, p: number, end: number): number {
     const negative = c === MINUS;
     if (negative) c = b[++p];
     const start = p;
-    while (c >= D0 && c <= D9) c = b[++p];
+    let ms = 0;
+    while (c >= D0 && c <= D9) {
+      ms = ms * 10 + (c - D0);
+      c = b[++p];
+    }
     const digits = p - start;
     if (digits === 0 || digits > MAX_DIGITS || (b[start] === D0 && (digits > 1 || negative))) return -1;
+    scratch[scratchLength++] = g;
+    scratch[scratchLength++] = negative ? -ms : ms;
     // , or }
     if (c !== COMMA && c !== RBRACE) {
       if (c === 46 || c === 101 || c === 69) return -1; // . e E
@@ -167,55 +185,10 @@ function timesEnd(b: Uint8Array, p: number, end: number): number {
     if (c === COMMA) {
       if (b[p] !== QUOTE) p = skipWs(b, p, end);
     } else if (c === RBRACE) {
-      timesCount = count;
       return p;
     } else return -1;
   }
 }
-
-// The bytes of a lazy `sealed_times`: the scanned value itself, in a non-enumerable symbol
-// slot, so keys, spreads, JSON and equality see only the DemandEvent fields.
-const TIMES_BYTES = Symbol("sealed_times bytes");
-type LazyEvent = Record<string | symbol, unknown>;
-
-/**
- * Where the `sealed_times` object starts in a value the scanner accepted. Its key is the
- * only `"sealed_times"` followed by `:` (string values hold no `"`, and a string value is
- * followed by `,` or `}`).
- */
-function timesOffset(b: Uint8Array): number {
-  const end = b.length;
-  for (let p = 0; p < end; p++) {
-    if (b[p] !== QUOTE || !sameBytes(b, p + 1, p + 1 + K_SEALED_TIMES.length, K_SEALED_TIMES)) continue;
-    const q = p + 1 + K_SEALED_TIMES.length;
-    if (b[q] !== QUOTE) continue;
-    const colon = skipWs(b, q + 1, end);
-    if (b[colon] === COLON) return skipWs(b, colon + 1, end);
-  }
-  return -1;
-}
-
-function settleTimes(event: LazyEvent, times: unknown): void {
-  Object.defineProperty(event, "sealed_times", { value: times, writable: true, enumerable: true, configurable: true });
-  event[TIMES_BYTES] = null;
-}
-
-/** Own accessor shared by every scanned event: the object is built on first read, once. */
-const LAZY_TIMES: PropertyDescriptor = {
-  get(this: LazyEvent) {
-    const bytes = this[TIMES_BYTES] as Uint8Array;
-    const at = timesOffset(bytes);
-    const times = JSON.parse(ascii.decode(bytes.subarray(at, bytes.indexOf(RBRACE, at) + 1))) as unknown;
-    settleTimes(this, times);
-    return times;
-  },
-  set(this: LazyEvent, times: unknown) {
-    settleTimes(this, times);
-  },
-  enumerable: true,
-  configurable: true,
-};
-const HIDDEN_SLOT: PropertyDescriptor = { value: null, writable: true, enumerable: false, configurable: true };
 
 /** Node's Buffer decodes a byte range without a view (`latin1Slice`); plain arrays do not. */
 type MaybeNodeBuffer = Uint8Array & { latin1Slice?: (start: number, end: number) => string };
@@ -235,8 +208,7 @@ function sourceName(b: Uint8Array, start: number, stop: number): DemandEvent["so
  * A DemandEvent value (UTF-8 bytes) in the stored wire form → the event exactly as
  * `JSON.parse` + `validateDemandEvent` (+ `v = 1`) would produce it, key order included;
  * `null` when the bytes are outside the fast subset (use the string path then).
- * A non-empty `sealed_times` is a lazy own property, built from these bytes on first read
- * (keep them unmodified until then). `shardHint` (the key's shard, normally equal to the
+ * `shardHint` (the key's shard, normally equal to the
  * body's) is reused as the `shard` string when the bytes match it.
  */
 export function scanDemandEvent(b: Uint8Array, shardHint?: string): DemandEvent | null {
@@ -288,15 +260,10 @@ export function scanDemandEvent(b: Uint8Array, shardHint?: string): DemandEvent 
   }
   if (b[p] !== RBRACE || skipWs(b, p + 1, end) !== end) return null;
 
-  const event: LazyEvent =
+  const event: DemandEvent =
     mergedEpoch === undefined
       ? { v: 1, shard, sealed_through: sealedThrough, sealed_bytes_through: sealedBytes, merged_through: mergedThrough, flushed_at_ms: flushedAt, writer_epoch: writerEpoch, source }
       : { v: 1, shard, sealed_through: sealedThrough, sealed_bytes_through: sealedBytes, merged_through: mergedThrough, merged_epoch: mergedEpoch, flushed_at_ms: flushedAt, writer_epoch: writerEpoch, source };
-  if (timesAt >= 0 && timesCount === 0) event.sealed_times = {};
-  else if (timesAt >= 0) {
-    Object.defineProperty(event, TIMES_BYTES, HIDDEN_SLOT);
-    Object.defineProperty(event, "sealed_times", LAZY_TIMES);
-    event[TIMES_BYTES] = b;
-  }
-  return event as unknown as DemandEvent;
+  if (timesAt >= 0) event.sealed_times = SealedTimes.fromSortedPairs(scratch.slice(0, scratchLength));
+  return event;
 }

@@ -12,6 +12,7 @@ import {
   MAX_VALUE_BYTES,
 } from "./index";
 import { validateDemandEvent } from "./demand-fast";
+import { SealedTimes } from "./sealed-times";
 
 const suffix = `${hex("alpha")}/s`;
 
@@ -46,7 +47,7 @@ describe("T13 wire_format_is_stable", () => {
     expect(p.value.v).toBe(1);
     expect(p.value.merged_through).toBeNull();
     expect(p.value.merged_epoch ?? null).toBeNull();
-    expect(p.value.sealed_times ?? {}).toEqual({});
+    expect(p.value.sealed_times?.size ?? 0).toBe(0);
     expect(p.value.sealed_bytes_through).toBe(0);
   });
   it("omits empty sealed_times and absent merged_epoch; source is lowercase", () => {
@@ -66,7 +67,7 @@ describe("T13 wire_format_is_stable", () => {
   });
   it("table demand always serialises shard time maps and reads back equal", () => {
     const t = emptyTableDemand();
-    t.shards.s = { sealed: { epoch: 1, value: 2 }, merged: null, sealed_bytes: 0, sealed_times: {} };
+    t.shards.s = { sealed: { epoch: 1, value: 2 }, merged: null, sealed_bytes: 0, sealed_times: SealedTimes.empty() };
     const json = stringifyTableDemand(t);
     expect(json).toContain('"sealed_times":{}');
     const back = parseTableDemand(json);
@@ -97,7 +98,7 @@ describe("bad inputs never throw", () => {
     const r = parseDemandEvent(
       '{"shard":"s","sealed_through":12,"flushed_at_ms":0,"writer_epoch":1,"source":"writer","extra":[1],"sealed_times":{"010":5,"10":7,"9":1}}',
     );
-    expect(r.ok && r.value.sealed_times).toEqual({ "10": 5, "9": 1 });
+    expect(r.ok && r.value.sealed_times!.entries()).toEqual([[9, 1], [10, 5]]);
   });
 });
 

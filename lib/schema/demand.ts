@@ -6,39 +6,22 @@ import { I64, U32, U64 } from "./numbers";
 import { checkVersion, describeIssues, parseJsonObject, skip, type Parsed, type SkipReason } from "./parse";
 import { splitDemandEventKey } from "./keys";
 import { validateDemandEvent } from "./demand-fast";
+import { SealedTimes, type SealedTimesRecord } from "./sealed-times";
 
 export const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
 export const DemandSourceSchema = z.enum(DEMAND_SOURCES);
 export type DemandSource = z.infer<typeof DemandSourceSchema>;
 
-/** §3.3: at most 64 kept flush times per shard. */
-export const SEALED_TIMES_CAP = 64;
-
-const CANONICAL_GENERATION = /^(0|[1-9][0-9]*)$/;
 const DECIMAL = /^[0-9]+$/;
 
 /**
- * `sealed_times`: JSON object, generation (decimal string) → flush ms. Keys are
- * canonicalised (`"007"` → `"7"`) so one generation has one key; compare them numerically.
+ * `sealed_times`: JSON object, generation (decimal string) → flush ms, read into the
+ * compact `SealedTimes` (generations as numbers, so `"007"` and `"7"` are one generation,
+ * keeping the lower time).
  */
 export const SealedTimesSchema = z
   .record(z.string().regex(DECIMAL, { message: "generation keys must be decimal strings" }), I64)
-  .transform((times) => {
-    for (const k in times) {
-      if (!CANONICAL_GENERATION.test(k)) return canonicalTimes(times);
-    }
-    return times;
-  });
-
-function canonicalTimes(times: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const k in times) {
-    const g = String(Number(k));
-    const t = times[k];
-    if (out[g] === undefined || t < out[g]) out[g] = t;
-  }
-  return out;
-}
+  .transform((times) => SealedTimes.fromRecord(times));
 
 export const DemandEventSchema = z.object({
   v: U32.default(1),
@@ -54,6 +37,9 @@ export const DemandEventSchema = z.object({
 });
 export type DemandEvent = z.infer<typeof DemandEventSchema>;
 
+/** What a publisher writes: a DemandEvent whose time map may still be the wire object. */
+export type DemandEventInput = Omit<DemandEvent, "sealed_times"> & { sealed_times?: SealedTimes | SealedTimesRecord };
+
 /** Mark = `{epoch, value}`; ordered by value first, then epoch (§2.2). */
 export const MarkSchema = z.object({ epoch: U64, value: U64 });
 export type Mark = z.infer<typeof MarkSchema>;
@@ -62,7 +48,7 @@ export const ShardDemandSchema = z.object({
   sealed: MarkSchema,
   merged: MarkSchema.nullable().default(null),
   sealed_bytes: U64.default(0),
-  sealed_times: SealedTimesSchema.default({}),
+  sealed_times: SealedTimesSchema.default(() => SealedTimes.empty()),
 });
 export type ShardDemand = z.infer<typeof ShardDemandSchema>;
 
@@ -91,8 +77,31 @@ export function emptyTableDemand(): TableDemand {
   };
 }
 
+/** A deep copy (structuredClone would drop the time map's class). */
+export function cloneDemandEvent(event: DemandEvent): DemandEvent {
+  const out = { ...event };
+  if (event.sealed_times !== undefined) out.sealed_times = event.sealed_times.copy();
+  return out;
+}
+
+/** A deep copy (structuredClone would drop the time maps' class). */
+export function cloneTableDemand(table: TableDemand): TableDemand {
+  const shards: TableDemand["shards"] = {};
+  for (const id of Object.keys(table.shards)) {
+    const s = table.shards[id];
+    const copy: ShardDemand = {
+      sealed: { ...s.sealed },
+      merged: s.merged === null ? null : { ...s.merged },
+      sealed_bytes: s.sealed_bytes,
+      sealed_times: s.sealed_times.copy(),
+    };
+    Object.defineProperty(shards, id, { value: copy, enumerable: true, writable: true, configurable: true });
+  }
+  return { ...table, shards };
+}
+
 export type DemandEventKv =
-  | { ok: true; target: string; shard: string; event: DemandEvent; /** entries in event.sealed_times */ timesCount: number }
+  | { ok: true; target: string; shard: string; event: DemandEvent }
   | { ok: false; reason: SkipReason; detail: string; target?: string };
 
 /**
@@ -106,8 +115,7 @@ export function parseDemandEventKv(keySuffix: string, value: string): DemandEven
   const json = parseJsonObject(value);
   if (!json.ok) return json;
   const version = checkVersion(json.value, "lenient");
-  const stats = { timesCount: 0 };
-  const event = validateDemandEvent(json.value, stats);
+  const event = validateDemandEvent(json.value);
   if (!version.ok) {
     if (version.reason === "unknown_version" && typeof event !== "string") {
       return { ok: false, reason: "unknown_version", detail: version.detail, target: key.target };
@@ -116,7 +124,7 @@ export function parseDemandEventKv(keySuffix: string, value: string): DemandEven
   }
   if (typeof event === "string") return skip("schema", event);
   event.v = 1;
-  return { ok: true, target: key.target, shard: key.shard, event, timesCount: stats.timesCount };
+  return { ok: true, target: key.target, shard: key.shard, event };
 }
 
 /** A stored DemandEvent value alone (publishers read–join–CAS, §3.5). */
@@ -147,7 +155,7 @@ export function parseTableDemand(value: string): Parsed<TableDemand> {
  * Wire form of a DemandEvent (T13): `v` always 1; `merged_epoch` omitted when null or equal
  * to `writer_epoch`; `sealed_times` omitted when empty; `merged_through` written (null ok).
  */
-export function stringifyDemandEvent(event: DemandEvent): string {
+export function stringifyDemandEvent(event: DemandEventInput): string {
   const out: Record<string, unknown> = {
     v: 1,
     shard: event.shard,
@@ -159,7 +167,8 @@ export function stringifyDemandEvent(event: DemandEvent): string {
   out.flushed_at_ms = event.flushed_at_ms;
   out.writer_epoch = event.writer_epoch;
   out.source = event.source;
-  if (event.sealed_times !== undefined && hasAnyKey(event.sealed_times)) out.sealed_times = event.sealed_times;
+  const times = event.sealed_times;
+  if (times !== undefined && (times instanceof SealedTimes ? times.size > 0 : Object.keys(times).length > 0)) out.sealed_times = times;
   return JSON.stringify(out);
 }
 
@@ -175,9 +184,4 @@ export function stringifyTableDemand(table: TableDemand): string {
     observed_revision: table.observed_revision,
     updated_ms: table.updated_ms,
   });
-}
-
-function hasAnyKey(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
 }

@@ -4,6 +4,7 @@ export * from "./numbers";
 export * from "./kinds";
 export * from "./keys";
 export * from "./demand";
+export * from "./sealed-times";
 export * from "./leader";
 export * from "./executors";
 export * from "./assignments";

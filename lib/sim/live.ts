@@ -6,6 +6,7 @@ import type { Etcd3 } from "etcd3";
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { executorMergedEvent, writerEvent } from "@/lib/planner/join";
 import { parseDemandEventKv, type DemandEvent } from "@/lib/schema/demand";
+import { SealedTimes } from "@/lib/schema/sealed-times";
 import { keys } from "@/lib/schema/keys";
 import { publishDemandEvent } from "./publish";
 import { fleetExecutors, heartbeatValue, leaderKvs } from "./scenarios/fleet";
@@ -95,7 +96,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
         s.sealed += 1 + Math.floor(random() * 3);
         const times: Record<string, number> = {};
         for (let g = from + 1; g <= s.sealed; g++) times[String(g)] = now - (s.sealed - g) * 50;
-        publish(s, writerEvent({ shard: s.shard, sealed: s.sealed, bytes: s.sealed * 1_048_576, epoch: s.epoch, flushedAtMs: now, sealedTimes: times }));
+        publish(s, writerEvent({ shard: s.shard, sealed: s.sealed, bytes: s.sealed * 1_048_576, epoch: s.epoch, flushedAtMs: now, sealedTimes: SealedTimes.fromRecord(times) }));
         stats.flushes += 1;
       }
       const mergeable = backlog.sort((a, b) => b.sealed - b.merged - (a.sealed - a.merged)).slice(0, 200);

@@ -1,5 +1,5 @@
 // What a scenario produces: kvs in the real wire format, written by ./load.ts.
-import { stringifyDemandEvent, type DemandEvent } from "@/lib/schema/demand";
+import { stringifyDemandEvent, type DemandEventInput } from "@/lib/schema/demand";
 import { keys } from "@/lib/schema/keys";
 
 export interface SeedKv {
@@ -27,7 +27,7 @@ export const pad = (n: number, width = 5) => String(n).padStart(width, "0");
 export const shardId = (table: number, shard: number) =>
   `${pad(table, 8).slice(-8)}-0000-4000-8000-${pad(shard + 1, 12)}`;
 
-export function demandEventKv(prefix: string, target: string, event: DemandEvent): SeedKv {
+export function demandEventKv(prefix: string, target: string, event: DemandEventInput): SeedKv {
   return { key: keys.demandEvent(prefix, target, event.shard), value: stringifyDemandEvent(event) };
 }
 

@@ -2,6 +2,7 @@
 // string path (parse) for good, odd and bad keys and values, in any order.
 import { describe, expect, it } from "vitest";
 import { stringifyDemandEvent } from "@/lib/schema/demand";
+import { SealedTimes } from "@/lib/schema/sealed-times";
 import { hex } from "@/lib/schema/keys";
 import { FAMILY_BY_NAME, parseFamilyKv } from "./families";
 import type { SnapshotKv } from "./types";
@@ -56,7 +57,7 @@ describe("demand-events fast path", () => {
         key: c.key, modRevision: 7, target: "t1", shard: "s1",
         event: {
           v: 1, shard: "s1", sealed_through: 1003, sealed_bytes_through: 64, merged_through: 1000,
-          flushed_at_ms: 1_700_000_001_003, writer_epoch: 3, source: "scan", sealed_times: { "1001": 1, "1002": 2 },
+          flushed_at_ms: 1_700_000_001_003, writer_epoch: 3, source: "scan", sealed_times: SealedTimes.fromRecord({ "1001": 1, "1002": 2 }),
         },
       },
     });

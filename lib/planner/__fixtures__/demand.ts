@@ -1,5 +1,5 @@
 // Test fixtures following the §10 helper conventions.
-import { emptyTableDemand, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
+import { cloneDemandEvent, cloneTableDemand, emptyTableDemand, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
 import { foldEvent } from "../fold";
 import { joinEvent } from "../join";
 
@@ -21,7 +21,7 @@ export function ev(shard: string, sealed: number, merged: number | null, epoch: 
 
 export function foldAll(events: readonly DemandEvent[], now = 0): TableDemand {
   const table = emptyTableDemand();
-  events.forEach((e, i) => foldEvent(table, structuredClone(e), i + 1, now));
+  events.forEach((e, i) => foldEvent(table, cloneDemandEvent(e), i + 1, now));
   return table;
 }
 
@@ -29,7 +29,7 @@ export function foldAll(events: readonly DemandEvent[], now = 0): TableDemand {
 export function rebuild(events: readonly DemandEvent[], now = 0): TableDemand {
   const stored = new Map<string, DemandEvent>();
   for (const e of events) {
-    const joined = joinEvent(stored.get(e.shard) ?? null, structuredClone(e));
+    const joined = joinEvent(stored.get(e.shard) ?? null, cloneDemandEvent(e));
     if (joined !== "unchanged") stored.set(e.shard, joined);
   }
   return foldAll([...stored.values()], now);
@@ -37,7 +37,7 @@ export function rebuild(events: readonly DemandEvent[], now = 0): TableDemand {
 
 /** Equality view: observed_revision and updated_ms zeroed (§3.7). */
 export function content(table: TableDemand): TableDemand {
-  return { ...structuredClone(table), observed_revision: 0, updated_ms: 0 };
+  return { ...cloneTableDemand(table), observed_revision: 0, updated_ms: 0 };
 }
 
 /** `demand(pending, oldest)`: one shard `s`, generations 1..pending (writer, epoch 1,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { TableDemand } from "@/lib/schema/demand";
+import { SealedTimes } from "@/lib/schema/sealed-times";
 import { foldHeadroom } from "../headroom";
 import { sortPlannerOrder } from "../order";
 import { place } from "../placement";
@@ -154,10 +155,10 @@ describe("units per kind (§4.2)", () => {
     expect(notStale.class).toBe("idle");
 
     const idleDemand = demand(0, 0);
-    idleDemand.shards = { s: { sealed: { epoch: 1, value: 5 }, merged: { epoch: 1, value: 5 }, sealed_bytes: 0, sealed_times: { "5": NOW - 604_801_000 } } };
+    idleDemand.shards = { s: { sealed: { epoch: 1, value: 5 }, merged: { epoch: 1, value: 5 }, sealed_bytes: 0, sealed_times: SealedTimes.fromRecord({ "5": NOW - 604_801_000 }) } };
     const retire = planFleet(fleet({ tables: { t: idleDemand } }), NOW).byTarget.get("t")!;
     expect(retire).toMatchObject({ class: "tail", reason: "idle_past_retire", verdict: { code: "tail_below_threshold" } });
-    idleDemand.shards.s.sealed_times = { "5": NOW - 604_800_000 };
+    idleDemand.shards.s.sealed_times = SealedTimes.fromRecord({ "5": NOW - 604_800_000 });
     expect(planFleet(fleet({ tables: { t: idleDemand } }), NOW).byTarget.get("t")!.class).toBe("idle");
   });
 

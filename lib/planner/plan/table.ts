@@ -59,8 +59,8 @@ export interface TableDraft {
 function lastActivity(demand: TableDemand): number | null {
   let newest: number | null = null;
   for (const id in demand.shards) {
-    const times = demand.shards[id].sealed_times;
-    for (const g in times) if (newest === null || times[g] > newest) newest = times[g];
+    const shardNewest = demand.shards[id].sealed_times.newest();
+    if (shardNewest !== null && (newest === null || shardNewest > newest)) newest = shardNewest;
   }
   return newest;
 }

@@ -3,6 +3,7 @@
 // per table (~12 KB and ~27 KB). Well over 4 MiB per family: one 512-key page of
 // `demand/` is over the 4 MiB response cap, so the reader must shrink (§8.1).
 import { stringifyTableDemand, type ShardDemand } from "@/lib/schema/demand";
+import { SealedTimes } from "@/lib/schema/sealed-times";
 import { keys } from "@/lib/schema/keys";
 import { demandEventKv, pad, type SeedKv } from "../seed-kv";
 
@@ -45,7 +46,7 @@ export function* largeRecordKvs(prefix: string, now: number): Generator<SeedKv> 
           source: "writer",
           sealed_times: times,
         });
-        row[shard] = { sealed: { epoch: 5, value: 1_000_064 }, merged: { epoch: 5, value: 1_000_000 }, sealed_bytes: 64 * 1_048_576, sealed_times: times };
+        row[shard] = { sealed: { epoch: 5, value: 1_000_064 }, merged: { epoch: 5, value: 1_000_000 }, sealed_bytes: 64 * 1_048_576, sealed_times: SealedTimes.fromRecord(times) };
       }
       yield {
         key: keys.demandTable(prefix, target),

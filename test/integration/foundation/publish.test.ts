@@ -43,7 +43,7 @@ describe("publish is a read–join–CAS (§3.5)", () => {
     expect(s.sealed_through).toBe(12);
     expect(s.writer_epoch).toBe(2);
     expect(s.merged_through).toBe(4);
-    expect(s.sealed_times).toEqual({ "9": 90, "10": 100, "12": 120 });
+    expect(s.sealed_times!.toJSON()).toEqual({ "9": 90, "10": 100, "12": 120 });
   });
 
   it("T16 merged_publish_advances_only_merged_and_survives_writer_races", async () => {

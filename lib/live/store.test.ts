@@ -42,6 +42,21 @@ describe("LiveStore", () => {
     expect(store.snapshot()).toBe(next);
   });
 
+  it("updates every existing key in place, wherever it sits", () => {
+    // etcd's UTF-8 byte order puts "e\uFFFD" before "e\u{1F600}"; string order the other way
+    const ids = ["a", "e\uFFFD", "e\u{1F600}", "m", "z"];
+    const snapshot = buildSnapshot(P, rev, new Map<FamilyName, SnapshotKv[]>([["executors", ids.map(hb)]]));
+    const store = new LiveStore(snapshot);
+    for (const id of ids) {
+      const next = kv(`${P}/executors/${id}`, { v: 1, kind: "worker", instance: `${id}-2`, heartbeat_ms: 2 });
+      store.apply({ revision: rev, changes: [{ type: "put", kv: next }] }, parse);
+      const s = store.snapshot();
+      expect(s.executors.map((e) => e.id)).toEqual(snapshot.executors.map((e) => e.id));
+      expect(s.executors.find((e) => e.id === id)!.heartbeat.instance).toBe(`${id}-2`);
+    }
+    expect(store.snapshot().executors.every((e) => e.heartbeat.instance.endsWith("-2"))).toBe(true);
+  });
+
   it("an update of an existing key replaces it in place; a bad value becomes a skip", () => {
     const { store } = start();
     store.apply({ revision: 101, changes: [{ type: "put", kv: ev("alpha", "s2", 9) }] }, parse);

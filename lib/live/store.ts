@@ -22,9 +22,8 @@ export type ParseKv = (family: FamilyName, kv: RawKv, revision: number) => Parse
 
 interface FamilyState {
   byKey: Map<string, Entry>;
-  /** the array last handed out (sorted by key) and each key's index in it */
+  /** the array last handed out (sorted by key) */
   array: Entry[];
-  index: Map<string, number> | null;
   updated: Set<string>;
   membershipChanged: boolean;
 }
@@ -60,7 +59,7 @@ export class LiveStore {
     this.leaderKey = `${base.prefix}/leader`;
     for (const family of LIST_FAMILIES) {
       const array = base[FAMILY_FIELD[family]] as Entry[];
-      this.families.set(family, { byKey: new Map(array.map((e) => [e.key, e])), array, index: null, updated: new Set(), membershipChanged: false });
+      this.families.set(family, { byKey: new Map(array.map((e) => [e.key, e])), array, updated: new Set(), membershipChanged: false });
     }
     for (const s of base.skipped) this.skipped.set(s.key, s);
     this.skippedArray = base.skipped;
@@ -162,17 +161,32 @@ export class LiveStore {
   private familyArray(state: FamilyState): Entry[] {
     if (state.membershipChanged) {
       state.array = [...state.byKey.values()].sort(byKey);
-      state.index = null;
     } else if (state.updated.size > 0) {
-      state.index ??= new Map(state.array.map((e, i) => [e.key, i]));
+      // same keys, new values: patch a copy where each updated key sits (no index to build)
       const next = state.array.slice();
-      for (const key of state.updated) next[state.index.get(key)!] = state.byKey.get(key)!;
+      for (const key of state.updated) next[positionOf(next, key)] = state.byKey.get(key)!;
       state.array = next;
     }
     state.membershipChanged = false;
     state.updated.clear();
     return state.array;
   }
+}
+
+/**
+ * Where `key` sits in `entries` (which holds it): a binary search in string order (the
+ * order lib/snapshot hands arrays out in), with a scan as the fallback should an array
+ * ever arrive in etcd's byte order, which differs for characters past U+FFFF.
+ */
+function positionOf(entries: readonly Entry[], key: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (entries[mid].key < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < entries.length && entries[lo].key === key ? lo : entries.findIndex((e) => e.key === key);
 }
 
 /** `P/demand-events/<hex(target)>/<shard>` → target (null when the key does not decode). */

@@ -29,6 +29,9 @@ export function foldEvents(kvs: Iterable<EtcdKv>, prefix: string, now: number): 
   const tables = new Map<string, TableDemand>();
   const skipped: SkippedKv[] = [];
   let events = 0;
+  // a table's events are contiguous in key order: remember the last table looked up
+  let lastTarget: string | undefined;
+  let lastTable: TableDemand | undefined;
   for (const kv of kvs) {
     events++;
     if (!kv.key.startsWith(eventsPrefix)) {
@@ -41,11 +44,13 @@ export function foldEvents(kvs: Iterable<EtcdKv>, prefix: string, now: number): 
       if (!parsed.ok) skipped.push({ key: kv.key, reason: parsed.reason, detail: parsed.detail });
       continue;
     }
-    let table = tables.get(target);
+    let table = target === lastTarget ? lastTable : tables.get(target);
     if (table === undefined) {
       table = emptyTableDemand();
       tables.set(target, table);
     }
+    lastTarget = target;
+    lastTable = table;
     if (!parsed.ok) {
       skipped.push({ key: kv.key, reason: parsed.reason, detail: parsed.detail }); // unknown version
       continue;

@@ -8,20 +8,14 @@ import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { hex } from "@/lib/schema/keys";
 import { foldEvent } from "@/lib/planner/fold";
 import type { DemandEventEntry, FleetSnapshot } from "@/lib/snapshot/types";
+import { lowerBoundByKey } from "./key-order";
 
 /** The events of one table: a contiguous run of the key-sorted demand-events list. */
 export function eventsOfTarget(snapshot: FleetSnapshot, target: string): DemandEventEntry[] {
   const prefix = `${snapshot.prefix}/demand-events/${hex(target)}/`;
   const list = snapshot.demandEvents;
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid].key < prefix) lo = mid + 1;
-    else hi = mid;
-  }
   const out: DemandEventEntry[] = [];
-  for (let i = lo; i < list.length && list[i].key.startsWith(prefix); i++) out.push(list[i]);
+  for (let i = lowerBoundByKey(list, prefix); i < list.length && list[i].key.startsWith(prefix); i++) out.push(list[i]);
   return out;
 }
 

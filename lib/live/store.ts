@@ -7,6 +7,7 @@ import type { FamilyName, FleetSnapshot, SkippedKey } from "@/lib/snapshot/types
 import type { WatchBatch } from "@/lib/etcd/watch";
 import type { RawKv } from "@/lib/etcd/paged-read";
 import { FAMILY_FIELD, LIST_FAMILIES, familyOfKey, type ListFamily } from "./families";
+import { lowerBoundByKey } from "./key-order";
 
 type Entry = { key: string; modRevision: number };
 
@@ -179,13 +180,7 @@ export class LiveStore {
  * ever arrive in etcd's byte order, which differs for characters past U+FFFF.
  */
 function positionOf(entries: readonly Entry[], key: string): number {
-  let lo = 0;
-  let hi = entries.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (entries[mid].key < key) lo = mid + 1;
-    else hi = mid;
-  }
+  const lo = lowerBoundByKey(entries, key);
   return lo < entries.length && entries[lo].key === key ? lo : entries.findIndex((e) => e.key === key);
 }
 

@@ -13,6 +13,7 @@ test("shows outcome counts, what they mean, and each outcome's tables", async ({
   await expect(page.getByTestId("outcome-placement_gap")).toContainText("Does not mean:");
   await expect(page.getByTestId("shadow-trend")).toBeVisible();
   await expect(page.getByTestId("placement-agreement")).toContainText(shadow.placements.agree ? "agree" : "differ");
+  await expect(page.getByTestId("shadow-rule-note")).toContainText("max_placements_per_cycle");
 
   // the two phantom tasks of the incidents scenario: legacy merges on tables without demand
   await expect(page.getByTestId("outcome-count-phantom_task")).toHaveText("2");

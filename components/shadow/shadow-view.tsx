@@ -57,6 +57,11 @@ export function ShadowView() {
                 {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console {s.placements.console.length} ·
                 master {s.placements.master.length} shadow rows
               </p>
+              <p className="muted" data-testid="shadow-rule-note">
+                Both sides follow the master&apos;s shadow rule (merge work only, no per-cycle or per-executor limits). A table&apos;s
+                verdict on the tables page follows the full design (every work kind, <code>max_placements_per_cycle</code>, fairness),
+                so a table placed here can still show <code>would_skip</code> (for example <code>cycle_limit</code>) there.
+              </p>
               <PlacementDiff title="only the console places" targets={s.placements.only_console} placements={s.placements.console} revision={revision} />
               <PlacementDiff title="only the master recorded" targets={s.placements.only_master} placements={s.placements.master} revision={revision} />
             </section>

@@ -201,6 +201,30 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
   return { kvs: all, revision, stats };
 }
 
+/** A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel sub-ranges. */
+export const SPLIT_MAX_PARTS = 4;
+export const SPLIT_KEYS_PER_PART = 2048;
+
+/**
+ * Remembers where the last read of each prefix could be cut into parts of equal key
+ * counts (its quantile keys), so the next read of that prefix runs its parts in parallel
+ * (`splitKeys` of readPrefixesAtRevision). Same result whatever the keys; only faster.
+ */
+export class SplitHints {
+  private byPrefix = new Map<string, Buffer[]>();
+
+  get(prefix: string): Buffer[] | undefined {
+    return this.byPrefix.get(prefix);
+  }
+
+  /** Learn from the kvs (in key order) a read of `prefix` returned. */
+  learn(prefix: string, kvs: readonly { key: string }[]): void {
+    const parts = Math.min(SPLIT_MAX_PARTS, Math.floor(kvs.length / SPLIT_KEYS_PER_PART));
+    if (parts > 1) this.byPrefix.set(prefix, Array.from({ length: parts - 1 }, (_, i) => Buffer.from(kvs[Math.floor((kvs.length * (i + 1)) / parts)].key)));
+    else this.byPrefix.delete(prefix);
+  }
+}
+
 /**
  * Several prefixes at ONE revision, read in parallel (each paged as above). Without a
  * pinned revision, the current revision is taken first and every prefix is pinned to it.

@@ -5,7 +5,7 @@ import "server-only";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
-import { emptyStats, readPrefixesAtRevision } from "@/lib/etcd/paged-read";
+import { emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
 import { buildSnapshot, familyPrefix, parseKvOnce } from "@/lib/snapshot/build";
 import { FAMILIES, type FamilyDef } from "@/lib/snapshot/families";
 import type { DemandEventEntry, FamilyName, FleetSnapshot, SnapshotKv } from "@/lib/snapshot/types";
@@ -16,6 +16,10 @@ export interface FoldedRead {
   demand: DemandIndex;
 }
 
+// quantile keys of the last full read per family prefix: a re-read (after a lost watch or
+// a compaction) reads the large families in parallel parts
+const splitHints = new SplitHints();
+
 async function readOnce(client: Etcd3, prefix: string): Promise<FoldedRead> {
   const started = performance.now();
   const readAtMs = Date.now();
@@ -24,6 +28,7 @@ async function readOnce(client: Etcd3, prefix: string): Promise<FoldedRead> {
   const stats = emptyStats();
   const { revision, kvsByPrefix } = await readPrefixesAtRevision(client, [...byPrefix.keys()], {
     stats,
+    splitKeys: (p) => splitHints.get(p),
     onPage: (p, kvs) => {
       const family = byPrefix.get(p)!;
       for (const kv of kvs) {
@@ -33,7 +38,10 @@ async function readOnce(client: Etcd3, prefix: string): Promise<FoldedRead> {
     },
   });
   const kvsByFamily = new Map<FamilyName, SnapshotKv[]>();
-  for (const [p, kvs] of kvsByPrefix) kvsByFamily.set(byPrefix.get(p)!.name, kvs);
+  for (const [p, kvs] of kvsByPrefix) {
+    kvsByFamily.set(byPrefix.get(p)!.name, kvs);
+    splitHints.learn(p, kvs);
+  }
   readCounters.fullReads += 1;
   const snapshot = buildSnapshot(prefix, revision, kvsByFamily, { readAtMs, stats: { ...stats, durationMs: performance.now() - started } });
   demand.addUnknownVersions(snapshot);

@@ -7,14 +7,11 @@ import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
-import { currentRevision, emptyStats, readPrefixesAtRevision } from "@/lib/etcd/paged-read";
+import { currentRevision, emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
 import { buildSnapshot, familyPrefix, parseKvOnce } from "./build";
 import { FAMILIES, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
 
-/** A family of ≥ 2 × KEYS_PER_PART keys is read in up to PARALLEL_PARTS parallel sub-ranges. */
-const PARALLEL_PARTS = 4;
-const KEYS_PER_PART = 2048;
 
 export interface FleetRead {
   snapshot: FleetSnapshot;
@@ -50,7 +47,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   const inflight = new Map<number | "latest", Promise<FleetRead>>();
   // quantile keys of the last read per large family: the next read cuts it there and
   // reads the parts in parallel (same revision, same result; only faster)
-  const splitHints = new Map<string, Buffer[]>();
+  const splitHints = new SplitHints();
 
   const remember = (read: FleetRead) => {
     cache.delete(read.snapshot.revision);
@@ -79,9 +76,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     const kvsByFamily = new Map<FamilyName, SnapshotKv[]>();
     for (const [prefix, kvs] of kvsByPrefix) {
       kvsByFamily.set(byPrefix.get(prefix)!.name, kvs);
-      const parts = Math.min(PARALLEL_PARTS, Math.floor(kvs.length / KEYS_PER_PART));
-      if (parts > 1) splitHints.set(prefix, Array.from({ length: parts - 1 }, (_, i) => Buffer.from(kvs[Math.floor((kvs.length * (i + 1)) / parts)].key)));
-      else splitHints.delete(prefix);
+      splitHints.learn(prefix, kvs);
     }
     readCounters.fullReads += 1;
     const snapshot = buildSnapshot(ctx.prefix, revision, kvsByFamily, {

@@ -2,6 +2,7 @@
 // reader; the same prefix in one unpaged range is over the 4 MiB response cap.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EtcdMessageTooLarge } from "@/lib/etcd/errors";
+import { readFolded } from "@/lib/live/read";
 import { deriveTable } from "@/lib/planner/derived";
 import { keys } from "@/lib/schema/keys";
 import { seedScenarios } from "@/lib/sim/seed";
@@ -69,5 +70,19 @@ describe("T23 reconcile_at_production_scale_pages_reads_and_keeps_the_lease (rea
     expect(keysOf(again)).toEqual(keysOf(read));
     expect(again.snapshot.demandEvents).toHaveLength(26_810);
     expect(again.snapshot.skipped).toHaveLength(0);
+  });
+
+  it("the live cache's re-read, in parallel parts cut at its first read's quantiles, folds the same tables", async () => {
+    const first = await readFolded(client, P);
+    await client.put(`${P}/unrelated`).value("bump the revision again");
+    const second = await readFolded(client, P);
+    expect(second.snapshot.revision).toBeGreaterThan(first.snapshot.revision);
+    expect(second.snapshot.stats.pages).toBeGreaterThan(first.snapshot.stats.pages); // the parts page on their own
+    const tablesOf = (r: typeof first) => {
+      const tables = r.demand.tables(r.snapshot);
+      return [...tables.keys()].sort().map((t) => [t, deriveTable(tables.get(t)!)]);
+    };
+    expect(tablesOf(second)).toEqual(tablesOf(first));
+    expect(second.snapshot.demandEvents.map((e) => e.key)).toEqual(first.snapshot.demandEvents.map((e) => e.key));
   });
 });

@@ -2,6 +2,7 @@
 // "Security checks"): the CAS under 20 concurrent editors, invalid bodies that write
 // nothing, the auth matrix, 413/415/428, audit, preview and sessions.
 import { randomBytes } from "node:crypto";
+import http from "node:http";
 import type { Etcd3 } from "etcd3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createEtcdClient } from "@/lib/etcd/client";
@@ -124,6 +125,25 @@ describe("invalid bodies write nothing", () => {
       expect(await writtenFingerprint(client, prefix)).toBe(before);
     });
   }
+  it("a refusal that leaves the body unread (413, 415) closes the connection; a read one keeps it", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const put = (headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = http.request(`${app.url}${policyPath(target)}`, { method: "PUT", agent, headers: { authorization: `Bearer ${ADMIN}`, "if-match": "0", ...headers } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      expect(await put({ "content-type": "text/plain" }, "{}")).toEqual({ status: 415, connection: "close" });
+      expect(await put({ "content-type": "application/json" }, "x".repeat(70 * 1024))).toEqual({ status: 413, connection: "close" });
+      expect(await put({ "content-type": "application/json" }, "{")).toEqual({ status: 400, connection: "keep-alive" });
+    } finally {
+      agent.destroy();
+    }
+  });
   it("422 names the offending fields", async () => {
     const res = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { merge: { min_generations: 10, critical_generations: 5 } }, ifMatch: 0 });
     expect(res.status).toBe(422);

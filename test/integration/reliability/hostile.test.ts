@@ -155,11 +155,15 @@ describe("hostile records", () => {
     // leak keeping one copy of the fleet per request (~24 requests a round, several MiB
     // each) would blow through it.
     expect(rssAfterWrites).toBeLessThanOrEqual(rssWarm * 1.5 + 32 * 1048576);
-    // With the data constant, 10 more rounds (~240 requests, every endpoint and page) stay
-    // within 10 % (+16 MiB of V8 heap headroom: GC runs lazily). Judged on the median of the
-    // last three samples: a leak raises all of them, one lazy-GC spike only one.
+    // With the data constant, 10 more rounds (~240 requests, every endpoint and page) must
+    // plateau. V8 lets the old generation grow between major GCs, so RSS still rises for a
+    // while: a 50-round run went 255 → 319 MiB, back to 287 at the next major GC, and then
+    // stayed at 286–290 (RSS after the writes: 252 MiB, so the peak was 1.27×). A leak
+    // keeping one copy of the fleet per request adds several MiB a request (over 240
+    // requests, 3× or more). The bound, 1.35×, sits between the two. It is judged on the
+    // median of the last three samples: a leak raises all of them, one GC spike only one.
     const lastThree = steady.slice(-3).sort((a, b) => a - b);
-    expect(lastThree[Math.floor(lastThree.length / 2)]).toBeLessThanOrEqual(rssAfterWrites * 1.1 + 16 * 1048576);
+    expect(lastThree[Math.floor(lastThree.length / 2)]).toBeLessThanOrEqual(rssAfterWrites * 1.35);
     // no endpoint failed in any round and no 5xx was logged
     expect([...failures.values()]).toEqual([]);
     expect(app.logs().match(/"status":5\d\d/g) ?? []).toEqual([]);

@@ -44,7 +44,7 @@ export function parseIfMatch(request: Request): number | Response {
 export async function readJsonBody(request: Request): Promise<{ value: unknown } | Response> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
-    return errorResponse(415, "unsupported_media_type", "The body must be application/json.");
+    return errorResponse(415, "unsupported_media_type", "The body must be application/json.", {}, CLOSE);
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) return tooLarge();
@@ -71,6 +71,13 @@ export async function readJsonBody(request: Request): Promise<{ value: unknown }
   }
 }
 
+/**
+ * A refusal that leaves the request body unread (or cancelled mid-stream) closes the
+ * connection: the client must not reuse a socket whose request the server never finished
+ * reading (else its next request on it meets a reset).
+ */
+const CLOSE = { connection: "close" };
+
 function tooLarge(): Response {
-  return errorResponse(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`);
+  return errorResponse(413, "payload_too_large", `The body exceeds ${MAX_BODY_BYTES} bytes.`, {}, CLOSE);
 }

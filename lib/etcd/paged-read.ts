@@ -202,8 +202,8 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
 }
 
 /** A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel sub-ranges. */
-export const SPLIT_MAX_PARTS = 4;
-export const SPLIT_KEYS_PER_PART = 2048;
+const SPLIT_MAX_PARTS = 4;
+const SPLIT_KEYS_PER_PART = 2048;
 
 /**
  * Remembers where the last read of each prefix could be cut into parts of equal key

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cloneTableDemand, emptyTableDemand } from "@/lib/schema";
+import { emptyTableDemand } from "@/lib/schema";
 import { planCacheWrites, sameTableDemand } from "./index";
-import { ev, foldAll } from "./__fixtures__/demand";
+import { cloneTableDemand, ev, foldAll } from "./__fixtures__/demand";
 
 describe("demand cache writes (§6.1 steps 4–5)", () => {
   it("puts changed/missing/unparseable rows with updated_ms = now; deletes parseable rows without events", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cloneDemandEvent, emptyTableDemand, hex, SealedTimes } from "@/lib/schema";
+import { emptyTableDemand, hex, SealedTimes } from "@/lib/schema";
 import { deriveShard, deriveTable, foldEvent, foldEvents } from "./index";
-import { content, ev, foldAll, permutations, rebuild } from "./__fixtures__/demand";
+import { cloneDemandEvent, content, ev, foldAll, permutations, rebuild } from "./__fixtures__/demand";
 
 describe("T1 fold_is_order_independent_and_idempotent", () => {
   const events = [ev("a", 10, null, 1, "W"), ev("a", 12, 8, 1, "Ex"), ev("a", 11, 11, 1, "Ex"), ev("b", 3, null, 2, "W"), ev("b", 5, null, 2, "Scan")];

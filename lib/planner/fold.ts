@@ -9,10 +9,6 @@ export function isKnownDemandVersion(v: number): boolean {
   return v === 1 || v === 0;
 }
 
-export function emptyShard(): ShardDemand {
-  return { sealed: { epoch: 0, value: 0 }, merged: null, sealed_bytes: 0, sealed_times: SealedTimes.empty() };
-}
-
 /**
  * Fold `event` into `table` (mutates it). A caller that owns a freshly parsed event (no
  * one else holds it) passes `ownsEvent`, and a new shard adopts the event's time map

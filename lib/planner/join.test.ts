@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cloneDemandEvent, SealedTimes, stringifyDemandEvent, type DemandEvent } from "@/lib/schema";
+import { SealedTimes, stringifyDemandEvent, type DemandEvent } from "@/lib/schema";
 import { executorMergedEvent, joinEvent, joinStoredValue } from "./index";
-import { ev } from "./__fixtures__/demand";
+import { cloneDemandEvent, ev } from "./__fixtures__/demand";
 
 /** Successive publishes to one store (shard → stored record); returns the "changed" booleans. */
 function publisher() {

@@ -77,29 +77,6 @@ export function emptyTableDemand(): TableDemand {
   };
 }
 
-/** A deep copy (structuredClone would drop the time map's class). */
-export function cloneDemandEvent(event: DemandEvent): DemandEvent {
-  const out = { ...event };
-  if (event.sealed_times !== undefined) out.sealed_times = event.sealed_times.copy();
-  return out;
-}
-
-/** A deep copy (structuredClone would drop the time maps' class). */
-export function cloneTableDemand(table: TableDemand): TableDemand {
-  const shards: TableDemand["shards"] = {};
-  for (const id of Object.keys(table.shards)) {
-    const s = table.shards[id];
-    const copy: ShardDemand = {
-      sealed: { ...s.sealed },
-      merged: s.merged === null ? null : { ...s.merged },
-      sealed_bytes: s.sealed_bytes,
-      sealed_times: s.sealed_times.copy(),
-    };
-    Object.defineProperty(shards, id, { value: copy, enumerable: true, writable: true, configurable: true });
-  }
-  return { ...table, shards };
-}
-
 export type DemandEventKv =
   | { ok: true; target: string; shard: string; event: DemandEvent }
   | { ok: false; reason: SkipReason; detail: string; target?: string };

@@ -93,10 +93,6 @@ export class SealedTimes {
     return i < this.size && this.pairs[i << 1] === g ? this.pairs[(i << 1) + 1] : undefined;
   }
 
-  has(g: number): boolean {
-    return this.get(g) !== undefined;
-  }
-
   /** Newest kept flush time (any generation), or null when empty. */
   newest(): number | null {
     const pairs = this.pairs;

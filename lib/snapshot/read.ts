@@ -12,7 +12,6 @@ import { buildSnapshot, familyPrefix, parseKvOnce } from "./build";
 import { FAMILIES, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
 
-
 export interface FleetRead {
   snapshot: FleetSnapshot;
   /** the raw kvs per family, in key order (the watch-fed cache patches these) */

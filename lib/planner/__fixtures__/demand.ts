@@ -1,5 +1,5 @@
 // Test fixtures following the §10 helper conventions.
-import { cloneDemandEvent, cloneTableDemand, emptyTableDemand, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
+import { emptyTableDemand, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
 import { foldEvent } from "../fold";
 import { joinEvent } from "../join";
 
@@ -17,6 +17,23 @@ export function ev(shard: string, sealed: number, merged: number | null, epoch: 
     writer_epoch: epoch,
     source: SOURCE[source],
   };
+}
+
+/** A deep copy (structuredClone would drop the time map's class). */
+export function cloneDemandEvent(event: DemandEvent): DemandEvent {
+  const out = { ...event };
+  if (event.sealed_times !== undefined) out.sealed_times = event.sealed_times.copy();
+  return out;
+}
+
+/** A deep copy (structuredClone would drop the time maps' class). */
+export function cloneTableDemand(table: TableDemand): TableDemand {
+  const shards: TableDemand["shards"] = {};
+  for (const [id, s] of Object.entries(table.shards)) {
+    const copy = { sealed: { ...s.sealed }, merged: s.merged && { ...s.merged }, sealed_bytes: s.sealed_bytes, sealed_times: s.sealed_times.copy() };
+    Object.defineProperty(shards, id, { value: copy, enumerable: true, writable: true, configurable: true }); // "__proto__" too
+  }
+  return { ...table, shards };
 }
 
 export function foldAll(events: readonly DemandEvent[], now = 0): TableDemand {

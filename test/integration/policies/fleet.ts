@@ -1,7 +1,8 @@
 // A tiny fleet for the policy tests (integration and e2e): tables with a few pending
 // generations each (below the built-in merge.min_generations of 8) and one idle executor,
 // so lowering min_generations for one table changes its class and verdict.
-import { hex, keys } from "@/lib/schema/keys";
+import { policyKeys } from "@/lib/etcd/policy-store";
+import { keys } from "@/lib/schema/keys";
 import { stringifyDemandEvent } from "@/lib/schema/demand";
 
 export const POLICY_TABLES = ["orders/eu", "orders/us", "clicks"] as const;
@@ -46,4 +47,4 @@ export async function seedPolicyFleet(put: PutKv, prefix: string, nowMs: number)
   return put(keys.executor(prefix, EXECUTOR_ID), JSON.stringify(heartbeat));
 }
 
-export const policyKey = (prefix: string, target: string) => `${prefix}/policies/${target === "_default" ? "_default" : hex(target)}`;
+export const policyKey = policyKeys.policy;

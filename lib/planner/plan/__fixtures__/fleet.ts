@@ -1,6 +1,6 @@
 // Minimal fleets for the design-planner tests.
 import type { Assignment } from "@/lib/schema/assignments";
-import type { TableDemand } from "@/lib/schema/demand";
+import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { SealedTimes } from "@/lib/schema/sealed-times";
 import type { Heartbeat } from "@/lib/schema/executors";
 import type { PolicyDocument } from "@/lib/schema/policy";
@@ -14,14 +14,8 @@ export function demand(pending: number, oldestMs: number, extra: Partial<TableDe
   const times: Record<string, number> = {};
   for (let g = 1; g <= Math.min(pending, 64); g++) times[String(g)] = oldestMs + (g - 1);
   return {
-    v: 1,
+    ...emptyTableDemand(),
     shards: pending > 0 ? { s: { sealed: { epoch: 1, value: pending }, merged: null, sealed_bytes: pending * 1_000_000, sealed_times: SealedTimes.fromRecord(times) } } : {},
-    fragment_count: 0,
-    index_stale: false,
-    uncovered_fragments: 0,
-    missing_fragments: false,
-    observed_revision: 0,
-    updated_ms: 0,
     ...extra,
   };
 }

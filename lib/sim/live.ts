@@ -21,6 +21,8 @@ export interface LiveOptions {
   leaseTtlSec?: number;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** after each tick, with the stats so far */
+  onTick?: (stats: Readonly<LiveStats>) => void;
 }
 
 export interface LiveStats {
@@ -128,6 +130,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
         }),
       );
       stats.ticks += 1;
+      opts.onTick?.(stats);
       if (stats.ticks % 10 === 1) log(`live: tick ${stats.ticks}: ${stats.flushes} flushes, ${stats.merges} merges published so far`);
       await sleep(opts.intervalMs ?? 1000, signal);
     }

@@ -11,19 +11,26 @@ export interface RunningApp {
   process: ChildProcess;
   /** everything the server printed so far (stdout + stderr) */
   logs(): string;
+  /** the V8 inspector's WebSocket URL (`startApp(…, { inspect: true })`; loopback only) */
+  inspectorUrl: string | null;
   stop(): Promise<void>;
 }
 
 const ROOT = path.resolve(__dirname, "../..");
 
-export async function startApp(env: Record<string, string>, opts: { port?: number } = {}): Promise<RunningApp> {
+/**
+ * `inspect`: start the server with the V8 inspector on a free loopback port, so a test can
+ * force a GC and read the live heap (test/support/inspector.ts). Tests and benchmarks only.
+ */
+export async function startApp(env: Record<string, string>, opts: { port?: number; inspect?: boolean } = {}): Promise<RunningApp> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
     throw new Error("no production build: run `npx next build` first (scripts/test.sh does)");
   }
   const port = opts.port ?? (await freePort());
   let output = "";
-  const child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const nodeArgs = opts.inspect ? ["--inspect=127.0.0.1:0"] : [];
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -46,6 +53,7 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
     port,
     process: child,
     logs: () => output,
+    inspectorUrl: opts.inspect ? (/Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(output)?.[1] ?? null) : null,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       await new Promise<void>((resolve) => {

@@ -1,8 +1,9 @@
 // The load run of issue 7, shared by bench/load.ts (64 clients, 60 s) and the CI smoke
-// test (16 clients, ~10 s): concurrent clients on list, detail, executors and shadow while
+// test (16 clients, 15 s): concurrent clients on list, detail, executors and shadow while
 // a writer changes demand in bursts (one etcd txn per burst, like a writer's flush), then
-// latency percentiles, errors, the server's RSS after the run against after warm-up, and
-// the etcd read counters per burst from /api/metrics.
+// latency percentiles, errors, the server's RSS and live heap after the run against after
+// warm-up (the writer runs through both), and the etcd read counters per burst from
+// /api/metrics.
 import os from "node:os";
 import { EtcdHttp, type Put } from "./etcd-http";
 import { fetchMetrics, getJson, metricSum, percentile, rssBytes, sleep } from "./observe";
@@ -10,11 +11,16 @@ import { fetchMetrics, getJson, metricSum, percentile, rssBytes, sleep } from ".
 export const LOAD_ENDPOINTS = ["list", "detail", "executors", "shadow"] as const;
 export type LoadEndpoint = (typeof LOAD_ENDPOINTS)[number];
 
-/** A writer started with the measured run; `stop()` resolves with the bursts it wrote. */
+/**
+ * What writes to etcd while the clients run. It starts with the warm-up (so the heap
+ * warms up on the same workload the run measures); `bursts()` is how many it has
+ * written so far, and `stop()` resolves with the total.
+ */
 export interface LoadWriter {
   /** how often it writes a burst, for the report */
   everyMs: number;
   start(): void;
+  bursts(): number;
   stop(): Promise<number>;
 }
 
@@ -36,6 +42,7 @@ export function burstWriter(etcd: EtcdHttp, everyMs: number, burstOf: (burst: nu
         }
       })();
     },
+    bursts: () => bursts,
     async stop() {
       writing = false;
       await loop;
@@ -53,8 +60,10 @@ export interface LoadOptions {
   durationMs: number;
   /** targets for the detail endpoint */
   targets: string[];
-  /** what writes to etcd during the measured run (bursts = revision-change bursts) */
+  /** what writes to etcd during warm-up and run (bursts = revision-change bursts) */
   writer: LoadWriter | null;
+  /** the server's live heap in bytes (e.g. liveHeapBytes of test/support/inspector.ts) */
+  liveHeap?: () => Promise<number>;
   log?: (line: string) => void;
 }
 
@@ -73,7 +82,18 @@ export interface LoadResult {
   all: EndpointStats & { requests_per_s: number };
   by_endpoint: Record<LoadEndpoint, EndpointStats>;
   error_samples: string[];
-  rss: { warm_mib: number; after_mib: number; rss_ratio: number };
+  /**
+   * The server's RSS, sampled every 250 ms: the median of the samples in the last 3 s of
+   * the warm-up and in the last 3 s of the run (one GC's sawtooth moves a single sample
+   * by tens of MiB; a leak moves them all), and the highest sample of each phase.
+   */
+  rss: { warm_mib: number; after_mib: number; rss_ratio: number; warm_peak_mib: number; run_peak_mib: number };
+  /**
+   * The server's live heap (in use after a forced full GC, no request in flight) after the
+   * warm-up and after the run, when `liveHeap` is given; and the server's own
+   * `console_heap_live_bytes` gauge right after the second measurement.
+   */
+  heap: { warm_live_mib: number; after_live_mib: number; live_ratio: number; gauge_after_mib: number } | null;
   etcd: {
     bursts: number;
     full_reads: number;
@@ -155,26 +175,64 @@ function byReason(before: Map<string, number>, after: Map<string, number>): Reco
   return out;
 }
 
+type Phase = "warm-up" | "run";
+
+/** The server's RSS every `everyMs` until stopped, each sample tagged with its phase. */
+function rssSampler(pid: number, everyMs: number) {
+  const samples: { phase: Phase; at: number; bytes: number }[] = [];
+  let phase: Phase = "warm-up";
+  const sample = () => samples.push({ phase, at: Date.now(), bytes: rssBytes(pid) });
+  const timer = setInterval(sample, everyMs);
+  return {
+    samples,
+    sample,
+    enter(next: Phase) {
+      phase = next;
+    },
+    stop() {
+      clearInterval(timer);
+    },
+    /** median of `phase`'s samples in its last `ms` */
+    tailMedian(of: Phase, ms: number): number {
+      const own = samples.filter((x) => x.phase === of);
+      const end = own[own.length - 1].at;
+      const tail = own.filter((x) => x.at >= end - ms).map((x) => x.bytes).sort((a, b) => a - b);
+      return tail[Math.floor(tail.length / 2)];
+    },
+    peak: (of: Phase) => Math.max(...samples.filter((x) => x.phase === of).map((x) => x.bytes)),
+  };
+}
+
+const RSS_TAIL_MS = 3000;
+
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const log = opts.log ?? (() => undefined);
   const counter = { n: 0 };
   log(`warm-up: ${opts.clients} clients for ${opts.warmupMs / 1000} s`);
+  const sampler = rssSampler(opts.serverPid, 250);
+  opts.writer?.start();
   const warm = await drive(opts, opts.warmupMs, counter);
   const warmErrors = [...warm.errors.values()].reduce((a, b) => a + b, 0);
   if (warmErrors > 0) log(`warm-up had ${warmErrors} errors: ${warm.samples.join(" | ")}`);
-  await sleep(500);
-  const rssWarm = rssBytes(opts.serverPid);
+  sampler.sample();
+  const warmHeap = await opts.liveHeap?.();
+  sampler.enter("run");
+  const burstsBefore = opts.writer?.bursts() ?? 0;
   const before = await fetchMetrics(opts.baseUrl);
 
-  opts.writer?.start();
   log(`run: ${opts.clients} clients for ${opts.durationMs / 1000} s${opts.writer ? `, a write burst every ${opts.writer.everyMs} ms` : ""}`);
   const started = Date.now();
   const run = await drive(opts, opts.durationMs, counter);
   const elapsedS = (Date.now() - started) / 1000;
-  const bursts = (await opts.writer?.stop()) ?? 0;
+  const bursts = ((await opts.writer?.stop()) ?? 0) - burstsBefore;
   await sleep(1000); // let the last burst's watch events land
+  sampler.sample();
+  sampler.stop();
+  const afterHeap = await opts.liveHeap?.();
   const after = await fetchMetrics(opts.baseUrl);
-  const rssAfter = rssBytes(opts.serverPid);
+  const rssWarm = sampler.tailMedian("warm-up", RSS_TAIL_MS);
+  const rssAfter = sampler.tailMedian("run", RSS_TAIL_MS);
+  log(`RSS (MiB, one sample a second): ${sampler.samples.filter((_, k) => k % 4 === 0).map((x) => `${x.phase === "run" ? "r" : "w"}${Math.round(x.bytes / 1048576)}`).join(" ")}`);
 
   const all = [...run.latencies.values()].flat();
   const errors = [...run.errors.values()].reduce((a, b) => a + b, 0);
@@ -195,7 +253,22 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     all: { ...stats(all, errors), requests_per_s: Math.round(all.length / elapsedS) },
     by_endpoint: Object.fromEntries(LOAD_ENDPOINTS.map((e) => [e, stats(run.latencies.get(e)!, run.errors.get(e)!)])) as Record<LoadEndpoint, EndpointStats>,
     error_samples: run.samples,
-    rss: { warm_mib: mib(rssWarm), after_mib: mib(rssAfter), rss_ratio: Math.round((rssAfter / rssWarm) * 1000) / 1000 },
+    rss: {
+      warm_mib: mib(rssWarm),
+      after_mib: mib(rssAfter),
+      rss_ratio: Math.round((rssAfter / rssWarm) * 1000) / 1000,
+      warm_peak_mib: mib(sampler.peak("warm-up")),
+      run_peak_mib: mib(sampler.peak("run")),
+    },
+    heap:
+      warmHeap !== undefined && afterHeap !== undefined
+        ? {
+            warm_live_mib: mib(warmHeap),
+            after_live_mib: mib(afterHeap),
+            live_ratio: Math.round((afterHeap / warmHeap) * 1000) / 1000,
+            gauge_after_mib: mib(metricSum(after, "console_heap_live_bytes")),
+          }
+        : null,
     etcd: {
       bursts,
       full_reads: fullReads,

@@ -1,13 +1,14 @@
-// The CI smoke version of `npm run bench:load` (issue 7): 16 clients for 10 s on list,
+// The CI smoke version of `npm run bench:load` (issue 7): 16 clients for 15 s on list,
 // detail, executors and shadow, a slice of the production scenario (2,000 of its 13,405
 // tables; the full run is the benchmark), a write burst every 500 ms. Zero errors; no
 // more than one full etcd read per write burst (the watch-fed cache applies bursts
-// incrementally); server RSS after the run close to after warm-up.
+// incrementally); the server's live heap and RSS after the run close to after warm-up.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { productionTarget } from "@/lib/sim/scenarios/production";
 import { startApp, type RunningApp } from "../../support/app";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { EtcdHttp } from "../../support/etcd-http";
+import { liveHeapBytes } from "../../support/inspector";
 import { burstWriter, runLoad } from "../../support/load-driver";
 import { productionBurst, seedProduction } from "../../support/production-load";
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
   cluster = await startEtcd({ size: 1 });
   etcd = new EtcdHttp(cluster.members[0].clientUrl);
   await seedProduction(etcd, P, (s) => console.log(`[load-smoke] ${s}`), TABLES);
-  app = await startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: P });
+  app = await startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: P }, { inspect: true });
 });
 
 afterAll(async () => {
@@ -31,18 +32,19 @@ afterAll(async () => {
 });
 
 describe("load smoke", () => {
-  it("16 clients for 10 s with a writer: no errors, at most one full read per burst, flat RSS", async () => {
+  it("16 clients for 15 s with a writer: no errors, at most one full read per burst, flat live heap and RSS", async () => {
     const result = await runLoad({
       baseUrl: app.url,
       serverPid: app.process.pid!,
       clients: 16,
       warmupMs: 20_000,
-      durationMs: 10_000,
+      durationMs: 15_000,
       targets: Array.from({ length: 200 }, (_, k) => productionTarget((k * 7919) % TABLES)),
       writer: burstWriter(etcd, 500, (b) => productionBurst(P, b, 10, TABLES)),
+      liveHeap: () => liveHeapBytes(app.inspectorUrl!),
       log: (s) => console.log(`[load-smoke] ${s}`),
     });
-    console.log(`[load-smoke] ${JSON.stringify({ all: result.all, rss: result.rss, etcd: result.etcd })}`);
+    console.log(`[load-smoke] ${JSON.stringify({ all: result.all, rss: result.rss, heap: result.heap, etcd: result.etcd })}`);
     expect(result.error_samples).toEqual([]);
     expect(result.all.errors).toBe(0);
     expect(result.all.requests).toBeGreaterThan(100);
@@ -53,10 +55,19 @@ describe("load smoke", () => {
     expect(result.etcd.watch_restarts).toBe(0);
     // ...so concurrent requests never multiplied full reads: at most one per burst
     expect(result.etcd.full_reads).toBeLessThanOrEqual(result.etcd.bursts);
-    // The heap needs a long warm-up under load to reach its steady size. After 20 s of it,
-    // three CI runs of this window read 0.87, 1.02 and 1.16 (GC timing, no leak); the old
-    // plan cache, which did leak, read 1.47 (8 s warm-up) and 2.0 over the 60 s benchmark, whose
-    // target is 10 %. 1.3 separates the two.
-    expect(result.rss.rss_ratio).toBeLessThanOrEqual(1.3);
+    // Memory. The precise check is the live heap: in use after a full GC forced through
+    // the server's inspector, at the end of the warm-up and after the run. Three runs read
+    // 0.990–0.999× (~51 MiB); a deliberate leak of one 1 KiB string per request read
+    // 1.065× (+3.5 MiB over 3,450 requests, all of it), and the old plan cache kept ~1 MiB
+    // per plan.
+    const heap = result.heap!;
+    expect(heap.live_ratio).toBeLessThanOrEqual(1.05);
+    // the server's own gauge saw that GC (docs/operations.md alerts on it)
+    expect(Math.abs(heap.gauge_after_mib - heap.after_live_mib)).toBeLessThanOrEqual(heap.after_live_mib * 0.1);
+    // RSS, the issue's figure, is coarse: it climbs through the warm-up as V8 grows its
+    // heap (~150 → ~315 MiB) and can step up tens of MiB more in the run while the live
+    // heap stays flat (tail medians 1.04–1.16× here; one CI run's single samples read
+    // 1.33×). The benchmark holds it to 10 % over 60 s; here it only bounds gross growth.
+    expect(result.rss.rss_ratio).toBeLessThanOrEqual(1.5);
   });
 });

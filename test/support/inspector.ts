@@ -1,0 +1,44 @@
+// The V8 inspector of a server started with `startApp(…, { inspect: true })`, over the
+// Chrome DevTools Protocol: force a full GC and read the heap in use, i.e. the live set.
+// Between GCs the heap in use swings by ~100 MiB under load and RSS keeps freed pages, so
+// only this shows a leak within seconds. (`ws` comes bundled with playwright-core.)
+import { ws as WebSocket } from "playwright-core/lib/utilsBundle";
+
+async function withInspector<T>(url: string, use: (send: (method: string) => Promise<Record<string, unknown>>) => Promise<T>): Promise<T> {
+  const socket = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", reject);
+  });
+  let next = 0;
+  const pending = new Map<number, { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void }>();
+  socket.on("message", (data: Buffer) => {
+    const msg = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+    const waiter = msg.id === undefined ? undefined : pending.get(msg.id);
+    if (!waiter) return;
+    pending.delete(msg.id!);
+    if (msg.error) waiter.reject(new Error(`inspector: ${msg.error.message}`));
+    else waiter.resolve(msg.result ?? {});
+  });
+  const send = (method: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const id = ++next;
+      pending.set(id, { resolve, reject });
+      socket.send(JSON.stringify({ id, method, params: {} }));
+    });
+  try {
+    return await use(send);
+  } finally {
+    socket.close();
+  }
+}
+
+/** Bytes of V8 heap in use right after a forced full GC (two, so weak callbacks run). */
+export function liveHeapBytes(inspectorUrl: string): Promise<number> {
+  return withInspector(inspectorUrl, async (send) => {
+    await send("HeapProfiler.collectGarbage");
+    await send("HeapProfiler.collectGarbage");
+    const usage = await send("Runtime.getHeapUsage");
+    return Number(usage.usedSize);
+  });
+}

@@ -11,7 +11,8 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
  * so neither shows a leak early; this only climbs when something is retained. The
  * observer runs right after the GC, before much new garbage exists.
  */
-function observeLiveHeap(gauge: Gauge): void {
+function liveHeapGauge(registers: Registry[]): Gauge {
+  const gauge = new Gauge({ name: "console_heap_live_bytes", help: "V8 heap in use just after the last major GC (the live set; 0 before the first)", registers });
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
@@ -19,13 +20,14 @@ function observeLiveHeap(gauge: Gauge): void {
     }
   });
   observer.observe({ entryTypes: ["gc"] });
+  return gauge;
 }
 
 function create() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "console_" });
   const r = [registry];
-  const made = {
+  return {
     registry,
     requestSeconds: new Histogram({
       name: "console_request_duration_seconds",
@@ -66,10 +68,8 @@ function create() {
       registers: r,
     }),
     samplerLeader: new Gauge({ name: "console_shadow_sampler_leader", help: "1 while this replica holds the sampler election", registers: r }),
+    liveHeap: liveHeapGauge(r),
   };
-  const liveHeap = new Gauge({ name: "console_heap_live_bytes", help: "V8 heap in use just after the last major GC (the live set; 0 before the first)", registers: r });
-  observeLiveHeap(liveHeap);
-  return { ...made, liveHeap };
 }
 
 export type ConsoleMetrics = ReturnType<typeof create>;

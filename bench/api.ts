@@ -25,6 +25,8 @@ import { tableSummary } from "../lib/api/demand";
 import { LiveStore, type ParseKv } from "../lib/live/store";
 import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { etcdctlGet, median } from "./etcdctl-floor";
 
 const PREFIX = "/bench-api/lance-context/master";
@@ -69,6 +71,22 @@ async function warm(base: string) {
   );
   const stats = (xs: number[]) => ({ requests: xs.length, p50_ms: round(pct(xs, 50)), p95_ms: round(pct(xs, 95)) });
   return { clients: CLIENTS, seconds: WARM_SECONDS, errors, list: stats(list), detail: stats(detail) };
+}
+
+/** ./cold-transport.ts in fresh processes: a cold bare paged read (no parsing), its CPU and etcd's. */
+async function coldTransport(endpoints: string, etcdPid: number | undefined, runs = 3) {
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const etcd: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const before = cpuMsOf(etcdPid);
+    const child = await promisify(execFile)(process.execPath, [path.join(__dirname, "../node_modules/tsx/dist/cli.mjs"), path.join(__dirname, "cold-transport.ts"), endpoints, PREFIX]);
+    const r = JSON.parse(child.stdout.trim().split("\n").pop()!) as { wall_ms: number; cpu_ms: number };
+    wall.push(r.wall_ms);
+    cpu.push(r.cpu_ms);
+    etcd.push(cpuMsOf(etcdPid) - before); // includes the child's 1-key connect range
+  }
+  return { wall_ms: round(median(wall)), console_cpu_ms: round(median(cpu)), etcd_cpu_ms: median(etcd) };
 }
 
 /** In-process: full read vs applying a one-table watch batch and handing out the new state. */
@@ -133,6 +151,7 @@ async function main() {
       floors.push(await etcdctlGet(cluster.endpoints, `${PREFIX}/`));
       floorEtcdCpu.push(cpuMsOf(etcdPid) - before);
     }
+    const transport = await coldTransport(cluster.endpoints, etcdPid);
     const secondList = await timed(`${app.url}/api/v1/scheduler/demand?limit=2000`);
     const sequential = { list: [] as number[], detail: [] as number[] };
     for (let i = 0; i < 20; i++) {
@@ -160,6 +179,7 @@ async function main() {
       floor_etcd_cpu_ms: median(floorEtcdCpu),
       cold_capacity_bound_ms: round((coldCpu.console + coldCpu.etcd) / os.cpus().length),
       cold_capacity_bound_ratio: Number(((coldCpu.console + coldCpu.etcd) / os.cpus().length / median(floors)).toFixed(2)),
+      cold_bare_read: { ...transport, ratio: Number((transport.wall_ms / median(floors)).toFixed(2)) },
       warm_full_path_ratio: Number((refresh.warm_full_path_ms / median(floors)).toFixed(2)),
       second_list_ms: round(secondList.ms),
       sequential_p50_ms: { list: round(median(sequential.list)), detail: round(median(sequential.detail)) },
@@ -175,6 +195,7 @@ async function main() {
     console.log(
       `cold demand?limit=2000 ${result.cold_first_list_ms} ms (of which full read + parse + fold ${result.cold_full_read_and_fold_ms} ms) vs etcdctl floor ${result.etcdctl_floor_ms.median} ms → ratio ${result.cold_over_floor_ratio} (target ≤ 1.5)\n` +
         `  cold request CPU: console ${coldCpu.console} ms + etcd ${coldCpu.etcd} ms (etcd ${result.floor_etcd_cpu_ms} ms for the floor) → at least ${result.cold_capacity_bound_ms} ms on ${os.cpus().length} CPUs even if perfectly parallel (${result.cold_capacity_bound_ratio}× the floor)\n` +
+        `  a cold bare paged read alone (fresh process, no parsing): ${transport.wall_ms} ms (${result.cold_bare_read.ratio}× the floor), CPU ${transport.console_cpu_ms} ms + etcd ${transport.etcd_cpu_ms} ms\n` +
         `  the same path with the JIT warm (in-process, median of 5): ${refresh.warm_full_path_ms} ms (${result.warm_full_path_ratio}× the floor)\n` +
         `sequential p50: list ${result.sequential_p50_ms.list} ms, detail ${result.sequential_p50_ms.detail} ms; load average ${result.load_average.join(" ")} on ${result.cpus} CPUs\n` +
         `warm (${CLIENTS} clients, ${WARM_SECONDS} s): list p50 ${warmStats.list.p50_ms} ms p95 ${warmStats.list.p95_ms} ms (${warmStats.list.requests} req); ` +

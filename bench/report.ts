@@ -43,6 +43,7 @@ export const BENCHES: { name: string; title: string; targets: Target[] }[] = [
     targets: [
       { label: "cold demand?limit=2000 / etcdctl floor", key: /^cold_over_floor_ratio$/, target: "≤ 1.5", check: (v) => num(v) <= 1.5 },
       { label: "cold request's CPU (console + etcd) ÷ CPUs ÷ floor: the least ratio that work allows", key: /^cold_capacity_bound_ratio$/, target: "reported (why ≤ 1.5 is out of reach here)" },
+      { label: "a cold bare paged read alone (no parsing) / etcdctl floor", key: /^cold_bare_read\.ratio$/, target: "reported" },
       { label: "the same path with the JIT warm / etcdctl floor", key: /^warm_full_path_ratio$/, target: "reported" },
       { label: "refresh after one table changes / full read", key: /refresh.*(ratio|fraction|percent|pct|share)|incremental.*(ratio|pct|percent)/i, target: "< 5 %", check: (v) => (num(v) > 1 ? num(v) < 5 : num(v) < 0.05) },
       { label: "warm list p50 (ms), 32 clients", key: /warm\.list\.p50_ms$/i, target: "reported" },

@@ -2,16 +2,20 @@
 // tables) and a real `next start` of the production build ($NEXT_DIST_DIR, default .next).
 // Prints, from one run:
 // * the cold first response of `demand?limit=2000` against the `etcdctl get --prefix`
-//   floor (median of 3) → ratio (target ≤ 1.5);
+//   floor (median of 3) → ratio (target ≤ 1.5), with what bounds it on this machine: the
+//   CPU the cold request costs (console + etcd, from /proc) ÷ CPUs, a cold bare paged read
+//   in a fresh process (./cold-transport.ts), and the same path with the JIT warm;
 // * warm p50/p95 of list and detail requests under 32 concurrent clients;
 // * the cost of a refresh after one table changes (watch batch applied, touched key
 //   re-parsed, touched table re-folded, snapshot handed out) relative to a full read of the
 //   fleet, measured in-process on the same lib/live code (target < 5 %);
 // and writes bench/results/api.json.
 import "../lib/sim/node-entry";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { createEtcdClient } from "../lib/etcd/client";
 import { seedScenarios } from "../lib/sim/seed";
 import { PRODUCTION_SHARDS, PRODUCTION_TABLES, productionTarget } from "../lib/sim/scenarios/production";
@@ -25,13 +29,13 @@ import { tableSummary } from "../lib/api/demand";
 import { LiveStore, type ParseKv } from "../lib/live/store";
 import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { etcdctlGet, median } from "./etcdctl-floor";
 
 const PREFIX = "/bench-api/lance-context/master";
 const CLIENTS = 32;
 const WARM_SECONDS = 10;
+const execFileAsync = promisify(execFile);
+
 /** CPU time (user + system, ms) a process has used so far; 10 ms resolution (CLK_TCK 100). */
 function cpuMsOf(pid: number | undefined): number {
   if (pid === undefined) return NaN;
@@ -80,7 +84,7 @@ async function coldTransport(endpoints: string, etcdPid: number | undefined, run
   const etcd: number[] = [];
   for (let i = 0; i < runs; i++) {
     const before = cpuMsOf(etcdPid);
-    const child = await promisify(execFile)(process.execPath, [path.join(__dirname, "../node_modules/tsx/dist/cli.mjs"), path.join(__dirname, "cold-transport.ts"), endpoints, PREFIX]);
+    const child = await execFileAsync(process.execPath, [path.join(__dirname, "../node_modules/tsx/dist/cli.mjs"), path.join(__dirname, "cold-transport.ts"), endpoints, PREFIX]);
     const r = JSON.parse(child.stdout.trim().split("\n").pop()!) as { wall_ms: number; cpu_ms: number };
     wall.push(r.wall_ms);
     cpu.push(r.cpu_ms);

@@ -29,6 +29,7 @@ import { tableSummary } from "../lib/api/demand";
 import { LiveStore, type ParseKv } from "../lib/live/store";
 import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
+import { cpuMsOf } from "../test/support/observe";
 import { etcdctlGet, median } from "./etcdctl-floor";
 
 const PREFIX = "/bench-api/lance-context/master";
@@ -36,13 +37,6 @@ const CLIENTS = 32;
 const WARM_SECONDS = 10;
 const execFileAsync = promisify(execFile);
 
-/** CPU time (user + system, ms) a process has used so far; 10 ms resolution (CLK_TCK 100). */
-function cpuMsOf(pid: number | undefined): number {
-  if (pid === undefined) return NaN;
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from #3 (state) on
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime #14, stime #15
-}
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 

@@ -1,5 +1,5 @@
 // Observing a running console from outside, for the reliability tests and bench/load.ts:
-// its process memory (from /proc, the process and its children), its Prometheus counters
+// its process memory and CPU time (from /proc), its Prometheus counters
 // (GET /api/metrics), and timed JSON requests.
 import fs from "node:fs";
 
@@ -25,6 +25,14 @@ export function rssBytes(pid: number): number {
     }
   }
   return total;
+}
+
+/** CPU time (user + system, ms) `pid` has used so far (Linux /proc; 10 ms resolution at CLK_TCK 100). */
+export function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // from field 3 (state) on
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime (14) + stime (15), in ticks
 }
 
 function safeList(dir: string): string[] {

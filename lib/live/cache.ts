@@ -1,5 +1,6 @@
 import "server-only";
-// The live snapshot cache (issue 4). The first request reads the fleet at one revision;
+// The live snapshot cache. The first full read (made at process start, lib/api/background.ts)
+// reads the fleet at one revision through the one fleet reader (lib/snapshot/read.ts);
 // then ONE etcd watch on the prefix (from that revision + 1) patches it, so a request costs
 // no etcd read while nothing changed and a change costs work proportional to it (the
 // touched keys are re-parsed, the touched tables re-folded). A broken watch (compaction,

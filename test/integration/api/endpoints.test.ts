@@ -7,7 +7,21 @@ import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { seedScenarios, INCIDENT, INCIDENT_PENDING } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
-import { api, clientFor, metricSum, q } from "./helpers";
+import { z } from "zod";
+import { assignmentsResponse } from "@/lib/schema/api/assignments";
+import { demandDetail, demandList } from "@/lib/schema/api/demand";
+import { executorsResponse } from "@/lib/schema/api/executors";
+import { failuresResponse } from "@/lib/schema/api/failures";
+import { healthResponse } from "@/lib/schema/api/health";
+import { shadowHistoryResponse, shadowResponse } from "@/lib/schema/api/shadow";
+import { skippedResponse } from "@/lib/schema/api/skipped";
+import { until } from "../../support/observe";
+import { api, clientFor, errorOf, metricSum, okBody, q } from "./helpers";
+
+const openApiDocument = z.looseObject({
+  openapi: z.string(),
+  paths: z.record(z.string(), z.looseObject({ get: z.looseObject({ parameters: z.array(z.looseObject({ name: z.string(), schema: z.unknown() })).optional() }).optional() })),
+});
 
 const GiB = 1024 ** 3;
 let client: Etcd3;
@@ -33,70 +47,66 @@ afterAll(async () => {
 
 describe("demand", () => {
   it("lists the incident tables in planner order with counts and skips", async () => {
-    const { status, body } = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 50 })}`);
-    expect(status).toBe(200);
+    const body = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 50 })}`, demandList);
     expect(body.revision).toBeGreaterThanOrEqual(seededRevision);
     expect(body.now_ms).toBe(NOW);
     // 8 tables with demand + the table whose only event has an unknown version (§3.6)
     expect(body.total_tables).toBe(9);
     expect(body.tables_with_pending).toBe(8);
-    expect(body.tables.map((t: any) => t.target).sort()).toEqual([...Object.keys(INCIDENT_PENDING), INCIDENT.futureVersionTarget].sort());
+    expect(body.tables.map((t) => t.target).sort()).toEqual([...Object.keys(INCIDENT_PENDING), INCIDENT.futureVersionTarget].sort());
     expect(body.skipped).toEqual({ total: 3, by_reason: { unknown_version: 1, bad_key: 1, bad_json: 1 } });
     expect(body.counts.by_class.idle).toBe(1);
     expect(body.counts.by_backlog).toEqual({ ok: 9, warn: 0, critical: 0 });
     expect(body.next_cursor).toBeNull();
     expect(body.snapshot.live).toBe(true);
-    const byTarget = new Map(body.tables.map((t: any) => [t.target, t]));
-    for (const [target, pending] of Object.entries(INCIDENT_PENDING)) expect((byTarget.get(target) as any).pending_generations).toBe(pending);
-    const idle = byTarget.get(INCIDENT.futureVersionTarget) as any;
+    const byTarget = new Map(body.tables.map((t) => [t.target, t]));
+    for (const [target, pending] of Object.entries(INCIDENT_PENDING)) expect(byTarget.get(target)?.pending_generations).toBe(pending);
+    const idle = byTarget.get(INCIDENT.futureVersionTarget);
     expect(idle).toMatchObject({ class: "idle", class_rank: 6, pending_generations: 0, shards: 0, verdict: { state: "would_skip", code: "no_demand" } });
     // planner order: class rank never decreases down the list
-    const ranks = body.tables.map((t: any) => t.class_rank);
+    const ranks = body.tables.map((t) => t.class_rank);
     expect([...ranks].sort((a, b) => a - b)).toEqual(ranks);
   });
 
   it("without include_idle hides idle tables, and filters by class, backlog and substring", async () => {
-    const all = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`);
-    expect(all.body.tables).toHaveLength(8);
-    expect(all.body.matched).toBe(8);
-    const idle = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, class: ["idle"] })}`);
-    expect(idle.body.tables.map((t: any) => t.target)).toEqual([INCIDENT.futureVersionTarget]);
-    const sub = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, q: "BROKEN" })}`);
-    expect(sub.body.tables.map((t: any) => t.target).sort()).toEqual([INCIDENT.brokenStore, INCIDENT.brokenStoreRepeat]);
-    const warn = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, backlog: ["warn", "critical"] })}`);
-    expect(warn.body.tables).toEqual([]);
-    const byPending = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "pending" })}`);
-    const pendings = byPending.body.tables.map((t: any) => t.pending_generations);
+    const all = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandList);
+    expect(all.tables).toHaveLength(8);
+    expect(all.matched).toBe(8);
+    const idle = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, class: ["idle"] })}`, demandList);
+    expect(idle.tables.map((t) => t.target)).toEqual([INCIDENT.futureVersionTarget]);
+    const sub = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, q: "BROKEN" })}`, demandList);
+    expect(sub.tables.map((t) => t.target).sort()).toEqual([INCIDENT.brokenStore, INCIDENT.brokenStoreRepeat]);
+    const warn = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, backlog: ["warn", "critical"] })}`, demandList);
+    expect(warn.tables).toEqual([]);
+    const byPending = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "pending" })}`, demandList);
+    const pendings = byPending.tables.map((t) => t.pending_generations);
     expect(pendings).toEqual([...pendings].sort((a, b) => b - a));
-    const byTarget = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "target", order: "desc" })}`);
-    const names = byTarget.body.tables.map((t: any) => t.target);
+    const byTarget = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "target", order: "desc" })}`, demandList);
+    const names = byTarget.tables.map((t) => t.target);
     expect(names).toEqual([...names].sort().reverse());
   });
 
   it("pages with a cursor that pins revision and now", async () => {
-    const first = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 3 })}`);
-    expect(first.body.tables).toHaveLength(3);
-    const seen = first.body.tables.map((t: any) => t.target);
-    let cursor = first.body.next_cursor;
+    const first = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 3 })}`, demandList);
+    expect(first.tables).toHaveLength(3);
+    const seen = first.tables.map((t) => t.target);
+    let cursor = first.next_cursor;
     while (cursor) {
-      const page = await api(app.url, `/api/v1/scheduler/demand${q({ limit: 3, cursor })}`);
-      expect(page.status).toBe(200);
-      expect(page.body.revision).toBe(first.body.revision);
-      expect(page.body.now_ms).toBe(NOW);
-      seen.push(...page.body.tables.map((t: any) => t.target));
-      cursor = page.body.next_cursor;
+      const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 3, cursor })}`, demandList);
+      expect(page.revision).toBe(first.revision);
+      expect(page.now_ms).toBe(NOW);
+      seen.push(...page.tables.map((t) => t.target));
+      cursor = page.next_cursor;
     }
-    const whole = await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 100, revision: first.body.revision })}`);
-    expect(seen).toEqual(whole.body.tables.map((t: any) => t.target));
-    const replay = await api(app.url, `/api/v1/scheduler/demand${q({ limit: 3, cursor: first.body.next_cursor, sort: "target" })}`);
+    const whole = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 100, revision: first.revision })}`, demandList);
+    expect(seen).toEqual(whole.tables.map((t) => t.target));
+    const replay = await errorOf(app.url, `/api/v1/scheduler/demand${q({ limit: 3, cursor: first.next_cursor ?? undefined, sort: "target" })}`);
     expect(replay.status).toBe(400);
-    expect(replay.body.error.code).toBe("invalid_query");
+    expect(replay.error.code).toBe("invalid_query");
   });
 
   it("details a merging table: shards, progress reported with its work report, execution lock", async () => {
-    const { status, body } = await api(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.mergingTarget, now_ms: NOW })}`);
-    expect(status).toBe(200);
-    const t = body.table;
+    const t = (await okBody(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.mergingTarget, now_ms: NOW })}`, demandDetail)).table;
     expect(t.target).toBe(INCIDENT.mergingTarget);
     expect(t.pending_generations).toBe(40);
     expect(t.shards).toHaveLength(1);
@@ -109,46 +119,45 @@ describe("demand", () => {
     expect(t.legacy.target_lock).toMatchObject({ value: `merge-execution:${INCIDENT.mergingExecutionId}`, holder: "execution", leased: false });
     expect(t.legacy.execution).toMatchObject({ id: INCIDENT.mergingExecutionId, phase: "running" });
     expect(t.score_breakdown).toMatchObject({ min_generations: 8, critical_generations: 256, max_age_secs: 3600 });
-    expect(t.units.map((u: any) => u.kind)).toContain("merge_wal");
-    expect(t.policy.effective.merge.min_generations).toBe(8);
+    expect(t.units.map((u) => u.kind)).toContain("merge_wal");
+    expect(t.policy.effective).toMatchObject({ merge: { min_generations: 8 } });
     expect(t.policy.sources).toMatchObject({ builtin: true, default: false, table: false });
     expect(t.cache).toBeNull();
   });
 
   it("details the legacy reasons a table is held back", async () => {
-    const stalled = await api(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.stalledTarget, now_ms: NOW })}`);
-    expect(stalled.body.table.legacy.progress).toMatchObject({ status: "progress_details_unavailable", execution_id: INCIDENT.stalledExecutionId, sequence: null, work_report: null });
-    const prepared = await api(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.preparedTarget, now_ms: NOW })}`);
-    expect(prepared.body.table.legacy.eligibility.code).toBe("yield_to_prepared_commit");
-    const locked = await api(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.lockedTarget, now_ms: NOW })}`);
-    expect(locked.body.table.legacy.eligibility.code).toBe("ownership_blocked");
-    expect(locked.body.table.legacy.target_lock).toMatchObject({ value: INCIDENT.lockToken, holder: "claim", leased: true });
-    const broken = await api(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.brokenStore, now_ms: NOW })}`);
-    const legacy = broken.body.table.legacy;
-    expect(legacy.failures.map((f: any) => [f.endpoint, f.class, f.needs_attention])).toEqual([
+    const stalled = await okBody(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.stalledTarget, now_ms: NOW })}`, demandDetail);
+    expect(stalled.table.legacy.progress).toMatchObject({ status: "progress_details_unavailable", execution_id: INCIDENT.stalledExecutionId, sequence: null, work_report: null });
+    const prepared = await okBody(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.preparedTarget, now_ms: NOW })}`, demandDetail);
+    expect(prepared.table.legacy.eligibility?.code).toBe("yield_to_prepared_commit");
+    const locked = await okBody(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.lockedTarget, now_ms: NOW })}`, demandDetail);
+    expect(locked.table.legacy.eligibility?.code).toBe("ownership_blocked");
+    expect(locked.table.legacy.target_lock).toMatchObject({ value: INCIDENT.lockToken, holder: "claim", leased: true });
+    const broken = await okBody(app.url, `/api/v1/scheduler/demand${q({ target: INCIDENT.brokenStore, now_ms: NOW })}`, demandDetail);
+    const legacy = broken.table.legacy;
+    expect(legacy.failures.map((f) => [f.endpoint, f.class, f.needs_attention])).toEqual([
       ["http://worker-1.lake.internal:8080", "data_or_configuration", true],
       ["master:compact", "retryable", false],
     ]);
-    expect(legacy.cooldowns.map((c: any) => [c.kind, c.cooling])).toEqual([
+    expect(legacy.cooldowns.map((c) => [c.kind, c.cooling])).toEqual([
       ["compact", true],
       ["index_id", false],
     ]);
-    expect(broken.body.table.why_not.length).toBeGreaterThan(0);
-    expect(broken.body.table.verdict.state).toBe("would_skip");
+    expect(broken.table.why_not.length).toBeGreaterThan(0);
+    expect(broken.table.verdict.state).toBe("would_skip");
   });
 
   it("answers 404 for a table with neither events nor a cache row", async () => {
-    const { status, body } = await api(app.url, `/api/v1/scheduler/demand${q({ target: "no/such/table" })}`);
+    const { status, error } = await errorOf(app.url, `/api/v1/scheduler/demand${q({ target: "no/such/table" })}`);
     expect(status).toBe(404);
-    expect(body.error.code).toBe("not_found");
+    expect(error.code).toBe("not_found");
   });
 });
 
 describe("executors, assignments, failures, skipped, shadow", () => {
   it("executors: the draining worker and the orphan row from an assignment without heartbeat", async () => {
-    const { status, body } = await api(app.url, "/api/v1/scheduler/executors");
-    expect(status).toBe(200);
-    const byId = new Map(body.executors.map((e: any) => [e.id, e]));
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const byId = new Map(body.executors.map((e) => [e.id, e]));
     expect(byId.get(INCIDENT.drainingExecutor)).toMatchObject({
       kind: "worker", draining: true, orphan: false, slots_total: { merge_wal: 2 }, slots_free: { merge_wal: 2 },
       bytes_total: 4 * GiB, bytes_reserved: 0, bytes_free: 4 * GiB, bytes_free_sample: Math.floor(4 * GiB * 0.6), assignments: 0,
@@ -160,7 +169,7 @@ describe("executors, assignments, failures, skipped, shadow", () => {
   });
 
   it("assignments: bind age and overdue at now_ms", async () => {
-    const { body } = await api(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`);
+    const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponse);
     expect(body.assignments).toEqual([
       {
         unit_id: INCIDENT.orphanUnitId, kind: "merge_wal", target: INCIDENT.orphanTarget, executor: INCIDENT.orphanExecutor, state: "assigned",
@@ -170,37 +179,37 @@ describe("executors, assignments, failures, skipped, shadow", () => {
   });
 
   it("failures: ledger needs-attention first, cooldown windows, filters", async () => {
-    const { body } = await api(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW })}`);
-    expect(body.failures.map((f: any) => [f.target, f.endpoint, f.consecutive_attempts, f.needs_attention, f.corrected])).toEqual([
+    const body = await okBody(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW })}`, failuresResponse);
+    expect(body.failures.map((f) => [f.target, f.endpoint, f.consecutive_attempts, f.needs_attention, f.corrected])).toEqual([
       [INCIDENT.brokenStore, "http://worker-1.lake.internal:8080", 3, true, false],
       [INCIDENT.brokenStoreRepeat, "http://worker-1.lake.internal:8080", 16, true, false],
       [INCIDENT.brokenStore, "master:compact", 5, false, false],
     ]);
     expect(body.failures[2]).toMatchObject({ next_retry_ms: NOW + 90_000, retry_in_ms: 90_000, class: "retryable" });
-    expect(body.cooldowns.map((c: any) => [c.kind, c.target, c.failures, c.cooling])).toEqual([
+    expect(body.cooldowns.map((c) => [c.kind, c.target, c.failures, c.cooling])).toEqual([
       ["repair", INCIDENT.brokenStoreRepeat, 3, true],
       ["compact", INCIDENT.brokenStore, 5, true],
       ["index_id", INCIDENT.brokenStore, 2, false],
     ]);
-    const attention = await api(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW, needs_attention: false })}`);
-    expect(attention.body.failures.map((f: any) => f.endpoint)).toEqual(["master:compact"]);
-    const one = await api(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW, target: INCIDENT.brokenStoreRepeat })}`);
-    expect(one.body.failures).toHaveLength(1);
-    expect(one.body.cooldowns).toHaveLength(1);
+    const attention = await okBody(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW, needs_attention: false })}`, failuresResponse);
+    expect(attention.failures.map((f) => f.endpoint)).toEqual(["master:compact"]);
+    const one = await okBody(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW, target: INCIDENT.brokenStoreRepeat })}`, failuresResponse);
+    expect(one.failures).toHaveLength(1);
+    expect(one.cooldowns).toHaveLength(1);
   });
 
   it("skipped: each bad record with key, family and reason", async () => {
-    const { body } = await api(app.url, "/api/v1/scheduler/skipped");
-    expect(body.skipped.map((s: any) => [s.family, s.reason]).sort()).toEqual([
+    const body = await okBody(app.url, "/api/v1/scheduler/skipped", skippedResponse);
+    expect(body.skipped.map((s) => [s.family, s.reason]).sort()).toEqual([
       ["demand-events", "bad_json"],
       ["demand-events", "bad_key"],
       ["demand-events", "unknown_version"],
     ]);
-    expect(body.skipped.find((s: any) => s.reason === "bad_key").key).toBe(`${prefix}/demand-events/${INCIDENT.badHexKeySuffix}`);
+    expect(body.skipped.find((s) => s.reason === "bad_key")?.key).toBe(`${prefix}/demand-events/${INCIDENT.badHexKeySuffix}`);
   });
 
   it("shadow: phantom tasks and the console's placements beside the master's (none recorded)", async () => {
-    const { body } = await api(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`);
+    const body = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`, shadowResponse);
     expect(body.outcomes.phantom_task).toBe(2);
     expect(body.tables.phantom_task).toEqual([INCIDENT.phantomQueued, INCIDENT.phantomRunning]);
     expect(body.outcomes.running + body.outcomes.queued_only).toBe(0);
@@ -213,12 +222,12 @@ describe("executors, assignments, failures, skipped, shadow", () => {
   });
 
   it("shadow history: the elected sampler records samples durably", async () => {
-    let samples: any[] = [];
-    for (let i = 0; i < 40 && samples.length < 2; i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      samples = (await api(app.url, `/api/v1/scheduler/shadow/history${q({ from_ms: NOW - 60_000 })}`)).body.samples;
-    }
-    expect(samples.length).toBeGreaterThanOrEqual(2);
+    const sampled = await until(async () => {
+      const history = await okBody(app.url, `/api/v1/scheduler/shadow/history${q({ from_ms: NOW - 60_000 })}`, shadowHistoryResponse);
+      return history.samples.length >= 2 ? history.samples : undefined;
+    }, 30_000, 250);
+    expect(sampled, "two samples").not.toBeNull();
+    const samples = sampled!.value;
     expect(samples[0].outcomes.phantom_task).toBe(2);
     expect(samples[0].at_ms).toBeLessThan(samples[1].at_ms);
     const stored = await client.getAll().prefix(`${prefix}/console/shadow-history/`).keys();
@@ -244,10 +253,10 @@ describe("errors, time travel and freshness", () => {
       q({ cursor: "not-a-cursor" }),
     ];
     for (const query of bad) {
-      const res = await api(app.url, `/api/v1/scheduler/demand${query}`);
+      const res = await errorOf(app.url, `/api/v1/scheduler/demand${query}`);
       expect(res.status, query).toBe(400);
-      expect(res.body.error.code).toBe("invalid_query");
-      expect(res.body.error.issues.length).toBeGreaterThan(0);
+      expect(res.error.code).toBe("invalid_query");
+      expect(res.error.issues?.length).toBeGreaterThan(0);
     }
     expect((await api(app.url, `/api/v1/scheduler/failures${q({ needs_attention: "maybe" })}`)).status).toBe(400);
     expect((await api(app.url, `/api/v1/scheduler/executors${q({ revision: "-1" })}`)).status).toBe(400);
@@ -256,19 +265,17 @@ describe("errors, time travel and freshness", () => {
   });
 
   it("time travel: ?revision= shows the fleet as it was", async () => {
-    const before = (await api(app.url, "/api/v1/scheduler/demand")).body.revision;
+    const before = (await okBody(app.url, "/api/v1/scheduler/demand", demandList)).revision;
     await client.put(keys.executor(prefix, "late-worker")).value(JSON.stringify({ v: 1, kind: "worker", instance: "late-worker", kinds: ["merge_wal"], slots_total: { merge_wal: 1 }, bytes_total: 0, draining: false, heartbeat_ms: NOW }));
-    let now: any;
-    for (let i = 0; i < 20; i++) {
-      now = (await api(app.url, "/api/v1/scheduler/executors")).body;
-      if (now.executors.some((e: any) => e.id === "late-worker")) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(now.executors.some((e: any) => e.id === "late-worker")).toBe(true);
-    const then = (await api(app.url, `/api/v1/scheduler/executors${q({ revision: before })}`)).body;
+    const seen = await until(async () => {
+      const now = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+      return now.executors.some((e) => e.id === "late-worker") ? true : undefined;
+    }, 30_000, 50);
+    expect(seen, "the new executor is served live").not.toBeNull();
+    const then = await okBody(app.url, `/api/v1/scheduler/executors${q({ revision: before })}`, executorsResponse);
     expect(then.revision).toBe(before);
     expect(then.snapshot.pinned).toBe(true);
-    expect(then.executors.some((e: any) => e.id === "late-worker")).toBe(false);
+    expect(then.executors.some((e) => e.id === "late-worker")).toBe(false);
     await client.delete().key(keys.executor(prefix, "late-worker"));
   });
 
@@ -278,28 +285,26 @@ describe("errors, time travel and freshness", () => {
     const target = "fresh/table-1";
     const written = Date.now();
     await client.put(keys.demandEvent(prefix, target, "s1")).value(JSON.stringify({ v: 1, shard: "s1", sealed_through: 30, merged_through: 10, flushed_at_ms: NOW - 1000, writer_epoch: 1, source: "writer" }));
-    let res: any;
-    do {
-      res = await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`);
-      if (res.status === 200) break;
-      await new Promise((r) => setTimeout(r, 20));
-    } while (Date.now() - written < 1000);
-    expect(res.status).toBe(200);
+    const visible = await until(async () => {
+      const res = await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`);
+      return res.status === 200 ? demandDetail.parse(res.body) : undefined;
+    }, 1000, 20);
+    expect(visible, "visible within 1 s").not.toBeNull();
     expect(Date.now() - written).toBeLessThan(1000);
-    expect(res.body.table.pending_generations).toBe(20);
+    expect(visible!.value.table.pending_generations).toBe(20);
     expect(await metricSum(app.url, "console_snapshot_full_reads_total")).toBe(fullReads);
     expect(await metricSum(app.url, "console_watch_events_total")).toBeGreaterThan(0);
     expect(await metricSum(app.url, "console_table_refolds_total")).toBeGreaterThan(0);
   });
 
   it("a compacted revision answers 410 with the compact revision, and the server keeps serving", async () => {
-    const current = (await api(app.url, "/api/v1/scheduler/demand")).body.revision;
+    const current = (await okBody(app.url, "/api/v1/scheduler/demand", demandList)).revision;
     await client.put(`${prefix}/console/compact-marker`).value("x");
     const head = Number((await client.get(`${prefix}/console/compact-marker`).exec()).header.revision);
     await client.kv.compact({ revision: head, physical: true });
-    const res = await api(app.url, `/api/v1/scheduler/executors${q({ revision: 1 })}`);
+    const res = await errorOf(app.url, `/api/v1/scheduler/executors${q({ revision: 1 })}`);
     expect(res.status).toBe(410);
-    expect(res.body.error).toMatchObject({ code: "revision_compacted", compact_revision: head });
+    expect(res.error).toMatchObject({ code: "revision_compacted", compact_revision: head });
     expect((await api(app.url, "/api/v1/scheduler/executors")).status).toBe(200);
     expect(current).toBeGreaterThan(0);
   });
@@ -307,8 +312,7 @@ describe("errors, time travel and freshness", () => {
 
 describe("health, metrics, openapi", () => {
   it("health: endpoints, leader-less incidents, live snapshot", async () => {
-    const { status, body } = await api(app.url, "/api/v1/health");
-    expect(status).toBe(200);
+    const body = await okBody(app.url, "/api/v1/health", healthResponse);
     expect(body.status).toBe("ok");
     expect(body.endpoints).toHaveLength(1);
     expect(body.endpoints[0].ok).toBe(true);
@@ -327,12 +331,11 @@ describe("health, metrics, openapi", () => {
   });
 
   it("openapi.json: OpenAPI 3.1 from the zod schemas", async () => {
-    const { status, body } = await api(app.url, "/api/v1/openapi.json");
-    expect(status).toBe(200);
+    const body = await okBody(app.url, "/api/v1/openapi.json", openApiDocument);
     expect(body.openapi).toBe("3.1.0");
     expect(Object.keys(body.paths)).toEqual(expect.arrayContaining(["/api/v1/scheduler/demand", "/api/v1/scheduler/shadow/history", "/api/v1/health"]));
-    const limit = body.paths["/api/v1/scheduler/demand"].get.parameters.find((p: any) => p.name === "limit");
-    expect(limit.schema).toMatchObject({ type: "string", pattern: "^\\d+$" });
+    const limit = body.paths["/api/v1/scheduler/demand"].get?.parameters?.find((p) => p.name === "limit");
+    expect(limit?.schema).toMatchObject({ type: "string", pattern: "^\\d+$" });
   });
 
   it("logs one JSON line per request without tokens", () => {

@@ -1,19 +1,22 @@
 // Shared by the API integration tests: a client on the suite's etcd, JSON fetches against
 // a running console, and Prometheus counter reads from /api/metrics.
 import type { Etcd3 } from "etcd3";
+import type { z } from "zod";
 import { createEtcdClient } from "@/lib/etcd/client";
+import { errorBody } from "@/lib/schema/api/common";
 
 export function clientFor(endpoints: string): Etcd3 {
   return createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
 }
 
-export interface ApiResult<T = any> {
+export interface ApiResult {
   status: number;
-  body: T;
+  /** the JSON body (text when not JSON): parse it with the endpoint's response schema */
+  body: unknown;
   ms: number;
 }
 
-export async function api<T = any>(base: string, path: string, timeoutMs = 30_000): Promise<ApiResult<T>> {
+export async function api(base: string, path: string, timeoutMs = 30_000): Promise<ApiResult> {
   const started = performance.now();
   const res = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(timeoutMs) });
   const text = await res.text();
@@ -23,7 +26,21 @@ export async function api<T = any>(base: string, path: string, timeoutMs = 30_00
   } catch {
     /* metrics are text */
   }
-  return { status: res.status, body: body as T, ms: performance.now() - started };
+  return { status: res.status, body, ms: performance.now() - started };
+}
+
+/** GET `path`, which must answer 200: its body parsed with the endpoint's response schema. */
+export async function okBody<S extends z.ZodType>(base: string, path: string, schema: S, timeoutMs = 30_000): Promise<z.output<S>> {
+  const res = await api(base, path, timeoutMs);
+  if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
+  return schema.parse(res.body);
+}
+
+/** GET `path`, which must answer an error: its status and the parsed `{error}` (console-api.md "Conventions"). */
+export async function errorOf(base: string, path: string, timeoutMs = 30_000): Promise<{ status: number; error: z.output<typeof errorBody>["error"] }> {
+  const res = await api(base, path, timeoutMs);
+  if (res.status < 400) throw new Error(`${path} answered ${res.status}, not an error`);
+  return { status: res.status, error: errorBody.parse(res.body).error };
 }
 
 /** Sum of every sample of a metric (all label sets) in Prometheus text, 0 when absent. */

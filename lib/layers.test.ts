@@ -1,6 +1,7 @@
 // The house rules (.dependency-cruiser.cjs, from /work/shared/STYLE.md) hold for the code:
 // a violation fails `npm test`, printed one per line. The fixture tree breaks each rule
-// once, proving every rule can fail.
+// once, proving every rule can fail. (A cruise of the whole tree takes seconds: hence the
+// longer timeouts.)
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -35,7 +36,7 @@ describe("layers (dependency-cruiser)", () => {
     const found = violations(ROOT, ["app", "components", "lib", "proxy.ts", "instrumentation.ts"]);
     if (found.length > 0) console.error(`dependency rule violations:\n${found.join("\n")}`);
     expect(found).toEqual([]);
-  });
+  }, 120_000);
 
   it("each rule fails on a tree that breaks it", () => {
     const found = violations(path.join(ROOT, "test/fixtures/layers"), ["app", "components", "lib"]);
@@ -47,5 +48,5 @@ describe("layers (dependency-cruiser)", () => {
       "only-lib-etcd-imports-etcd3: lib/live/reader.ts → ../../../node_modules/etcd3/lib/index.js",
       "planner-is-pure: lib/planner/score.ts → lib/etcd/client.ts",
     ]);
-  });
+  }, 120_000);
 });

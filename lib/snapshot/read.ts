@@ -50,16 +50,19 @@ export interface FleetReaderOptions {
 
 export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   const cacheSize = ctx.cacheSize ?? 2;
-  const cache = new Map<number, FleetRead>(); // revision → read, oldest first
-  const inflight = new Map<number | "latest", Promise<FleetRead>>();
+  // reads by `readKey` (revision and tasks window), oldest first
+  const cache = new Map<string, FleetRead>();
+  const inflight = new Map<string, Promise<FleetRead>>();
+  /** an explicit `tasksSinceMs` reads a different `tasks/` range, so it is part of the key */
+  const readKey = (revision: number | "latest", tasksSinceMs: number | undefined) => `${revision}:${tasksSinceMs ?? "window"}`;
   // quantile keys of the last read per large family: the next read cuts it there and
   // reads the parts in parallel (same revision, same result; only faster)
   const splitHints = new SplitHints();
   const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
 
-  const remember = (read: FleetRead) => {
-    cache.delete(read.snapshot.revision);
-    cache.set(read.snapshot.revision, read);
+  const remember = (key: string, read: FleetRead) => {
+    cache.delete(key);
+    cache.set(key, read);
     while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
   };
 
@@ -101,7 +104,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     return { snapshot, tables: demand.tables(snapshot), kvsByFamily };
   }
 
-  function shared(key: number | "latest", run: () => Promise<FleetRead>): Promise<FleetRead> {
+  function shared(key: string, run: () => Promise<FleetRead>): Promise<FleetRead> {
     let p = inflight.get(key);
     if (!p) {
       p = run().finally(() => inflight.delete(key));
@@ -113,11 +116,12 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   async function latest(tasksSinceMs: number | undefined): Promise<FleetRead> {
     for (let attempt = 1; ; attempt++) {
       const revision = await currentRevision(ctx.client, ctx.prefix);
-      const hit = cache.get(revision);
+      const key = readKey(revision, tasksSinceMs);
+      const hit = cache.get(key);
       if (hit) return hit;
       try {
-        const read = await shared(revision, () => readAt(revision, attempt - 1, tasksSinceMs));
-        remember(read);
+        const read = await shared(key, () => readAt(revision, attempt - 1, tasksSinceMs));
+        remember(key, read);
         return read;
       } catch (e) {
         // compacted between pages: restart once at a fresh revision (a pinned read fails instead)
@@ -128,12 +132,13 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   }
 
   async function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
-    if (opts.revision === undefined) return shared("latest", () => latest(opts.tasksSinceMs));
+    if (opts.revision === undefined) return shared(readKey("latest", opts.tasksSinceMs), () => latest(opts.tasksSinceMs));
     const revision = opts.revision;
-    const hit = cache.get(revision);
+    const key = readKey(revision, opts.tasksSinceMs);
+    const hit = cache.get(key);
     if (hit) return hit;
-    const read = await shared(revision, () => readAt(revision, 0, opts.tasksSinceMs));
-    remember(read);
+    const read = await shared(key, () => readAt(revision, 0, opts.tasksSinceMs));
+    remember(key, read);
     return read;
   }
 

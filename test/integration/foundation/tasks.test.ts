@@ -26,14 +26,18 @@ describe("tasks/ family", () => {
     await client.put(`${P}/tasks/${recent}`).value(record(recent, now - 60_000));
     await client.put(`${P}/tasks/${broken}`).value("{ not json");
 
-    const snap = await readerFor(client, P).readFleet();
+    const reader = readerFor(client, P);
+    const snap = await reader.readFleet();
     expect(snap.tasks.map((t) => t.taskId)).toEqual([edge, recent]);
     expect(snap.tasks[1]).toMatchObject({ key: `${P}/tasks/${recent}`, taskId: recent, task: { id: recent, kind: "merge_wal", state: "done", started_at: now - 60_000 } });
     expect(snap.skipped.filter((s) => s.family === "tasks").map((s) => [s.key, s.reason])).toEqual([[`${P}/tasks/${broken}`, "bad_json"]]);
 
-    // an explicit start (pinned reads pass revision time − 24 h) moves the range
+    // an explicit start (pinned reads pass revision time − 24 h) moves the range, also for a
+    // revision the reader has cached with the default window
     const rev = snap.revision;
-    const wide = await readerFor(client, P).readFleet({ revision: rev, tasksSinceMs: now - 31 * HOUR });
+    expect((await reader.readFleet({ revision: rev })).tasks.map((t) => t.taskId)).toEqual([edge, recent]);
+    const wide = await reader.readFleet({ revision: rev, tasksSinceMs: now - 31 * HOUR });
     expect(wide.tasks.map((t) => t.taskId)).toEqual([old, edge, recent]);
+    expect(wide.revision).toBe(rev);
   });
 });

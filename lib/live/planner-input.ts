@@ -96,11 +96,16 @@ export function withCacheOnlyTables(snapshot: FleetSnapshot, tables: ReadonlyMap
 }
 
 /**
- * Task records the planner reads as history (write turns of the last 24 h, completions of
- * the last hour): the live queue and running copies.
+ * Task records the planner reads as history (write turns started in the last 24 h,
+ * completions of the last hour): the `tasks/` records of the read's window, plus the
+ * queue/running copies of older tasks still active (a task enqueued before the window may
+ * have started inside it). One record per task id, the authoritative `tasks/` one first.
  */
 export function taskHistory(snapshot: FleetSnapshot): TaskRecord[] {
-  return [...snapshot.queue.map((t) => t.task), ...snapshot.running.map((t) => t.task)];
+  const byId = new Map<string, TaskRecord>();
+  for (const t of snapshot.tasks) byId.set(t.taskId, t.task);
+  for (const t of [...snapshot.running, ...snapshot.queue]) if (!byId.has(t.taskId)) byId.set(t.taskId, t.task);
+  return [...byId.values()];
 }
 
 /** `clocks`: the view's sequence clocks (FleetView.sequenceClocks), for write-turn progress. */

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { PlannerFence } from "./input";
 import { planFleet } from "./plan-fleet";
+import { previewPolicy } from "./preview";
 import { NOW, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 
 let ids = 0;
@@ -41,6 +42,13 @@ describe("max_consecutive_turns from task history", () => {
     expect(plan([task("merge_wal", "t", NOW - 3000), task("merge_wal", "t", NOW - 2000), task("compact", "t", NOW - 1000)])).toMatchObject({ kind: "merge_wal" });
     expect(plan([task("merge_wal", "u", NOW - 3000), task("merge_wal", "u", NOW - 2000)])).toMatchObject({ kind: "merge_wal" }); // another table's turns
     expect(plan([task("merge_wal", "t", NOW - 3000), task("merge_wal", "t", null, { state: "queued" })])).toMatchObject({ kind: "merge_wal" });
+  });
+
+  it("the policy preview sees the same history: raising the limit gives the turn back to the merge", () => {
+    const history = [task("merge_wal", "t", NOW - 3000), task("merge_wal", "t", NOW - 2000)];
+    const preview = previewPolicy(fleet({ tables: { t: hotMerger() } }, { history }), "t", { max_consecutive_turns: { merge_wal: 3 } }, NOW);
+    expect(preview.changed).toHaveLength(1);
+    expect(preview.changed[0]).toMatchObject({ target: "t", before: { verdict: { kind: "compact" } }, after: { verdict: { kind: "merge_wal" } } });
   });
 
   it("an edited max_consecutive_turns changes the plan", () => {

@@ -26,13 +26,16 @@ export function assignment(target: string, unitId: string, executor: string, ext
   };
 }
 
-/** One shard `s` with `pending` generations after merged 100, the oldest flushed at `oldestMs`, one a minute. */
-export async function demandTable(client: Etcd3, prefix: string, target: string, pending: number, oldestMs: number): Promise<number> {
+/**
+ * One shard with `pending` generations after merged 100: generation 101 flushed at
+ * `oldestMs`, each next one `stepMs` later (the newest at oldest + (pending − 1) × step).
+ */
+export async function demandTable(client: Etcd3, prefix: string, target: string, pending: number, oldestMs: number, stepMs = 1000): Promise<number> {
   const times: Record<string, number> = {};
-  for (let g = 101; g <= 100 + Math.min(pending, 60); g++) times[String(g)] = oldestMs + (g - 101) * 60_000;
+  for (let g = 101; g <= 100 + Math.min(pending, 60); g++) times[String(g)] = oldestMs + (g - 101) * stepMs;
   return put(client, keys.demandEvent(prefix, target, "aaaaaaaa-0000-4000-8000-000000000001"), {
     v: 1, shard: "aaaaaaaa-0000-4000-8000-000000000001", sealed_through: 100 + pending, sealed_bytes_through: 0, merged_through: 100,
-    flushed_at_ms: oldestMs + (pending - 1) * 60_000, writer_epoch: 1, source: "writer", sealed_times: times,
+    flushed_at_ms: oldestMs + (pending - 1) * stepMs, writer_epoch: 1, source: "writer", sealed_times: times,
   });
 }
 

@@ -200,6 +200,8 @@ export const clockSkew = z.object({
   ahead_ms: z.number(),
   /** the newest timestamp of the table's records */
   newest_ms: z.number(),
+  /** which record carries it: a demand flush, a task or a failure record */
+  record: z.enum(["flush", "task", "failure"]),
   /** the oldest pending flush is itself in the future, so the wait shows 0 s */
   wait_clamped: z.boolean(),
   message: z.string(),

@@ -2,7 +2,7 @@ import "server-only";
 // GET /api/v1/scheduler/shadow (scheduler-model.md §6.2): the console's own shadow pass at
 // one revision — the five outcomes, their tables, and its placements beside the master's
 // recorded `state: shadow` rows. Plus the shadow-history sampler and its read side.
-import { masterMismatchReason } from "@/lib/planner/plan/agreement";
+import { executorAgreement, masterMismatchReason } from "@/lib/planner/plan/agreement";
 import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
@@ -14,7 +14,7 @@ import { snapshotMeta } from "./meta";
 import { shadowFor } from "./plan";
 
 export async function shadowResponse(requested: FleetView, nowMs: number | undefined): Promise<ShadowResponse> {
-  const { comparison, pass, view, now } = await shadowFor(requested, nowMs);
+  const { comparison, pass, view, now, plan } = await shadowFor(requested, nowMs);
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {
@@ -39,6 +39,13 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     })
     .sort((a, b) => compareTargets(a.target, b.target));
   const executor_differs = executor_mismatch.map((m) => m.target);
+  // the design verdict (what the tables page says) beside the §6.2 rule, with why they differ
+  const verdict_mismatch = consoleRows.flatMap(({ target, executor }) => {
+    const verdict = plan.byTarget.get(target)?.verdict;
+    if (!verdict || (verdict.state === "would_place" && verdict.executor === executor)) return [];
+    const why = executorAgreement(verdict, executor, null, view.revision).reasons[0];
+    return [{ target, console: executor, verdict: verdict.state === "would_place" ? verdict.executor : null, verdict_code: verdict.state === "would_skip" ? verdict.code : null, reason: why }];
+  });
   return {
     ...snapshotMeta(view),
     now_ms: now,
@@ -53,6 +60,7 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
       only_master,
       executor_differs,
       executor_mismatch,
+      verdict_mismatch,
     },
   };
 }

@@ -32,6 +32,17 @@ export const shadowResponse = snapshotMeta.extend({
         reason: z.string(),
       }),
     ),
+    /** console placements whose table the design verdict (the tables page) places elsewhere or not at all */
+    verdict_mismatch: z.array(
+      z.object({
+        target: z.string(),
+        console: z.string(),
+        /** the verdict's executor, null when it would skip */
+        verdict: z.string().nullable(),
+        verdict_code: z.string().nullable(),
+        reason: z.string(),
+      }),
+    ),
   }),
 });
 export type ShadowResponse = z.infer<typeof shadowResponse>;

@@ -105,6 +105,13 @@ describe("which executor: one answer, or why not", () => {
       },
     ]);
     expect(body.placements.executor_differs).toEqual(["h/b"]);
+    // the tables page's verdict beside the §6.2 rule: h/a and h/b agree, h/busy is held back
+    expect(body.placements.verdict_mismatch).toEqual([
+      {
+        target: "h/busy", console: "m-big", verdict: null, verdict_code: "already_running",
+        reason: "The design verdict holds it back (already_running); the master's §6.2 rule places merges without looking at locks, fences, policies or failures, so its shadow pass still puts it on m-big.",
+      },
+    ]);
   });
 
   it("the table detail names every executor answer, the headroom its verdict used, and why they differ", async () => {

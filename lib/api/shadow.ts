@@ -22,12 +22,13 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     tables[o] = comparison.targets[o];
   }
   const consoleRows = pass.placements.map((p) => ({ target: p.unit.target, executor: p.executor, reserved_bytes: p.reserved_bytes }));
-  const masterRows = view.snapshot.assignments
-    .filter((a) => a.assignment.state === "shadow")
+  const shadowRows = view.snapshot.assignments.filter((a) => a.assignment.state === "shadow");
+  const masterRows = shadowRows
     .map(({ assignment: a }) => ({ target: a.target, executor: a.executor, reserved_bytes: a.reserved_bytes, created_ms: a.created_ms }))
     .sort((a, b) => compareTargets(a.target, b.target) || compareTargets(a.executor, b.executor));
   const consoleBy = new Map(consoleRows.map((r) => [r.target, r.executor]));
   const masterBy = new Map(masterRows.map((r) => [r.target, r]));
+  const writtenAt = new Map(shadowRows.map((a) => [a.assignment.target, a.modRevision]));
   const only_console = [...consoleBy.keys()].filter((t) => !masterBy.has(t)).sort(compareTargets);
   const only_master = [...masterBy.keys()].filter((t) => !consoleBy.has(t)).sort(compareTargets);
   // agreement is per executor: a target both place on different executors disagrees
@@ -35,7 +36,8 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     .flatMap(([target, executor]) => {
       const m = masterBy.get(target);
       if (!m || m.executor === executor) return [];
-      return [{ target, console: executor, master: m.executor, master_created_ms: m.created_ms, reason: masterMismatchReason(m, executor, view.revision) }];
+      const master = { executor: m.executor, created_ms: m.created_ms, mod_revision: writtenAt.get(target) };
+      return [{ target, console: executor, master: m.executor, master_created_ms: m.created_ms, master_mod_revision: master.mod_revision!, reason: masterMismatchReason(master, executor, view.revision) }];
     })
     .sort((a, b) => compareTargets(a.target, b.target));
   const executor_differs = executor_mismatch.map((m) => m.target);

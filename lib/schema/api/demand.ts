@@ -218,7 +218,7 @@ export const executorAgreement = z.object({
   /** the console's §6.2 shadow pass (the master's rule) */
   console_shadow: z.string().nullable(),
   /** the master's recorded `state: shadow` row */
-  master_shadow: z.object({ executor: z.string(), created_ms: z.number() }).nullable(),
+  master_shadow: z.object({ executor: z.string(), created_ms: z.number(), mod_revision: z.number().int().optional() }).nullable(),
   agree: z.boolean(),
   reasons: z.array(z.string()),
 });

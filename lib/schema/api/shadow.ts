@@ -29,6 +29,8 @@ export const shadowResponse = snapshotMeta.extend({
         master: z.string(),
         /** when the master's pass placed it (its assignment's created_ms) */
         master_created_ms: z.number(),
+        /** the revision the master's row was written at */
+        master_mod_revision: z.number().int(),
         reason: z.string(),
       }),
     ),

@@ -9,11 +9,21 @@ import type { SequenceClock } from "@/lib/planner/progress";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 
-/** When each execution was first seen by this process, and its sequence then (null: no record). */
-const firstSeen = new Map<string, { sequence: number | null; at_ms: number }>();
+type FirstSeen = Map<string, { sequence: number | null; at_ms: number }>;
 const FIRST_SEEN_KEPT = 10_000;
+const FIRST_SEEN_KEY = Symbol.for("scheduler-console.execution-first-seen");
+
+/**
+ * When each execution was first seen by this process, and its sequence then (null: no
+ * record). On globalThis, so every route bundle of the process shares one answer.
+ */
+function firstSeenMap(): FirstSeen {
+  const g = globalThis as unknown as Record<symbol, FirstSeen | undefined>;
+  return (g[FIRST_SEEN_KEY] ??= new Map());
+}
 
 function seenFirst(executionId: string, sequence: number | null, atMs: number): { sequence: number | null; at_ms: number } {
+  const firstSeen = firstSeenMap();
   let seen = firstSeen.get(executionId);
   if (!seen) {
     firstSeen.set(executionId, (seen = { sequence, at_ms: atMs }));

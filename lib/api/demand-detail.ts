@@ -106,7 +106,8 @@ function legacyOf(view: FleetView, t: TablePlan, now: number): TableDetail["lega
           sequence,
           progress: state,
           last_progress_ms: changedAt,
-          no_progress_for_ms: changedAt === null ? null : now - changedAt,
+          // a `now_ms` before the console's own observation reads 0, never negative
+          no_progress_for_ms: changedAt === null ? null : Math.max(0, now - changedAt),
           mod_revision: execution!.modRevision,
         }
       : null,

@@ -175,7 +175,7 @@ export const executionView = z.object({
   progress: z.enum(PROGRESS_STATES),
   /** upper bound on when the sequence last increased (or since when none was seen), null when unknown */
   last_progress_ms: z.number().nullable(),
-  /** now_ms − last_progress_ms */
+  /** max(0, now_ms − last_progress_ms) */
   no_progress_for_ms: z.number().nullable(),
   mod_revision: z.number().int(),
 });

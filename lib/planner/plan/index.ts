@@ -18,4 +18,4 @@ export { UNFINISHED_PHASES, lockedExecutionId, progressState, writeTurnOf } from
 export type { ProgressState, WriteTurn } from "./write-turn";
 export { executorAgreement, masterMismatchReason } from "./agreement";
 export type { ExecutorAgreement, MasterShadowRow } from "./agreement";
-export { recentCompletions, TURN_WINDOW_MS, RATE_WINDOW_MS } from "./fairness";
+export { recentCompletions, TURN_WINDOW_MS, COMPLETION_WINDOW_MS } from "./fairness";

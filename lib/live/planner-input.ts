@@ -4,8 +4,78 @@ import "server-only";
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import type { Heartbeat } from "@/lib/schema/executors";
 import type { PolicyDocument } from "@/lib/schema/policy";
-import type { PlannerFence, PlannerFleet } from "@/lib/planner/plan/input";
+import type { ExecutionProgress, PlannerFence, PlannerFleet } from "@/lib/planner/plan/input";
+import type { SequenceClock } from "@/lib/planner/progress";
+import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
+
+type FirstSeen = Map<string, { sequence: number | null; at_ms: number }>;
+const FIRST_SEEN_KEPT = 10_000;
+const FIRST_SEEN_KEY = Symbol.for("scheduler-console.execution-first-seen");
+
+/**
+ * When each execution was first seen by this process, and its sequence then (null: no
+ * record). On globalThis, so every route bundle of the process shares one answer.
+ */
+function firstSeenMap(): FirstSeen {
+  const g = globalThis as unknown as Record<symbol, FirstSeen | undefined>;
+  return (g[FIRST_SEEN_KEY] ??= new Map());
+}
+
+function seenFirst(executionId: string, sequence: number | null, atMs: number): { sequence: number | null; at_ms: number } {
+  const firstSeen = firstSeenMap();
+  let seen = firstSeen.get(executionId);
+  if (!seen) {
+    firstSeen.set(executionId, (seen = { sequence, at_ms: atMs }));
+    if (firstSeen.size > FIRST_SEEN_KEPT) firstSeen.delete(firstSeen.keys().next().value!);
+  }
+  return seen;
+}
+
+/** Wall time at which a revision was written (a revision clock), null when unknown. */
+export type RevisionTime = (revision: number) => number | null;
+
+export interface ExecutionSample {
+  executionId: string;
+  /** `merge-progress/<id>`.sequence, null when the key is absent */
+  sequence: number | null;
+  /** mod_revision of the progress key (null when absent) and of the execution record */
+  progressRevision: number | null;
+  executionRevision: number;
+}
+
+const earliest = (a: number | null, b: number | null | undefined): number | null => (b == null ? a : a === null ? b : Math.min(a, b));
+
+/**
+ * How an execution's merge-progress sequence has moved, as this process can tell. The last
+ * increase is bounded by the sequence clock (when this process saw it change, or its first
+ * read) and by the time the progress key was written (its mod_revision on `revisionTime`);
+ * with no progress record at all, "no progress since" is bounded by when this process first
+ * saw the execution and when the execution record was written. "Advanced" only once the
+ * sequence rose above the one first seen: a bound is never progress.
+ */
+export function executionProgress(
+  sample: ExecutionSample,
+  clocks: ReadonlyMap<string, SequenceClock>,
+  readAtMs: number,
+  revisionTime?: RevisionTime,
+): ExecutionProgress {
+  const { executionId, sequence } = sample;
+  const seen = seenFirst(executionId, sequence, readAtMs);
+  if (sequence === null) {
+    const watched = seen.sequence === null ? seen.at_ms : null;
+    return { sequence: null, last_progress_ms: earliest(watched, revisionTime?.(sample.executionRevision)), advanced: false };
+  }
+  const clock = clocks.get(executionId);
+  // a clock only speaks for the sequence it saw
+  const observed = clock && clock.execution_id === executionId && clock.sequence === sequence ? clock.changed_at_ms : null;
+  const written = sample.progressRevision === null ? null : revisionTime?.(sample.progressRevision);
+  return {
+    sequence,
+    last_progress_ms: earliest(observed, written),
+    advanced: observed !== null && (seen.sequence === null || sequence > seen.sequence),
+  };
+}
 
 /** `catchup-active/<hex>` holds the owning job (bare id, or JSON `{job, shared}`). */
 function catchupOwner(value: string): { job: string; shared?: boolean } {
@@ -20,7 +90,11 @@ function catchupOwner(value: string): { job: string; shared?: boolean } {
   return { job: value };
 }
 
-export function fencesOf(snapshot: FleetSnapshot): Map<string, PlannerFence> {
+export function fencesOf(
+  snapshot: FleetSnapshot,
+  clocks: ReadonlyMap<string, SequenceClock> = new Map(),
+  revisionTime?: RevisionTime,
+): Map<string, PlannerFence> {
   const fences = new Map<string, PlannerFence>();
   const fence = (target: string) => {
     let f = fences.get(target);
@@ -29,7 +103,14 @@ export function fencesOf(snapshot: FleetSnapshot): Map<string, PlannerFence> {
   };
   for (const e of snapshot.targetLocks) fence(e.target).targetLock = e.value;
   for (const e of snapshot.mergeClaims) fence(e.target).mergeClaim = e.value;
-  for (const e of snapshot.mergeExecutions) fence(e.target).execution = e.execution;
+  const progress = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p]));
+  for (const e of snapshot.mergeExecutions) {
+    const f = fence(e.target);
+    f.execution = e.execution;
+    const p = progress.get(e.execution.id);
+    const sample = { executionId: e.execution.id, sequence: p?.progress.sequence ?? null, progressRevision: p?.modRevision ?? null, executionRevision: e.modRevision };
+    f.progress = executionProgress(sample, clocks, snapshot.readAtMs, revisionTime);
+  }
   for (const e of snapshot.catchupActive) fence(e.target).catchupOwner = catchupOwner(e.value);
   for (const e of snapshot.compactPreparations) fence(e.target).preparation = e.value;
   for (const e of snapshot.compactCommitReady) {
@@ -55,7 +136,29 @@ export function withCacheOnlyTables(snapshot: FleetSnapshot, tables: ReadonlyMap
   return out ?? tables;
 }
 
-export function plannerFleet(snapshot: FleetSnapshot, folded: ReadonlyMap<string, TableDemand>): PlannerFleet {
+/**
+ * Task records the planner reads as history (write turns started in the last 24 h,
+ * completions of the last hour): the `tasks/` records of the read's window, plus the
+ * queue/running copies of older tasks still active (a task enqueued before the window may
+ * have started inside it). One record per task id, the authoritative `tasks/` one first.
+ */
+export function taskHistory(snapshot: FleetSnapshot): TaskRecord[] {
+  const byId = new Map<string, TaskRecord>();
+  for (const t of snapshot.tasks) byId.set(t.taskId, t.task);
+  for (const t of [...snapshot.running, ...snapshot.queue]) if (!byId.has(t.taskId)) byId.set(t.taskId, t.task);
+  return [...byId.values()];
+}
+
+/**
+ * `clocks`: the view's sequence clocks (FleetView.sequenceClocks); `revisionTime`: a
+ * revision clock, when the caller has one — both bound when the write turn last progressed.
+ */
+export function plannerFleet(
+  snapshot: FleetSnapshot,
+  folded: ReadonlyMap<string, TableDemand>,
+  clocks: ReadonlyMap<string, SequenceClock> = new Map(),
+  revisionTime?: RevisionTime,
+): PlannerFleet {
   const tables = withCacheOnlyTables(snapshot, folded);
   const heartbeats = new Map<string, Heartbeat>(snapshot.executors.map((e) => [e.id, e.heartbeat]));
   const tablePolicies = new Map<string, PolicyDocument>();
@@ -72,6 +175,7 @@ export function plannerFleet(snapshot: FleetSnapshot, folded: ReadonlyMap<string
     tasks: { queued: snapshot.queue.map((t) => t.task), running: snapshot.running.map((t) => t.task) },
     cooldowns: snapshot.cooldowns.map((c) => c.cooldown),
     failures: snapshot.mergeFailures.map((f) => f.failure),
-    fences: fencesOf(snapshot),
+    fences: fencesOf(snapshot, clocks, revisionTime),
+    history: taskHistory(snapshot),
   };
 }

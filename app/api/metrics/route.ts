@@ -1,12 +1,14 @@
 import { apiHandler } from "@/lib/api/handler";
 import { metrics } from "@/lib/metrics";
+import { refreshFleetGauges } from "@/lib/metrics/scrape";
 import { z } from "zod";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-// GET /api/metrics: Prometheus text exposition of the console's metrics.
+// GET /api/metrics: Prometheus text exposition of the console's metrics, fleet gauges from the live plan.
 export const GET = apiHandler({ route: "/api/metrics", query: z.object({}), access: "public" }, async () => {
+  await refreshFleetGauges();
   const { registry } = metrics();
   return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
 });

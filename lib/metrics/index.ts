@@ -4,6 +4,7 @@ import "server-only";
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import v8 from "node:v8";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { WatchBreak } from "@/lib/etcd/watch";
 import { fleetGauges } from "./fleet";
 
 /**
@@ -22,6 +23,13 @@ function liveHeapGauge(registers: Registry[]): Gauge {
   });
   observer.observe({ entryTypes: ["gc"] });
   return gauge;
+}
+
+/** Every break reason of lib/etcd/watch.ts starts at 0, so `increase()` sees the first restart. */
+function watchRestartsCounter(registers: Registry[]): Counter {
+  const counter = new Counter({ name: "console_watch_restarts_total", help: "Times the live watch broke and the cache re-read", labelNames: ["reason"], registers });
+  for (const reason of ["compacted", "disconnected", "cancelled"] satisfies WatchBreak["reason"][]) counter.inc({ reason }, 0);
+  return counter;
 }
 
 function create() {
@@ -62,7 +70,7 @@ function create() {
     readBytes: new Counter({ name: "console_etcd_read_bytes_total", help: "Key + value bytes read by full fleet reads", registers: r }),
     skipped: new Gauge({ name: "console_skipped_records", help: "Records skipped in the live snapshot, by reason", labelNames: ["reason"], registers: r }),
     watchEvents: new Counter({ name: "console_watch_events_total", help: "etcd watch events applied to the live snapshot", labelNames: ["type"], registers: r }),
-    watchRestarts: new Counter({ name: "console_watch_restarts_total", help: "Times the live watch broke and the cache re-read", labelNames: ["reason"], registers: r }),
+    watchRestarts: watchRestartsCounter(r),
     tableRefolds: new Counter({ name: "console_table_refolds_total", help: "Tables re-folded incrementally after watch events", registers: r }),
     plans: new Counter({ name: "console_plans_total", help: "Fleet plans computed (cached per revision and now)", registers: r }),
     snapshotRevision: new Gauge({ name: "console_snapshot_revision", help: "Revision of the live snapshot", registers: r }),

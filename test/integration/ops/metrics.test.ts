@@ -111,9 +111,12 @@ describe("GET /api/metrics", () => {
       expect(v("console_write_turns", { state })).toBe(tables.filter((t) => t.verdict.code === code).length);
     }
     // starving: a unit waited at least its kind's max_turn_wait_secs (§4.2), per the table's own answer
-    // only a table that waited at least the shortest limit can be starving: ask those for their units
+    // A table's wait is its offered unit's: another unit may have waited longer only when the
+    // offered one is not a merge (commit_ready, recovery, maintenance) or has no known wait.
+    // Those, and the ones that waited at least the shortest limit, are asked for their units.
     const shortestLimitMs = 1000 * Math.min(...Object.values(BUILTIN_POLICY.max_turn_wait_secs as Record<string, number>));
-    const candidates = tables.filter((t) => t.wait_ms !== null && t.wait_ms >= shortestLimitMs);
+    const mergeClasses = new Set(["critical", "normal", "tail", "idle"]);
+    const candidates = tables.filter((t) => (t.wait_ms === null ? t.class !== "idle" : t.wait_ms >= shortestLimitMs) || !mergeClasses.has(t.class));
     const details = await Promise.all(candidates.map((t) => api(app.url, `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`)));
     const starving = details.filter(({ body: { table } }) =>
       table.units.some((u: any) => {

@@ -1,0 +1,26 @@
+// `scheduler-console shadow`: the §6.2 comparison with the legacy queue, as the /shadow page.
+import { OUTCOME_MEANING } from "../../components/shadow/outcome-meaning";
+import { formatCount } from "../../components/ui/format";
+import type { OutcomeName, ShadowResponse } from "../client/api-types";
+import { columns } from "./columns";
+
+const list = (targets: readonly string[]) => (targets.length === 0 ? "none" : targets.join(", "));
+
+export function shadowText(r: ShadowResponse): string {
+  const outcomes = Object.entries(r.outcomes) as Array<[OutcomeName, number]>;
+  const table = columns(outcomes, [
+    { title: "OUTCOME", cell: ([o]) => o },
+    { title: "TABLES", cell: ([, n]) => formatCount(n), align: "right" },
+    { title: "HEALTHY WHEN", cell: ([o]) => OUTCOME_MEANING[o]?.healthy ?? "" },
+  ]);
+  const p = r.placements as ShadowResponse["placements"] & { executor_mismatch?: Array<{ target: string; console: string; master: string }> };
+  const mismatch = p.executor_mismatch?.map((m) => `${m.target} (console ${m.console}, master ${m.master})`) ?? (p.executor_differs ?? []);
+  return [
+    `Shadow comparison at revision ${r.revision}: ${formatCount(r.disagreements)} disagreements (discovery_miss + phantom_task)`,
+    table,
+    `Placements: ${p.agree ? "the console and the master agree" : "the console and the master differ"} (console ${formatCount(p.console.length)}, master ${formatCount(p.master.length)})`,
+    `  only the console placed: ${list(p.only_console)}`,
+    `  only the master placed: ${list(p.only_master)}`,
+    `  placed on different executors: ${list(mismatch)}`,
+  ].join("\n");
+}

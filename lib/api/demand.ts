@@ -26,6 +26,9 @@ export function tableSummary(t: TablePlan): TableSummary {
     shards: t.shards,
     backlog_class: t.backlog_class,
     verdict: t.verdict,
+    execution: t.execution,
+    position: t.position,
+    clock_skew_ms: t.clock_skew?.ahead_ms ?? null,
   };
 }
 
@@ -41,6 +44,8 @@ const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" 
   score: { compare: (a, b) => numericScore(a.t) - numericScore(b.t) || 0, natural: "desc" },
   wait: { compare: (a, b) => (a.t.wait_ms ?? -1) - (b.t.wait_ms ?? -1), natural: "desc" },
   target: { compare: (a, b) => compareTargets(a.t.target, b.t.target), natural: "asc" },
+  // by place in line (rank within its kind); tables not in line go last, ties in planner order
+  position: { compare: (a, b) => (a.t.position?.rank ?? Infinity) - (b.t.position?.rank ?? Infinity) || 0, natural: "asc" },
 };
 
 export function selectTables(tables: readonly TablePlan[], q: DemandQuery): TablePlan[] {
@@ -123,6 +128,7 @@ export async function demandList(q: DemandQuery): Promise<DemandList> {
     total_tables: plan.total_tables,
     tables_with_pending: plan.tables_with_pending,
     matched: selected.length,
+    clock_skew_tables: plan.clock_skew_tables,
     counts: plan.counts,
     skipped: skippedSummary(view.snapshot),
     tables: page.map(tableSummary),

@@ -13,6 +13,7 @@ import type { PlannerFence, TurnHistory } from "./input";
 import type { TablePlan } from "./types";
 import { buildUnits, type MergeUnitScore, type PlanUnit } from "./units";
 import { whyNot, type Verdict, type WhyNot } from "./why-not";
+import { writeTurnOf, type WriteTurn } from "./write-turn";
 
 /** §4.1 thresholds from the effective policy (§7.3: an edited policy changes verdicts). */
 export function mergeThresholds(policy: EffectivePolicy): MergeThresholds {
@@ -41,6 +42,7 @@ export interface Outcome {
 
 export interface TableDraft {
   target: string;
+  demand: TableDemand;
   derived: TableDerived;
   scored: Scored | null;
   thresholds: MergeThresholds;
@@ -51,12 +53,14 @@ export interface TableDraft {
   candidate: PlanUnit | null;
   /** blockers of the units offered before the candidate (all units when none is free) */
   blocked: WhyNot[];
+  /** the unfinished execution holding the write turn, null when none */
+  writeTurn: WriteTurn | null;
   /** the table's plan row, once planFleet has built it */
   plan: TablePlan | null;
 }
 
-/** Newest kept flush time over all shards (retire idleness); only read for idle tables. */
-function lastActivity(demand: TableDemand): number | null {
+/** Newest kept flush time over all shards (retire idleness, clock skew). */
+export function lastActivity(demand: TableDemand): number | null {
   let newest: number | null = null;
   for (const id in demand.shards) {
     const shardNewest = demand.shards[id].sealed_times.newest();
@@ -121,8 +125,9 @@ export function draftTable(input: TableInputs): TableDraft {
     ];
   }
   let candidate: PlanUnit | null = null;
+  const writeTurn = input.fence === undefined ? null : writeTurnOf(input.fence, now);
   if (offer.length > 0) {
-    const ctx = { target, policy, index: input.index, fence: input.fence, now };
+    const ctx = { target, policy, index: input.index, fence: input.fence, writeTurn, now };
     for (const u of offer) {
       const reasons = unitBlockers(u, ctx);
       if (reasons.length === 0) {
@@ -133,5 +138,5 @@ export function draftTable(input: TableInputs): TableDraft {
       else blocked.push(...reasons);
     }
   }
-  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, plan: null };
+  return { target, demand, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, writeTurn, plan: null };
 }

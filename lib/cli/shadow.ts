@@ -13,8 +13,8 @@ export function shadowText(r: ShadowResponse): string {
     { title: "TABLES", cell: ([, n]) => formatCount(n), align: "right" },
     { title: "HEALTHY WHEN", cell: ([o]) => OUTCOME_MEANING[o]?.healthy ?? "" },
   ]);
-  const p = r.placements as ShadowResponse["placements"] & { executor_mismatch?: Array<{ target: string; console: string; master: string }> };
-  const mismatch = p.executor_mismatch?.map((m) => `${m.target} (console ${m.console}, master ${m.master})`) ?? (p.executor_differs ?? []);
+  const p = r.placements;
+  const mismatch = p.executor_mismatch.map((m) => `${m.target} (console ${m.console}, master ${m.master}: ${m.reason})`);
   return [
     `Shadow comparison at revision ${r.revision}: ${formatCount(r.disagreements)} disagreements (discovery_miss + phantom_task)`,
     table,

@@ -12,6 +12,7 @@ import { waitFor } from "../../support/ports";
 import { seedScenarios } from "@/lib/sim";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { api, clientFor } from "../api/helpers";
+import { historySample } from "../answer/records";
 import { metricNamesOf, parseExposition, promtool, sampleValue, type Sample } from "./exposition";
 
 let client: Etcd3;
@@ -21,7 +22,11 @@ beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
   client = clientFor(endpoints);
   const prefix = testPrefix("ops-metrics");
-  await seedScenarios(client, ["realistic", "incidents"], { prefix, now: Date.now(), leaseTtlSec: 3600 });
+  const now = Date.now();
+  const seeded = await seedScenarios(client, ["realistic", "incidents"], { prefix, now, leaseTtlSec: 3600 });
+  // a shadow-history sample 20 min ago at the seeded revision: the console then knows that
+  // incident/merging's progress has not moved since (longer than its 600 s idle timeout)
+  await historySample(client, prefix, now - 20 * 60_000, Math.max(seeded.realistic.revision, seeded.incidents.revision));
   app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
 });
 
@@ -153,6 +158,10 @@ describe("GET /api/metrics", () => {
     expect(v("console_executors", { state: "draining" })).toBeGreaterThan(0);
     expect(v("console_executors", { state: "orphan" })).toBeGreaterThan(0);
     expect(v("console_cooldowns_active")).toBeGreaterThan(0);
+    // incident/stalled-merge never reported progress (held: not watched long enough to say);
+    // incident/merging's progress is older than its idle timeout (stalled)
+    expect(v("console_write_turns", { state: "held" })).toBeGreaterThan(0);
+    expect(v("console_write_turns", { state: "stalled" })).toBeGreaterThan(0);
     expect(v("console_tables", { class: "critical" })).toBeGreaterThan(0);
     expect(v("console_longest_wait_seconds", { class: "critical" })).toBeGreaterThan(3600);
   });

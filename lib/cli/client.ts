@@ -51,7 +51,8 @@ export class ConsoleClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ApiFailure(res.status, res.ok ? "not_json" : `http_${res.status}`, `${path} answered ${res.status} without JSON: ${text.slice(0, 200)}`);
+      const what = /^\s*</.test(text) ? "an HTML page, not the console API (is the route there, and --url right?)" : text.slice(0, 200);
+      throw new ApiFailure(res.status, res.ok ? "not_json" : `http_${res.status}`, `${path} answered ${res.status} with ${what}`);
     }
     if (!res.ok) {
       const error = (body as { error?: { code?: string; message?: string } }).error;

@@ -35,8 +35,11 @@ function changedFields(before: unknown, after: unknown): string {
   return names.map((k) => `${k} ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`).join("; ");
 }
 
-function section(title: string, items: string[]): string[] {
-  return items.length === 0 ? [`${title}: none`] : [`${title} (${formatCount(items.length)}):`, ...items.map((i) => `  ${i}`)];
+/** A titled list, capped like every list here (the JSON answer has them all). */
+function section(title: string, items: string[], max = 50): string[] {
+  if (items.length === 0) return [`${title}: none`];
+  const more = items.length > max ? [`  … and ${formatCount(items.length - max)} more (--json lists all)`] : [];
+  return [`${title} (${formatCount(items.length)}):`, ...items.slice(0, max).map((i) => `  ${i}`), ...more];
 }
 
 export function diffText(d: FleetDiff): string {

@@ -1,7 +1,7 @@
 // `scheduler-console executors`: the /executors page's rows, headroom from assignments (§5.2).
 import { formatAgo, formatBytes, formatCount } from "../../components/ui/format";
 import type { Executor, ExecutorsResponse } from "../client/api-types";
-import { columns } from "./columns";
+import { columns, countOf } from "./text";
 
 const state = (e: Executor) => (e.orphan ? "orphan" : e.draining ? "draining" : "live");
 const slots = (e: Executor) =>
@@ -15,7 +15,7 @@ const bytes = (e: Executor) => (e.bytes_total === 0 ? (e.orphan ? "—" : "no bu
 export function executorsText(r: ExecutorsResponse, nowMs: number): string {
   const t = r.totals;
   const free = Object.entries(t.slots_free).map(([kind, n]) => `${kind} ${n}`).join(", ") || "none";
-  const header = `${formatCount(t.executors)} executors (${formatCount(t.draining)} draining), ${formatCount(t.orphans)} orphans; free slots: ${free}; free bytes ${formatBytes(t.bytes_free)} (revision ${r.revision})`;
+  const header = `${countOf(t.executors, "executor")} (${formatCount(t.draining)} draining), ${countOf(t.orphans, "orphan")}; free slots: ${free}; free bytes ${formatBytes(t.bytes_free)} (revision ${r.revision})`;
   if (r.executors.length === 0) return `${header}\nNo executor has a heartbeat or an assignment.`;
   const body = columns(r.executors, [
     { title: "ID", cell: (e) => e.id },

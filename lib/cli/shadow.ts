@@ -2,9 +2,7 @@
 import { OUTCOME_MEANING } from "../../components/shadow/outcome-meaning";
 import { formatCount } from "../../components/ui/format";
 import type { OutcomeName, ShadowResponse } from "../client/api-types";
-import { columns } from "./columns";
-
-const list = (targets: readonly string[]) => (targets.length === 0 ? "none" : targets.join(", "));
+import { columns, countOf, listOf } from "./text";
 
 export function shadowText(r: ShadowResponse): string {
   const outcomes = Object.entries(r.outcomes) as Array<[OutcomeName, number]>;
@@ -14,13 +12,14 @@ export function shadowText(r: ShadowResponse): string {
     { title: "HEALTHY WHEN", cell: ([o]) => OUTCOME_MEANING[o]?.healthy ?? "" },
   ]);
   const p = r.placements;
-  const mismatch = p.executor_mismatch.map((m) => `${m.target} (console ${m.console}, master ${m.master}: ${m.reason})`);
+  const mismatch = p.executor_mismatch.flatMap((m) => [`    ${m.target}: console ${m.console}, master ${m.master}`, `      ${m.reason}`]);
   return [
-    `Shadow comparison at revision ${r.revision}: ${formatCount(r.disagreements)} disagreements (discovery_miss + phantom_task)`,
+    `Shadow comparison at revision ${r.revision}: ${countOf(r.disagreements, "disagreement")} (discovery_miss + phantom_task)`,
     table,
     `Placements: ${p.agree ? "the console and the master agree" : "the console and the master differ"} (console ${formatCount(p.console.length)}, master ${formatCount(p.master.length)})`,
-    `  only the console placed: ${list(p.only_console)}`,
-    `  only the master placed: ${list(p.only_master)}`,
-    `  placed on different executors: ${list(mismatch)}`,
+    `  only the console placed: ${listOf(p.only_console)}`,
+    `  only the master placed: ${listOf(p.only_master)}`,
+    `  placed on different executors: ${mismatch.length === 0 ? "none" : countOf(p.executor_mismatch.length, "table")}`,
+    ...mismatch,
   ].join("\n");
 }

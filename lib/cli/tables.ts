@@ -1,7 +1,7 @@
 // `scheduler-console tables`: the /tables list in planner order (or the API's sort).
 import { formatBytes, formatCount, formatDuration, formatScore } from "../../components/ui/format";
 import type { DemandList, TableSummary } from "../client/api-types";
-import { columns } from "./columns";
+import { columns } from "./text";
 
 const verdict = (t: TableSummary) => (t.verdict.state === "would_place" ? `place on ${t.verdict.executor} (${formatBytes(t.verdict.reserved_bytes)})` : `skip: ${t.verdict.code}`);
 

@@ -3,6 +3,7 @@
 import { classReasonInWords } from "../../components/tables/class-reason";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "../../components/ui/format";
 import type { DemandOne, Verdict, WhyNot } from "../client/api-types";
+import { countOf } from "./text";
 
 /** `*_ms` are times (epoch) or durations, `*_bytes` sizes; the rest as JSON (the table page's rule). */
 function detailValue(name: string, value: unknown): string {
@@ -45,7 +46,7 @@ export function whyText(answer: DemandOne): string {
   const lines = [
     `${t.target}  (revision ${answer.revision}, evaluated at ${formatTime(answer.now_ms)})`,
     `Class: ${classReasonInWords(t, t.score_breakdown)}`,
-    `Pending: ${formatCount(t.pending_generations)} generations, ${formatBytes(t.pending_bytes)}, ${wait}; score ${formatScore(t.score)}; backlog ${t.backlog_class}; ${formatCount(t.shards.length)} shards`,
+    `Pending: ${formatCount(t.pending_generations)} generations, ${formatBytes(t.pending_bytes)}, ${wait}; score ${formatScore(t.score)}; backlog ${t.backlog_class}; ${countOf(t.shards.length, "shard")}`,
     `Verdict: ${verdictInWords(t.verdict)}`,
   ];
   if (t.why_not.length === 0) lines.push("Why not: nothing holds it back: it would be placed now.");

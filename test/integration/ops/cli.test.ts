@@ -62,6 +62,8 @@ async function apiJson(pathAndQuery: string, token: string | null = TOKEN): Prom
   return { status: res.status, body: await res.json() };
 }
 
+const countOf = (n: number, word: string) => `${n.toLocaleString("en-US")} ${n === 1 ? word : `${word}s`}`;
+
 /** What differs between two reads of one revision: when it was read, the cache's age. */
 const sameAnswer = (body: any) => ({ ...body, read_at_ms: expect.any(Number), snapshot: { ...body.snapshot, age_ms: expect.any(Number) } });
 
@@ -180,7 +182,7 @@ describe("tables, executors, shadow", () => {
     expect(run.code).toBe(0);
     const lines = run.out.trimEnd().split("\n");
     const t = api.body.totals;
-    expect(lines[0]).toContain(`${t.executors} executors (${t.draining} draining), ${t.orphans} orphans`);
+    expect(lines[0]).toContain(`${countOf(t.executors, "executor")} (${t.draining} draining), ${countOf(t.orphans, "orphan")}`);
     expect(lines[0]).toContain(`free bytes ${formatBytes(t.bytes_free)}`);
     expect(lines.slice(2).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(api.body.executors.map((e: any) => [e.id, e.kind, e.orphan ? "orphan" : e.draining ? "draining" : "live"]));
     expect(t.orphans + t.draining).toBeGreaterThan(0);
@@ -193,7 +195,7 @@ describe("tables, executors, shadow", () => {
     const run = await cli(["shadow", ...pin()]);
     expect(run.code).toBe(0);
     const lines = run.out.trimEnd().split("\n");
-    expect(lines[0]).toBe(`Shadow comparison at revision ${api.body.revision}: ${api.body.disagreements} disagreements (discovery_miss + phantom_task)`);
+    expect(lines[0]).toBe(`Shadow comparison at revision ${api.body.revision}: ${countOf(api.body.disagreements, "disagreement")} (discovery_miss + phantom_task)`);
     for (const [outcome, n] of Object.entries(api.body.outcomes)) expect(lines.find((l) => l.startsWith(`${outcome} `))?.split(/\s+/)[1], outcome).toBe((n as number).toLocaleString("en-US"));
     expect(lines.some((l) => l.startsWith(`Placements: the console and the master ${api.body.placements.agree ? "agree" : "differ"}`))).toBe(true);
     const json = await cli(["shadow", ...pin(), "--json"]);

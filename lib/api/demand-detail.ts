@@ -10,7 +10,7 @@ import { IDLE_TIMEOUT_SECS, mergeProgress } from "@/lib/planner/progress";
 import { UNFINISHED_PHASES, lockedExecutionId, progressState } from "@/lib/planner/plan/write-turn";
 import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "@/lib/live/cache";
-import { eventsOfTarget } from "@/lib/live/demand-index";
+import { eventsOfTarget } from "@/lib/snapshot/demand-index";
 import { tableSummary } from "./demand";
 import { notFound } from "./errors";
 import { cooldownRows, failureRows } from "./failures";

@@ -2,7 +2,7 @@
 // times), executors merge and publish merged marks (§3.5, read–join–CAS), heartbeats and
 // the leader are re-published under a short lease kept alive, and the `incidents` merge
 // execution reports progress. Tables named `incident/…` otherwise stay as seeded.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { executorMergedEvent, writerEvent } from "@/lib/planner/join";
 import { parseDemandEventKv, type DemandEvent } from "@/lib/schema/demand";

@@ -1,6 +1,6 @@
 import { apiHandler } from "@/lib/api/handler";
 import { executorsResponse } from "@/lib/api/executors";
-import { fleetView } from "@/lib/live/cache";
+import { fleetView } from "@/lib/api/fleet";
 import { executorsQuery } from "@/lib/schema/api/executors";
 
 export const dynamic = "force-dynamic";

@@ -125,23 +125,20 @@ function program(io: CliIo, answered: (code: number) => void): Command {
       print(o, body, () => tablesText(body));
     });
 
-  root
-    .command("executors")
-    .description("executors with their headroom (free slots and bytes, from assignments)")
-    .action(async (_opts, cmd: Command) => {
-      const { o, client } = context(cmd);
-      const body = await client.get<ExecutorsResponse>("/api/v1/scheduler/executors", await pinOf(o, client, io));
-      print(o, body, () => executorsText(body, o.nowMs ?? body.read_at_ms));
-    });
-
-  root
-    .command("shadow")
-    .description("the shadow comparison with the legacy queue")
-    .action(async (_opts, cmd: Command) => {
-      const { o, client } = context(cmd);
-      const body = await client.get<ShadowResponse>("/api/v1/scheduler/shadow", await pinOf(o, client, io));
-      print(o, body, () => shadowText(body));
-    });
+  /** A command that reads one endpoint at the pinned revision and says its answer. */
+  const readCommand = <T>(name: string, description: string, path: string, words: (body: T, o: GlobalOptions) => string) =>
+    root
+      .command(name)
+      .description(description)
+      .action(async (_opts, cmd: Command) => {
+        const { o, client } = context(cmd);
+        const body = await client.get<T>(path, await pinOf(o, client, io));
+        print(o, body, () => words(body, o));
+      });
+  readCommand<ExecutorsResponse>("executors", "executors with their headroom (free slots and bytes, from assignments)", "/api/v1/scheduler/executors", (body, o) =>
+    executorsText(body, o.nowMs ?? body.read_at_ms),
+  );
+  readCommand<ShadowResponse>("shadow", "the shadow comparison with the legacy queue", "/api/v1/scheduler/shadow", (body) => shadowText(body));
 
   root
     .command("diff")

@@ -38,7 +38,8 @@ describe("diff", () => {
   it("asks GET /api/v1/scheduler/diff with from/to for revisions and from_ms/to_ms for times", async () => {
     const h = harness(() => ({ status: 200, body: DIFF }));
     expect(await run(["diff", "--from", "100", "--to", "2026-12-01T03:40:00Z"], h.io)).toBe(0);
-    expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([`/api/v1/scheduler/diff?from=100&to_ms=${Date.UTC(2026, 11, 1, 3, 40)}`]);
+    expect(await run(["diff", "--from", "2026-12-01T03:10:00Z"], h.io)).toBe(0); // to: the API's default, now
+    expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([`/api/v1/scheduler/diff?from=100&to_ms=${Date.UTC(2026, 11, 1, 3, 40)}`, `/api/v1/scheduler/diff?from_ms=${Date.UTC(2026, 11, 1, 3, 10)}`]);
   });
 
   it("says every change in words", () => {
@@ -97,7 +98,7 @@ describe("exit codes", () => {
       ["why", "t", "--at", "yesterday-ish"],
       ["why", "t", "--revision", "-3"],
       ["why", "t", "--at", "2026-12-01T03:10:00Z", "--revision", "5"],
-      ["diff", "--from", "5"],
+      ["diff", "--to", "5"],
       ["diff", "--from", "5", "--to", "soon"],
       ["diff", "--from", "5", "--to", "6", "--revision", "5"],
     ]) {

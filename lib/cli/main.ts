@@ -64,7 +64,7 @@ const collect = (choices: readonly string[], what: string) => (value: string, pr
 
 interface RevisionTime {
   revision: number;
-  at_ms: number;
+  at_ms: number | null;
   basis: string;
   error_ms: number | null;
 }
@@ -76,7 +76,8 @@ async function pinOf(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promis
   else if (o.at !== undefined) {
     const t = await client.get<RevisionTime>("/api/v1/revisions/time", { at_ms: o.at });
     pin.revision = t.revision;
-    if (!o.json) io.out(`At ${formatTime(o.at)}: revision ${t.revision}, written ${formatTime(t.at_ms)}${t.error_ms === null ? "" : ` ± ${formatDuration(t.error_ms)}`} (${t.basis.replaceAll("_", " ")})\n`);
+    const written = t.at_ms === null ? "at an unknown time" : `${formatTime(t.at_ms)}${t.error_ms === null ? "" : ` ± ${formatDuration(t.error_ms)}`}`;
+    if (!o.json) io.out(`At ${formatTime(o.at)}: revision ${t.revision}, written ${written} (${t.basis.replaceAll("_", " ")})\n`);
   }
   return pin;
 }
@@ -144,12 +145,12 @@ function program(io: CliIo, answered: (code: number) => void): Command {
     .command("diff")
     .description("what changed between two moments (revisions, or ISO times)")
     .requiredOption("--from <moment>", "a revision (digits) or a time (ISO 8601)", parseMoment)
-    .requiredOption("--to <moment>", "a revision (digits), a time (ISO 8601), or now", parseMoment)
-    .action(async (opts: { from: { revision: number } | { at_ms: number }; to: { revision: number } | { at_ms: number } }, cmd: Command) => {
+    .option("--to <moment>", "a revision (digits) or a time (ISO 8601); default: now", parseMoment)
+    .action(async (opts: { from: { revision: number } | { at_ms: number }; to?: { revision: number } | { at_ms: number } }, cmd: Command) => {
       const { o, client } = context(cmd);
       if (o.at !== undefined || o.revision !== undefined) throw new UsageError("diff takes --from and --to, not --at or --revision.");
       const side = (name: "from" | "to", m: { revision: number } | { at_ms: number }): Query => ("revision" in m ? { [name]: m.revision } : { [`${name}_ms`]: m.at_ms });
-      const body = await client.get<FleetDiff>("/api/v1/scheduler/diff", { ...side("from", opts.from), ...side("to", opts.to) });
+      const body = await client.get<FleetDiff>("/api/v1/scheduler/diff", { ...side("from", opts.from), ...(opts.to ? side("to", opts.to) : {}) });
       print(o, body, () => diffText(body));
     });
   return root;

@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
+import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
 import { readShadowHistory } from "@/lib/live/sampler";
 import { clientFor } from "./helpers";
@@ -11,7 +12,6 @@ import { clientFor } from "./helpers";
 const TTL_SECS = 3;
 const ROOT = path.resolve(__dirname, "../../..");
 const children: ChildProcess[] = [];
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 afterAll(() => {
   for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
@@ -47,29 +47,31 @@ it("exactly one replica samples; a killed leader is replaced within one lease TT
   });
   try {
     const leaders = () => replicas.filter((r) => r.state === "leader" && r.child.exitCode === null && !r.child.killed);
-    for (let t = 0; t < 150 && (leaders().length !== 1 || replicas.some((r) => r.state === "starting")); t++) await sleep(100);
-    expect(leaders()).toHaveLength(1);
-    await sleep(1200);
-    expect(leaders()).toHaveLength(1);
-    const first = leaders()[0];
-    const before = await readShadowHistory(client, prefix, 0, Number.MAX_SAFE_INTEGER);
-    expect(before.length).toBeGreaterThanOrEqual(3);
-    expect(new Set(before.map((s) => s.disagreements))).toEqual(new Set([first.i])); // only the leader wrote
+    const elected = await until(async () => (leaders().length === 1 && !replicas.some((r) => r.state === "starting") ? leaders()[0] : undefined), 15_000, 50);
+    expect(elected, "one leader among three replicas").not.toBeNull();
+    const first = elected!.value;
+    // the leader samples on its interval: wait for three of its samples
+    const sampled = await until(async () => {
+      const history = await readShadowHistory(client, prefix, 0, Number.MAX_SAFE_INTEGER);
+      return history.length >= 3 ? history : undefined;
+    }, 15_000, 100);
+    expect(sampled, "three samples").not.toBeNull();
+    expect(leaders()).toEqual([first]);
+    expect(new Set(sampled!.value.map((s) => s.disagreements))).toEqual(new Set([first.i])); // only the leader wrote
 
     first.child.kill("SIGKILL");
     const died = Date.now();
-    let next: Replica | undefined;
-    while (!next && Date.now() - died < 2 * TTL_SECS * 1000 + 2000) {
-      await sleep(50);
-      next = leaders()[0];
-    }
-    expect(next).toBeDefined();
+    const took = await until(async () => leaders()[0], 30_000, 50);
+    expect(took, "a follower took over").not.toBeNull();
+    const next = took!.value;
     // the old lease outlives the process by at most one TTL; the follower retries every 250 ms
-    expect(next!.since - died).toBeLessThan(TTL_SECS * 1000 + 1000);
-    await sleep(800);
+    expect(next.since - died).toBeLessThan(TTL_SECS * 1000 + 1000);
+    const wrote = await until(async () => {
+      const history = await readShadowHistory(client, prefix, 0, Number.MAX_SAFE_INTEGER);
+      return history.some((s) => s.disagreements === next.i) ? true : undefined;
+    }, 15_000, 100);
+    expect(wrote, "the new leader samples").not.toBeNull();
     expect(leaders()).toEqual([next]);
-    const after = await readShadowHistory(client, prefix, 0, Number.MAX_SAFE_INTEGER);
-    expect(after.some((s) => s.disagreements === next!.i)).toBe(true);
   } finally {
     client.close();
   }

@@ -10,6 +10,7 @@ import { INCIDENT } from "@/lib/sim/scenarios/incidents";
 import { GIANT_TABLE, HOT_TABLES, REALISTIC_TABLES } from "@/lib/sim/scenarios/realistic";
 import { seedScenarios } from "@/lib/sim/seed";
 import type { FleetRead } from "@/lib/snapshot/read";
+import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
 import { foldRead, readerFor, suiteClient } from "./helpers";
 
@@ -85,17 +86,24 @@ describe("simulator", () => {
     const before = await reader.readFleet();
     const stop = new AbortController();
     const lines: string[] = [];
-    const running = runLive(client, { prefix: live, intervalMs: 100, signal: stop.signal, log: (l) => lines.push(l) });
-    await new Promise((r) => setTimeout(r, 1500));
-    const during = await reader.readFleet();
+    let ticks = 0;
+    const running = runLive(client, { prefix: live, intervalMs: 100, signal: stop.signal, log: (l) => lines.push(l), onTick: (s) => (ticks = s.ticks) });
+    const sealed = (s: typeof before) => s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + e.event.sealed_through, 0);
+    const merged = (s: typeof before) => s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + (e.event.merged_through ?? 0), 0);
+    // wait for three ticks, then for their flushes and merges to be readable
+    const moved = await until(async () => {
+      if (ticks < 3) return undefined;
+      const s = await reader.readFleet();
+      return sealed(s) > sealed(before) && merged(s) > merged(before) && s.leader !== null ? s : undefined;
+    }, 30_000, 50);
     stop.abort();
     const stats = await running;
+    expect(moved, "the live simulator moved the fleet").not.toBeNull();
+    const during = moved!.value;
     expect(stats.ticks).toBeGreaterThan(2);
     expect(lines.filter((l) => l.includes("failed"))).toEqual([]);
     expect(during.leader?.record.instance).toBe("master-a");
     expect(during.leader?.lease).not.toBe("0");
-    const sealed = (s: typeof before) => s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + e.event.sealed_through, 0);
-    const merged = (s: typeof before) => s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + (e.event.merged_through ?? 0), 0);
     expect(sealed(during)).toBeGreaterThan(sealed(before));
     expect(merged(during)).toBeGreaterThan(merged(before));
     const progress = (s: typeof before) => s.mergeProgress.find((p) => p.executionId === INCIDENT.mergingExecutionId)!.progress.sequence;

@@ -139,7 +139,7 @@ describe("two replicas against one etcd", () => {
   });
 
   it("exactly one replica samples shadow history; the other takes over within one TTL", async () => {
-    // both replicas have served requests, so both run their sampler; watch a 5 s window
+    // both replicas run their sampler from process start; watch until the leader took 3 more samples
     const samplesOf = async () => {
       const m = await Promise.all(apps.map((a) => fetchMetrics(a.url)));
       return { flags: m.map((x) => metricSum(x, "console_shadow_sampler_leader")), samples: m.map((x) => metricSum(x, "console_shadow_history_samples_total")) };
@@ -149,9 +149,15 @@ describe("two replicas against one etcd", () => {
       return s.flags[0] + s.flags[1] === 1 && s.samples[0] + s.samples[1] >= 1 ? s : undefined;
     }, 15_000, 250);
     expect(start, "one sampler leader with a sample within 15 s").not.toBeNull();
-    await new Promise((r) => setTimeout(r, 5000));
-    const window = await samplesOf();
+    const startLeader = start!.value.flags.indexOf(1);
+    const waited = await until(async () => {
+      const s = await samplesOf();
+      return s.samples[startLeader] - start!.value.samples[startLeader] >= 3 ? s : undefined;
+    }, 30_000, 250);
+    expect(waited, "the sampler leader took 3 more samples (~1 a second)").not.toBeNull();
+    const window = waited!.value;
     const leaderIndex = window.flags.indexOf(1);
+    expect(leaderIndex).toBe(startLeader); // no hand-over while both live
     expect(window.flags[1 - leaderIndex]).toBe(0);
     expect(window.samples[1 - leaderIndex]).toBe(0); // the follower never sampled
     expect(window.samples[leaderIndex] - start!.value.samples[leaderIndex]).toBeGreaterThanOrEqual(3); // ~1 a second

@@ -118,18 +118,25 @@ describe("place in line and ETA", () => {
 });
 
 describe("clock skew", () => {
-  it("a flush time after now is flagged and counted; the clamped wait is said", () => {
-    const plan = planFleet(fleet({ tables: { ahead: demand(10, NOW + 90_000), fine: demand(10, NOW - 1000), partly: demand(10, NOW - 5) } }), NOW);
+  it("a record stamped more than 2 s after now is flagged and counted; the clamped wait is said", () => {
+    const running = (target: string, startedAt: number) => ({ id: `r-${target}`, kind: "compact" as const, target, state: "running" as const, enqueued_at: NOW - 1000, started_at: startedAt, depends_on: [] });
+    const failure = (target: string, lastMs: number) => ({ target, endpoint: "http://w", consecutive_attempts: 1, class: "retryable" as const, last_error: "x", last_failure_ms: lastMs, next_retry_ms: lastMs + 2000, needs_attention: false });
+    const tables = { ahead: demand(10, NOW + 90_000), fine: demand(10, NOW - 1000), partly: demand(10, NOW - 5), edge: demand(10, NOW + 1991), task: demand(10, NOW - 60_000), failed: demand(10, NOW - 60_000) };
+    const plan = planFleet(fleet({ tables }, { tasks: { queued: [], running: [running("task", NOW + 5000)] }, failures: [failure("failed", NOW + 3000)] }), NOW);
     const ahead = plan.byTarget.get("ahead")!;
     expect(ahead.wait_ms).toBe(0); // §4.1 clamps the wait; the flag says why
     expect(ahead.clock_skew).toEqual({
       ahead_ms: 90_009,
       newest_ms: NOW + 90_009,
+      record: "flush",
       wait_clamped: true,
       message: "A flush of this table is timestamped 1 minute 30 seconds after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
     });
     expect(plan.byTarget.get("fine")!.clock_skew).toBeNull();
-    expect(plan.byTarget.get("partly")!.clock_skew).toMatchObject({ ahead_ms: 4, wait_clamped: false });
-    expect(plan.clock_skew_tables).toBe(2);
+    expect(plan.byTarget.get("partly")!.clock_skew).toBeNull(); // 4 ms ahead: within the 2 s of a rounded now
+    expect(plan.byTarget.get("edge")!.clock_skew).toBeNull(); // 2,000 ms ahead exactly
+    expect(plan.byTarget.get("task")!.clock_skew).toMatchObject({ ahead_ms: 5000, record: "task", wait_clamped: false, message: "A task record of this table is timestamped 5 seconds after now: the writer's clock and the console's disagree." });
+    expect(plan.byTarget.get("failed")!.clock_skew).toMatchObject({ ahead_ms: 3000, record: "failure" });
+    expect(plan.clock_skew_tables).toBe(3);
   });
 });

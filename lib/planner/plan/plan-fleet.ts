@@ -14,11 +14,12 @@ import { indexFleet } from "./context";
 import { acceptsFor, noFitEntry, type ExecutorCheck } from "./executors";
 import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits } from "./input";
 import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
-import { recentCompletions, turnHistoryFromTasks } from "./fairness";
-import { draftTable, lastActivity, mergeThresholds, type Outcome, type TableDraft } from "./table";
-import type { ClockSkew, ExecutionSummary, FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
+import { COMPLETION_WINDOW_MS, recentCompletions, turnHistoryFromTasks } from "./fairness";
+import { clockSkew } from "./clock-skew";
+import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
+import type { ExecutionSummary, FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
-import { formatDuration, plural, skipVerdict, whyNot, type WhyNot } from "./why-not";
+import { plural, skipVerdict, whyNot, type WhyNot } from "./why-not";
 import type { WriteTurn } from "./write-turn";
 
 function policyResolver(policies: PlannerFleet["policies"]): (target: string) => EffectivePolicyResult {
@@ -177,7 +178,7 @@ function placeInLine(ordered: readonly TableDraft[], completions: ReadonlyMap<st
     const done = completions.get(kind) ?? 0;
     if (done === 0) continue; // no rate to go on: unknown
     const waiting = s.rank - 1 - s.placed;
-    const per = 3_600_000 / done;
+    const per = COMPLETION_WINDOW_MS / done;
     plan.eta = {
       low_ms: Math.round(waiting * per),
       high_ms: Math.round((waiting + 1) * per),
@@ -198,19 +199,6 @@ const UNDECIDED: Outcome = { verdict: { state: "would_skip", code: "cycle_limit"
 
 function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
   return turn && { id: turn.execution_id, phase: turn.phase, endpoint: turn.endpoint, progress: turn.progress, sequence: turn.sequence };
-}
-
-/** A flush time after `now` is clock skew: flagged, and the 0 s wait it causes said so. */
-function clockSkewOf(d: TableDraft, now: number): ClockSkew | null {
-  const newest = d.derived.pending_generations > 0 || d.derived.shards > 0 ? lastActivity(d.demand) : null;
-  if (newest === null || newest <= now) return null;
-  const ahead = newest - now;
-  const oldest = d.derived.oldest_pending_ms;
-  const clamped = oldest !== null && oldest > now;
-  const message =
-    `A flush of this table is timestamped ${formatDuration(ahead)} after now: the writer's clock and the console's disagree` +
-    (clamped ? "; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait." : ".");
-  return { ahead_ms: ahead, newest_ms: newest, wait_clamped: clamped, message };
 }
 
 function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
@@ -253,7 +241,7 @@ function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TableP
     write_turn: d.writeTurn,
     position: null,
     eta: null,
-    clock_skew: clockSkewOf(d, now),
+    clock_skew: clockSkew(d.demand, d.derived.oldest_pending_ms, d.index, now),
     eligibility,
     policy,
   };

@@ -8,6 +8,7 @@ import type { EffectivePolicyResult } from "../policy/effective";
 import { scoreDerived, type MergeThresholds, type Scored } from "../score";
 import { unitBlockers } from "./blockers";
 import type { TargetIndex } from "./context";
+import { lastActivity } from "./clock-skew";
 import { applyTurnLimit } from "./fairness";
 import type { PlannerFence, TurnHistory } from "./input";
 import type { TablePlan } from "./types";
@@ -43,6 +44,7 @@ export interface Outcome {
 export interface TableDraft {
   target: string;
   demand: TableDemand;
+  index: TargetIndex | undefined;
   derived: TableDerived;
   scored: Scored | null;
   thresholds: MergeThresholds;
@@ -59,15 +61,6 @@ export interface TableDraft {
   plan: TablePlan | null;
 }
 
-/** Newest kept flush time over all shards (retire idleness, clock skew). */
-export function lastActivity(demand: TableDemand): number | null {
-  let newest: number | null = null;
-  for (const id in demand.shards) {
-    const shardNewest = demand.shards[id].sealed_times.newest();
-    if (shardNewest !== null && (newest === null || shardNewest > newest)) newest = shardNewest;
-  }
-  return newest;
-}
 
 /** Planner order within one table (§4.1/§4.2); equal keys keep the build order. */
 function sortUnits(units: PlanUnit[]): PlanUnit[] {
@@ -138,5 +131,5 @@ export function draftTable(input: TableInputs): TableDraft {
       else blocked.push(...reasons);
     }
   }
-  return { target, demand, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, writeTurn, plan: null };
+  return { target, demand, index: input.index, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, writeTurn, plan: null };
 }

@@ -35,6 +35,8 @@ export interface Eta {
 export interface ClockSkew {
   ahead_ms: number;
   newest_ms: number;
+  /** which record carries the newest timestamp */
+  record: "flush" | "task" | "failure";
   /** the oldest pending flush is itself in the future: the wait reads 0 s */
   wait_clamped: boolean;
   message: string;

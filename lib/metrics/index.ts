@@ -4,6 +4,8 @@ import "server-only";
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import v8 from "node:v8";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { WatchBreak } from "@/lib/etcd/watch";
+import { fleetGauges } from "./fleet";
 
 /**
  * The V8 heap in use just after each major (mark-compact) GC: the live set. Between GCs
@@ -23,11 +25,25 @@ function liveHeapGauge(registers: Registry[]): Gauge {
   return gauge;
 }
 
+/** Every break reason of lib/etcd/watch.ts starts at 0, so `increase()` sees the first restart. */
+function watchRestartsCounter(registers: Registry[]): Counter {
+  const counter = new Counter({ name: "console_watch_restarts_total", help: "Times the live watch broke and the cache re-read", labelNames: ["reason"], registers });
+  for (const reason of ["compacted", "disconnected", "cancelled"] satisfies WatchBreak["reason"][]) counter.inc({ reason }, 0);
+  return counter;
+}
+
 function create() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "console_" });
+  // Three of Node's default gauges end in `_total`, which Prometheus reserves for counters
+  // (`promtool check metrics` rejects them); each is the sum of its labelled twin
+  // (`sum(console_nodejs_active_handles)`), so nothing is lost.
+  for (const name of ["active_handles_total", "active_requests_total", "active_resources_total"]) registry.removeSingleMetric(`console_nodejs_${name}`);
   const r = [registry];
+  const fleet = fleetGauges(r);
+  fleet.revisionClockError.set(Number.NaN);
   return {
+    ...fleet,
     registry,
     requestSeconds: new Histogram({
       name: "console_request_duration_seconds",
@@ -54,13 +70,11 @@ function create() {
     readBytes: new Counter({ name: "console_etcd_read_bytes_total", help: "Key + value bytes read by full fleet reads", registers: r }),
     skipped: new Gauge({ name: "console_skipped_records", help: "Records skipped in the live snapshot, by reason", labelNames: ["reason"], registers: r }),
     watchEvents: new Counter({ name: "console_watch_events_total", help: "etcd watch events applied to the live snapshot", labelNames: ["type"], registers: r }),
-    watchRestarts: new Counter({ name: "console_watch_restarts_total", help: "Times the live watch broke and the cache re-read", labelNames: ["reason"], registers: r }),
+    watchRestarts: watchRestartsCounter(r),
     tableRefolds: new Counter({ name: "console_table_refolds_total", help: "Tables re-folded incrementally after watch events", registers: r }),
     plans: new Counter({ name: "console_plans_total", help: "Fleet plans computed (cached per revision and now)", registers: r }),
     snapshotRevision: new Gauge({ name: "console_snapshot_revision", help: "Revision of the live snapshot", registers: r }),
     snapshotLive: new Gauge({ name: "console_snapshot_live", help: "1 while the live snapshot's watch is connected", registers: r }),
-    shadowOutcome: new Gauge({ name: "console_shadow_outcome", help: "Shadow comparison outcome counts of the last computed plan (§6.2)", labelNames: ["outcome"], registers: r }),
-    shadowDisagreements: new Gauge({ name: "console_shadow_disagreements", help: "discovery_miss + phantom_task of the last computed plan", registers: r }),
     shadowSamples: new Counter({ name: "console_shadow_history_samples_total", help: "Shadow-history samples written by this replica", registers: r }),
     shadowHistorySkipped: new Counter({
       name: "console_shadow_history_skipped_total",
@@ -80,4 +94,12 @@ const KEY = Symbol.for("scheduler-console.metrics");
 export function metrics(): ConsoleMetrics {
   const g = globalThis as unknown as Record<symbol, ConsoleMetrics | undefined>;
   return (g[KEY] ??= create());
+}
+
+/**
+ * The revision clock's `error_ms` for the live revision (console-api.md Additions "Time"):
+ * the clock calls this whenever it answers for the newest revision; `null` = not known.
+ */
+export function recordRevisionClockError(errorMs: number | null): void {
+  metrics().revisionClockError.set(errorMs === null ? Number.NaN : errorMs / 1000);
 }

@@ -1,0 +1,30 @@
+// `scheduler-console executors`: the /executors page's rows, headroom from assignments (§5.2).
+import { formatAgo, formatBytes, formatCount } from "../../components/ui/format";
+import type { Executor, ExecutorsResponse } from "../client/api-types";
+import { columns, countOf } from "./text";
+
+const state = (e: Executor) => (e.orphan ? "orphan" : e.draining ? "draining" : "live");
+const slots = (e: Executor) =>
+  Object.keys(e.slots_total).length === 0 && Object.keys(e.slots_free).length === 0
+    ? "—"
+    : Object.entries(e.slots_free)
+        .map(([kind, free]) => `${kind} ${free}/${e.slots_total[kind] ?? 0}`)
+        .join(", ");
+const bytes = (e: Executor) => (e.bytes_total === 0 ? (e.orphan ? "—" : "no budget") : `${formatBytes(e.bytes_free)} of ${formatBytes(e.bytes_total)}`);
+
+export function executorsText(r: ExecutorsResponse, nowMs: number): string {
+  const t = r.totals;
+  const free = Object.entries(t.slots_free).map(([kind, n]) => `${kind} ${n}`).join(", ") || "none";
+  const header = `${countOf(t.executors, "executor")} (${formatCount(t.draining)} draining), ${countOf(t.orphans, "orphan")}; free slots: ${free}; free bytes ${formatBytes(t.bytes_free)} (revision ${r.revision})`;
+  if (r.executors.length === 0) return `${header}\nNo executor has a heartbeat or an assignment.`;
+  const body = columns(r.executors, [
+    { title: "ID", cell: (e) => e.id },
+    { title: "KIND", cell: (e) => e.kind },
+    { title: "STATE", cell: state },
+    { title: "FREE SLOTS", cell: slots },
+    { title: "FREE BYTES", cell: bytes },
+    { title: "ASSIGNMENTS", cell: (e) => formatCount(e.assignments), align: "right" },
+    { title: "HEARTBEAT", cell: (e) => (e.heartbeat_ms === null ? "none" : formatAgo(e.heartbeat_ms, nowMs)) },
+  ]);
+  return `${header}\n${body}`;
+}

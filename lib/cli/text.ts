@@ -1,0 +1,31 @@
+// Plain text for a terminal: columns (each as wide as its widest cell, numbers right-
+// aligned), counted nouns and capped lists.
+
+export interface Column<R> {
+  title: string;
+  cell: (row: R) => string;
+  align?: "left" | "right";
+}
+
+export function columns<R>(rows: readonly R[], cols: readonly Column<R>[]): string {
+  const cells = rows.map((r) => cols.map((c) => c.cell(r)));
+  const widths = cols.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i].length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (cols[i].align === "right" ? v.padStart(widths[i]) : i === values.length - 1 ? v : v.padEnd(widths[i])))
+      .join("  ")
+      .trimEnd();
+  return [line(cols.map((c) => c.title)), ...cells.map(line)].join("\n");
+}
+
+/** "1 shard", "13,405 tables". */
+export function countOf(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
+}
+
+/** At most `max` items, then how many more (the JSON answer has them all). */
+export function listOf(items: readonly string[], max = 20): string {
+  if (items.length === 0) return "none";
+  const shown = items.slice(0, max).join(", ");
+  return items.length > max ? `${shown} … and ${(items.length - max).toLocaleString("en-US")} more (--json lists all)` : shown;
+}

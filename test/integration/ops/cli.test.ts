@@ -1,0 +1,291 @@
+// `scheduler-console` (bin/scheduler-console.mjs, run as a fresh clone runs it: through tsx,
+// no build) against a real `next start` over a real etcd seeded with the `incidents`
+// scenario plus one live worker with a single merge slot and two due tables, so one table
+// is placed and others show the executor filters with their per-executor counts. Every answer is checked
+// against the API's own answer to the same question, with a viewer token.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Etcd3 } from "etcd3";
+import { startApp, type RunningApp } from "../../support/app";
+import { freePort } from "../../support/ports";
+import { testPrefix } from "../../support/prefix";
+import { INCIDENT, seedScenarios } from "@/lib/sim";
+import { keys } from "@/lib/schema/keys";
+import { heartbeatValue, type SimExecutor } from "@/lib/sim/scenarios/fleet";
+import { formatBytes, formatTime } from "@/components/ui/format";
+import { clientFor } from "../api/helpers";
+import { demandTable } from "../answer/records";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const BIN = path.join(ROOT, "bin/scheduler-console.mjs");
+const TOKEN = "ops-cli-viewer-token";
+/** the revision clock and the diff (console-api.md Additions "Time") */
+const HAS_REVISION_TIME = fs.existsSync(path.join(ROOT, "app/api/v1/revisions/time/route.ts"));
+const HAS_DIFF = fs.existsSync(path.join(ROOT, "app/api/v1/scheduler/diff/route.ts"));
+
+let client: Etcd3;
+let app: RunningApp;
+let prefix: string;
+let NOW: number;
+/** the revision every exact comparison pins (the console's samplers keep writing under P/console/) */
+let R: number;
+/** `--revision R --now-ms NOW` and its query string */
+const pin = () => ["--revision", String(R), "--now-ms", String(NOW)];
+const pinQ = () => `revision=${R}&now_ms=${NOW}`;
+
+interface Run {
+  code: number | null;
+  out: string;
+  err: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", SCHEDULER_CONSOLE_URL: app.url, SCHEDULER_CONSOLE_TOKEN: TOKEN, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    child.on("error", reject);
+    child.on("exit", (code: number | null) => resolve({ code, out, err }));
+  });
+}
+
+async function apiJson(pathAndQuery: string, token: string | null = TOKEN): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${app.url}${pathAndQuery}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.status, body: await res.json() };
+}
+
+const countOf = (n: number, word: string) => `${n.toLocaleString("en-US")} ${n === 1 ? word : `${word}s`}`;
+
+/** What differs between two reads of one revision: when it was read, the cache's age. */
+const sameAnswer = (body: any) => ({ ...body, read_at_ms: expect.any(Number), snapshot: { ...body.snapshot, age_ms: expect.any(Number) } });
+
+beforeAll(async () => {
+  const endpoints = inject("etcdEndpoints");
+  client = clientFor(endpoints);
+  prefix = testPrefix("ops-cli");
+  NOW = Date.now();
+  await seedScenarios(client, ["incidents"], { prefix, now: NOW, leaseTtlSec: 3600 });
+  const worker: SimExecutor = { id: "ops-cli-worker", kind: "worker", kinds: ["merge_wal"], slots_total: { merge_wal: 1 }, bytes_total: 64 * 1024 ** 3, draining: false };
+  await client.put(keys.executor(prefix, worker.id)).value(heartbeatValue(worker, NOW));
+  // two due tables for its one slot: one is placed, the other finds no free slot
+  await demandTable(client, prefix, "ops-cli/due-1", 40, NOW - 600_000);
+  await demandTable(client, prefix, "ops-cli/due-2", 30, NOW - 600_000);
+  app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_VIEWER_TOKENS: TOKEN, CONSOLE_SHADOW_SAMPLE_MS: "1000", CONSOLE_SAMPLER_TTL_SECS: "5" });
+  R = (await apiJson("/api/v1/scheduler/executors")).body.revision;
+});
+
+afterAll(async () => {
+  await app?.stop();
+  client?.close();
+});
+
+describe("why <table>", () => {
+  it("prints the verdict and every why-not entry in words, with the per-executor counts", async () => {
+    const list = await apiJson(`/api/v1/scheduler/demand?${pinQ()}&limit=2000&include_idle=true`);
+    // a table held back by executor filters (per-executor counts in detail.counts), one that
+    // would be placed, and one that needs attention
+    const all = await Promise.all(list.body.tables.map((t: any) => apiJson(`/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&${pinQ()}`).then((r) => r.body)));
+    const answers = [
+      all.find((a: any) => a.table.why_not.some((w: any) => w.detail?.counts)),
+      all.find((a: any) => a.table.verdict.state === "would_place"),
+      all.find((a: any) => a.table.target === INCIDENT.brokenStore),
+    ];
+    expect(answers.map((a) => a?.table.target ?? null)).not.toContain(null);
+
+    for (const answer of answers) {
+      const t = answer.table;
+      const run = await cli(["why", t.target, ...pin()]);
+      expect(run.err).toBe("");
+      expect(run.code).toBe(0);
+      const lines = run.out.trimEnd().split("\n");
+      expect(lines[0]).toBe(`${t.target}  (revision ${answer.revision}, evaluated at ${formatTime(NOW)})`);
+      const verdict = t.verdict.state === "would_place" ? `would place on ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}` : `would skip: ${t.verdict.code} — ${t.verdict.message}`;
+      expect(lines).toContain(`Verdict: ${verdict}`);
+      if (t.why_not.length === 0) expect(lines).toContain("Why not: nothing holds it back: it would be placed now.");
+      else expect(lines).toContain(`Why not (${t.why_not.length}):`);
+      t.why_not.forEach((w: any, i: number) => {
+        const at = lines.indexOf(`  ${i + 1}. ${w.code} (${w.retryable ? "retryable" : "needs a change"})`);
+        expect(at, w.code).toBeGreaterThan(0);
+        expect(lines[at + 1]).toBe(`     ${w.message}`);
+        if (w.detail?.counts) {
+          const counts = Object.entries(w.detail.counts).map(([stage, n]) => `${n} ${stage.replaceAll("_", " ")}`).join(", ");
+          expect(lines).toContain(`     executors: ${w.detail.considered} considered; ${counts}`);
+        }
+      });
+    }
+  });
+
+  it("--json prints the API's answer", async () => {
+    const target = INCIDENT.stalledTarget;
+    const run = await cli(["why", target, ...pin(), "--json"]);
+    expect(run.code).toBe(0);
+    const api = await apiJson(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}&${pinQ()}`);
+    expect(JSON.parse(run.out)).toEqual(sameAnswer(api.body));
+  });
+
+  it("an unknown table is the API's 404, exit 1 with its code and message", async () => {
+    const api = await apiJson(`/api/v1/scheduler/demand?target=no-such-table&${pinQ()}`);
+    expect(api.status).toBe(404);
+    const run = await cli(["why", "no-such-table", ...pin()]);
+    expect(run.code).toBe(1);
+    expect(run.out).toBe("");
+    expect(run.err).toBe(`error: ${api.body.error.code}: ${api.body.error.message} (HTTP 404)\n`);
+  });
+});
+
+describe("tables, executors, shadow", () => {
+  it("tables --class --backlog --limit lists the API's rows in its order", async () => {
+    const all = await apiJson(`/api/v1/scheduler/demand?class=critical&class=commit_ready&backlog=ok&${pinQ()}`);
+    const limit = all.body.matched - 1; // one short, so the listing says more follow
+    expect(limit).toBeGreaterThan(3);
+    const api = await apiJson(`/api/v1/scheduler/demand?class=critical&class=commit_ready&backlog=ok&limit=${limit}&${pinQ()}`);
+    const run = await cli(["tables", "--class", "critical,commit_ready", "--backlog", "ok", "--limit", String(limit), ...pin()]);
+    expect(run.code).toBe(0);
+    const lines = run.out.trimEnd().split("\n");
+    const b = api.body;
+    expect(b.tables).toHaveLength(limit);
+    expect(lines[0]).toBe(`${limit} of ${b.matched} matching tables (revision ${R}; ${b.total_tables} tables, ${b.tables_with_pending} with pending)`);
+    expect(lines[1].split(/\s+/)).toEqual(["TARGET", "CLASS", "PENDING", "BYTES", "WAIT", "SCORE", "BACKLOG", "VERDICT"]);
+    const rows = lines.slice(2, 2 + limit).map((l) => l.split(/\s+/));
+    expect(rows.map((r) => r[0])).toEqual(b.tables.map((t: any) => t.target));
+    expect(rows.map((r) => r[1])).toEqual(b.tables.map((t: any) => t.class));
+    expect(rows.map((r) => r[2])).toEqual(b.tables.map((t: any) => t.pending_generations.toLocaleString("en-US")));
+    expect(lines[2 + limit]).toBe("More tables follow: raise --limit (up to 2000).");
+    expect(lines).toHaveLength(3 + limit);
+    const json = await cli(["tables", "--class", "critical", "--class", "commit_ready", "--backlog", "ok", "--limit", String(limit), ...pin(), "--json"]);
+    expect(JSON.parse(json.out)).toEqual(sameAnswer(b));
+  });
+
+  it("--revision pins the answer", async () => {
+    const live = await apiJson(`/api/v1/scheduler/demand?limit=3&now_ms=${NOW}`);
+    const revision = live.body.revision;
+    await client.put(keys.demandEvent(prefix, "ops-cli/new-table", "s1")).value(JSON.stringify({ shard: "s1", sealed_through: 40, flushed_at_ms: NOW, writer_epoch: 1, source: "writer" }));
+    const pinned = await apiJson(`/api/v1/scheduler/demand?limit=3&now_ms=${NOW}&revision=${revision}`);
+    const run = await cli(["tables", "--limit", "3", "--revision", String(revision), "--now-ms", String(NOW), "--json"]);
+    expect(run.code).toBe(0);
+    const body = JSON.parse(run.out);
+    expect(body.revision).toBe(revision);
+    expect(body).toEqual(sameAnswer(pinned.body));
+  });
+
+  it("executors lists every executor with its state and headroom", async () => {
+    const api = await apiJson(`/api/v1/scheduler/executors?${pinQ()}`);
+    const run = await cli(["executors", ...pin()]);
+    expect(run.code).toBe(0);
+    const lines = run.out.trimEnd().split("\n");
+    const t = api.body.totals;
+    expect(lines[0]).toContain(`${countOf(t.executors, "executor")} (${t.draining} draining), ${countOf(t.orphans, "orphan")}`);
+    expect(lines[0]).toContain(`free bytes ${formatBytes(t.bytes_free)}`);
+    expect(lines.slice(2).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(api.body.executors.map((e: any) => [e.id, e.kind, e.orphan ? "orphan" : e.draining ? "draining" : "live"]));
+    expect(t.orphans + t.draining).toBeGreaterThan(0);
+    const json = await cli(["executors", ...pin(), "--json"]);
+    expect(JSON.parse(json.out)).toEqual(sameAnswer(api.body));
+  });
+
+  it("shadow prints the outcome counts and placement agreement", async () => {
+    const api = await apiJson(`/api/v1/scheduler/shadow?${pinQ()}`);
+    const run = await cli(["shadow", ...pin()]);
+    expect(run.code).toBe(0);
+    const lines = run.out.trimEnd().split("\n");
+    expect(lines[0]).toBe(`Shadow comparison at revision ${api.body.revision}: ${countOf(api.body.disagreements, "disagreement")} (discovery_miss + phantom_task)`);
+    for (const [outcome, n] of Object.entries(api.body.outcomes)) expect(lines.find((l) => l.startsWith(`${outcome} `))?.split(/\s+/)[1], outcome).toBe((n as number).toLocaleString("en-US"));
+    expect(lines.some((l) => l.startsWith(`Placements: the console and the master ${api.body.placements.agree ? "agree" : "differ"}`))).toBe(true);
+    const json = await cli(["shadow", ...pin(), "--json"]);
+    expect(JSON.parse(json.out)).toEqual(sameAnswer(api.body));
+  });
+});
+
+describe("tokens and exit codes", () => {
+  it("takes the token from --token or SCHEDULER_CONSOLE_TOKEN; without one the API's 401 is exit 1", async () => {
+    const refused = await apiJson("/api/v1/scheduler/executors", null);
+    expect(refused.status).toBe(401);
+    const none = await cli(["executors"], { SCHEDULER_CONSOLE_TOKEN: "" });
+    expect(none.code).toBe(1);
+    expect(none.err).toBe(`error: ${refused.body.error.code}: ${refused.body.error.message} (HTTP 401)\n`);
+    const flag = await cli(["executors", "--token", TOKEN], { SCHEDULER_CONSOLE_TOKEN: "" });
+    expect(flag.code).toBe(0);
+    const help = await cli(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("Commands:");
+    expect(help.out).not.toContain(TOKEN); // the token is never echoed as a default
+  });
+
+  it("usage errors exit 2 and call no API", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    for (const args of [
+      [],
+      ["frobnicate"],
+      ["tables", "--limit", "2001"],
+      ["why", "t", "--at", "2026-12-01T03:10:00Z", "--revision", "5"],
+      ["diff", "--from", "5", "--to", "soon"],
+    ]) {
+      const run = await cli([...args, "--url", closed]);
+      expect(run.code, args.join(" ")).toBe(2);
+      expect(run.out + run.err, args.join(" ")).not.toContain("did not answer");
+    }
+  });
+
+  it("an unreachable console is exit 1 with code unreachable", async () => {
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const run = await cli(["executors", "--url", closed]);
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(new RegExp(`^error: unreachable: ${closed.replaceAll(".", "\\.")} did not answer: `));
+  });
+});
+
+// These two need the revision clock's routes (GET /api/v1/revisions/time and
+// GET /api/v1/scheduler/diff); they run wherever those routes exist.
+/**
+ * The clock may refine a recent revision's time as new samples land, so an answer is
+ * checked against the API's answers just before and just after the command.
+ */
+async function bracketed(ask: () => Promise<any>, command: () => Promise<Run>): Promise<{ run: Run; before: any; after: any }> {
+  const before = await ask();
+  const run = await command();
+  const after = await ask();
+  return { run, before, after };
+}
+
+describe.skipIf(!HAS_REVISION_TIME)("--at <time>", () => {
+  it("resolves the time through GET /api/v1/revisions/time and answers at that revision", async () => {
+    const at = Date.now() - 1000;
+    const clock = () => apiJson(`/api/v1/revisions/time?at_ms=${at}`).then((r) => (expect(r.status).toBe(200), r.body));
+    const text = await bracketed(clock, () => cli(["tables", "--limit", "2", "--at", new Date(at).toISOString(), "--now-ms", String(NOW)]));
+    expect(text.run.err).toBe("");
+    expect(text.run.code).toBe(0);
+    const first = text.run.out.split("\n")[0];
+    expect([text.before.revision, text.after.revision].map((r) => first.startsWith(`At ${formatTime(at)}: revision ${r}, written `))).toContain(true);
+    const json = await bracketed(clock, () => cli(["tables", "--limit", "2", "--at", String(at), "--now-ms", String(NOW), "--json"]));
+    const body = JSON.parse(json.run.out);
+    expect([json.before.revision, json.after.revision]).toContain(body.revision);
+    const pinned = await apiJson(`/api/v1/scheduler/demand?limit=2&now_ms=${NOW}&revision=${body.revision}`);
+    expect(body).toEqual(sameAnswer(pinned.body));
+  });
+});
+
+describe.skipIf(!HAS_DIFF)("diff --from --to", () => {
+  it("prints GET /api/v1/scheduler/diff in words, and as JSON", async () => {
+    const from = (await apiJson("/api/v1/scheduler/executors")).body.revision;
+    await client.put(keys.demandEvent(prefix, "ops-cli/appeared", "s1")).value(JSON.stringify({ shard: "s1", sealed_through: 30, flushed_at_ms: Date.now(), writer_epoch: 1, source: "writer" }));
+    const to = Number((await client.get(keys.demandEvent(prefix, "ops-cli/appeared", "s1")).exec()).header.revision);
+    const diff = () => apiJson(`/api/v1/scheduler/diff?from=${from}&to=${to}`).then((r) => (expect(r.status).toBe(200), r.body));
+    const side = (s: any, r: number) => `revision ${r}${s.at_ms === null ? "" : ` (${formatTime(s.at_ms)})`}`;
+    const text = await bracketed(diff, () => cli(["diff", "--from", String(from), "--to", String(to)]));
+    expect(text.run.code).toBe(0);
+    expect(text.after.tables.appeared).toContain("ops-cli/appeared");
+    const lines = text.run.out.trimEnd().split("\n");
+    expect([text.before, text.after].map((d) => `From ${side(d.from, from)} to ${side(d.to, to)}`)).toContain(lines[0]);
+    expect(lines).toContain(`Appeared (${text.after.tables.appeared.length}):`);
+    expect(lines).toContain("  ops-cli/appeared");
+    const json = await bracketed(diff, () => cli(["diff", "--from", String(from), "--to", String(to), "--json"]));
+    expect([json.before, json.after].map((d) => JSON.stringify(d))).toContain(JSON.stringify(JSON.parse(json.run.out)));
+  });
+});

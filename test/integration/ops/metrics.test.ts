@@ -1,0 +1,191 @@
+// GET /api/metrics of a real `next start` over a real etcd seeded like the demo
+// (`realistic`: 13,405 tables, and `incidents`): the exposition passes `promtool check metrics`, every name is `console_…`,
+// no label carries a table, the fleet gauges equal the API's own answers from the same
+// live plan, and every query of the Grafana dashboard reads a metric the console exports.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Etcd3 } from "etcd3";
+import { startApp, type RunningApp } from "../../support/app";
+import { testPrefix } from "../../support/prefix";
+import { waitFor } from "../../support/ports";
+import { seedScenarios } from "@/lib/sim";
+import { BUILTIN_POLICY } from "@/lib/schema/policy";
+import { api, clientFor } from "../api/helpers";
+import { historySample } from "../answer/records";
+import { metricNamesOf, parseExposition, promtool, sampleValue, type Sample } from "./exposition";
+
+let client: Etcd3;
+let app: RunningApp;
+
+beforeAll(async () => {
+  const endpoints = inject("etcdEndpoints");
+  client = clientFor(endpoints);
+  const prefix = testPrefix("ops-metrics");
+  const now = Date.now();
+  const seeded = await seedScenarios(client, ["realistic", "incidents"], { prefix, now, leaseTtlSec: 3600 });
+  // a shadow-history sample 20 min ago at the seeded revision: the console then knows that
+  // incident/merging's progress has not moved since (longer than its 600 s idle timeout)
+  await historySample(client, prefix, now - 20 * 60_000, Math.max(seeded.realistic.revision, seeded.incidents.revision));
+  app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  client?.close();
+});
+
+async function exposition(): Promise<string> {
+  const res = await fetch(`${app.url}/api/metrics`);
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+/** Every table of a listing: the first page live, the rest by its cursor (same revision and now). */
+async function allTables(first: any): Promise<any[]> {
+  const tables = [...first.tables];
+  for (let cursor = first.next_cursor; cursor !== null; ) {
+    const { body } = await api(app.url, `/api/v1/scheduler/demand?cursor=${encodeURIComponent(cursor)}`);
+    tables.push(...body.tables);
+    cursor = body.next_cursor;
+  }
+  return tables;
+}
+
+/**
+ * The metrics and the API answers of one live plan: the demand list's `now_ms` names the
+ * plan, so a scrape between two lists with the same `now_ms` came from that plan too.
+ */
+async function samePlan(): Promise<{ samples: Sample[]; demand: any; tables: any[]; executors: any; failures: any; shadow: any }> {
+  let result: Awaited<ReturnType<typeof samePlan>> | null = null;
+  const list = "/api/v1/scheduler/demand?include_idle=true&limit=2000";
+  await waitFor(async () => {
+    const before = await api(app.url, list);
+    const samples = parseExposition(await exposition());
+    const [executors, failures, shadow, after] = await Promise.all([
+      api(app.url, "/api/v1/scheduler/executors"),
+      api(app.url, "/api/v1/scheduler/failures"),
+      api(app.url, "/api/v1/scheduler/shadow"),
+      api(app.url, list),
+    ]);
+    if (before.body.now_ms !== after.body.now_ms || shadow.body.now_ms !== after.body.now_ms) return false;
+    result = { samples, demand: after.body, tables: await allTables(after.body), executors: executors.body, failures: failures.body, shadow: shadow.body };
+    return true;
+  }, 90_000, "a scrape and API answers from one live plan");
+  return result!;
+}
+
+describe("GET /api/metrics", () => {
+  it("passes promtool check metrics, names everything console_, and never labels by table", async () => {
+    await api(app.url, "/api/v1/scheduler/demand"); // the first plan
+    const text = await exposition();
+    const { code, output } = promtool(["check", "metrics"], { input: text });
+    expect(output).toBe("");
+    expect(code).toBe(0);
+    const samples = parseExposition(text);
+    expect(samples.length).toBeGreaterThan(100);
+    expect(samples.filter((s) => !s.name.startsWith("console_")).map((s) => s.name)).toEqual([]);
+    const { body } = await api(app.url, "/api/v1/scheduler/demand?include_idle=true&limit=2000");
+    const targets = new Set<string>((await allTables(body)).map((t: any) => t.target));
+    expect(targets.size).toBe(body.total_tables);
+    expect(targets.size).toBeGreaterThan(13_405);
+    // bounded: the series do not grow with the fleet (13,414 tables here)
+    expect(samples.length).toBeLessThan(600);
+    const labelled = samples.filter((s) => Object.values(s.labels).some((v) => targets.has(v)));
+    expect(labelled).toEqual([]);
+    const labelNames = new Set(samples.flatMap((s) => Object.keys(s.labels)));
+    for (const forbidden of ["target", "table", "executor", "instance_id"]) expect(labelNames.has(forbidden)).toBe(false);
+  });
+
+  it("fleet gauges equal the API's answers from the same live plan", async () => {
+    const { samples, demand, tables, executors, failures, shadow } = await samePlan();
+    const v = (name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels);
+    expect(tables).toHaveLength(demand.total_tables);
+    for (const [cls, n] of Object.entries(demand.counts.by_class)) expect(v("console_tables", { class: cls }), cls).toBe(n);
+    for (const [b, n] of Object.entries(demand.counts.by_backlog)) expect(v("console_tables_backlog", { backlog: b }), b).toBe(n);
+    expect(v("console_tables_with_pending")).toBe(demand.tables_with_pending);
+    for (const cls of Object.keys(demand.counts.by_class)) {
+      const waits = tables.filter((t) => t.class === cls && t.wait_ms !== null).map((t) => t.wait_ms / 1000);
+      expect(v("console_longest_wait_seconds", { class: cls }), cls).toBe(waits.length ? Math.max(...waits) : 0);
+    }
+    expect(v("console_tables_would_place")).toBe(tables.filter((t) => t.verdict.state === "would_place").length);
+    const skipCodes = new Set<string>(tables.filter((t) => t.verdict.state === "would_skip").map((t) => t.verdict.code));
+    for (const code of skipCodes) expect(v("console_tables_would_skip", { code }), code).toBe(tables.filter((t) => t.verdict.code === code).length);
+    expect(skipCodes.size).toBeGreaterThan(1);
+    for (const [state, code] of [["held", "write_turn_held"], ["stalled", "write_turn_stalled"]]) {
+      expect(v("console_write_turns", { state })).toBe(tables.filter((t) => t.verdict.code === code).length);
+    }
+    // starving: a unit waited at least its kind's max_turn_wait_secs (§4.2), per the table's own answer
+    // A table's wait is its offered unit's: another unit may have waited longer only when the
+    // offered one is not a merge (commit_ready, recovery, maintenance) or has no known wait.
+    // Those, and the ones that waited at least the shortest limit, are asked for their units.
+    const shortestLimitMs = 1000 * Math.min(...Object.values(BUILTIN_POLICY.max_turn_wait_secs as Record<string, number>));
+    const mergeClasses = new Set(["critical", "normal", "tail", "idle"]);
+    const candidates = tables.filter((t) => (t.wait_ms === null ? t.class !== "idle" : t.wait_ms >= shortestLimitMs) || !mergeClasses.has(t.class));
+    const details = await Promise.all(candidates.map((t) => api(app.url, `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`)));
+    const starving = details.filter(({ body: { table } }) =>
+      table.units.some((u: any) => {
+        const limit = table.policy.effective.max_turn_wait_secs[u.kind];
+        return limit !== undefined && u.wait_ms !== null && u.wait_ms >= limit * 1000;
+      }),
+    );
+    expect(v("console_tables_starving")).toBe(starving.length);
+    expect(starving.length).toBeGreaterThan(0);
+
+    const rows: any[] = executors.executors;
+    expect(v("console_executors", { state: "live" })).toBe(rows.filter((e) => !e.orphan && !e.draining).length);
+    expect(v("console_executors", { state: "draining" })).toBe(executors.totals.draining);
+    expect(v("console_executors", { state: "orphan" })).toBe(executors.totals.orphans);
+    for (const [kind, n] of Object.entries(executors.totals.slots_free)) expect(v("console_executor_free_slots", { kind }), kind).toBe(n);
+    expect(v("console_executor_free_bytes")).toBe(executors.totals.bytes_free);
+
+    expect(v("console_failures_needing_attention")).toBe(failures.failures.filter((f: any) => f.needs_attention).length);
+    expect(v("console_cooldowns_active")).toBe(failures.cooldowns.filter((c: any) => c.cooling).length);
+    for (const [outcome, n] of Object.entries(shadow.outcomes)) expect(v("console_shadow_outcome", { outcome }), outcome).toBe(n);
+    expect(v("console_shadow_disagreements")).toBe(shadow.disagreements);
+
+    expect(v("console_snapshot_live")).toBe(1);
+    expect(v("console_snapshot_age_seconds")).toBeGreaterThanOrEqual(0);
+    expect(v("console_snapshot_age_seconds")).toBeLessThan(15);
+    expect(v("console_fleet_plan_age_seconds")).toBeGreaterThanOrEqual(0);
+  });
+
+  it("the incidents fleet gives the alertable gauges something to show", async () => {
+    const { samples } = await samePlan();
+    const v = (name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels);
+    expect(v("console_failures_needing_attention")).toBeGreaterThan(0);
+    expect(v("console_executors", { state: "live" })).toBeGreaterThan(0);
+    expect(v("console_executors", { state: "draining" })).toBeGreaterThan(0);
+    expect(v("console_executors", { state: "orphan" })).toBeGreaterThan(0);
+    expect(v("console_cooldowns_active")).toBeGreaterThan(0);
+    // incident/stalled-merge never reported progress (held: not watched long enough to say);
+    // incident/merging's progress is older than its idle timeout (stalled)
+    expect(v("console_write_turns", { state: "held" })).toBeGreaterThan(0);
+    expect(v("console_write_turns", { state: "stalled" })).toBeGreaterThan(0);
+    expect(v("console_tables", { class: "critical" })).toBeGreaterThan(0);
+    expect(v("console_longest_wait_seconds", { class: "critical" })).toBeGreaterThan(3600);
+  });
+});
+
+describe("the Grafana dashboard", () => {
+  const dashboard = JSON.parse(fs.readFileSync(path.resolve(__dirname, "../../../ops/grafana/console.json"), "utf8"));
+
+  it("queries only metrics the console exports", async () => {
+    const exported = new Set(parseExposition(await exposition()).map((s) => s.name));
+    const queries: Array<{ where: string; expr: string }> = [];
+    for (const panel of dashboard.panels) {
+      expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+      for (const t of panel.targets) queries.push({ where: `${panel.title} ${t.refId}`, expr: t.expr });
+    }
+    for (const variable of dashboard.templating.list) if (variable.type === "query") queries.push({ where: `$${variable.name}`, expr: variable.query.query.replace(/^label_values\((\w+),.*$/, "$1") });
+    const missing: string[] = [];
+    for (const { where, expr } of queries) {
+      const names = metricNamesOf(expr);
+      expect(names.length, `${where}: ${expr}`).toBeGreaterThan(0);
+      for (const name of names) if (!exported.has(name)) missing.push(`${where}: ${name}`);
+    }
+    expect(missing).toEqual([]);
+    const titles = dashboard.panels.map((p: any) => p.title);
+    for (const wanted of ["Fleet by class", "Longest wait by class", "Starving tables", "Executor headroom: free slots", "Shadow outcomes", "Request latency (p50, p95, p99)"]) expect(titles).toContain(wanted);
+  });
+});

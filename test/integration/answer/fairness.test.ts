@@ -3,12 +3,13 @@
 // records of the last 24 h (the seed design's continuous merger against a prepared
 // compaction), `position` / `sort=position` / `eta` from the done tasks of the last hour,
 // and a table whose flushes are stamped in the future.
+import { demandDetail, demandList } from "@/lib/schema/api/demand";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { hex, keys } from "@/lib/schema/keys";
-import { api, clientFor, q } from "../api/helpers";
+import { api, clientFor, q, okBody } from "../api/helpers";
 import { demandTable, heartbeat, put, task } from "./records";
 
 let client: Etcd3;
@@ -53,7 +54,7 @@ afterAll(async () => {
 });
 
 const detail = async (target: string, extra: Record<string, number> = {}) =>
-  (await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW, ...extra })}`)).body.table;
+  (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW, ...extra })}`, demandDetail)).table;
 
 describe("max_consecutive_turns from the tasks/ records of the last 24 h", () => {
   it("after two merge turns the prepared compaction goes first, and the merge unit says turn_limit", async () => {
@@ -82,7 +83,7 @@ describe("max_consecutive_turns from the tasks/ records of the last 24 h", () =>
   });
 
   it("a pinned revision (read again from etcd) plans with the same history", async () => {
-    const res = (await api(app.url, `/api/v1/scheduler/demand${q({ target: "fair/prepared", now_ms: NOW, revision: seededRevision - 1 })}`)).body;
+    const res = await okBody(app.url, `/api/v1/scheduler/demand${q({ target: "fair/prepared", now_ms: NOW, revision: seededRevision - 1 })}`, demandDetail);
     expect(res.snapshot).toMatchObject({ pinned: true, revision: seededRevision - 1 });
     expect(res.table.verdict).toMatchObject({ state: "would_place", kind: "compact" });
     expect(res.table.units[1].why_not.map((w: any) => w.code)).toEqual(["turn_limit"]);
@@ -91,7 +92,7 @@ describe("max_consecutive_turns from the tasks/ records of the last 24 h", () =>
 
 describe("place in line and ETA", () => {
   it("ranks candidates per head-unit kind in planner order; the ETA comes from done merges of the last hour", async () => {
-    const list = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`)).body;
+    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandList);
     const pos = Object.fromEntries(list.tables.map((t: any) => [t.target, t.position]));
     expect(pos).toEqual({
       "fair/prepared": { kind: "compact", rank: 1, of: 2 },
@@ -111,17 +112,17 @@ describe("place in line and ETA", () => {
   });
 
   it("sort=position lists by rank, ties in planner order", async () => {
-    const list = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position" })}`)).body;
+    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position" })}`, demandList);
     expect(list.tables.map((t: any) => t.target)).toEqual(["fair/prepared", "line/a", "fair/yield", "line/b", "line/c", "skew/ahead", "tail/x"]);
     // descending: highest rank first; tables not in line still come last
-    const desc = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position", order: "desc" })}`)).body;
+    const desc = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position", order: "desc" })}`, demandList);
     expect(desc.tables.map((t: any) => t.target)).toEqual(["skew/ahead", "line/c", "fair/yield", "line/b", "fair/prepared", "line/a", "tail/x"]);
   });
 });
 
 describe("clock skew", () => {
   it("a table whose flushes are stamped in the future is flagged, counted, and its 0 s wait explained", async () => {
-    const list = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`)).body;
+    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandList);
     expect(list.clock_skew_tables).toBe(1);
     const row = list.tables.find((t: any) => t.target === "skew/ahead");
     expect(row).toMatchObject({ wait_ms: 0, clock_skew_ms: 129_000 });

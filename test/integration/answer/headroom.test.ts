@@ -3,12 +3,16 @@
 // shadow rows, overcommit, unbudgeted executors, orphans that are not "draining", no
 // overdue shadow rows, per-executor shadow agreement with its reason, and the table
 // detail naming the headroom its verdict used.
+import { demandDetail } from "@/lib/schema/api/demand";
+import { executorsResponse } from "@/lib/schema/api/executors";
+import { assignmentsResponse } from "@/lib/schema/api/assignments";
+import { shadowResponse } from "@/lib/schema/api/shadow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { keys } from "@/lib/schema/keys";
-import { api, clientFor, q } from "../api/helpers";
+import { api, clientFor, q, okBody } from "../api/helpers";
 import { GiB, assignment, demandTable, heartbeat, put } from "./records";
 
 let client: Etcd3;
@@ -53,8 +57,7 @@ afterAll(async () => {
 
 describe("executors: headroom both ways", () => {
   it("rows carry reservations with and without shadow rows, overcommit, and orphans that do not drain", async () => {
-    const { status, body } = await api(app.url, "/api/v1/scheduler/executors");
-    expect(status).toBe(200);
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
     const byId = Object.fromEntries(body.executors.map((e: any) => [e.id, e]));
     expect(byId["m-big"]).toMatchObject({
       bytes_total: 8 * GiB, bytes_reserved: 4 * GiB, bytes_free: 4 * GiB,
@@ -79,7 +82,7 @@ describe("executors: headroom both ways", () => {
   });
 
   it("assignments: a shadow row is never overdue; an unbound assigned row past its deadline is", async () => {
-    const { body } = await api(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`);
+    const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponse);
     const overdue = Object.fromEntries(body.assignments.map((a: any) => [a.unit_id, [a.state, a.overdue]]));
     expect(overdue).toEqual({
       "u-shadow-a": ["shadow", false], "u-shadow-b": ["shadow", false], "u-assigned": ["assigned", true], "u-bound": ["bound", false], "u-orphan": ["assigned", true],
@@ -89,7 +92,7 @@ describe("executors: headroom both ways", () => {
 
 describe("which executor: one answer, or why not", () => {
   it("shadow agreement is per executor, each mismatch with the reason", async () => {
-    const { body } = await api(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`);
+    const body = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`, shadowResponse);
     // §6.2: shadow rows out, the assigned/bound rows back in; every merge lands on m-big (most free bytes)
     expect(body.placements.console).toEqual([
       { target: "h/a", executor: "m-big", reserved_bytes: 2 * GiB },
@@ -118,7 +121,7 @@ describe("which executor: one answer, or why not", () => {
   });
 
   it("the table detail names every executor answer, the headroom its verdict used, and why they differ", async () => {
-    const detail = async (target: string) => (await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`)).body;
+    const detail = async (target: string) => await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`, demandDetail);
     const a = await detail("h/a");
     expect(a.table.verdict).toEqual({ state: "would_place", executor: "m-big", reserved_bytes: 2 * GiB, kind: "merge_wal" });
     expect(a.table.headroom).toEqual({

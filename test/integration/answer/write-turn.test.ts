@@ -4,6 +4,8 @@
 // execution that never reported progress) — exact codes, detail and words, the same answer
 // in the list, the detail's legacy panel and the §7.1 progress view; the master's §6.2
 // shadow rule keeps ignoring locks.
+import { demandDetail, demandList } from "@/lib/schema/api/demand";
+import { shadowResponse } from "@/lib/schema/api/shadow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
@@ -11,7 +13,7 @@ import { testPrefix } from "../../support/prefix";
 import { waitFor } from "../../support/ports";
 import { seedScenarios, INCIDENT } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
-import { api, clientFor, q } from "../api/helpers";
+import { api, clientFor, q, okBody } from "../api/helpers";
 import { heartbeat, historySample, put } from "./records";
 
 const WORKER_URL = "http://worker-1.lake.internal:8080";
@@ -42,9 +44,9 @@ afterAll(async () => {
   client?.close();
 });
 
-const detail = async (target: string, nowMs: number) => (await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`)).body.table;
+const detail = async (target: string, nowMs: number) => (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`, demandDetail)).table;
 const row = async (target: string, nowMs: number) =>
-  (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`)).body.tables.find((t: any) => t.target === target);
+  (await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandList)).tables.find((t) => t.target === target);
 
 describe("incident/merging: an execution running on worker-1 holds the write turn", () => {
   it("before the idle timeout: write_turn_held with the exact detail, in the list, the legacy panel and §7.1 progress", async () => {
@@ -96,7 +98,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
   });
 
   it("the §6.2 shadow rule still places it (locks are ignored there); the detail says why the answers differ", async () => {
-    const shadow = (await api(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`)).body;
+    const shadow = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`, shadowResponse);
     expect(shadow.placements.console.find((p: any) => p.target === INCIDENT.mergingTarget)).toMatchObject({ executor: "worker-1" });
     const t = await detail(INCIDENT.mergingTarget, NOW + 60_000);
     expect(t.executor_agreement).toEqual({
@@ -161,7 +163,7 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
     expect(stalled.legacy.execution).toMatchObject({ progress: "stalled", last_progress_ms: since, no_progress_for_ms: 2_460_000 });
     expect((await detail(INCIDENT.stalledTarget, since + 599_999)).verdict.code).toBe("write_turn_held");
     expect((await detail(INCIDENT.stalledTarget, since + 600_000)).verdict.code).toBe("write_turn_stalled");
-    const list = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`)).body;
+    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`, demandList);
     const byTarget = new Map(list.tables.map((x: any) => [x.target, x]));
     expect((byTarget.get(INCIDENT.stalledTarget) as any).execution).toEqual({ id: INCIDENT.stalledExecutionId, phase: "running", endpoint: WORKER_URL, progress: "stalled", sequence: null });
     expect((byTarget.get(INCIDENT.lockedTarget) as any).execution).toBeNull(); // a claim token is not an execution

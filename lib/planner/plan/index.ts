@@ -10,5 +10,5 @@ export { WHY_NOT_CODES, formatBytes, formatDuration } from "./why-not";
 export type { Verdict, WhyNot, WhyNotCode } from "./why-not";
 export { consecutiveRun, turnHistoryFromTasks } from "./fairness";
 export { mergeThresholds } from "./table";
-export { DEFAULT_POLICY_TARGET, previewPolicy, withPolicy } from "./preview";
-export type { PolicyPreview, PreviewSide } from "./preview";
+export { PREVIEW_EFFECTS, isStarving, previewEffect, previewPolicy, withPolicy } from "./preview";
+export type { PolicyPreview, PreviewEffect, PreviewRow, PreviewSide } from "./preview";

@@ -39,7 +39,8 @@ async function request(pathname: string, init: RequestInit & { duplex?: "half" }
   return { status: res.status, headers: res.headers, text };
 }
 
-const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+// every write names its reason (console-api.md Additions: X-Change-Reason)
+const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "x-change-reason": "security test" };
 const policyBody = (minGenerations: number) => JSON.stringify({ v: 1, merge: { min_generations: minGenerations } });
 
 function etcdctl(...args: string[]): void {
@@ -111,7 +112,7 @@ describe("security", () => {
       ],
       ["text/plain body", { headers: { ...headers, "content-type": "text/plain" }, body: policyBody(13) }, 415],
       ["form body", { headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: "v=1" }, 415],
-      ["no content type", { headers: { authorization: headers.authorization, "if-match": etag }, body: new Blob([policyBody(13)]) }, 415],
+      ["no content type", { headers: { authorization: headers.authorization, "x-change-reason": "security test", "if-match": etag }, body: new Blob([policyBody(13)]) }, 415],
     ];
     for (const [what, init, status] of refusals) {
       const res = await request(POLICY_PATH, { method: "PUT", ...init });

@@ -27,6 +27,7 @@ export function needsTypedName(target: string, preview: PreviewResponse): boolea
 
 export function ConfirmDialog({ target, action, preview, targetMode, initialReason, onConfirm, onCancel }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const reasonRef = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState(initialReason);
   const [typed, setTyped] = useState("");
   const ids = { title: useId(), reason: useId(), name: useId() };
@@ -39,6 +40,7 @@ export function ConfirmDialog({ target, action, preview, targetMode, initialReas
     if (!dialog) return;
     const opener = document.activeElement as HTMLElement | null;
     if (!dialog.open) dialog.showModal();
+    reasonRef.current?.focus();
     return () => {
       if (dialog.open) dialog.close();
       opener?.focus?.();
@@ -77,7 +79,7 @@ export function ConfirmDialog({ target, action, preview, targetMode, initialReas
         }}
       >
         <label htmlFor={ids.reason}>Why are you making this change? (kept in the audit log)</label>
-        <textarea id={ids.reason} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={CHANGE_REASON_MAX} rows={2} required autoFocus style={{ width: "100%" }} />
+        <textarea id={ids.reason} ref={reasonRef} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={CHANGE_REASON_MAX} rows={2} required style={{ width: "100%" }} />
         {mustType && (
           <>
             <label htmlFor={ids.name}>

@@ -1,8 +1,8 @@
 // A tiny fleet for the policy tests (integration and e2e): tables with a few pending
 // generations each (below the built-in merge.min_generations of 8) and one idle executor,
 // so lowering min_generations for one table changes its class and verdict.
-import { policyKeys } from "@/lib/etcd/policy-store";
-import { keys } from "@/lib/schema/keys";
+import { hex, keys } from "@/lib/schema/keys";
+import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { stringifyDemandEvent } from "@/lib/schema/demand";
 
 export const POLICY_TABLES = ["orders/eu", "orders/us", "clicks"] as const;
@@ -56,4 +56,5 @@ export async function seedPolicyFleet(put: PutKv, prefix: string, nowMs: number)
   return put(keys.executor(prefix, EXECUTOR_ID), JSON.stringify(heartbeat));
 }
 
-export const policyKey = policyKeys.policy;
+/** `P/policies/_default` or `P/policies/<hex(target)>` (scheduler-model.md §1.1), spelled out so e2e needs no server module. */
+export const policyKey = (prefix: string, target: string) => `${prefix}/policies/${target === DEFAULT_POLICY_TARGET ? target : hex(target)}`;

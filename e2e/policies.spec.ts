@@ -69,6 +69,11 @@ async function reviewAndSave(page: Page, reason: string): Promise<void> {
 test("an admin lowers the threshold, reviews the blast radius, saves with a reason, and the table shows the new class at once", async ({ page }) => {
   const target = POLICY_TABLES[0];
   await signIn(page, ADMIN, target);
+  // the table page first, so its data is in the browser's cache when we come back after the save
+  await page.goto(`${app.url}/tables/${encodeURIComponent(target)}`);
+  await expect(page.locator(".page-title .badge.class-tail")).toBeVisible();
+  await page.getByRole("link", { name: "edit" }).click();
+  await expect(page.getByTestId("policy-editor")).toBeVisible();
   await expect(page.getByTestId("mode-notice")).toContainText("mode legacy: the save changes the console's model and preview only");
   const field = page.getByLabel("Minimum pending generations", { exact: true });
   await expect(page.getByTestId("effective-merge.min_generations")).toContainText("8 built-in");

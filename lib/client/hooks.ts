@@ -113,15 +113,21 @@ export function usePreviewPolicy(target: string) {
   return useMutation({ mutationFn: (doc: PolicyDocument) => previewPolicy(target, doc) });
 }
 
+/** Live query keys carry "live" where a pinned one carries its revision (the pinned past never changes). */
+const isLive = (query: { queryKey: readonly unknown[] }) => query.queryKey.includes("live");
+
 /**
- * After a write at revision R: every live read waits for R (fetch-json's floor), and
- * every query refetches now instead of at its next poll (read your writes).
+ * After a write at revision R (read your writes): every live read waits for R (fetch-json's
+ * floor); live data cached for pages not on screen is dropped, so opening one shows
+ * "loading" rather than what the save replaced; the queries on screen refetch now (the
+ * refreshing notice says so meanwhile) instead of at their next poll.
  */
 function useAfterWrite() {
   const queryClient = useQueryClient();
   return (revision: number) => {
     requireRevision(revision);
-    void queryClient.invalidateQueries();
+    queryClient.removeQueries({ type: "inactive", predicate: isLive });
+    void queryClient.invalidateQueries({ type: "active", predicate: isLive });
   };
 }
 

@@ -3,7 +3,7 @@
 import { QueryClient, isServer } from "@tanstack/react-query";
 import { ApiError } from "./fetch-json";
 
-/** Live data refreshes this often (issue 5: "a few seconds"). */
+/** Live data refreshes this often (a few seconds). */
 export const LIVE_REFETCH_MS = 5000;
 
 function makeQueryClient(): QueryClient {

@@ -69,3 +69,6 @@ export const errorBody = z.object({
     request_id: z.string().optional(),
   }),
 });
+
+/** An endpoint without query parameters (unknown ones are ignored). */
+export const noQuery = z.object({});

@@ -3,12 +3,14 @@
 // response schemas. The document itself is scheduler-model.md §7.3 (lib/schema/policy.ts).
 import { z } from "zod";
 import { EffectivePolicySchema, POLICY_MODES, PolicyDocumentSchema } from "@/lib/schema/policy";
-import { nowMsParam, revisionParam, targetParam } from "./common";
+import { noQuery, nowMsParam, revisionParam, targetParam } from "./common";
 import { score, verdict } from "./demand";
 
 export const policyTarget = targetParam;
 export const policyQuery = z.object({ revision: revisionParam });
 export const previewQuery = z.object({ now_ms: nowMsParam });
+/** PUT and DELETE take no query parameters. */
+export const writeQuery = noQuery;
 
 /** The PUT / preview body: a sparse policy document (null or absent = inherit). */
 export const policyBody = PolicyDocumentSchema;

@@ -1,8 +1,9 @@
 // /api/v1/session (console-api.md Security): who is signed in; sign in with a token
 // (JSON or the sign-in form), or sign out.
 import { z } from "zod";
+import { noQuery } from "./common";
 
-export const sessionQuery = z.object({});
+export const sessionQuery = noQuery;
 
 export const sessionResponse = z.object({
   actor: z.string(),

@@ -1,5 +1,5 @@
-// Policy administration against a real etcd and a real `next start` (issue 6, issue 7
-// "Security checks"): the CAS under 20 concurrent editors, invalid bodies that write
+// Policy administration against a real etcd and a real `next start` (console-api.md
+// policies and Security): the CAS under 20 concurrent editors, invalid bodies that write
 // nothing, the auth matrix, 413/415/428, audit, preview and sessions.
 import { randomBytes } from "node:crypto";
 import http from "node:http";

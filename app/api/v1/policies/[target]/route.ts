@@ -1,7 +1,6 @@
 import { apiHandler, json } from "@/lib/api/handler";
 import { deletePolicy, getPolicy, parseTarget, savePolicy, writeHeaders } from "@/lib/api/policies";
-import { policyQuery } from "@/lib/schema/api/policies";
-import { z } from "zod";
+import { policyQuery, writeQuery } from "@/lib/schema/api/policies";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -15,13 +14,13 @@ export const GET = apiHandler({ route: ROUTE, query: policyQuery }, async ({ par
 });
 
 // PUT /api/v1/policies/{target}: replace the document (admin, If-Match, X-Change-Reason, X-Preview-Digest; audited CAS txn).
-export const PUT = apiHandler({ route: ROUTE, query: z.object({}), access: "admin", body: {}, ifMatch: true }, async ({ params, body, ifMatch, principal, request }) => {
+export const PUT = apiHandler({ route: ROUTE, query: writeQuery, access: "admin", body: {}, ifMatch: true }, async ({ params, body, ifMatch, principal, request }) => {
   const saved = await savePolicy({ target: parseTarget(params.target), body, ifMatch: ifMatch!, principal: principal!, headers: writeHeaders(request) });
   return json(saved.body, { headers: { etag: saved.etag } });
 });
 
 // DELETE /api/v1/policies/{target}: remove a per-table override (never `_default`); same guards as PUT.
-export const DELETE = apiHandler({ route: ROUTE, query: z.object({}), access: "admin", ifMatch: true }, async ({ params, ifMatch, principal, request }) => {
+export const DELETE = apiHandler({ route: ROUTE, query: writeQuery, access: "admin", ifMatch: true }, async ({ params, ifMatch, principal, request }) => {
   const deleted = await deletePolicy({ target: parseTarget(params.target), ifMatch: ifMatch!, principal: principal!, headers: writeHeaders(request) });
   return json(deleted, { headers: { etag: "0" } });
 });

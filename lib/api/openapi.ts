@@ -4,7 +4,7 @@ import "server-only";
 // endpoint of console-api.md is one entry of ENDPOINTS: adding an endpoint is adding an
 // entry. `redocly.yaml` holds the lint rules; lib/api/openapi.test.ts runs the linter.
 import { z } from "zod";
-import { errorBody } from "@/lib/schema/api/common";
+import { errorBody, noQuery } from "@/lib/schema/api/common";
 import { assignmentsQuery, assignmentsResponse } from "@/lib/schema/api/assignments";
 import { auditQuery, auditResponse } from "@/lib/schema/api/audit";
 import { demandDetail, demandList, demandQuery } from "@/lib/schema/api/demand";
@@ -18,15 +18,15 @@ import {
 import { sessionResponse, signedInResponse, signedOutResponse, signInBody } from "@/lib/schema/api/session";
 import { shadowHistoryQuery, shadowHistoryResponse, shadowQuery, shadowResponse } from "@/lib/schema/api/shadow";
 import { skippedQuery, skippedResponse } from "@/lib/schema/api/skipped";
+import type { Access } from "./handler";
 
 type JsonSchema = Record<string, unknown>;
 type Method = "get" | "put" | "post" | "delete";
-type Access = "public" | "read" | "admin";
 type HeaderName = "If-Match" | "X-Change-Reason" | "X-Preview-Digest";
 
 /** The documented error statuses; each names its contract codes. */
 const ERRORS = {
-  "400": { description: "invalid_query (issues list each bad parameter), invalid_json, invalid_body or cannot_delete_default", schema: "Error" },
+  "400": { description: "invalid_query (issues list each bad parameter; an endpoint without parameters refuses any), invalid_json, invalid_body or cannot_delete_default", schema: "Error" },
   "401": { description: "unauthorized: no credentials, or credentials that match no token", schema: "Error" },
   "403": { description: "forbidden (not an admin), cross_site (another origin) or read_only (no admin tokens configured)", schema: "Error" },
   "404": { description: "not_found", schema: "Error" },
@@ -117,7 +117,7 @@ export const ENDPOINTS: Endpoint[] = [
   },
   { method: "get", path: "/api/v1/audit", operationId: "listAudit", tag: "audit", access: "read", summary: "Policy changes, newest first, with reasons (entries up to ?revision=R when pinned)", query: auditQuery, responses: { "200": { description: "audit entries", schema: auditResponse } }, errors: READ_ERRORS },
 
-  { method: "get", path: "/api/v1/session", operationId: "getSession", tag: "session", access: "public", summary: "Who this request is signed in as, and whether the console is read-only", responses: { "200": { description: "the session", schema: sessionResponse } }, errors: ["400"] },
+  { method: "get", path: "/api/v1/session", operationId: "getSession", tag: "session", access: "public", summary: "Who this request is signed in as, and whether the console is read-only", query: noQuery, responses: { "200": { description: "the session", schema: sessionResponse } }, errors: ["400"] },
   {
     method: "post", path: "/api/v1/session", operationId: "signIn", tag: "session", access: "public",
     summary: "Sign in with a token (sets the session cookie), or sign out with action=signout; a form gets a 303 redirect",
@@ -125,11 +125,11 @@ export const ENDPOINTS: Endpoint[] = [
     responses: { "200": { description: "signed in or out (JSON)", schema: [signedInResponse, signedOutResponse] }, "303": { description: "the sign-in form's redirect", location: true } },
     errors: ["400", "401", "403", "413", "415"],
   },
-  { method: "delete", path: "/api/v1/session", operationId: "signOut", tag: "session", access: "public", summary: "Sign out (clears the session cookie)", responses: { "200": { description: "signed out", schema: signedOutResponse } }, errors: ["403"] },
+  { method: "delete", path: "/api/v1/session", operationId: "signOut", tag: "session", access: "public", summary: "Sign out (clears the session cookie)", query: noQuery, responses: { "200": { description: "signed out", schema: signedOutResponse } }, errors: ["400", "403"] },
 
-  { method: "get", path: "/api/v1/health", operationId: "getHealth", tag: "operations", access: "public", summary: "etcd endpoints, leader and live-cache state; 503 when no endpoint answers", responses: { "200": { description: "etcd answers", schema: healthResponse }, "503": { description: "no endpoint answers (status down)", schema: healthResponse } }, errors: ["400"] },
-  { method: "get", path: "/api/metrics", operationId: "getMetrics", tag: "operations", access: "public", summary: "Prometheus metrics", responses: { "200": { description: "the text exposition format", text: "text/plain" } }, errors: ["400"] },
-  { method: "get", path: "/api/v1/openapi.json", operationId: "getOpenApi", tag: "operations", access: "public", summary: "This OpenAPI document", responses: { "200": { description: "OpenAPI 3.1", schema: z.looseObject({ openapi: z.string() }) } }, errors: ["400"] },
+  { method: "get", path: "/api/v1/health", operationId: "getHealth", tag: "operations", access: "public", summary: "etcd endpoints, leader and live-cache state; 503 when no endpoint answers", query: noQuery, responses: { "200": { description: "etcd answers", schema: healthResponse }, "503": { description: "no endpoint answers (status down)", schema: healthResponse } }, errors: ["400"] },
+  { method: "get", path: "/api/metrics", operationId: "getMetrics", tag: "operations", access: "public", summary: "Prometheus metrics", query: noQuery, responses: { "200": { description: "the text exposition format", text: "text/plain" } }, errors: ["400"] },
+  { method: "get", path: "/api/v1/openapi.json", operationId: "getOpenApi", tag: "operations", access: "public", summary: "This OpenAPI document", query: noQuery, responses: { "200": { description: "OpenAPI 3.1", schema: z.looseObject({ openapi: z.string() }) } }, errors: ["400"] },
 ];
 
 function schemaOf(s: z.ZodType, io: "input" | "output"): JsonSchema {

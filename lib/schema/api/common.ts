@@ -70,5 +70,5 @@ export const errorBody = z.object({
   }),
 });
 
-/** An endpoint without query parameters (unknown ones are ignored). */
-export const noQuery = z.object({});
+/** An endpoint without query parameters: an unknown one is a 400, so a typo never passes silently. */
+export const noQuery = z.strictObject({});

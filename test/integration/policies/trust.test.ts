@@ -188,3 +188,25 @@ describe("rejected writes write nothing", () => {
     expect((await read(target)).stored).toEqual({ mode: "planner", v: 1 });
   });
 });
+
+describe("one house for every endpoint", () => {
+  it("an endpoint without parameters refuses unknown ones (400 invalid_query), writes included", async () => {
+    for (const path of ["/api/v1/session?x=1", "/api/v1/openapi.json?x=1", "/api/v1/health?x=1", "/api/metrics?x=1"]) {
+      const res = await call(app.url, "GET", path);
+      expect([path, res.status, res.body?.error?.code]).toEqual([path, 400, "invalid_query"]);
+    }
+    const before = await writtenFingerprint(client, prefix);
+    const res = await call(app.url, "PUT", `${policyPath("trust/params")}?force=1`, { token: ADMIN, body: {}, ifMatch: 0 });
+    expect([res.status, res.body.error.code]).toEqual([400, "invalid_query"]);
+    expect(await writtenFingerprint(client, prefix)).toBe(before);
+  });
+
+  it("the OpenAPI document served lists every write with its headers and security", async () => {
+    const doc = (await call(app.url, "GET", "/api/v1/openapi.json")).body;
+    const put = doc.paths["/api/v1/policies/{target}"].put;
+    expect(put.security).toEqual([{ bearer: [] }, { session: [] }]);
+    expect(doc.components.parameters.XChangeReason).toMatchObject({ in: "header", name: "X-Change-Reason", required: true });
+    expect(doc.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "console_session" });
+    expect(Object.keys(doc.paths["/api/v1/policies/{target}/preview"].post.responses)).toContain("422");
+  });
+});

@@ -245,6 +245,30 @@ test("the audit shows each reason and diff, and reverts a change through an ordi
   expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 6, max_age_secs: 600 } });
 });
 
+test("deleting an override is previewed and confirmed like a save, and reverting the deletion restores it", async ({ page }) => {
+  const target = POLICY_TABLES[1];
+  await signIn(page, ADMIN, target);
+  await page.getByRole("button", { name: "Delete override" }).click();
+  await expect(page.getByTestId("review")).toContainText("Review: delete the override");
+  // orders/us goes back to the built-in 8: a tail again
+  await expect(page.getByTestId("effect-demoted")).toHaveAttribute("data-count", "1");
+  await page.getByRole("button", { name: "Delete…" }).click();
+  const dialog = page.locator("dialog[open]");
+  await dialog.getByLabel(/Why are you making this change/).fill("back to the fleet default");
+  await dialog.getByRole("button", { name: "Confirm delete" }).click();
+  await expect(page.getByTestId("saved")).toHaveText(/Override deleted\./);
+  expect(await stored(target)).toBeNull();
+
+  await page.goto(`${app.url}/audit?target=${encodeURIComponent(target)}`);
+  const newest = page.getByTestId("audit-entry").first();
+  await expect(newest).toContainText("deleted the override");
+  await newest.getByTestId("revert").click();
+  await expect(page.getByLabel("Minimum pending generations", { exact: true })).toHaveValue("3");
+  await reviewAndSave(page, "restore the override");
+  await expect(page.getByTestId("saved")).toBeVisible();
+  expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 3 } });
+});
+
 test("a viewer sees the effective policy and no edit controls; a pinned revision shows the policy stored then", async ({ page }) => {
   const target = POLICY_TABLES[0];
   await signIn(page, VIEWER, target);

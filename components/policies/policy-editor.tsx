@@ -27,7 +27,9 @@ function useRevertTo(target: string): { start: StartingEdit | null; loading: boo
   const entry = query.data?.entries.find((e) => e.id === id);
   if (!entry) return { start: null, loading: query.isFetching };
   const when = new Date(entry.at_ms).toISOString().replace("T", " ").slice(0, 19);
-  return { start: { doc: entry.before, deletes: entry.before === null, reason: `Revert the change of ${when} UTC by ${entry.actor}` }, loading: false };
+  // before the change the table had no override: the revert deletes it (`_default` cannot be deleted: it empties instead)
+  const deletes = entry.before === null && target !== DEFAULT_POLICY_TARGET;
+  return { start: { doc: entry.before ?? {}, deletes, reason: `Revert the change of ${when} UTC by ${entry.actor}` }, loading: false };
 }
 
 export function PolicyEditor({ target, canWrite, readOnly }: { target: string; canWrite: boolean; readOnly: boolean }) {

@@ -8,6 +8,7 @@
 // Runs its own small etcd + console (with admin and viewer tokens: the shared stack has
 // none) so it needs nothing from the shared stack and cannot disturb it.
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import type { Browser, Page } from "@playwright/test";
 import { startApp, type RunningApp } from "../test/support/app";
 import { startEtcd, type EtcdCluster } from "../test/support/etcd";
@@ -54,6 +55,17 @@ async function adminPage(browser: Browser, target: string): Promise<Page> {
   await signIn(page, ADMIN, target);
   await expect(page.getByTestId("policy-editor")).toBeVisible();
   return page;
+}
+
+/** axe-core on the page as it is now: no serious or critical violation. */
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  await page.addScriptTag({ path: path.resolve(__dirname, "../node_modules/axe-core/axe.min.js") });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+  });
+  expect(violations, what).toEqual([]);
 }
 
 /** Review → Save… → the dialog: give a reason, confirm. */
@@ -146,6 +158,7 @@ test("a fleet-default save warns about the write cliff, leads with what it costs
   await dialog.getByTestId("confirm-name").fill("_default");
   await expect(confirm).toBeEnabled();
   await screenshot(page, "policy-confirm");
+  await expectAccessible(page, "the confirm dialog");
   // Esc cancels the native dialog, and focus returns to the button that opened it
   await page.keyboard.press("Escape");
   await expect(page.locator("dialog[open]")).toHaveCount(0);
@@ -166,6 +179,7 @@ test("validation names the field, the allowed range and the value given, and mov
   await summary.getByRole("link", { name: "Age that doubles the score" }).click();
   await expect(page.getByLabel("Age that doubles the score", { exact: true })).toBeFocused();
   await expect(page.getByTestId("review")).toHaveCount(0);
+  await expectAccessible(page, "the form with errors");
 });
 
 test("a fleet that moved between review and save: nothing is written, the form shows what changed, the fresh preview saves", async ({ page }) => {
@@ -216,6 +230,7 @@ test("two admins change the same field: the three-way view asks which value wins
   const go = conflict.getByRole("button", { name: /Choose 1 value first/ });
   await expect(go).toBeDisabled();
   await screenshot(first, "policy-conflict");
+  await expectAccessible(first, "the conflict view");
   await both.getByLabel("mine: 4").check();
   await conflict.getByRole("button", { name: "Continue with the combined change" }).click();
   await expect(first.getByLabel("Minimum pending generations", { exact: true })).toHaveValue("4");
@@ -233,6 +248,7 @@ test("the audit shows each reason and diff, and reverts a change through an ordi
   await page.goto(`${app.url}/audit?target=${encodeURIComponent(target)}`);
   const newest = page.getByTestId("audit-entry").first();
   await expect(newest.getByTestId("audit-reason")).toHaveText("Reason: first admin: lower threshold, keeping the faster aging");
+  await expectAccessible(page, "the audit page");
   await newest.getByTestId("revert").click();
   await expect(page.getByTestId("revert-notice")).toBeVisible();
   await expect(page.getByLabel("Minimum pending generations", { exact: true })).toHaveValue("6");

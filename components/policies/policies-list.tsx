@@ -6,6 +6,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { usePolicyList } from "@/lib/client/hooks";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
+import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { flattenDoc, labelOf, showValue } from "./fields";
 
 function Overrides({ doc }: { doc: unknown }) {
@@ -53,9 +54,9 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
             </tr>
           </thead>
           <tbody>
-            <tr data-target="_default">
+            <tr data-target={DEFAULT_POLICY_TARGET}>
               <td>
-                <Link href={href("_default")}>_default (fleet default)</Link>
+                <Link href={href(DEFAULT_POLICY_TARGET)}>{DEFAULT_POLICY_TARGET} (fleet default)</Link>
               </td>
               <td>{query.data.default.mod_revision === 0 ? <span className="muted">built-in defaults only</span> : <Overrides doc={query.data.default.stored} />}</td>
               <td className="num">{query.data.default.mod_revision}</td>

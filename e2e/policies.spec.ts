@@ -86,7 +86,7 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   await expect(page.locator(".page-title .badge.class-tail")).toBeVisible();
   await page.getByRole("link", { name: "edit" }).click();
   await expect(page.getByTestId("policy-editor")).toBeVisible();
-  await expect(page.getByTestId("mode-notice")).toContainText("mode legacy: the save changes the console's model and preview only");
+  await expect(page.getByTestId("mode-notice")).toContainText("this policy's mode is legacy: the save changes the console's model and preview only");
   const field = page.getByLabel("Minimum pending generations", { exact: true });
   await expect(page.getByTestId("effective-merge.min_generations")).toContainText("8 built-in");
   await field.fill("2");

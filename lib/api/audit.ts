@@ -5,6 +5,7 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { listAudit } from "@/lib/etcd/policy-store";
 import type { AuditQuery, AuditResponse } from "@/lib/schema/api/audit";
 
-export function auditLog(query: AuditQuery): Promise<AuditResponse> {
-  return listAudit(etcdClient(), etcdPrefix(), query);
+export async function auditLog(query: AuditQuery): Promise<AuditResponse> {
+  const log = await listAudit(etcdClient(), etcdPrefix(), query);
+  return { ...log, read_at_ms: Date.now() };
 }

@@ -72,7 +72,16 @@ export function subscribeAwaited(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-const revisionOf = (body: unknown) => (body && typeof body === "object" && typeof (body as { revision?: unknown }).revision === "number" ? (body as { revision: number }).revision : null);
+/**
+ * The revision a read was made at: console-api.md "Conventions", every read at one
+ * revision carries `revision` and `read_at_ms`. Other answers (a revision looked up by
+ * time, a history) are not reads of the current state and are never held to the floor.
+ */
+function revisionOf(body: unknown): number | null {
+  if (!body || typeof body !== "object") return null;
+  const { revision, read_at_ms } = body as { revision?: unknown; read_at_ms?: unknown };
+  return typeof revision === "number" && typeof read_at_ms === "number" ? revision : null;
+}
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     const t = setTimeout(resolve, ms);

@@ -32,5 +32,5 @@ export const auditEntry = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntry>;
 
-export const auditResponse = z.object({ revision: z.number().int(), entries: z.array(auditEntry), next_cursor: z.string().nullable() });
+export const auditResponse = z.object({ revision: z.number().int(), read_at_ms: z.number().int(), entries: z.array(auditEntry), next_cursor: z.string().nullable() });
 export type AuditResponse = z.infer<typeof auditResponse>;

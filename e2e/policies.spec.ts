@@ -285,6 +285,24 @@ test("deleting an override is previewed and confirmed like a save, and reverting
   expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 3 } });
 });
 
+test("a table save that loses a placement asks for the table's name", async ({ page }) => {
+  const target = "e2e/hot-a";
+  await signIn(page, ADMIN, target);
+  await page.getByLabel("Minimum pending generations", { exact: true }).fill("100");
+  await page.getByRole("button", { name: "Review changes" }).click();
+  await expect(page.getByTestId("effect-placements_lost")).toHaveAttribute("data-count", "1");
+  await page.getByRole("button", { name: "Save…" }).click();
+  const dialog = page.locator("dialog[open]");
+  await expect(dialog).toContainText("This save loses placements.");
+  await dialog.getByLabel(/Why are you making this change/).fill("hold hot-a back during the backfill");
+  const confirm = dialog.getByRole("button", { name: "Confirm save" });
+  await expect(confirm).toBeDisabled();
+  await dialog.getByTestId("confirm-name").fill(target);
+  await confirm.click();
+  await expect(page.getByTestId("saved")).toBeVisible();
+  expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 100 } });
+});
+
 test("a viewer sees the effective policy and no edit controls; a pinned revision shows the policy stored then", async ({ page }) => {
   const target = POLICY_TABLES[0];
   await signIn(page, VIEWER, target);

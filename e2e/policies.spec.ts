@@ -117,6 +117,8 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   await reason.fill("Merge orders/eu sooner: its readers see stale rows");
   await dialog.getByRole("button", { name: "Confirm save" }).click();
   await expect(page.getByTestId("saved")).toContainText("Saved (mod_revision");
+  // the closed dialog hands focus to the outcome
+  await expect(page.getByTestId("saved")).toBeFocused();
 
   // read your writes: the table page never shows the class from before the save (watched
   // across the client-side navigation, from the click until the new class shows)
@@ -220,6 +222,7 @@ test("two admins change the same field: the three-way view asks which value wins
   await reviewAndSave(first, "first admin: lower threshold");
   const conflict = first.getByTestId("conflict-view");
   await expect(conflict).toBeVisible();
+  await expect(conflict).toBeFocused();
   // the version marker is not a change of either side
   await expect(conflict.locator('[data-path="v"]')).toHaveCount(0);
   const both = conflict.getByTestId("both-changed-field");

@@ -16,6 +16,8 @@ export interface ConfirmProps {
   preview: PreviewResponse;
   targetMode: string;
   initialReason: string;
+  /** the write is in flight: confirming again would send it twice */
+  busy: boolean;
   onConfirm: (reason: string) => void;
   onCancel: () => void;
 }
@@ -25,7 +27,7 @@ export function needsTypedName(target: string, preview: PreviewResponse): boolea
   return target === DEFAULT_POLICY_TARGET || preview.summary.placements_lost > 0;
 }
 
-export function ConfirmDialog({ target, action, preview, targetMode, initialReason, onConfirm, onCancel }: ConfirmProps) {
+export function ConfirmDialog({ target, action, preview, targetMode, initialReason, busy, onConfirm, onCancel }: ConfirmProps) {
   const ref = useRef<HTMLDialogElement>(null);
   const reasonRef = useRef<HTMLTextAreaElement>(null);
   const [reason, setReason] = useState(initialReason);
@@ -75,7 +77,7 @@ export function ConfirmDialog({ target, action, preview, targetMode, initialReas
         method="dialog"
         onSubmit={(e) => {
           e.preventDefault();
-          if (reasonOk && nameOk) onConfirm(reason.trim());
+          if (reasonOk && nameOk && !busy) onConfirm(reason.trim());
         }}
       >
         <label htmlFor={ids.reason}>Why are you making this change? (kept in the audit log)</label>
@@ -89,7 +91,7 @@ export function ConfirmDialog({ target, action, preview, targetMode, initialReas
           </>
         )}
         <div className={styles.actions}>
-          <button type="submit" className={action === "delete" || mustType ? styles.danger : styles.primary} disabled={!reasonOk || !nameOk}>
+          <button type="submit" className={action === "delete" || mustType ? styles.danger : styles.primary} disabled={!reasonOk || !nameOk || busy} aria-busy={busy}>
             {action === "delete" ? "Confirm delete" : "Confirm save"}
           </button>
           <button type="button" onClick={onCancel}>

@@ -30,7 +30,7 @@ export function ConflictView({
   const [choice, setChoice] = useState<Record<string, "theirs" | "mine">>({});
   const undecided = conflicts.filter((c) => !choice[c.path]).length;
   return (
-    <section className={styles.conflict} role="alert" data-testid="conflict-view" aria-label="conflict">
+    <section className={styles.conflict} role="alert" data-testid="conflict-view" aria-label="conflict" tabIndex={-1} data-takes-focus>
       <h3>
         Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision {currentModRevision.toLocaleString("en-US")})
       </h3>

@@ -64,8 +64,11 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
   const preview = usePreviewPolicy(target);
   const save = useSavePolicy(target);
   const flowRef = useRef<HTMLDivElement>(null);
+  // each outcome (saved, conflict, error) takes the focus the closed dialog gave back
   useEffect(() => {
-    if (stage.name !== "edit") flowRef.current?.scrollIntoView({ block: "nearest" });
+    if (stage.name === "edit") return;
+    flowRef.current?.scrollIntoView({ block: "nearest" });
+    flowRef.current?.querySelector<HTMLElement>("[data-takes-focus]")?.focus();
   }, [stage.name]);
 
   // What each field inherits (the layers below this document), and what it is with the edit.
@@ -200,6 +203,7 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
                 preview={stage.preview}
                 targetMode={live.effective.mode}
                 initialReason={reason}
+                busy={save.isPending}
                 onCancel={() => setStage({ ...stage, confirming: false })}
                 onConfirm={(why) => commit(stage.action, stage.proposed, stage.preview!, why)}
               />
@@ -207,13 +211,13 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
           </section>
         )}
         {stage.name === "saved" && (
-          <div className={styles.saved} role="status" data-testid="saved">
+          <div className={styles.saved} role="status" data-testid="saved" tabIndex={-1} data-takes-focus>
             {stage.deleted ? "Override deleted." : `Saved (mod_revision ${stage.modRevision}).`}{" "}
             {!isDefault && <Link href={`/tables/${encodeURIComponent(target)}`}>Open the table</Link>} · <Link href={`/audit?target=${encodeURIComponent(target)}`}>Audit</Link>
           </div>
         )}
         {stage.name === "error" && (
-          <div className="state state-error" role="alert">
+          <div className="state state-error" role="alert" tabIndex={-1} data-takes-focus>
             Not saved: {stage.message}
             {stage.status === 401 && (
               <>

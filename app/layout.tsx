@@ -8,6 +8,7 @@ import { EtcdBanner } from "@/components/layout/etcd-banner";
 import { Nav } from "@/components/layout/nav";
 import { PinnedBanner } from "@/components/layout/pinned-banner";
 import { RevisionPicker } from "@/components/layout/revision-picker";
+import { RefreshingNotice } from "@/components/policies/refreshing-notice";
 import { Providers } from "@/lib/client/providers";
 import "./globals.css";
 
@@ -40,6 +41,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <PinnedBanner />
           </Suspense>
           <EtcdBanner />
+          <RefreshingNotice />
           <main className="main">{children}</main>
         </Providers>
       </body>

@@ -1,15 +1,12 @@
 // `/signin`: an admin (or, when reads are gated, a viewer) exchanges a token for an
 // httpOnly session cookie. A plain form posting to /api/v1/session: works without JS.
 import Link from "next/link";
+import { safeNext } from "@/lib/api/session";
 import { currentViewer } from "@/lib/auth/server";
 import styles from "@/components/policies/policies.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in · Scheduler Console" };
-
-function safeNext(next: unknown): string {
-  return typeof next === "string" && /^\/(?![/\\])[^\s]*$/.test(next) ? next : "/policies";
-}
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const query = await searchParams;

@@ -1,9 +1,13 @@
-// On 412: what you started from, what is stored now, and your edit, side by side, with
-// the two diffs, so the change can be redone on top of the stored version.
+"use client";
+// On 412: someone else saved first. The three-way merge keeps their change and yours;
+// each field that both of you changed, to different values, is marked and asks which
+// value wins; nothing continues until every one is decided, so nothing is overwritten
+// silently. The version marker `v` is never shown as a change.
+import { useState } from "react";
+import type { PolicyDocument } from "@/lib/schema/policy";
+import { labelOf, resolveConflicts, showValue, threeWay, withoutVersion } from "./fields";
 import { PolicyDiff } from "./policy-diff";
 import styles from "./policies.module.css";
-
-const pretty = (doc: unknown) => (doc === null || doc === undefined ? "(no document: inherits)" : JSON.stringify(doc, null, 2));
 
 export function ConflictView({
   target,
@@ -11,44 +15,51 @@ export function ConflictView({
   current,
   currentModRevision,
   mine,
-  onRedo,
+  onContinue,
   onDiscard,
 }: {
   target: string;
   base: unknown;
   current: unknown;
   currentModRevision: number;
-  mine: unknown;
-  onRedo: () => void;
+  mine: PolicyDocument;
+  onContinue: (merged: PolicyDocument) => void;
   onDiscard: () => void;
 }) {
+  const { merged, conflicts } = threeWay(base, current, mine);
+  const [choice, setChoice] = useState<Record<string, "theirs" | "mine">>({});
+  const undecided = conflicts.filter((c) => !choice[c.path]).length;
   return (
-    <section className={styles.conflict} role="alert" data-testid="conflict-view" aria-label="conflict">
+    <section className={styles.conflict} role="alert" data-testid="conflict-view" aria-label="conflict" tabIndex={-1} data-takes-focus>
       <h3>
-        Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision {currentModRevision})
+        Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision {currentModRevision.toLocaleString("en-US")})
       </h3>
-      <p>Nothing of yours was written. Compare, then redo your change on top of what is stored now.</p>
-      <div className={styles.three}>
-        <div data-testid="conflict-base">
-          <h3>What you started from</h3>
-          <pre>{pretty(base)}</pre>
-        </div>
-        <div data-testid="conflict-current">
-          <h3>Stored now</h3>
-          <pre>{pretty(current)}</pre>
-        </div>
-        <div data-testid="conflict-mine">
-          <h3>Your edit</h3>
-          <pre>{pretty(mine)}</pre>
-        </div>
-      </div>
-      <h3>Their change</h3>
-      <PolicyDiff before={base} after={current} label="by them" />
-      <h3>Your change</h3>
-      <PolicyDiff before={base} after={mine} label="by you" />
+      <p>Nothing of yours was written. Their change and yours are combined below; where you both changed a field, choose which value wins.</p>
+      <h4>Their change</h4>
+      <PolicyDiff before={withoutVersion(base)} after={withoutVersion(current)} label="by them" />
+      <h4>Your change</h4>
+      <PolicyDiff before={withoutVersion(base)} after={withoutVersion(mine)} label="by you" />
+      {conflicts.length > 0 && (
+        <fieldset data-testid="both-changed">
+          <legend>
+            {conflicts.length === 1 ? "1 field" : `${conflicts.length} fields`} you both changed: which value wins?
+          </legend>
+          {conflicts.map((c) => (
+            <div key={c.path} className={styles.choice} data-testid="both-changed-field" data-path={c.path}>
+              <strong>{labelOf(c.path)}</strong> <span className="muted">(was {showValue(c.base)})</span>
+              <label>
+                <input type="radio" name={`win-${c.path}`} checked={choice[c.path] === "theirs"} onChange={() => setChoice({ ...choice, [c.path]: "theirs" })} /> theirs: {showValue(c.theirs)}
+              </label>
+              <label>
+                <input type="radio" name={`win-${c.path}`} checked={choice[c.path] === "mine"} onChange={() => setChoice({ ...choice, [c.path]: "mine" })} /> mine: {showValue(c.mine)}
+              </label>
+            </div>
+          ))}
+        </fieldset>
+      )}
       <div className={styles.actions}>
-        <button type="button" className={styles.primary} onClick={onRedo}>
-          Redo my change on the stored version
+        <button type="button" className={styles.primary} disabled={undecided > 0} onClick={() => onContinue(resolveConflicts(merged, conflicts, choice))}>
+          {undecided > 0 ? `Choose ${undecided === 1 ? "1 value" : `${undecided} values`} first` : "Continue with the combined change"}
         </button>
         <button type="button" onClick={onDiscard}>
           Discard my change

@@ -3,7 +3,7 @@
 // from (built-in / default / table), its inline error and a reset-to-inherited button.
 import { useController, type Control } from "react-hook-form";
 import type { PolicyDocument } from "@/lib/schema/policy";
-import type { FieldSource } from "./api";
+import type { FieldSource } from "./sources";
 import { showValue, type PolicyField } from "./fields";
 import styles from "./policies.module.css";
 
@@ -35,22 +35,24 @@ const effectiveText = (v: unknown) => (v === undefined ? "no limit" : showValue(
 export function FieldRow({ control, field, effective, source, inherited, inheritedSource }: FieldRowProps) {
   const { field: input, fieldState } = useController({ control, name: field.path as never });
   const value = input.value as unknown;
-  const id = `policy-${field.path}`;
+  const id = fieldId(field.path);
+  const errorId = `${id}-error`;
   const set = value !== null && value !== undefined;
+  const invalid = { "aria-invalid": fieldState.invalid, "aria-describedby": fieldState.error ? errorId : undefined };
   return (
     <tr data-testid={`field-${field.path}`} data-source={source}>
       <td>
-        <label htmlFor={id} className="mono">
-          {field.path}
-        </label>
-        <div className="muted">{field.help}</div>
+        <label htmlFor={id}>{field.label}</label>
+        <div className="muted">
+          {field.help} · <span className="mono">{field.path}</span>
+        </div>
       </td>
       <td className={styles["field-input"]}>
         {field.kind === "int" && (
-          <input id={id} type="text" inputMode="numeric" placeholder={`inherit (${effectiveText(inherited)})`} value={set ? String(value) : ""} onChange={(e) => input.onChange(parseInt(e.target.value))} onBlur={input.onBlur} aria-invalid={fieldState.invalid} />
+          <input id={id} type="text" inputMode="numeric" placeholder={`inherit (${effectiveText(inherited)})`} value={set ? String(value) : ""} onChange={(e) => input.onChange(parseInt(e.target.value))} onBlur={input.onBlur} ref={input.ref} {...invalid} />
         )}
         {field.kind === "enum" && (
-          <select id={id} value={set ? String(value) : ""} onChange={(e) => input.onChange(e.target.value === "" ? null : e.target.value)} onBlur={input.onBlur}>
+          <select id={id} value={set ? String(value) : ""} onChange={(e) => input.onChange(e.target.value === "" ? null : e.target.value)} onBlur={input.onBlur} ref={input.ref} {...invalid}>
             <option value="">inherit ({showValue(inherited)})</option>
             {field.options?.map((o) => (
               <option key={o} value={o}>
@@ -60,17 +62,17 @@ export function FieldRow({ control, field, effective, source, inherited, inherit
           </select>
         )}
         {field.kind === "bool" && (
-          <select id={id} value={set ? String(value) : ""} onChange={(e) => input.onChange(e.target.value === "" ? null : e.target.value === "true")} onBlur={input.onBlur}>
+          <select id={id} value={set ? String(value) : ""} onChange={(e) => input.onChange(e.target.value === "" ? null : e.target.value === "true")} onBlur={input.onBlur} ref={input.ref} {...invalid}>
             <option value="">inherit ({showValue(inherited)})</option>
             <option value="true">true</option>
             <option value="false">false</option>
           </select>
         )}
         {field.kind === "list" && (
-          <ListInput id={id} value={value} inherited={inherited} options={field.options ?? []} onChange={input.onChange} />
+          <ListInput id={id} label={field.label} value={value} inherited={inherited} options={field.options ?? []} onChange={input.onChange} inputRef={input.ref} />
         )}
         {fieldState.error?.message && (
-          <div className={styles.error} role="alert" data-testid={`error-${field.path}`}>
+          <div className={styles.error} id={errorId} data-testid={`error-${field.path}`}>
             {fieldState.error.message}
           </div>
         )}
@@ -89,13 +91,16 @@ export function FieldRow({ control, field, effective, source, inherited, inherit
   );
 }
 
-function ListInput({ id, value, inherited, options, onChange }: { id: string; value: unknown; inherited: unknown; options: readonly string[]; onChange: (v: unknown) => void }) {
+/** The element id of a field's input (the error summary links to it). */
+export const fieldId = (path: string) => `policy-${path.replace(/\./g, "-")}`;
+
+function ListInput({ id, label, value, inherited, options, onChange, inputRef }: { id: string; label: string; value: unknown; inherited: unknown; options: readonly string[]; onChange: (v: unknown) => void; inputRef: (el: HTMLInputElement | null) => void }) {
   const list = Array.isArray(value) ? (value as string[]) : null;
   const shown = list ?? (Array.isArray(inherited) ? (inherited as string[]) : []);
   return (
-    <div className={styles.lists} id={id} role="group">
+    <div className={styles.lists} role="group" aria-label={label}>
       <label>
-        <input type="checkbox" checked={list === null} onChange={(e) => onChange(e.target.checked ? null : [...shown])} /> inherit
+        <input id={id} ref={inputRef} type="checkbox" checked={list === null} onChange={(e) => onChange(e.target.checked ? null : [...shown])} /> inherit
       </label>
       {options.map((o) => (
         <label key={o}>

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { cleanDoc, diffDocs, flattenDoc, formValues, POLICY_FIELDS, rebaseEdit, showValue, withoutVersion } from "./fields";
+import { cleanDoc, describeIssue, diffDocs, flattenDoc, formValues, POLICY_FIELDS, resolveConflicts, showValue, threeWay, withoutVersion } from "./fields";
 
 describe("policy form helpers", () => {
-  it("covers every leaf of the document schema once", () => {
+  it("covers every leaf of the document schema once, each with words", () => {
     const paths = POLICY_FIELDS.map((f) => f.path);
     expect(new Set(paths).size).toBe(paths.length);
     expect(paths.length).toBe(24); // 3 top-level + merge 5 + compact 2 + index 1 + turns 5 + waits 5 + backpressure + backlog 2
+    for (const f of POLICY_FIELDS) expect(f.label).not.toMatch(/_/);
   });
   it("turns a sparse document into full form values and back", () => {
     const doc = { v: 1, merge: { min_generations: 4 }, kinds_allowed: ["MergeWal"] };
@@ -27,12 +28,24 @@ describe("policy form helpers", () => {
     expect(showValue(undefined)).toBe("inherit");
     expect(showValue(["a", "b"])).toBe("a, b");
   });
-  it("re-applies my leaf changes on top of what was stored meanwhile", () => {
+  it("three-way: applies my changes on theirs, and returns the fields both changed instead of overwriting", () => {
     const base = { v: 1, merge: { min_generations: 8 }, mode: "legacy" };
-    const theirs = { v: 1, merge: { min_generations: 8, max_age_secs: 60 }, mode: "planner" };
+    const theirs = { v: 1, merge: { min_generations: 12, max_age_secs: 60 }, mode: "planner" };
     const mine = { merge: { min_generations: 2 }, mode: "legacy", backpressure: "off" };
-    // mine changed min_generations and backpressure and dropped v; mode is unchanged by me, so theirs wins
-    expect(rebaseEdit(base, theirs, mine)).toEqual({ merge: { min_generations: 2, max_age_secs: 60 }, mode: "planner", backpressure: "off" });
+    const { merged, conflicts } = threeWay(base, theirs, mine);
+    // v is not a change (base has it, mine does not); mode: only they changed it
+    expect(conflicts).toEqual([{ path: "merge.min_generations", base: 8, theirs: 12, mine: 2 }]);
+    expect(merged).toEqual({ merge: { min_generations: 12, max_age_secs: 60 }, mode: "planner", backpressure: "off" });
+    expect(resolveConflicts(merged, conflicts, { "merge.min_generations": "mine" })).toEqual({ merge: { min_generations: 2, max_age_secs: 60 }, mode: "planner", backpressure: "off" });
+    expect(resolveConflicts(merged, conflicts, { "merge.min_generations": "theirs" }).merge?.min_generations).toBe(12);
+    // the same change on both sides is no conflict
+    expect(threeWay(base, { merge: { min_generations: 2 } }, { merge: { min_generations: 2 } }).conflicts).toEqual([]);
     expect(withoutVersion({ v: 1, mode: "legacy" })).toEqual({ mode: "legacy" });
+  });
+  it("says what is wrong in words: field, allowed range, value given", () => {
+    expect(describeIssue("merge.min_generations", 0, "Too small: expected number to be >=1")).toBe("Minimum pending generations must be a whole number of at least 1 generations; you gave 0.");
+    expect(describeIssue("merge.min_generations", "abc", "Invalid input")).toBe('Minimum pending generations must be a whole number of at least 1 generations; you gave "abc".');
+    expect(describeIssue("mode", "turbo", "Invalid option")).toBe("Scheduling mode must be one of legacy, planner, active, drain, frozen; you gave \"turbo\".");
+    expect(describeIssue("merge.critical_generations", 5, "must be at least merge.min_generations (10)")).toBe("Critical pending generations must be at least Minimum pending generations (10); you gave 5.");
   });
 });

@@ -15,32 +15,75 @@ export type FieldKind = "int" | "bool" | "enum" | "list";
 export interface PolicyField {
   /** dot path inside the document, e.g. `merge.min_generations` */
   path: string;
+  /** what the field is, in words */
+  label: string;
   kind: FieldKind;
   options?: readonly string[];
+  /** smallest allowed value of an integer field (§7.3 validation) */
+  min?: number;
+  /** unit of an integer field, plural ("generations", "seconds") */
+  unit?: string;
   help: string;
 }
 
-const turnFields = (section: "max_consecutive_turns" | "max_turn_wait_secs", help: string): PolicyField[] =>
-  POLICY_TURN_KINDS.map((k) => ({ path: `${section}.${k}`, kind: "int" as const, help: `${help} (${k})` }));
+const KIND_WORDS: Record<string, string> = { merge_wal: "WAL merge", compact: "compaction", index_id: "id index", repair: "repair", retire: "retire" };
+
+const turnFields = (section: "max_consecutive_turns" | "max_turn_wait_secs"): PolicyField[] =>
+  POLICY_TURN_KINDS.map((k) =>
+    section === "max_consecutive_turns"
+      ? { path: `${section}.${k}`, label: `Write turns in a row (${KIND_WORDS[k]})`, kind: "int" as const, min: 1, unit: "turns", help: `how many write turns ${KIND_WORDS[k]} may take in a row before another kind goes first` }
+      : { path: `${section}.${k}`, label: `Longest wait for a turn (${KIND_WORDS[k]})`, kind: "int" as const, min: 0, unit: "seconds", help: `after this long waiting, a ${KIND_WORDS[k]} unit is promoted to critical` },
+  );
 
 export const POLICY_FIELDS: readonly PolicyField[] = [
-  { path: "mode", kind: "enum", options: POLICY_MODES, help: "who schedules this table" },
-  { path: "executors_allowed", kind: "list", options: POLICY_EXECUTOR_KINDS, help: "executor kinds that may run its work" },
-  { path: "kinds_allowed", kind: "list", options: POLICY_UNIT_KINDS, help: "unit kinds the planner may place" },
-  { path: "merge.min_generations", kind: "int", help: "pending generations before a merge is due (≥ 1)" },
-  { path: "merge.min_bytes", kind: "int", help: "pending bytes before a merge is due" },
-  { path: "merge.max_age_secs", kind: "int", help: "age that promotes a merge (≥ 1)" },
-  { path: "merge.critical_generations", kind: "int", help: "pending generations that make a table critical (≥ min_generations)" },
-  { path: "merge.continuous", kind: "bool", help: "merge continuously" },
-  { path: "compact.min_fragments", kind: "int", help: "fragments before compaction is due" },
-  { path: "compact.max_source_fragments", kind: "int", help: "fragments one compaction reads at most" },
-  { path: "index.type", kind: "enum", options: INDEX_TYPES, help: "id index type" },
-  ...turnFields("max_consecutive_turns", "write turns in a row"),
-  ...turnFields("max_turn_wait_secs", "seconds a kind may wait for its turn"),
-  { path: "backpressure", kind: "enum", options: BACKPRESSURE_MODES, help: "what backlog does to writers" },
-  { path: "backlog.warn_generations", kind: "int", help: "pending generations that warn" },
-  { path: "backlog.critical_generations", kind: "int", help: "pending generations that are critical (≥ warn)" },
+  { path: "mode", label: "Scheduling mode", kind: "enum", options: POLICY_MODES, help: "who schedules this table: legacy (the master's task queue, P1) or planner (P2)" },
+  { path: "executors_allowed", label: "Executors allowed", kind: "list", options: POLICY_EXECUTOR_KINDS, help: "executor kinds that may run its work" },
+  { path: "kinds_allowed", label: "Work kinds allowed", kind: "list", options: POLICY_UNIT_KINDS, help: "unit kinds the planner may place" },
+  { path: "merge.min_generations", label: "Minimum pending generations", kind: "int", min: 1, unit: "generations", help: "pending generations before a merge is due" },
+  { path: "merge.min_bytes", label: "Minimum pending bytes", kind: "int", min: 0, unit: "bytes", help: "pending bytes before a merge is due (0 = size never makes it due)" },
+  { path: "merge.max_age_secs", label: "Age that doubles the score", kind: "int", min: 1, unit: "seconds", help: "the oldest pending generation's age adds one to the score multiplier per this many seconds" },
+  { path: "merge.critical_generations", label: "Critical pending generations", kind: "int", min: 1, unit: "generations", help: "pending generations that make a table critical (at least the minimum)" },
+  { path: "merge.continuous", label: "Merge continuously", kind: "bool", help: "merge whenever anything is pending" },
+  { path: "compact.min_fragments", label: "Fragments before compaction", kind: "int", min: 1, unit: "fragments", help: "fragments before compaction is due" },
+  { path: "compact.max_source_fragments", label: "Fragments per compaction", kind: "int", min: 1, unit: "fragments", help: "fragments one compaction reads at most" },
+  { path: "index.type", label: "Id index type", kind: "enum", options: INDEX_TYPES, help: "the id index built after compaction" },
+  ...turnFields("max_consecutive_turns"),
+  ...turnFields("max_turn_wait_secs"),
+  { path: "backpressure", label: "Backpressure", kind: "enum", options: BACKPRESSURE_MODES, help: "what backlog does to writers" },
+  { path: "backlog.warn_generations", label: "Backlog warning", kind: "int", min: 1, unit: "generations", help: "pending generations at which the backlog warns" },
+  { path: "backlog.critical_generations", label: "Backlog critical", kind: "int", min: 1, unit: "generations", help: "pending generations at which the backlog is critical (at least the warning)" },
 ];
+
+export const FIELD_BY_PATH: ReadonlyMap<string, PolicyField> = new Map(POLICY_FIELDS.map((f) => [f.path, f]));
+
+/** A field's label, or the path itself for a path no field has. */
+export const labelOf = (path: string) => FIELD_BY_PATH.get(path)?.label ?? path;
+
+const given = (value: unknown) => (value === undefined || value === null || value === "" ? "nothing" : Array.isArray(value) ? (value.length === 0 ? "none" : value.join(", ")) : JSON.stringify(value));
+
+/**
+ * A validation message in plain words: the field, the allowed range, the value given.
+ * `detail` is the rule's own message for cross-field rules (they carry the effective values).
+ */
+export function describeIssue(path: string, value: unknown, detail: string): string {
+  const field = FIELD_BY_PATH.get(path);
+  if (!field) return `${path}: ${detail}`;
+  if (/must be at least/.test(detail)) {
+    // a cross-field rule (§7.3: critical ≥ minimum, including inherited values): its own words, with labels for paths
+    const words = detail.replace(/\b(merge|backlog)\.\w+/g, (p) => labelOf(p)).replace(/^must/, `${field.label} must`);
+    return `${words}; you gave ${given(value)}.`;
+  }
+  switch (field.kind) {
+    case "int":
+      return `${field.label} must be a whole number of at least ${(field.min ?? 0).toLocaleString("en-US")} ${field.unit}; you gave ${given(value)}.`;
+    case "enum":
+      return `${field.label} must be one of ${field.options?.join(", ")}; you gave ${given(value)}.`;
+    case "bool":
+      return `${field.label} must be true or false; you gave ${given(value)}.`;
+    case "list":
+      return `${field.label} must list at least one of ${field.options?.join(", ")}, each once; you gave ${given(value)}.`;
+  }
+}
 
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -118,15 +161,44 @@ export function showValue(value: unknown): string {
   return String(value);
 }
 
+/** A field both sides changed since the editor read it, to different values. */
+export interface BothChanged {
+  path: string;
+  base: unknown;
+  theirs: unknown;
+  mine: unknown;
+}
+
 /**
- * Three-way redo after a conflict: start from what is stored now (`theirs`) and re-apply
- * every leaf the editor changed relative to what they started from (`base` → `mine`).
+ * Three-way merge after a conflict: what is stored now (`theirs`) plus every leaf the
+ * editor changed since `base`, except the leaves both sides changed to different values,
+ * which are returned for the admin to decide (nothing is overwritten silently). `v` is a
+ * version marker, not a change: it is left out of both sides.
  */
-export function rebaseEdit(base: unknown, theirs: unknown, mine: unknown): PolicyDocument {
-  const out = flattenDoc(theirs);
-  for (const change of diffDocs(base, mine)) {
+export function threeWay(base: unknown, theirs: unknown, mine: unknown): { merged: PolicyDocument; conflicts: BothChanged[] } {
+  const [b, t, m] = [base, theirs, mine].map(withoutVersion);
+  const theirChanges = new Map(diffDocs(b, t).map((c) => [c.path, c]));
+  const out = flattenDoc(t);
+  const conflicts: BothChanged[] = [];
+  for (const change of diffDocs(b, m)) {
+    const other = theirChanges.get(change.path);
+    if (other && !same(other.after, change.after)) {
+      conflicts.push({ path: change.path, base: change.before, theirs: other.after, mine: change.after });
+      continue;
+    }
     if (change.after === undefined) out.delete(change.path);
     else out.set(change.path, change.after);
+  }
+  return { merged: cleanDoc(unflatten(out)), conflicts };
+}
+
+/** Resolve the conflicts of `threeWay` with the admin's choice for each path. */
+export function resolveConflicts(merged: PolicyDocument, conflicts: BothChanged[], choice: Record<string, "theirs" | "mine">): PolicyDocument {
+  const out = flattenDoc(merged);
+  for (const c of conflicts) {
+    const value = choice[c.path] === "mine" ? c.mine : c.theirs;
+    if (value === undefined) out.delete(c.path);
+    else out.set(c.path, value);
   }
   return cleanDoc(unflatten(out));
 }

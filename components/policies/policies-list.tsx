@@ -1,29 +1,32 @@
 "use client";
 // `/policies`: the fleet default and every table with an override, plus a way to open any
 // table's policy by name.
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { fetchPolicyList, policyQueryKeys } from "./api";
-import { flattenDoc, showValue } from "./fields";
+import { usePolicyList } from "@/lib/client/hooks";
+import { usePinnedRevision, withRevision } from "@/lib/client/revision";
+import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
+import { flattenDoc, labelOf, showValue } from "./fields";
 
 function Overrides({ doc }: { doc: unknown }) {
   const leaves = [...flattenDoc(doc)].filter(([p]) => p !== "v");
   if (leaves.length === 0) return <span className="muted">nothing set</span>;
-  return <span className="mono">{leaves.map(([p, v]) => `${p}=${showValue(v)}`).join(" · ")}</span>;
+  return <span>{leaves.map(([p, v]) => `${labelOf(p)}: ${showValue(v)}`).join(" · ")}</span>;
 }
 
 export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOnly: boolean }) {
-  const query = useQuery({ queryKey: policyQueryKeys.list(), queryFn: fetchPolicyList });
+  const query = usePolicyList();
+  const pinned = usePinnedRevision();
   const router = useRouter();
+  const href = (target: string) => withRevision(`/policies/${encodeURIComponent(target)}`, pinned);
   const [name, setName] = useState("");
   return (
     <div>
       <div className="page-title">
         <h1>Policies</h1>
-        {query.data && <span className="muted">revision {query.data.revision}</span>}
-        <Link href="/audit">audit log</Link>
+        {query.data && <span className="muted">etcd revision {query.data.revision.toLocaleString("en-US")}</span>}
+        <Link href={withRevision("/audit", pinned)}>audit log</Link>
       </div>
       {readOnly && <p className="muted" data-testid="read-only-notice">Read-only: no admin tokens are configured.</p>}
       {!readOnly && !canWrite && <p className="muted">Viewing only. <Link href="/signin?next=/policies">Sign in as an admin</Link> to edit.</p>}
@@ -32,7 +35,7 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
         onSubmit={(e) => {
           e.preventDefault();
           const t = name.trim();
-          if (t.length > 0 && t.length <= 512) router.push(`/policies/${encodeURIComponent(t)}`);
+          if (t.length > 0 && t.length <= 512) router.push(href(t));
         }}
       >
         <label htmlFor="policy-target">Table</label>
@@ -51,9 +54,9 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
             </tr>
           </thead>
           <tbody>
-            <tr data-target="_default">
+            <tr data-target={DEFAULT_POLICY_TARGET}>
               <td>
-                <Link href="/policies/_default">_default (fleet default)</Link>
+                <Link href={href(DEFAULT_POLICY_TARGET)}>{DEFAULT_POLICY_TARGET} (fleet default)</Link>
               </td>
               <td>{query.data.default.mod_revision === 0 ? <span className="muted">built-in defaults only</span> : <Overrides doc={query.data.default.stored} />}</td>
               <td className="num">{query.data.default.mod_revision}</td>
@@ -61,7 +64,7 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
             {query.data.tables.map((t) => (
               <tr key={t.target} data-target={t.target}>
                 <td className="target">
-                  <Link href={`/policies/${encodeURIComponent(t.target)}`}>{t.target}</Link>
+                  <Link href={href(t.target)}>{t.target}</Link>
                 </td>
                 <td>{t.stored_issue ? <span className="tag tag-bad">{t.stored_issue.reason}</span> : <Overrides doc={t.stored} />}</td>
                 <td className="num">{t.mod_revision}</td>

@@ -1,23 +1,50 @@
 "use client";
-// `/policies/[target]`: loads the policy, then the admin's form or, for everyone else, the
-// read view. Edit controls are absent (not disabled) without an admin session.
+// `/policies/[target]`: loads the policy (at the pinned revision when the console is
+// pinned), then the admin's form or, for everyone else and for the past, the read view.
+// Edit controls are absent (not disabled) without an admin session. `?revert=<audit id>`
+// opens the form holding the document from before that audited change.
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { fetchPolicy, policyQueryKeys } from "./api";
-import { DEFAULT_TARGET, PolicyForm } from "./policy-form";
+import { useSearchParams } from "next/navigation";
+import { usePolicy } from "@/lib/client/hooks";
+import { fetchAudit } from "@/lib/client/resources/audit";
+import { usePinnedRevision, withRevision } from "@/lib/client/revision";
+import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
+import { QueryState } from "@/components/ui/query-state";
+import { PolicyForm, type StartingEdit } from "./policy-form";
 import { PolicyReadView } from "./policy-read-view";
 import styles from "./policies.module.css";
 
+/** The audit entry `id` of `target`: ids are fixed-width, so `id + "0"` is the first key after it. */
+function useRevertTo(target: string): { start: StartingEdit | null; loading: boolean } {
+  const id = useSearchParams().get("revert");
+  const query = useQuery({
+    queryKey: ["audit", "entry", target, id],
+    queryFn: ({ signal }) => fetchAudit({ target, cursor: `${id}0`, revision: null }, signal),
+    enabled: id !== null && /^[\w.-]{1,127}$/.test(id),
+    staleTime: Infinity,
+  });
+  const entry = query.data?.entries.find((e) => e.id === id);
+  if (!entry) return { start: null, loading: query.isFetching };
+  const when = new Date(entry.at_ms).toISOString().replace("T", " ").slice(0, 19);
+  // before the change the table had no override: the revert deletes it (`_default` cannot be deleted: it empties instead)
+  const deletes = entry.before === null && target !== DEFAULT_POLICY_TARGET;
+  return { start: { doc: entry.before ?? {}, deletes, reason: `Revert the change of ${when} UTC by ${entry.actor}` }, loading: false };
+}
+
 export function PolicyEditor({ target, canWrite, readOnly }: { target: string; canWrite: boolean; readOnly: boolean }) {
-  const query = useQuery({ queryKey: policyQueryKeys.one(target), queryFn: () => fetchPolicy(target), refetchOnWindowFocus: false, staleTime: 5_000 });
-  const title = target === DEFAULT_TARGET ? "Fleet default policy (_default)" : `Policy of ${target}`;
+  const query = usePolicy(target);
+  const pinned = usePinnedRevision();
+  const revert = useRevertTo(target);
+  const title = target === DEFAULT_POLICY_TARGET ? "Fleet default policy (_default)" : `Policy of ${target}`;
+  const editable = canWrite && pinned === null;
   return (
     <div>
       <div className="page-title">
         <h1 data-testid="policy-title">{title}</h1>
-        {target !== DEFAULT_TARGET && <Link href={`/tables/${encodeURIComponent(target)}`}>table detail</Link>}
-        <Link href={`/audit?target=${encodeURIComponent(target)}`}>audit</Link>
-        <Link href="/policies">all policies</Link>
+        {target !== DEFAULT_POLICY_TARGET && <Link href={withRevision(`/tables/${encodeURIComponent(target)}`, pinned)}>table detail</Link>}
+        <Link href={withRevision(`/audit?target=${encodeURIComponent(target)}`, pinned)}>audit</Link>
+        <Link href={withRevision("/policies", pinned)}>all policies</Link>
       </div>
       {readOnly && <div className={styles.notice} data-testid="read-only-notice">The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS), so policies cannot be changed here.</div>}
       {!readOnly && !canWrite && (
@@ -25,22 +52,29 @@ export function PolicyEditor({ target, canWrite, readOnly }: { target: string; c
           Viewing only. <Link href={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`}>Sign in as an admin</Link> to edit.
         </div>
       )}
-      {query.data === undefined ? (
-        query.isError ? (
-          <div className="state state-error" role="alert">Could not load the policy: {String(query.error instanceof Error ? query.error.message : query.error)}</div>
-        ) : (
-          <div className="state state-loading">Loading the policy…</div>
-        )
-      ) : (
-        <>
-          {query.data.stored_issue && (
-            <div className="state state-error" role="alert">
-              The stored document is not used ({query.data.stored_issue.reason}: {query.data.stored_issue.detail}).
-            </div>
-          )}
-          {canWrite ? <PolicyForm key={target} data={query.data} /> : <PolicyReadView data={query.data} />}
-        </>
+      {canWrite && pinned !== null && (
+        <div className={styles.notice} data-testid="pinned-notice">
+          This is the policy stored at etcd revision {pinned.toLocaleString("en-US")}. Edits apply to the live policy: <Link href={`/policies/${encodeURIComponent(target)}`}>return to live</Link> to edit.
+        </div>
       )}
+      <QueryState query={query} what="the policy">
+        {(data) => (
+          <>
+            {data.stored_issue && (
+              <div className="state state-error" role="alert">
+                The stored document is not used ({data.stored_issue.reason}: {data.stored_issue.detail}).
+              </div>
+            )}
+            {!editable ? (
+              <PolicyReadView data={data} />
+            ) : revert.loading ? (
+              <div className="state state-loading" aria-busy="true">Loading the change to revert…</div>
+            ) : (
+              <PolicyForm key={`${target}:${revert.start ? "revert" : "edit"}`} data={data} start={revert.start} />
+            )}
+          </>
+        )}
+      </QueryState>
     </div>
   );
 }

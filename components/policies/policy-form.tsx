@@ -1,37 +1,40 @@
 "use client";
 // The admin's editor of one policy document: fields with effective values and sources →
-// review (diff of stored vs proposed + planner preview) → confirm (names the table and the
-// number of affected tables) → PUT with If-Match → saved, or the three-way conflict view.
-import { useQueryClient } from "@tanstack/react-query";
+// review (diff + planner preview with its blast radius and range warnings) → confirm (a
+// modal dialog: losses first, the reason, the target's name when it matters) → PUT/DELETE
+// with If-Match, X-Change-Reason and X-Preview-Digest → saved; or the stale preview (409),
+// the three-way conflict view (412), or the field errors (422) back in the form.
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
+import { ApiError } from "@/lib/client/fetch-json";
+import { usePreviewPolicy, useSavePolicy } from "@/lib/client/hooks";
 import { effectivePolicy } from "@/lib/planner/policy";
-import { BUILTIN_POLICY, parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
-import { deletePolicy, policyQueryKeys, previewPolicy, savePolicy, type FieldSource, type PolicyResponse, type PreviewResult } from "./api";
+import type { PolicyResponse, PreviewResponse } from "@/lib/schema/api/policies";
+import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
+import { ConfirmDialog } from "./confirm-dialog";
 import { ConflictView } from "./conflict-view";
+import { ErrorSummary } from "./error-summary";
 import { FieldRow } from "./field-row";
-import { cleanDoc, formValues, getPath, POLICY_FIELDS, rebaseEdit, withoutVersion } from "./fields";
+import { cleanDoc, formValues, getPath, POLICY_FIELDS, withoutVersion } from "./fields";
+import { ModeNotice } from "./mode-notice";
 import { PolicyDiff } from "./policy-diff";
-import { PreviewPanel } from "./preview-panel";
-import { policyResolver } from "./resolver";
+import { PreviewPanel, StaleNotice } from "./preview-panel";
+import { policyResolver, issuesToErrors } from "./resolver";
+import type { FieldSource } from "./sources";
 import styles from "./policies.module.css";
-
-export const DEFAULT_TARGET = "_default";
 
 interface Base {
   stored: unknown;
   modRevision: number;
 }
 
+type Action = "save" | "delete";
 type Stage =
   | { name: "edit" }
-  | { name: "review"; proposed: PolicyDocument; preview: PreviewResult | null; previewError: string | null }
-  | { name: "confirm"; proposed: PolicyDocument; preview: PreviewResult | null }
-  | { name: "saving" }
+  | { name: "review"; action: Action; proposed: PolicyDocument; preview: PreviewResponse | null; reviewed?: PreviewResponse; confirming: boolean }
   | { name: "saved"; modRevision: number; deleted: boolean }
-  | { name: "conflict"; mine: PolicyDocument | null; current: unknown; currentModRevision: number }
-  | { name: "confirm-delete" }
+  | { name: "conflict"; mine: PolicyDocument; current: unknown; currentModRevision: number }
   | { name: "error"; message: string; status: number };
 
 const parsedOrNull = (doc: unknown): PolicyDocument | null => {
@@ -40,20 +43,32 @@ const parsedOrNull = (doc: unknown): PolicyDocument | null => {
   return p.ok ? p.value : null;
 };
 
-export function PolicyForm({ data }: { data: PolicyResponse }) {
+/** A change to start from other than the stored document: "revert to before" on the audit page. */
+export interface StartingEdit {
+  doc: unknown;
+  reason: string;
+  /** the override did not exist before: the revert deletes it */
+  deletes: boolean;
+}
+
+export function PolicyForm({ data, start }: { data: PolicyResponse; start: StartingEdit | null }) {
   const target = data.target;
-  const isDefault = target === DEFAULT_TARGET;
-  const queryClient = useQueryClient();
+  const isDefault = target === DEFAULT_POLICY_TARGET;
   const [base, setBase] = useState<Base>({ stored: data.stored, modRevision: data.mod_revision });
   const [stage, setStage] = useState<Stage>({ name: "edit" });
+  const [reason, setReason] = useState(start?.reason ?? "");
   const defaultDoc = isDefault ? null : parsedOrNull(data.default_stored);
   const resolver = useMemo(() => policyResolver(defaultDoc), [defaultDoc]);
-  const form = useForm<PolicyDocument>({ resolver, defaultValues: formValues(data.stored), mode: "onChange" });
+  const form = useForm<PolicyDocument>({ resolver, defaultValues: formValues(start && !start.deletes ? start.doc : data.stored), mode: "onSubmit", reValidateMode: "onChange", shouldFocusError: true });
   const values = useWatch({ control: form.control });
-  // each step of the flow (review, confirm, conflict, result) is brought into view
+  const preview = usePreviewPolicy(target);
+  const save = useSavePolicy(target);
   const flowRef = useRef<HTMLDivElement>(null);
+  // each outcome (saved, conflict, error) takes the focus the closed dialog gave back
   useEffect(() => {
-    if (stage.name !== "edit") flowRef.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    if (stage.name === "edit") return;
+    flowRef.current?.scrollIntoView({ block: "nearest" });
+    flowRef.current?.querySelector<HTMLElement>("[data-takes-focus]")?.focus();
   }, [stage.name]);
 
   // What each field inherits (the layers below this document), and what it is with the edit.
@@ -63,74 +78,62 @@ export function PolicyForm({ data }: { data: PolicyResponse }) {
     return isDefault ? effectivePolicy(BUILTIN_POLICY, doc, null) : effectivePolicy(BUILTIN_POLICY, defaultDoc, doc);
   }, [values, defaultDoc, isDefault]);
   const ownSource: FieldSource = isDefault ? "default" : "table";
-  const inheritedSourceOf = (path: string): FieldSource => (isDefault ? "builtin" : ((inherited.sources.fields[path] as FieldSource) ?? "builtin"));
-  const sourceOf = (path: string): FieldSource => {
-    const s = live.sources.fields[path] as FieldSource | undefined;
-    if (s) return s;
-    return getPath(cleanDoc(values), path) !== undefined ? ownSource : inheritedSourceOf(path);
-  };
+  const inheritedSourceOf = (path: string): FieldSource => (isDefault ? "builtin" : (inherited.sources.fields[path] ?? "builtin"));
+  const sourceOf = (path: string): FieldSource => live.sources.fields[path] ?? (getPath(cleanDoc(values), path) !== undefined ? ownSource : inheritedSourceOf(path));
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: policyQueryKeys.all });
-
-  async function review(doc: PolicyDocument) {
-    setStage({ name: "review", proposed: doc, preview: null, previewError: null });
-    const outcome = await previewPolicy(target, doc);
-    setStage((s) =>
-      s.name === "review" && s.proposed === doc
-        ? { ...s, preview: outcome.ok ? outcome.body : null, previewError: outcome.ok ? null : `${outcome.error.code}: ${outcome.error.message}` }
-        : s,
-    );
+  async function review(action: Action, proposed: PolicyDocument, reviewed?: PreviewResponse) {
+    setStage({ name: "review", action, proposed, preview: null, reviewed, confirming: false });
+    // a deletion previews the empty document: the table then inherits everything, as without an override
+    const fresh = await preview.mutateAsync(action === "delete" ? {} : proposed).catch(() => null);
+    setStage((s) => (s.name === "review" && s.proposed === proposed ? { ...s, preview: fresh } : s));
   }
 
-  async function save(proposed: PolicyDocument) {
-    setStage({ name: "saving" });
-    const outcome = await savePolicy(target, proposed, base.modRevision);
-    if (outcome.ok) {
-      setBase({ stored: outcome.body.stored, modRevision: outcome.body.mod_revision });
-      form.reset(formValues(outcome.body.stored));
-      setStage({ name: "saved", modRevision: outcome.body.mod_revision, deleted: false });
-      await refresh();
-      return;
-    }
-    if (outcome.status === 412) {
-      setStage({ name: "conflict", mine: proposed, current: outcome.error.stored ?? null, currentModRevision: outcome.error.mod_revision ?? 0 });
-      return;
-    }
-    if (outcome.status === 422 && outcome.error.issues) {
-      for (const issue of outcome.error.issues) form.setError((issue.path || "root") as never, { type: "server", message: issue.message });
-      setStage({ name: "edit" });
-      return;
-    }
-    setStage({ name: "error", message: `${outcome.error.code}: ${outcome.error.message}`, status: outcome.status });
-  }
+  // a revert that deletes the override starts at its review
+  useEffect(() => {
+    if (start?.deletes && data.mod_revision > 0) void review("delete", {});
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
 
-  async function remove() {
-    setStage({ name: "saving" });
-    const outcome = await deletePolicy(target, base.modRevision);
-    if (outcome.ok) {
-      setBase({ stored: null, modRevision: 0 });
-      form.reset(formValues(null));
-      setStage({ name: "saved", modRevision: 0, deleted: true });
-      await refresh();
-      return;
+  async function commit(action: Action, proposed: PolicyDocument, reviewed: PreviewResponse, why: string) {
+    setReason(why);
+    try {
+      const saved = await save.mutateAsync({ doc: action === "delete" ? null : proposed, guard: { ifMatch: base.modRevision, reason: why, digest: reviewed.digest } });
+      const stored = "stored" in saved ? saved.stored : null;
+      setBase({ stored, modRevision: saved.mod_revision });
+      form.reset(formValues(stored));
+      setReason("");
+      setStage({ name: "saved", modRevision: saved.mod_revision, deleted: action === "delete" });
+    } catch (e) {
+      if (!(e instanceof ApiError)) return setStage({ name: "error", message: String(e), status: 0 });
+      const body: Record<string, unknown> = e.body ?? {};
+      if (e.status === 412) return setStage({ name: "conflict", mine: proposed, current: body.stored ?? null, currentModRevision: Number(body.mod_revision ?? 0) });
+      if (e.status === 409 && e.code === "preview_stale" && body.preview) {
+        return setStage({ name: "review", action, proposed, preview: body.preview as PreviewResponse, reviewed, confirming: false });
+      }
+      const issues = (body.issues as { path: string; message: string }[] | undefined)?.filter((i) => i.path !== "reason" && i.path !== "digest");
+      if (e.status === 422 && issues && issues.length > 0) {
+        const errors = issuesToErrors(issues, values) as Record<string, unknown>;
+        for (const issue of issues) form.setError(issue.path as never, { type: "server", message: (getPath(errors, issue.path) as { message: string }).message });
+        setStage({ name: "edit" });
+        form.setFocus(issues[0].path as never);
+        return;
+      }
+      setStage({ name: "error", message: `${e.code}: ${e.message}`, status: e.status });
     }
-    if (outcome.status === 412) {
-      setStage({ name: "conflict", mine: null, current: outcome.error.stored ?? null, currentModRevision: outcome.error.mod_revision ?? 0 });
-      return;
-    }
-    setStage({ name: "error", message: `${outcome.error.code}: ${outcome.error.message}`, status: outcome.status });
   }
 
   const proposedNow = cleanDoc(values);
-  const affected = (p: PreviewResult | null) => (p ? p.changed.length : null);
-
+  const signInHref = `/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`;
   return (
     <div data-testid="policy-editor">
       <p className="muted">
         Editing mod_revision <span data-testid="base-revision">{base.modRevision}</span>
         {base.modRevision === 0 ? " (no stored document yet: saving creates it)" : ""}. Empty fields inherit.
       </p>
-      <form onSubmit={form.handleSubmit((doc) => review(cleanDoc(doc)))} noValidate>
+      {start && <p className={styles.notice} data-testid="revert-notice">Reverting: the form holds the document from before that change. Review and save it like any other change.</p>}
+      <ModeNotice modes={null} targetMode={live.effective.mode} />
+      <form onSubmit={form.handleSubmit((doc) => review("save", cleanDoc(doc)))} noValidate>
+        {form.formState.isSubmitted && <ErrorSummary errors={form.formState.errors} setFocus={form.setFocus} />}
         <table className={styles.fields}>
           <thead>
             <tr>
@@ -157,14 +160,14 @@ export function PolicyForm({ data }: { data: PolicyResponse }) {
         <h3>Stored vs proposed</h3>
         <PolicyDiff before={withoutVersion(base.stored)} after={proposedNow} label="stored vs proposed" />
         <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={stage.name === "saving"}>
+          <button type="submit" className={styles.primary} disabled={save.isPending}>
             Review changes
           </button>
           <button type="button" onClick={() => { form.reset(formValues(base.stored)); setStage({ name: "edit" }); }}>
             Undo edits
           </button>
           {!isDefault && base.modRevision > 0 && (
-            <button type="button" className={styles.danger} onClick={() => setStage({ name: "confirm-delete" })}>
+            <button type="button" className={styles.danger} onClick={() => review("delete", {})}>
               Delete override
             </button>
           )}
@@ -172,94 +175,77 @@ export function PolicyForm({ data }: { data: PolicyResponse }) {
       </form>
 
       <div ref={flowRef}>
-      {stage.name === "review" && (
-        <section className="panel" aria-label="review">
-          <h2>Review</h2>
-          <PolicyDiff before={withoutVersion(base.stored)} after={stage.proposed} label="to save" />
-          {stage.preview ? <PreviewPanel preview={stage.preview} /> : stage.previewError ? <div className="state state-error">Preview failed: {stage.previewError}</div> : <div className="state state-loading">Running the planner…</div>}
-          <div className={styles.actions}>
-            <button type="button" className={styles.primary} onClick={() => setStage({ name: "confirm", proposed: stage.proposed, preview: stage.preview })}>
-              Save…
-            </button>
-            <button type="button" onClick={() => setStage({ name: "edit" })}>
-              Back to editing
-            </button>
+        {stage.name === "review" && (
+          <section className="panel" aria-label="review" data-testid="review">
+            <h2>{stage.action === "delete" ? "Review: delete the override" : "Review"}</h2>
+            {stage.reviewed && stage.preview && <StaleNotice reviewed={stage.reviewed} fresh={stage.preview} />}
+            <PolicyDiff before={withoutVersion(base.stored)} after={stage.action === "delete" ? {} : stage.proposed} label="to save" />
+            {stage.preview ? (
+              <PreviewPanel preview={stage.preview} />
+            ) : preview.isError ? (
+              <div className="state state-error" role="alert">Preview failed: {preview.error instanceof Error ? preview.error.message : String(preview.error)}. Saving needs a preview.</div>
+            ) : (
+              <div className="state state-loading" aria-busy="true">Running the planner…</div>
+            )}
+            <div className={styles.actions}>
+              <button type="button" className={styles.primary} disabled={!stage.preview || save.isPending} onClick={() => setStage({ ...stage, confirming: true })}>
+                {stage.action === "delete" ? "Delete…" : "Save…"}
+              </button>
+              <button type="button" onClick={() => setStage({ name: "edit" })}>
+                Back to editing
+              </button>
+            </div>
+            {save.isPending && <div className="state state-loading" aria-busy="true">Saving…</div>}
+            {stage.confirming && stage.preview && (
+              <ConfirmDialog
+                target={target}
+                action={stage.action}
+                preview={stage.preview}
+                targetMode={live.effective.mode}
+                initialReason={reason}
+                busy={save.isPending}
+                onCancel={() => setStage({ ...stage, confirming: false })}
+                onConfirm={(why) => commit(stage.action, stage.proposed, stage.preview!, why)}
+              />
+            )}
+          </section>
+        )}
+        {stage.name === "saved" && (
+          <div className={styles.saved} role="status" data-testid="saved" tabIndex={-1} data-takes-focus>
+            {stage.deleted ? "Override deleted." : `Saved (mod_revision ${stage.modRevision}).`}{" "}
+            {!isDefault && <Link href={`/tables/${encodeURIComponent(target)}`}>Open the table</Link>} · <Link href={`/audit?target=${encodeURIComponent(target)}`}>Audit</Link>
           </div>
-        </section>
-      )}
-
-      {stage.name === "confirm" && (
-        <section className={styles.confirm} role="dialog" aria-label="confirm save" data-testid="confirm">
-          <p>
-            Save the policy of <strong className="target">{isDefault ? "the fleet default (_default)" : target}</strong>?{" "}
-            {affected(stage.preview) === null ? "The preview did not run." : `${affected(stage.preview)} ${affected(stage.preview) === 1 ? "table changes" : "tables change"} class, score or verdict.`}
-          </p>
-          <div className={styles.actions}>
-            <button type="button" className={styles.primary} onClick={() => save(stage.proposed)}>
-              Confirm save
-            </button>
-            <button type="button" onClick={() => setStage({ name: "edit" })}>
-              Cancel
-            </button>
+        )}
+        {stage.name === "error" && (
+          <div className="state state-error" role="alert" tabIndex={-1} data-takes-focus>
+            Not saved: {stage.message}
+            {stage.status === 401 && (
+              <>
+                {" "}
+                <Link href={signInHref}>Sign in again</Link> (your session may have expired).
+              </>
+            )}
           </div>
-        </section>
-      )}
-
-      {stage.name === "confirm-delete" && (
-        <section className={styles.confirm} role="dialog" aria-label="confirm delete" data-testid="confirm-delete">
-          <p>
-            Delete the override of <strong className="target">{target}</strong>? It then inherits the fleet default.
-          </p>
-          <div className={styles.actions}>
-            <button type="button" className={styles.danger} onClick={remove}>
-              Confirm delete
-            </button>
-            <button type="button" onClick={() => setStage({ name: "edit" })}>
-              Cancel
-            </button>
-          </div>
-        </section>
-      )}
-
-      {stage.name === "saving" && <div className="state state-loading">Saving…</div>}
-      {stage.name === "saved" && (
-        <div className={styles.saved} role="status" data-testid="saved">
-          {stage.deleted ? "Override deleted." : `Saved (mod_revision ${stage.modRevision}).`}{" "}
-          {!isDefault && <Link href={`/tables/${encodeURIComponent(target)}`}>Open the table</Link>} · <Link href={`/audit?target=${encodeURIComponent(target)}`}>Audit</Link>
-        </div>
-      )}
-      {stage.name === "error" && (
-        <div className="state state-error" role="alert">
-          Not saved: {stage.message}
-          {stage.status === 401 && (
-            <>
-              {" "}
-              <Link href={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`}>Sign in again</Link> (your session may have expired).
-            </>
-          )}
-        </div>
-      )}
-      {stage.name === "conflict" && (
-        <ConflictView
-          target={target}
-          base={withoutVersion(base.stored)}
-          current={withoutVersion(stage.current)}
-          currentModRevision={stage.currentModRevision}
-          mine={stage.mine}
-          onRedo={() => {
-            const redone = stage.mine === null ? null : rebaseEdit(withoutVersion(base.stored), withoutVersion(stage.current), stage.mine);
-            setBase({ stored: stage.current, modRevision: stage.currentModRevision });
-            form.reset(formValues(redone ?? stage.current));
-            setStage(stage.mine === null && stage.currentModRevision > 0 ? { name: "confirm-delete" } : { name: "edit" });
-          }}
-          onDiscard={() => {
-            setBase({ stored: stage.current, modRevision: stage.currentModRevision });
-            form.reset(formValues(stage.current));
-            setStage({ name: "edit" });
-            void refresh();
-          }}
-        />
-      )}
+        )}
+        {stage.name === "conflict" && (
+          <ConflictView
+            target={target}
+            base={base.stored}
+            current={stage.current}
+            currentModRevision={stage.currentModRevision}
+            mine={stage.mine}
+            onContinue={(merged) => {
+              setBase({ stored: stage.current, modRevision: stage.currentModRevision });
+              form.reset(formValues(merged));
+              setStage({ name: "edit" });
+            }}
+            onDiscard={() => {
+              setBase({ stored: stage.current, modRevision: stage.currentModRevision });
+              form.reset(formValues(stage.current));
+              setStage({ name: "edit" });
+            }}
+          />
+        )}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
 // The effective policy without edit controls (viewers, read-only mode): every field's
 // effective value and where it comes from.
 import { getPath, POLICY_FIELDS, showValue } from "./fields";
-import type { FieldSource, PolicyResponse } from "./api";
+import type { PolicyResponse } from "@/lib/schema/api/policies";
 import { SourceBadge } from "./field-row";
 import styles from "./policies.module.css";
 
@@ -18,10 +18,12 @@ export function PolicyReadView({ data }: { data: PolicyResponse }) {
       <tbody>
         {POLICY_FIELDS.map((field) => (
           <tr key={field.path} data-testid={`field-${field.path}`}>
-            <td className="mono">{field.path}</td>
+            <td>
+              {field.label} <span className="muted mono">{field.path}</span>
+            </td>
             <td className="mono">{showValue(getPath(data.stored, field.path))}</td>
             <td className="mono" data-testid={`effective-${field.path}`}>
-              {getPath(data.effective, field.path) === undefined ? "no limit" : showValue(getPath(data.effective, field.path))} <SourceBadge source={(data.sources.fields[field.path] as FieldSource) ?? "builtin"} />
+              {getPath(data.effective, field.path) === undefined ? "no limit" : showValue(getPath(data.effective, field.path))} <SourceBadge source={data.sources.fields[field.path] ?? "builtin"} />
             </td>
           </tr>
         ))}

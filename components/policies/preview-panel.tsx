@@ -1,25 +1,80 @@
-// What saving would change (console-api.md "POST …/preview"): tables whose class, score or
-// verdict move, and how many do not.
+// What saving would change (console-api.md "POST …/preview", Additions): the blast radius
+// first, losses leading, each count opening its tables; then every changed table.
 import Link from "next/link";
-import type { PreviewResult } from "./api";
+import type { PreviewEffectName, PreviewResponse, PreviewRow } from "@/lib/schema/api/policies";
+import styles from "./policies.module.css";
 
-function verdictText(v: unknown): string {
-  if (!v || typeof v !== "object") return "—";
-  const verdict = v as { state?: string; executor?: string; code?: string };
-  if (verdict.state === "would_place") return `would place on ${verdict.executor ?? "?"}`;
-  if (verdict.state === "would_skip") return `would skip: ${verdict.code ?? "?"}`;
-  return String(verdict.state ?? "—");
+const n = (v: number) => v.toLocaleString("en-US");
+
+/** Losses first: what an admin must see before anything else. */
+export const EFFECTS: { effect: PreviewEffectName; one: string; many: string; bad: boolean }[] = [
+  { effect: "placements_lost", one: "placement lost", many: "placements lost", bad: true },
+  { effect: "demoted", one: "table demoted", many: "tables demoted", bad: true },
+  { effect: "newly_starving", one: "table would newly starve", many: "tables would newly starve", bad: true },
+  { effect: "placements_gained", one: "placement gained", many: "placements gained", bad: false },
+  { effect: "promoted", one: "table promoted", many: "tables promoted", bad: false },
+];
+
+export const countText = (count: number, one: string, many: string) => `${n(count)} ${count === 1 ? one : many}`;
+
+function verdictText(v: PreviewRow["before"]["verdict"]): string {
+  return v.state === "would_place" ? `placed on ${v.executor}` : `skipped: ${v.code.replace(/_/g, " ")}`;
 }
 
-const score = (s: unknown) => (typeof s !== "number" ? (s === "infinity" ? "∞" : "—") : Number.isInteger(s) ? String(s) : s.toFixed(3));
+const score = (s: PreviewRow["before"]["score"]) => (s === null ? "—" : s === "infinity" ? "∞" : Number.isInteger(s) ? String(s) : s.toFixed(3));
 
-export function PreviewPanel({ preview }: { preview: PreviewResult }) {
+function TableLink({ target }: { target: string }) {
+  return <Link href={`/tables/${encodeURIComponent(target)}`} className="target">{target}</Link>;
+}
+
+/** The counts, each a disclosure listing its tables. */
+export function BlastRadius({ preview }: { preview: PreviewResponse }) {
+  return (
+    <ul className={styles.radius} data-testid="blast-radius">
+      {EFFECTS.map(({ effect, one, many, bad }) => {
+        const count = preview.summary[effect];
+        const rows = preview.changed.filter((r) => r.effects.includes(effect));
+        return (
+          <li key={effect} data-testid={`effect-${effect}`} data-count={count} className={bad && count > 0 ? styles.loss : undefined}>
+            {count === 0 ? (
+              <span className="muted">{countText(0, one, many)}</span>
+            ) : (
+              <details>
+                <summary>
+                  <strong>{countText(count, one, many)}</strong>
+                </summary>
+                <ul>
+                  {rows.map((r) => (
+                    <li key={r.target} data-testid="effect-table">
+                      <TableLink target={r.target} />: {r.before.class} → {r.after.class}; {verdictText(r.before.verdict)} → {verdictText(r.after.verdict)}
+                    </li>
+                  ))}
+                </ul>
+              </details>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
   return (
     <section className="panel" aria-label="preview" data-testid="preview">
-      <h2>Preview at revision {preview.revision}</h2>
+      <h2>What saving changes (etcd revision {n(preview.revision)})</h2>
+      <BlastRadius preview={preview} />
+      {preview.warnings.length > 0 && (
+        <ul className={styles.warnings} data-testid="preview-warnings">
+          {preview.warnings.map((w) => (
+            <li key={w.path} data-path={w.path}>
+              {w.message}
+            </li>
+          ))}
+        </ul>
+      )}
       <p data-testid="preview-summary">
-        {preview.changed.length} {preview.changed.length === 1 ? "table changes" : "tables change"} class, score or verdict;{" "}
-        {preview.unchanged_count} unchanged.
+        {countText(preview.changed.length, "table changes", "tables change")} class, score or verdict; {n(preview.unchanged_count)} unchanged.
       </p>
       {preview.changed.length > 0 && (
         <table className="data">
@@ -34,8 +89,8 @@ export function PreviewPanel({ preview }: { preview: PreviewResult }) {
           <tbody>
             {preview.changed.map((row) => (
               <tr key={row.target} data-testid="preview-row" data-target={row.target}>
-                <td className="target">
-                  <Link href={`/tables/${encodeURIComponent(row.target)}`}>{row.target}</Link>
+                <td>
+                  <TableLink target={row.target} />
                 </td>
                 <td>
                   <span data-testid="preview-class-before">{row.before.class}</span> → <strong data-testid="preview-class-after">{row.after.class}</strong>
@@ -52,5 +107,30 @@ export function PreviewPanel({ preview }: { preview: PreviewResult }) {
         </table>
       )}
     </section>
+  );
+}
+
+/** 409 preview_stale: how the fresh effect differs from the one the admin reviewed. */
+export function StaleNotice({ reviewed, fresh }: { reviewed: PreviewResponse; fresh: PreviewResponse }) {
+  const moved = EFFECTS.filter(({ effect }) => reviewed.summary[effect] !== fresh.summary[effect]);
+  const was = new Set(reviewed.changed.map((r) => r.target));
+  const now = new Set(fresh.changed.map((r) => r.target));
+  const added = [...now].filter((t) => !was.has(t));
+  const gone = [...was].filter((t) => !now.has(t));
+  return (
+    <div className={styles.conflict} role="alert" data-testid="stale-notice">
+      <h3>Not saved: the fleet moved since your review</h3>
+      <p>Saving now would change the fleet differently from what you reviewed at revision {n(reviewed.revision)}. Nothing was written. Review the fresh preview below, then save again.</p>
+      <ul>
+        {moved.map(({ effect, one, many }) => (
+          <li key={effect} data-testid={`stale-${effect}`}>
+            {many}: {n(reviewed.summary[effect])} → <strong>{n(fresh.summary[effect])}</strong>
+          </li>
+        ))}
+        {added.length > 0 && <li>now also affected: {added.join(", ")}</li>}
+        {gone.length > 0 && <li>no longer affected: {gone.join(", ")}</li>}
+        {moved.length === 0 && added.length === 0 && gone.length === 0 && <li>the same tables, with different classes or verdicts</li>}
+      </ul>
+    </div>
   );
 }

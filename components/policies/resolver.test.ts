@@ -13,15 +13,17 @@ describe("the form's resolver", () => {
     expect(r.errors).toEqual({});
     expect(r.values).toEqual({ merge: { min_generations: 2 } });
   });
-  it("reports schema errors inline at the field (same zod schema as the API)", async () => {
+  it("reports every bad field in words (the API's validation, not the library's text)", async () => {
     const r = await policyResolver(null)(withMerge({ min_generations: "abc", max_age_secs: 0 }), undefined, opts);
     expect(Object.keys(r.errors.merge ?? {}).sort()).toEqual(["max_age_secs", "min_generations"]);
+    expect(r.errors.merge?.max_age_secs?.message).toBe("Age that doubles the score must be a whole number of at least 1 seconds; you gave 0.");
+    expect(r.errors.merge?.min_generations?.message).not.toMatch(/expected|Invalid input/);
   });
   it("checks critical ≥ min against inherited values from _default", async () => {
     const fleetDefault = { merge: { critical_generations: 20 } } as PolicyDocument;
     const ok = await policyResolver(fleetDefault)(withMerge({ min_generations: 20 }), undefined, opts);
     expect(ok.errors).toEqual({});
     const bad = await policyResolver(fleetDefault)(withMerge({ min_generations: 21 }), undefined, opts);
-    expect(bad.errors.merge?.min_generations?.message).toMatch(/effective 20 generations.*effective 21 generations/);
+    expect(bad.errors.merge?.min_generations?.message).toMatch(/^Critical pending generations \(effective 20 generations\) must be at least Minimum pending generations \(effective 21 generations\).*you gave 21\.$/);
   });
 });

@@ -1,9 +1,9 @@
 // Who is signed in, with sign-in / sign-out; shown above the policy pages.
 import Link from "next/link";
-import type { Role } from "@/lib/auth/authorize";
+import type { SessionResponse } from "@/lib/schema/api/session";
 import styles from "./policies.module.css";
 
-export function SessionBar({ actor, role, next }: { actor: string; role: Role; next: string }) {
+export function SessionBar({ actor, role, next }: { actor: string; role: SessionResponse["role"]; next: string }) {
   return (
     <div className={styles.actions} data-testid="session-bar" data-role={role}>
       {role === "anonymous" ? (

@@ -10,7 +10,20 @@ export type ApiErrorCode =
   | "revision_compacted"
   | "etcd_unavailable"
   | "etcd_timeout"
-  | "internal";
+  | "internal"
+  // the write side (console-api.md PUT/DELETE/preview, Security, Additions)
+  | "cross_site"
+  | "read_only"
+  | "invalid_json"
+  | "invalid_body"
+  | "invalid_policy"
+  | "unsupported_media_type"
+  | "payload_too_large"
+  | "precondition_required"
+  | "precondition_failed"
+  | "preview_stale"
+  | "unsupported_version"
+  | "cannot_delete_default";
 
 /** An error a handler throws on purpose; the wrapper turns it into its status and body. */
 export class ApiError extends Error {
@@ -19,6 +32,8 @@ export class ApiError extends Error {
     readonly code: ApiErrorCode,
     message: string,
     readonly extra: Record<string, unknown> = {},
+    /** response headers, e.g. the ETag of a 412 or `connection: close` after an unread body */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
     this.name = "ApiError";
@@ -33,6 +48,7 @@ export const ETCD_RETRY_AFTER_MS = 2000;
 interface Classified {
   status: number;
   body: { error: { code: ApiErrorCode; message: string; [extra: string]: unknown } };
+  headers?: Record<string, string>;
 }
 
 function numberField(e: object, ...names: string[]): number | undefined {
@@ -74,7 +90,7 @@ function authFailure(e: object): "permission_denied" | "unauthenticated" | null 
  * `name` so that a duplicated module instance in another bundle still matches.
  */
 export function classifyError(e: unknown): Classified | null {
-  if (e instanceof ApiError) return { status: e.status, body: { error: { code: e.code, message: e.message, ...e.extra } } };
+  if (e instanceof ApiError) return { status: e.status, body: { error: { code: e.code, message: e.message, ...e.extra } }, headers: e.headers };
   if (typeof e !== "object" || e === null) return null;
   const name = (e as { name?: unknown }).name;
   const message = e instanceof Error ? e.message : String(e);

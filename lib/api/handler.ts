@@ -1,26 +1,55 @@
 import "server-only";
-// STYLE.md "thin route handlers behind one wrapper": request id, read access, zod-parsed
-// query (400 invalid_query), typed errors → contract codes (errors.ts), one structured JSON
-// log line and a latency observation per request. Handlers only parse, call and return.
+// STYLE.md "thin route handlers behind one wrapper": request id, access (viewer / admin,
+// same-origin for every non-GET), zod-parsed query (400 invalid_query), the body's content
+// type and size, If-Match for writes, typed errors → contract codes (errors.ts), one
+// structured JSON log line and a latency observation per request. Because the wrapper owns
+// these checks, a handler cannot forget one: it only parses, calls and returns.
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import { authorizeRead } from "./access";
+import type { Principal } from "@/lib/auth";
+import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
 import { classifyError } from "./errors";
 import { metrics } from "@/lib/metrics";
+import { readBody, readIfMatch, type BodySpec } from "./request-body";
 
 export interface HandlerContext<Q> {
   request: Request;
   query: Q;
   requestId: string;
   url: URL;
+  /** the route's path parameters (decoded by Next), e.g. `{target}` */
+  params: Record<string, string>;
+  /** the admin, for `access: "admin"`; null otherwise */
+  principal: Principal | null;
+  /** the decoded body when the spec asks for one (`body`), else undefined */
+  body: unknown;
+  /** true when the body came from an urlencoded form (`body.form`) */
+  bodyIsForm: boolean;
+  /** If-Match as a mod_revision when the spec asks for it (`ifMatch`), else null */
+  ifMatch: number | null;
 }
+
+/**
+ * "public": no credentials (health, metrics, openapi, the session itself); "read" (default):
+ * the viewer-token check; "admin": an admin bearer token or session, and not read-only.
+ * Every request other than GET/HEAD must also be same-origin (console-api.md Security).
+ */
+export type Access = "public" | "read" | "admin";
 
 export interface HandlerSpec<S extends z.ZodType> {
   /** route label for logs and metrics, e.g. "/api/v1/scheduler/demand" */
   route: string;
   query: S;
-  /** "read" (default) goes through the viewer-token check; "public" skips it (health, metrics) */
-  access?: "read" | "public";
+  access?: Access;
+  /** the request carries a body: JSON (or a form when `form`), at most `maxBytes` (64 KiB) */
+  body?: BodySpec;
+  /** the request must carry If-Match (428 without it) */
+  ifMatch?: boolean;
+}
+
+/** What Next passes a route handler besides the request. */
+export interface RouteContext {
+  params?: Promise<Record<string, string | string[]>>;
 }
 
 const NO_STORE = { "cache-control": "no-store" };
@@ -43,6 +72,10 @@ export function queryObject(params: URLSearchParams): Record<string, string | st
   return out;
 }
 
+function flatParams(params: Record<string, string | string[]>): Record<string, string> {
+  return Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]));
+}
+
 function requestIdOf(request: Request): string {
   const given = request.headers.get("x-request-id");
   return given && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
@@ -54,17 +87,18 @@ function log(line: Record<string, unknown>): void {
 
 /** Wraps one route handler; `run` returns a body (sent as 200 JSON) or a full Response. */
 export function apiHandler<S extends z.ZodType>(spec: HandlerSpec<S>, run: (ctx: HandlerContext<z.output<S>>) => Promise<unknown>) {
-  return async function handle(request: Request): Promise<Response> {
+  return async function handle(request: Request, route?: RouteContext): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdOf(request);
     let response: Response;
     let failure: string | undefined;
+    let actor: string | undefined;
     try {
       response = await respond();
     } catch (e) {
       const mapped = classifyError(e);
       if (mapped) {
-        response = json(mapped.body, { status: mapped.status });
+        response = json(mapped.body, { status: mapped.status, headers: mapped.headers });
         failure = mapped.body.error.code;
       } else {
         failure = e instanceof Error ? `${e.name}: ${e.message}\n${e.stack ?? ""}` : String(e);
@@ -74,21 +108,28 @@ export function apiHandler<S extends z.ZodType>(spec: HandlerSpec<S>, run: (ctx:
     response.headers.set("x-request-id", requestId);
     const ms = performance.now() - started;
     metrics().requestSeconds.observe({ route: spec.route, method: request.method, status: String(response.status) }, ms / 1000);
-    log({ level: response.status >= 500 ? "error" : "info", msg: "request", method: request.method, route: spec.route, status: response.status, ms: Math.round(ms * 10) / 10, request_id: requestId, ...(failure ? { error: failure } : {}) });
+    log({ level: response.status >= 500 ? "error" : "info", msg: "request", method: request.method, route: spec.route, status: response.status, ms: Math.round(ms * 10) / 10, request_id: requestId, ...(actor ? { actor } : {}), ...(failure ? { error: failure } : {}) });
     return response;
 
     async function respond(): Promise<Response> {
-      if (spec.access !== "public") {
+      let principal: Principal | null = null;
+      if (spec.access === "admin") principal = await authorizeAdmin(request);
+      else if (spec.access !== "public") {
         const denied = await authorizeRead(request);
         if (denied) return denied;
       }
+      requireSameOrigin(request);
       const url = new URL(request.url);
       const parsed = spec.query.safeParse(queryObject(url.searchParams));
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String), code: i.code, message: i.message }));
         return json({ error: { code: "invalid_query", message: issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`).join("; "), issues } }, { status: 400 });
       }
-      const result = await run({ request, query: parsed.data as z.output<S>, requestId, url });
+      const body = spec.body ? await readBody(request, spec.body) : undefined;
+      const ifMatch = spec.ifMatch ? readIfMatch(request) : null;
+      const params = route?.params ? flatParams(await route.params) : {};
+      if (principal) actor = principal.actor;
+      const result = await run({ request, query: parsed.data as z.output<S>, requestId, url, params, principal, body: body?.value, bodyIsForm: body?.form ?? false, ifMatch });
       return result instanceof Response ? result : json(result);
     }
   };

@@ -1,17 +1,136 @@
 import "server-only";
 // GET /api/v1/openapi.json: OpenAPI 3.1 generated from the zod schemas of lib/schema/api
-// (zod 4 JSON Schema output), so the contract served and the code cannot drift.
+// (zod 4 JSON Schema output), so the contract served and the code cannot drift. Every
+// endpoint of console-api.md is one entry of ENDPOINTS: adding an endpoint is adding an
+// entry. `redocly.yaml` holds the lint rules; lib/api/openapi.test.ts runs the linter.
 import { z } from "zod";
-import { errorBody } from "@/lib/schema/api/common";
+import { errorBody, noQuery } from "@/lib/schema/api/common";
 import { assignmentsQuery, assignmentsResponse } from "@/lib/schema/api/assignments";
+import { auditQuery, auditResponse } from "@/lib/schema/api/audit";
 import { demandDetail, demandList, demandQuery } from "@/lib/schema/api/demand";
 import { executorsQuery, executorsResponse } from "@/lib/schema/api/executors";
 import { failuresQuery, failuresResponse } from "@/lib/schema/api/failures";
 import { healthResponse } from "@/lib/schema/api/health";
+import {
+  deletedPolicyResponse, policyBody, policyErrorBody, policyListResponse, policyQuery, policyResponse, previewQuery,
+  previewResponse, savedPolicyResponse,
+} from "@/lib/schema/api/policies";
+import { sessionResponse, signedInResponse, signedOutResponse, signInBody } from "@/lib/schema/api/session";
 import { shadowHistoryQuery, shadowHistoryResponse, shadowQuery, shadowResponse } from "@/lib/schema/api/shadow";
 import { skippedQuery, skippedResponse } from "@/lib/schema/api/skipped";
+import type { Access } from "./handler";
 
 type JsonSchema = Record<string, unknown>;
+type Method = "get" | "put" | "post" | "delete";
+type HeaderName = "If-Match" | "X-Change-Reason" | "X-Preview-Digest";
+
+/** The documented error statuses; each names its contract codes. */
+const ERRORS = {
+  "400": { description: "invalid_query (issues list each bad parameter; an endpoint without parameters refuses any), invalid_json, invalid_body or cannot_delete_default", schema: "Error" },
+  "401": { description: "unauthorized: no credentials, or credentials that match no token", schema: "Error" },
+  "403": { description: "forbidden (not an admin), cross_site (another origin) or read_only (no admin tokens configured)", schema: "Error" },
+  "404": { description: "not_found", schema: "Error" },
+  "409": { description: "preview_stale (the body carries the fresh preview) or unsupported_version (a newer console wrote the stored document)", schema: "PolicyError" },
+  "410": { description: "revision_compacted: the pinned revision was compacted (compact_revision)", schema: "Error" },
+  "412": { description: "precondition_failed: someone else changed the policy first (the body carries what is stored now)", schema: "PolicyError" },
+  "413": { description: "payload_too_large", schema: "Error" },
+  "415": { description: "unsupported_media_type", schema: "Error" },
+  "422": { description: "invalid_policy: field issues, including `reason` when X-Change-Reason is missing", schema: "PolicyError" },
+  "428": { description: "precondition_required: If-Match is missing", schema: "Error" },
+  "503": { description: "etcd_unavailable: no etcd member answered (retry_after_ms)", schema: "Error" },
+  "504": { description: "etcd_timeout", schema: "Error" },
+} as const;
+type ErrorStatus = keyof typeof ERRORS;
+
+interface Reply {
+  description: string;
+  /** JSON body; omitted for a body-less or non-JSON answer */
+  schema?: z.ZodType | z.ZodType[];
+  /** non-JSON media type, e.g. Prometheus text */
+  text?: string;
+  etag?: boolean;
+  location?: boolean;
+}
+
+export interface Endpoint {
+  method: Method;
+  /** OpenAPI path, e.g. `/api/v1/policies/{target}` */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: keyof typeof TAGS;
+  access: Access;
+  query?: z.ZodType;
+  /** path parameters with their descriptions */
+  pathParams?: Record<string, string>;
+  headers?: HeaderName[];
+  body?: { schema: z.ZodType; description: string; form?: boolean };
+  responses: Record<string, Reply>;
+  errors: ErrorStatus[];
+}
+
+const TAGS = {
+  scheduler: "The planner's view of one etcd revision: demand, executors, assignments, shadow comparison, failures, skipped records",
+  policies: "Per-table and fleet-default scheduling policies (scheduler-model.md §7.3): read, preview, guarded writes",
+  audit: "Every accepted policy write, with its actor and reason",
+  session: "Sign-in with a token for an httpOnly session cookie",
+  operations: "Health, metrics and this document",
+};
+
+const READ_ERRORS: ErrorStatus[] = ["400", "401", "410", "503", "504"];
+const WRITE_ERRORS: ErrorStatus[] = ["400", "401", "403", "409", "412", "413", "415", "422", "428", "503", "504"];
+const TARGET = { target: "the table (URL-encoded, 1..512 characters), or `_default` for the fleet default" };
+
+export const ENDPOINTS: Endpoint[] = [
+  { method: "get", path: "/api/v1/scheduler/demand", operationId: "getDemand", tag: "scheduler", access: "read", summary: "Demand list (planner order, filters, cursor paging) or one table with ?target=", query: demandQuery, responses: { "200": { description: "the list, or one table", schema: [demandList, demandDetail] } }, errors: [...READ_ERRORS, "404"] },
+  { method: "get", path: "/api/v1/scheduler/executors", operationId: "getExecutors", tag: "scheduler", access: "read", summary: "Executors with headroom and orphan rows", query: executorsQuery, responses: { "200": { description: "executors", schema: executorsResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/scheduler/assignments", operationId: "getAssignments", tag: "scheduler", access: "read", summary: "Live assignments with bind age and overdue flag", query: assignmentsQuery, responses: { "200": { description: "assignments", schema: assignmentsResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/scheduler/shadow", operationId: "getShadow", tag: "scheduler", access: "read", summary: "Shadow comparison: outcomes and placements, console vs master", query: shadowQuery, responses: { "200": { description: "the comparison", schema: shadowResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/scheduler/shadow/history", operationId: "getShadowHistory", tag: "scheduler", access: "read", summary: "Shadow outcome counts sampled over time", query: shadowHistoryQuery, responses: { "200": { description: "samples", schema: shadowHistoryResponse } }, errors: ["400", "401", "503", "504"] },
+  { method: "get", path: "/api/v1/scheduler/failures", operationId: "getFailures", tag: "scheduler", access: "read", summary: "Merge failure ledger (read-time corrected) and task cooldowns", query: failuresQuery, responses: { "200": { description: "failures and cooldowns", schema: failuresResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/scheduler/skipped", operationId: "getSkipped", tag: "scheduler", access: "read", summary: "Records skipped at one revision, with reasons", query: skippedQuery, responses: { "200": { description: "skipped records", schema: skippedResponse } }, errors: READ_ERRORS },
+
+  { method: "get", path: "/api/v1/policies", operationId: "listPolicies", tag: "policies", access: "read", summary: "The fleet default and every per-table override, at one revision", query: policyQuery, responses: { "200": { description: "stored policies", schema: policyListResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/policies/{target}", operationId: "getPolicy", tag: "policies", access: "read", summary: "One policy: stored document, effective policy and the source of every field", query: policyQuery, pathParams: TARGET, responses: { "200": { description: "the policy; ETag = the stored record's mod_revision (0 when absent)", schema: policyResponse, etag: true } }, errors: READ_ERRORS },
+  {
+    method: "put", path: "/api/v1/policies/{target}", operationId: "putPolicy", tag: "policies", access: "admin", pathParams: TARGET,
+    summary: "Replace the policy document: one etcd txn comparing If-Match, writing the policy and its audit record; nothing is written on any error",
+    headers: ["If-Match", "X-Change-Reason", "X-Preview-Digest"],
+    body: { schema: policyBody, description: "the sparse policy document (null or absent = inherit)" },
+    responses: { "200": { description: "saved; ETag = the new mod_revision", schema: savedPolicyResponse, etag: true } },
+    errors: WRITE_ERRORS,
+  },
+  {
+    method: "delete", path: "/api/v1/policies/{target}", operationId: "deletePolicy", tag: "policies", access: "admin", pathParams: TARGET,
+    summary: "Remove a per-table override (never `_default`), with the same guards as PUT",
+    headers: ["If-Match", "X-Change-Reason", "X-Preview-Digest"],
+    responses: { "200": { description: "deleted", schema: deletedPolicyResponse, etag: true } },
+    errors: [...WRITE_ERRORS, "404"],
+  },
+  {
+    method: "post", path: "/api/v1/policies/{target}/preview", operationId: "previewPolicy", tag: "policies", access: "read", pathParams: TARGET,
+    summary: "What saving the body would change on one revision: changed tables, the blast-radius summary, its digest and range warnings (writes nothing)",
+    query: previewQuery,
+    body: { schema: policyBody, description: "the proposed document (`{}` previews deleting an override)" },
+    responses: { "200": { description: "the preview", schema: previewResponse } },
+    errors: ["400", "401", "403", "413", "415", "422", "503", "504"],
+  },
+  { method: "get", path: "/api/v1/audit", operationId: "listAudit", tag: "audit", access: "read", summary: "Policy changes, newest first, with reasons (entries up to ?revision=R when pinned)", query: auditQuery, responses: { "200": { description: "audit entries", schema: auditResponse } }, errors: READ_ERRORS },
+
+  { method: "get", path: "/api/v1/session", operationId: "getSession", tag: "session", access: "public", summary: "Who this request is signed in as, and whether the console is read-only", query: noQuery, responses: { "200": { description: "the session", schema: sessionResponse } }, errors: ["400"] },
+  {
+    method: "post", path: "/api/v1/session", operationId: "signIn", tag: "session", access: "public",
+    summary: "Sign in with a token (sets the session cookie), or sign out with action=signout; a form gets a 303 redirect",
+    body: { schema: signInBody, description: "`{token, next?}` or `{action: \"signout\"}`", form: true },
+    responses: { "200": { description: "signed in or out (JSON)", schema: [signedInResponse, signedOutResponse] }, "303": { description: "the sign-in form's redirect", location: true } },
+    errors: ["400", "401", "403", "413", "415"],
+  },
+  { method: "delete", path: "/api/v1/session", operationId: "signOut", tag: "session", access: "public", summary: "Sign out (clears the session cookie)", query: noQuery, responses: { "200": { description: "signed out", schema: signedOutResponse } }, errors: ["400", "403"] },
+
+  { method: "get", path: "/api/v1/health", operationId: "getHealth", tag: "operations", access: "public", summary: "etcd endpoints, leader, live-cache state and readiness; 503 while starting or when no endpoint answers", query: noQuery, responses: { "200": { description: "etcd answers", schema: healthResponse }, "503": { description: "not ready yet (status starting: the first full read and plan are not done) or no endpoint answers (status down)", schema: healthResponse } }, errors: ["400"] },
+  { method: "get", path: "/api/metrics", operationId: "getMetrics", tag: "operations", access: "public", summary: "Prometheus metrics", query: noQuery, responses: { "200": { description: "the text exposition format", text: "text/plain" } }, errors: ["400"] },
+  { method: "get", path: "/api/v1/openapi.json", operationId: "getOpenApi", tag: "operations", access: "public", summary: "This OpenAPI document", query: noQuery, responses: { "200": { description: "OpenAPI 3.1", schema: z.looseObject({ openapi: z.string() }) } }, errors: ["400"] },
+];
 
 function schemaOf(s: z.ZodType, io: "input" | "output"): JsonSchema {
   const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io, unrepresentable: "any" }) as JsonSchema;
@@ -19,57 +138,111 @@ function schemaOf(s: z.ZodType, io: "input" | "output"): JsonSchema {
 }
 
 /** Query object schema → OpenAPI parameters (repeatable params become arrays, `explode`). */
-function parameters(query: z.ZodType): JsonSchema[] {
-  const json = schemaOf(query, "input") as { properties?: Record<string, JsonSchema>; required?: string[] };
+function queryParameters(query: z.ZodType): JsonSchema[] {
+  const json = schemaOf(query, "input") as { properties?: Record<string, JsonSchema & { description?: string }>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, schema]) => ({
     name,
     in: "query",
     required: json.required?.includes(name) ?? false,
+    description: schema.description ?? QUERY_HELP[name] ?? name,
     schema,
     ...(JSON.stringify(schema).includes('"array"') ? { style: "form", explode: true } : {}),
   }));
 }
 
-const ERRORS = {
-  "400": "invalid_query: a parameter failed validation (issues list each)",
-  "404": "not_found",
-  "410": "revision_compacted: the pinned revision was compacted (compact_revision)",
-  "503": "etcd_unavailable: no etcd member answered (retry_after_ms)",
-  "504": "etcd_timeout",
+const QUERY_HELP: Record<string, string> = {
+  revision: "pin an etcd revision (time travel); 410 when compacted",
+  now_ms: "evaluate the planner as of this wall time (Unix ms)",
+  target: "a table (raw, URL-encoded)",
+  limit: "page size",
+  cursor: "the next_cursor of the previous page",
 };
 
-function operation(summary: string, query: z.ZodType, response: z.ZodType | z.ZodType[], errors: (keyof typeof ERRORS)[]): JsonSchema {
-  const ok = Array.isArray(response) ? { oneOf: response.map((r) => schemaOf(r, "output")) } : schemaOf(response, "output");
-  const responses: Record<string, unknown> = { "200": { description: "OK", content: { "application/json": { schema: ok } } } };
-  for (const code of errors) responses[code] = { description: ERRORS[code], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
-  return { get: { summary, parameters: parameters(query), responses } };
+const HEADER_PARAMETERS: Record<HeaderName, JsonSchema> = {
+  "If-Match": { name: "If-Match", in: "header", required: true, description: "the mod_revision (ETag) the editor read; 0 to create", schema: { type: "string", pattern: '^(W/)?"?[0-9]{1,16}"?$' } },
+  "X-Change-Reason": { name: "X-Change-Reason", in: "header", required: true, description: "why the policy changes, 1..500 characters (percent-encoded UTF-8 when not ASCII); kept in the audit entry", schema: { type: "string", minLength: 1 } },
+  "X-Preview-Digest": { name: "X-Preview-Digest", in: "header", required: false, description: "the digest of the reviewed preview: 409 preview_stale when saving now would change the fleet differently", schema: { type: "string", pattern: "^[0-9a-f]{64}$" } },
+};
+const headerKey = (h: HeaderName) => h.replace(/-/g, "");
+
+const SECURITY: Record<Access, JsonSchema[]> = {
+  public: [],
+  // open unless CONSOLE_VIEWER_TOKENS is set
+  read: [{}, { bearer: [] }, { session: [] }],
+  admin: [{ bearer: [] }, { session: [] }],
+};
+
+function reply(r: Reply): JsonSchema {
+  const out: JsonSchema = { description: r.description };
+  const headers: JsonSchema = {};
+  if (r.etag) headers.ETag = { $ref: "#/components/headers/ETag" };
+  if (r.location) headers.Location = { description: "where the browser goes next", schema: { type: "string" } };
+  if (Object.keys(headers).length > 0) out.headers = headers;
+  if (r.schema) {
+    const schema = Array.isArray(r.schema) ? { oneOf: r.schema.map((s) => schemaOf(s, "output")) } : schemaOf(r.schema, "output");
+    out.content = { "application/json": { schema } };
+  } else if (r.text) out.content = { [r.text]: { schema: { type: "string" } } };
+  return out;
 }
 
-const READ_ERRORS: (keyof typeof ERRORS)[] = ["400", "410", "503", "504"];
+function operation(e: Endpoint): JsonSchema {
+  const parameters = [
+    ...Object.entries(e.pathParams ?? {}).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string", minLength: 1, maxLength: 512 } })),
+    ...(e.query ? queryParameters(e.query) : []),
+    ...(e.headers ?? []).map((h) => ({ $ref: `#/components/parameters/${headerKey(h)}` })),
+  ];
+  const responses: JsonSchema = {};
+  for (const [status, r] of Object.entries(e.responses)) responses[status] = reply(r);
+  for (const status of e.errors) responses[status] = { $ref: `#/components/responses/E${status}` };
+  return {
+    operationId: e.operationId,
+    summary: e.summary,
+    tags: [e.tag],
+    security: SECURITY[e.access],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(e.body
+      ? {
+          requestBody: {
+            required: true,
+            description: e.body.description,
+            content: {
+              "application/json": { schema: schemaOf(e.body.schema, "input") },
+              ...(e.body.form ? { "application/x-www-form-urlencoded": { schema: schemaOf(e.body.schema, "input") } } : {}),
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
 
-export function openApiDocument(): JsonSchema {
+export function openApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const e of endpoints) (paths[e.path] ??= {})[e.method] = operation(e);
+  const errorResponses = Object.fromEntries(
+    (Object.keys(ERRORS) as ErrorStatus[]).map((s) => [`E${s}`, { description: ERRORS[s].description, content: { "application/json": { schema: { $ref: `#/components/schemas/${ERRORS[s].schema}` } } } }]),
+  );
   return {
     openapi: "3.1.0",
-    info: { title: "Scheduler Console API", version: "1", description: "console-api.md: the read API of the lance-context scheduler console." },
-    paths: {
-      "/api/v1/scheduler/demand": operation("Demand list (planner order, filters, cursor paging) or one table with ?target=", demandQuery, [demandList, demandDetail], [...READ_ERRORS, "404"]),
-      "/api/v1/scheduler/executors": operation("Executors with headroom and orphan rows", executorsQuery, executorsResponse, READ_ERRORS),
-      "/api/v1/scheduler/assignments": operation("Live assignments with bind age and overdue flag", assignmentsQuery, assignmentsResponse, READ_ERRORS),
-      "/api/v1/scheduler/shadow": operation("Shadow comparison: outcomes and placements, console vs master", shadowQuery, shadowResponse, READ_ERRORS),
-      "/api/v1/scheduler/shadow/history": operation("Shadow outcome counts sampled once a minute", shadowHistoryQuery, shadowHistoryResponse, ["400", "503", "504"]),
-      "/api/v1/scheduler/failures": operation("Merge failure ledger (read-time corrected) and task cooldowns", failuresQuery, failuresResponse, READ_ERRORS),
-      "/api/v1/scheduler/skipped": operation("Records skipped at one revision, with reasons", skippedQuery, skippedResponse, READ_ERRORS),
-      "/api/v1/health": {
-        get: {
-          summary: "etcd endpoints, leader and live-cache state; 503 when no endpoint answers",
-          responses: {
-            "200": { description: "etcd answers", content: { "application/json": { schema: schemaOf(healthResponse, "output") } } },
-            "503": { description: "no endpoint answers (status down), or the first full read and plan are not done yet (status starting)", content: { "application/json": { schema: schemaOf(healthResponse, "output") } } },
-          },
-        },
-      },
-      "/api/metrics": { get: { summary: "Prometheus metrics", responses: { "200": { description: "text/plain exposition format" } } } },
+    info: {
+      title: "Scheduler Console API",
+      version: "2",
+      description: "console-api.md: the HTTP API of the lance-context scheduler console (reads at one etcd revision, guarded policy writes).",
+      license: { name: "UNLICENSED (private)", identifier: "LicenseRef-Private" },
     },
-    components: { schemas: { Error: schemaOf(errorBody, "output") } },
+    servers: [{ url: "/", description: "this console (same origin)" }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    security: [{}, { bearer: [] }, { session: [] }],
+    paths,
+    components: {
+      securitySchemes: {
+        bearer: { type: "http", scheme: "bearer", description: "a CONSOLE_ADMIN_TOKENS or CONSOLE_VIEWER_TOKENS token" },
+        session: { type: "apiKey", in: "cookie", name: "console_session", description: "the session cookie POST /api/v1/session sets (httpOnly, SameSite=Strict)" },
+      },
+      parameters: Object.fromEntries((Object.keys(HEADER_PARAMETERS) as HeaderName[]).map((h) => [headerKey(h), HEADER_PARAMETERS[h]])),
+      headers: { ETag: { description: "the stored policy record's mod_revision (0 when absent)", schema: { type: "string" } } },
+      responses: errorResponses,
+      schemas: { Error: schemaOf(errorBody, "output"), PolicyError: schemaOf(policyErrorBody, "output") },
+    },
   };
 }

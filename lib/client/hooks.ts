@@ -1,9 +1,13 @@
 "use client";
 // One hook per resource: the query key carries the pinned revision, so pinning a revision
 // pins every query on the page; live keys poll (lib/client/revision.ts).
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useEffect } from "react";
-import type { QueryParams } from "./fetch-json";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useSyncExternalStore } from "react";
+import type { DeletedPolicyResponse, SavedPolicyResponse } from "@/lib/schema/api/policies";
+import type { PolicyDocument } from "@/lib/schema/policy";
+import { awaitedRevision, requireRevision, subscribeAwaited, type QueryParams } from "./fetch-json";
+import { auditKeys, fetchAudit } from "./resources/audit";
+import { deletePolicy, fetchPolicy, fetchPolicyList, policyKeys, previewPolicy, savePolicy, type WriteGuard } from "./resources/policies";
 import { demandKeys, fetchDemandPage, fetchFleet, fetchFleetPage, fetchTable, nextFleetPage, type FleetPageParam } from "./resources/demand";
 import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
 import { failureKeys, fetchFailures } from "./resources/failures";
@@ -81,4 +85,63 @@ export function useFailures() {
 export function useSkipped() {
   const revision = usePinnedRevision();
   return useQuery({ queryKey: skippedKeys.list(revision), queryFn: ({ signal }) => fetchSkipped(revision, signal), ...freshness(revision) });
+}
+
+export function usePolicyList() {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: policyKeys.list(revision), queryFn: ({ signal }) => fetchPolicyList(revision, signal), ...freshness(revision) });
+}
+
+/** One policy; the editor keeps its own copy of what it started from, so this polls only when live. */
+export function usePolicy(target: string) {
+  const revision = usePinnedRevision();
+  return useQuery({ queryKey: policyKeys.one(target, revision), queryFn: ({ signal }) => fetchPolicy(target, revision, signal), ...freshness(revision) });
+}
+
+export function useAudit(target: string | null) {
+  const revision = usePinnedRevision();
+  return useInfiniteQuery({
+    queryKey: auditKeys.list(target, revision),
+    queryFn: ({ pageParam, signal }) => fetchAudit({ target, cursor: pageParam, revision }, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+    ...freshness(revision),
+  });
+}
+
+export function usePreviewPolicy(target: string) {
+  return useMutation({ mutationFn: (doc: PolicyDocument) => previewPolicy(target, doc) });
+}
+
+/** Live query keys carry "live" where a pinned one carries its revision (the pinned past never changes). */
+const isLive = (query: { queryKey: readonly unknown[] }) => query.queryKey.includes("live");
+
+/**
+ * After a write at revision R (read your writes): every live read waits for R (fetch-json's
+ * floor); live data cached for pages not on screen is dropped, so opening one shows
+ * "loading" rather than what the save replaced; the queries on screen refetch now (the
+ * refreshing notice says so meanwhile) instead of at their next poll.
+ */
+function useAfterWrite() {
+  const queryClient = useQueryClient();
+  return (revision: number) => {
+    requireRevision(revision);
+    queryClient.removeQueries({ type: "inactive", predicate: isLive });
+    void queryClient.invalidateQueries({ type: "active", predicate: isLive });
+  };
+}
+
+/** PUT with the guard; `doc: null` deletes the override (DELETE). */
+export function useSavePolicy(target: string) {
+  const afterWrite = useAfterWrite();
+  return useMutation({
+    mutationFn: ({ doc, guard }: { doc: PolicyDocument | null; guard: WriteGuard }): Promise<SavedPolicyResponse | DeletedPolicyResponse> =>
+      doc === null ? deletePolicy(target, guard) : savePolicy(target, doc, guard),
+    onSuccess: (saved) => afterWrite(saved.revision),
+  });
+}
+
+/** The revision live reads are waiting for after a save, or null (for a "refreshing" note). */
+export function useAwaitedRevision(): number | null {
+  return useSyncExternalStore(subscribeAwaited, awaitedRevision, () => null);
 }

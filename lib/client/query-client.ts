@@ -3,7 +3,7 @@
 import { QueryClient, isServer } from "@tanstack/react-query";
 import { ApiError } from "./fetch-json";
 
-/** Live data refreshes this often (issue 5: "a few seconds"). */
+/** Live data refreshes this often (a few seconds). */
 export const LIVE_REFETCH_MS = 5000;
 
 function makeQueryClient(): QueryClient {
@@ -16,6 +16,9 @@ function makeQueryClient(): QueryClient {
         retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 1,
         refetchOnWindowFocus: false,
       },
+      // a write is never repeated behind the admin's back: a 4xx is an answer, and a lost
+      // answer to a CAS write is settled by reading again, not by sending it twice
+      mutations: { retry: false },
     },
   });
 }

@@ -6,11 +6,10 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Etcd3 } from "etcd3";
 import { hex, unhex } from "@/lib/schema/keys";
-import { parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
+import { DEFAULT_POLICY_TARGET, foreignPolicyVersion, type PolicyDocument } from "@/lib/schema/policy";
 import { toEtcdError } from "./errors";
-import { prefixRangeEnd, readPrefixPaged } from "./paged-read";
-
-export const DEFAULT_POLICY_TARGET = "_default";
+import { compactProbeKey } from "./compaction";
+import { prefixRangeEnd, rangeError, readPrefixPaged } from "./paged-read";
 
 export const policyKeys = {
   policies: (p: string) => `${p}/policies/`,
@@ -49,25 +48,39 @@ export async function readPolicy(client: Etcd3, prefix: string, target: string):
   }
 }
 
-/** A table's document and `_default`, read together at one revision (one txn of two ranges). */
+/**
+ * A table's document and `_default`, read together at one revision: the current one (one
+ * txn of two ranges), or `revision` when pinned (console-api.md: a policy shows the
+ * document stored at R).
+ */
 export async function readPolicyWithDefault(
   client: Etcd3,
   prefix: string,
   target: string,
+  revision?: number,
 ): Promise<{ revision: number; policy: StoredPolicy; defaultPolicy: StoredPolicy }> {
   const key = Buffer.from(policyKeys.policy(prefix, target));
   const defaultKey = Buffer.from(policyKeys.policy(prefix, DEFAULT_POLICY_TARGET));
   try {
-    const res = await client.kv.txn({ compare: [], success: [{ request_range: { key } }, { request_range: { key: defaultKey } }], failure: [] });
-    const kv = res.responses[0]?.response_range?.kvs[0];
-    const dkv = res.responses[1]?.response_range?.kvs[0];
+    let kv, dkv, at: number;
+    if (revision === undefined) {
+      const res = await client.kv.txn({ compare: [], success: [{ request_range: { key } }, { request_range: { key: defaultKey } }], failure: [] });
+      kv = res.responses[0]?.response_range?.kvs[0];
+      dkv = res.responses[1]?.response_range?.kvs[0];
+      at = Number(res.header.revision);
+    } else {
+      const [own, fleet] = await Promise.all([client.kv.range({ key, revision: String(revision) }), client.kv.range({ key: defaultKey, revision: String(revision) })]);
+      kv = own.kvs[0];
+      dkv = fleet.kvs[0];
+      at = revision;
+    }
     return {
-      revision: Number(res.header.revision),
+      revision: at,
       policy: decode(target, kv?.value, Number(kv?.mod_revision ?? 0)),
       defaultPolicy: decode(DEFAULT_POLICY_TARGET, dkv?.value, Number(dkv?.mod_revision ?? 0)),
     };
   } catch (e) {
-    throw toEtcdError(e, "read policy");
+    throw await rangeError(client, e, revision, "read policy", compactProbeKey(prefix));
   }
 }
 
@@ -103,6 +116,8 @@ export interface PolicyWrite {
   /** If-Match: the mod_revision the editor read (0 = must not exist) */
   expectedModRevision: number;
   actor: string;
+  /** X-Change-Reason, kept in the audit record (console-api.md Additions) */
+  reason: string;
   nowMs: number;
 }
 
@@ -130,9 +145,9 @@ export async function writePolicy(client: Etcd3, prefix: string, write: PolicyWr
   const current: StoredPolicy = { target: before.target, doc: before.doc, modRevision: before.modRevision, badJson: before.badJson };
   if (before.modRevision !== write.expectedModRevision) return { ok: false, reason: "precondition_failed", current };
   // §7.3: a document written with another `v` (a newer console) is never overwritten or deleted
-  const parsed = before.modRevision === 0 || before.badJson !== undefined ? null : parseStoredPolicy(before.doc);
-  if (parsed && !parsed.ok && parsed.reason === "unknown_version") {
-    return { ok: false, reason: "unsupported_version", current, message: `the stored policy of ${write.target} has ${parsed.detail}; it was written by a newer console and is never overwritten` };
+  const foreign = before.modRevision === 0 ? undefined : foreignPolicyVersion(before.doc);
+  if (foreign !== undefined) {
+    return { ok: false, reason: "unsupported_version", current, message: `the stored policy of ${write.target} has unsupported version ${JSON.stringify(foreign)}; it was written by a newer console and is never overwritten` };
   }
   if (write.doc === null && before.modRevision === 0) return { ok: false, reason: "not_found", current };
 
@@ -143,6 +158,7 @@ export async function writePolicy(client: Etcd3, prefix: string, write: PolicyWr
     target: write.target,
     before: before.doc,
     after: write.doc,
+    reason: write.reason,
     previous_mod_revision: before.modRevision,
   };
   const auditPut = { request_put: { key: Buffer.from(`${policyKeys.audit(prefix)}${id}`), value: Buffer.from(JSON.stringify(audit)) } };
@@ -172,6 +188,8 @@ export interface AuditEntry {
   target: string;
   before: unknown;
   after: unknown;
+  /** why the admin made the change (absent on records written before reasons were required) */
+  reason: string | null;
   mod_revision: number;
 }
 
@@ -187,7 +205,8 @@ function auditEntry(id: string, value: Buffer, modRevision: number): AuditEntry 
   try {
     const v = JSON.parse(value.toString("utf8")) as Record<string, unknown>;
     if (typeof v.at_ms !== "number" || typeof v.actor !== "string" || typeof v.target !== "string") return null;
-    return { id, at_ms: v.at_ms, actor: v.actor, target: v.target, before: v.before ?? null, after: v.after ?? null, mod_revision: modRevision };
+    const reason = typeof v.reason === "string" ? v.reason : null;
+    return { id, at_ms: v.at_ms, actor: v.actor, target: v.target, before: v.before ?? null, after: v.after ?? null, reason, mod_revision: modRevision };
   } catch {
     return null;
   }
@@ -201,20 +220,21 @@ function auditEntry(id: string, value: Buffer, modRevision: number): AuditEntry 
 export async function listAudit(
   client: Etcd3,
   prefix: string,
-  opts: { target?: string; limit: number; cursor?: string },
-): Promise<{ entries: AuditEntry[]; next_cursor: string | null }> {
+  opts: { target?: string; limit: number; cursor?: string; revision?: number },
+): Promise<{ revision: number; entries: AuditEntry[]; next_cursor: string | null }> {
   const base = policyKeys.audit(prefix);
   let end = opts.cursor ? Buffer.from(`${base}${opts.cursor}`) : prefixRangeEnd(Buffer.from(base));
   const entries: AuditEntry[] = [];
   let scanned = 0;
-  let revision: number | undefined;
+  // pinned: the log as it stood at R (entries up to R); live: one revision for every page
+  let revision: number | undefined = opts.revision;
   for (;;) {
     const want = opts.target === undefined ? opts.limit - entries.length + 1 : AUDIT_PAGE;
     let res;
     try {
-      res = await client.kv.range({ key: Buffer.from(base), range_end: end, limit: want, sort_order: "Descend", sort_target: "Key", revision });
+      res = await client.kv.range({ key: Buffer.from(base), range_end: end, limit: want, sort_order: "Descend", sort_target: "Key", revision: revision === undefined ? undefined : String(revision) });
     } catch (e) {
-      throw toEtcdError(e, "read audit");
+      throw await rangeError(client, e, revision, "read audit", compactProbeKey(prefix));
     }
     revision ??= Number(res.header.revision);
     for (const kv of res.kvs) {
@@ -223,11 +243,11 @@ export async function listAudit(
       scanned++;
       const entry = auditEntry(id, kv.value, Number(kv.mod_revision));
       if (!entry || (opts.target !== undefined && entry.target !== opts.target)) continue;
-      if (entries.length === opts.limit) return { entries, next_cursor: entries[entries.length - 1].id };
+      if (entries.length === opts.limit) return { revision, entries, next_cursor: entries[entries.length - 1].id };
       entries.push(entry);
     }
-    if (!res.more || res.kvs.length === 0) return { entries, next_cursor: null };
+    if (!res.more || res.kvs.length === 0) return { revision, entries, next_cursor: null };
     // stopped early: continue below the last key scanned (range ends are exclusive)
-    if (scanned >= AUDIT_SCAN_LIMIT) return { entries, next_cursor: end.toString("utf8").slice(base.length) };
+    if (scanned >= AUDIT_SCAN_LIMIT) return { revision, entries, next_cursor: end.toString("utf8").slice(base.length) };
   }
 }

@@ -8,6 +8,8 @@ import { skip } from "./parse";
 import type { Parsed } from "./parse";
 
 export const POLICY_VERSION = 1;
+/** The fleet default's target name: `P/policies/_default` (scheduler-model.md §7.3). */
+export const DEFAULT_POLICY_TARGET = "_default";
 
 export const POLICY_MODES = ["legacy", "planner", "active", "drain", "frozen"] as const;
 export const POLICY_EXECUTOR_KINDS = ["resident", "worker", "catchup_job"] as const;
@@ -142,15 +144,22 @@ export const BUILTIN_POLICY: EffectivePolicy = Object.freeze({
   backlog: { warn_generations: 256, critical_generations: 4096 },
 }) as EffectivePolicy;
 
+/**
+ * The one version rule of §7.3: a document whose `v` is present, not null and not 1 was
+ * written by another (newer) console. Readers skip it; writers never overwrite or delete
+ * it. Returns that foreign `v`, or undefined for a document of this version.
+ */
+export function foreignPolicyVersion(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const v = (value as { v?: unknown }).v;
+  return v === undefined || v === null || v === POLICY_VERSION ? undefined : v;
+}
+
 /** Parse a stored policy value (already JSON-decoded). Never throws. A document with a
- * `v` other than 1 is `unknown_version`: readers skip it and writers never overwrite it. */
+ * `v` other than 1 is `unknown_version` (see `foreignPolicyVersion`). */
 export function parseStoredPolicy(value: unknown): Parsed<PolicyDocument> {
-  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
-    const v = (value as { v?: unknown }).v;
-    if (v !== undefined && v !== null && v !== POLICY_VERSION) {
-      return skip("unknown_version", `unsupported version ${JSON.stringify(v)}`);
-    }
-  }
+  const foreign = foreignPolicyVersion(value);
+  if (foreign !== undefined) return skip("unknown_version", `unsupported version ${JSON.stringify(foreign)}`);
   const parsed = PolicyDocumentSchema.safeParse(value);
   if (!parsed.success) {
     const first = parsed.error.issues[0];

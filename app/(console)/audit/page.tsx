@@ -1,5 +1,6 @@
-// `/audit`: policy changes with before/after diffs (issue 6). `?target=` narrows to one table.
+// `/audit`: policy changes with before/after diffs (console-api.md GET /api/v1/audit). `?target=` narrows to one table.
 import { AuditList } from "@/components/policies/audit-list";
+import { currentViewer } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Audit · Scheduler Console" };
@@ -7,5 +8,6 @@ export const metadata = { title: "Audit · Scheduler Console" };
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const raw = (await searchParams).target;
   const target = typeof raw === "string" && raw.length > 0 && raw.length <= 512 ? raw : null;
-  return <AuditList key={target ?? ""} target={target} />;
+  const viewer = await currentViewer();
+  return <AuditList key={target ?? ""} target={target} canWrite={viewer.canWrite} />;
 }

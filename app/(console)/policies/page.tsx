@@ -1,4 +1,4 @@
-// `/policies`: the fleet default and the per-table overrides (issue 6).
+// `/policies`: the fleet default and the per-table overrides (console-api.md GET /api/v1/policies).
 import { PoliciesList } from "@/components/policies/policies-list";
 import { SessionBar } from "@/components/policies/session-bar";
 import { currentViewer } from "@/lib/auth/server";

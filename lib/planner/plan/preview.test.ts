@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { previewPolicy } from "./preview";
+import { isStarving, previewEffect, previewPolicy } from "./preview";
+import { planFleet } from "./plan-fleet";
 import { NOW, demand, fleet } from "./__fixtures__/fleet";
 
 describe("policy preview", () => {
@@ -25,5 +26,44 @@ describe("policy preview", () => {
     expect(frozen.unchanged_count).toBe(1);
     const restored = previewPolicy(fleet({ tables, policies: { b: { mode: "frozen" } } }), "b", null, NOW);
     expect(restored.changed.map((c) => [c.target, c.after.verdict.state])).toEqual([["b", "would_place"]]);
+  });
+});
+
+describe("preview summary and effect", () => {
+  // a: 16 pending (due, placed); b: 300 pending (critical, placed); c: 5 pending (tail)
+  const tables = { a: demand(16, NOW - 1000), b: demand(300, NOW - 1000), c: demand(5, NOW - 1000) };
+
+  it("a fleet default that raises both thresholds loses both placements and starves the warned table", () => {
+    const p = previewPolicy(fleet({ tables }), "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW);
+    expect(p.summary).toEqual({ placements_lost: 2, placements_gained: 0, promoted: 0, demoted: 2, newly_starving: 1 });
+    const byTarget = new Map(p.changed.map((r) => [r.target, r]));
+    expect(byTarget.get("b")?.effects).toEqual(["placements_lost", "demoted", "newly_starving"]);
+    expect(byTarget.get("a")?.effects).toEqual(["placements_lost", "demoted"]);
+    // c stays a tail: only its score moves, so it is listed without an effect
+    expect(byTarget.get("c")?.effects).toEqual([]);
+    expect([byTarget.get("b")?.before.class, byTarget.get("b")?.after.class]).toEqual(["critical", "tail"]);
+  });
+
+  it("lowering one table's threshold gains its placement and promotes it", () => {
+    const p = previewPolicy(fleet({ tables }), "c", { merge: { min_generations: 2 } }, NOW);
+    expect(p.summary).toEqual({ placements_lost: 0, placements_gained: 1, promoted: 1, demoted: 0, newly_starving: 0 });
+  });
+
+  it("freezing starves every table with pending work", () => {
+    const p = previewPolicy(fleet({ tables }), "_default", { mode: "frozen" }, NOW);
+    expect(p.summary.newly_starving).toBe(3);
+    expect(isStarving(planFleet(fleet({ tables }), NOW).byTarget.get("c")!)).toBe(false);
+  });
+
+  it("the effect ignores scores and skip messages but not classes or verdicts", () => {
+    const f = fleet({ tables });
+    const one = previewPolicy(f, "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW);
+    // an hour later every score differs; the effect is the same
+    const later = previewPolicy(f, "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW + 60_000);
+    expect(later.changed.find((r) => r.target === "c")?.after.score).not.toBe(one.changed.find((r) => r.target === "c")?.after.score);
+    expect(previewEffect(later)).toBe(previewEffect(one));
+    // a new due table under the same proposal changes the effect
+    const grown = previewPolicy(fleet({ tables: { ...tables, d: demand(20, NOW - 1000) } }), "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW);
+    expect(previewEffect(grown)).not.toBe(previewEffect(one));
   });
 });

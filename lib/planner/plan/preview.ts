@@ -1,22 +1,37 @@
-// Policy preview (console-api.md `POST /policies/{target}/preview`, issue 6): plan the same
-// revision with the stored policies and with the proposed document, and list the tables
-// whose class, score or verdict would change. Writes nothing; pure.
-import type { PolicyDocument } from "@/lib/schema/policy";
+// Policy preview (console-api.md `POST /policies/{target}/preview` and Additions "Policy
+// edits an admin can trust"): plan the same revision with the stored policies and with the
+// proposed document, list the tables whose class, score or verdict would change, and sum
+// up the blast radius (placements lost and gained, promotions, demotions, new starvation).
+// Writes nothing; pure.
+import { DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import type { PlannerFleet } from "./input";
 import { planFleet } from "./plan-fleet";
-import type { TablePlan } from "./types";
-
-export const DEFAULT_POLICY_TARGET = "_default";
+import type { FleetPlan, TablePlan } from "./types";
 
 export interface PreviewSide {
   class: TablePlan["class"];
+  class_rank: number;
   score: TablePlan["score"];
   verdict: TablePlan["verdict"];
 }
 
+export const PREVIEW_EFFECTS = ["placements_lost", "placements_gained", "promoted", "demoted", "newly_starving"] as const;
+export type PreviewEffect = (typeof PREVIEW_EFFECTS)[number];
+
+export interface PreviewRow {
+  target: string;
+  before: PreviewSide;
+  after: PreviewSide;
+  /** which of the summary's counts this table is part of */
+  effects: PreviewEffect[];
+}
+
 export interface PolicyPreview {
-  changed: Array<{ target: string; before: PreviewSide; after: PreviewSide }>;
+  changed: PreviewRow[];
   unchanged_count: number;
+  summary: Record<PreviewEffect, number>;
+  /** how many tables would run under each effective `mode` (§7.3: what the master reads depends on it) */
+  modes: Partial<Record<TablePlan["policy"]["effective"]["mode"], number>>;
 }
 
 /** The fleet with `proposed` stored for `target` (`_default` = the fleet default; null = delete). */
@@ -28,7 +43,7 @@ export function withPolicy(fleet: PlannerFleet, target: string, proposed: Policy
   return { ...fleet, policies: { ...fleet.policies, tables } };
 }
 
-const side = (t: TablePlan): PreviewSide => ({ class: t.class, score: t.score, verdict: t.verdict });
+const side = (t: TablePlan): PreviewSide => ({ class: t.class, class_rank: t.class_rank, score: t.score, verdict: t.verdict });
 
 function sameVerdict(a: TablePlan["verdict"], b: TablePlan["verdict"]): boolean {
   if (a.state !== b.state) return false;
@@ -38,17 +53,66 @@ function sameVerdict(a: TablePlan["verdict"], b: TablePlan["verdict"]): boolean 
   return a.state === "would_skip" && b.state === "would_skip" && a.code === b.code && a.message === b.message;
 }
 
-/** Tables whose class, score or verdict differ, in the proposed plan's planner order. */
+/**
+ * [PROPOSAL] A table starves when it has pending generations and the plan gives it no turn
+ * that comes by itself: its skip is one someone must clear (a why-not that is not
+ * retryable, §5.6(f): frozen, draining, kind or executor not allowed, no executors, needs
+ * attention), or it is held as a tail below the merge threshold while its backlog already
+ * warns writers (§4.2 backlog_class warn or critical: ≥ 256 pending by default).
+ */
+export function isStarving(t: TablePlan): boolean {
+  if (t.pending_generations === 0 || t.verdict.state !== "would_skip") return false;
+  const code = t.verdict.code;
+  const retryable = t.why_not.find((w) => w.code === code)?.retryable ?? true;
+  if (!retryable) return true;
+  return t.class === "tail" && t.backlog_class !== "ok";
+}
+
+function effectsOf(before: TablePlan, after: TablePlan, placedBefore: Set<string>, placedAfter: Set<string>): PreviewEffect[] {
+  const effects: PreviewEffect[] = [];
+  if (placedBefore.has(before.target) && !placedAfter.has(after.target)) effects.push("placements_lost");
+  if (!placedBefore.has(before.target) && placedAfter.has(after.target)) effects.push("placements_gained");
+  if (after.class_rank < before.class_rank) effects.push("promoted");
+  if (after.class_rank > before.class_rank) effects.push("demoted");
+  if (isStarving(after) && !isStarving(before)) effects.push("newly_starving");
+  return effects;
+}
+
+const placedTargets = (plan: FleetPlan) => new Set(plan.placements.map((p) => p.target));
+
+/** Tables whose class, score or verdict differ (or that carry an effect), in the proposed plan's planner order. */
 export function previewPolicy(fleet: PlannerFleet, target: string, proposed: PolicyDocument | null, now: number): PolicyPreview {
-  const before = planFleet(fleet, now).byTarget;
-  const after = planFleet(withPolicy(fleet, target, proposed), now);
-  const changed: PolicyPreview["changed"] = [];
-  for (const next of after.tables) {
-    const prev = before.get(next.target);
+  const beforePlan = planFleet(fleet, now);
+  const afterPlan = planFleet(withPolicy(fleet, target, proposed), now);
+  const placedBefore = placedTargets(beforePlan);
+  const placedAfter = placedTargets(afterPlan);
+  const summary = Object.fromEntries(PREVIEW_EFFECTS.map((e) => [e, 0])) as Record<PreviewEffect, number>;
+  const changed: PreviewRow[] = [];
+  for (const next of afterPlan.tables) {
+    const prev = beforePlan.byTarget.get(next.target);
     if (!prev) continue;
-    if (prev.class !== next.class || prev.score !== next.score || !sameVerdict(prev.verdict, next.verdict)) {
-      changed.push({ target: next.target, before: side(prev), after: side(next) });
+    const effects = effectsOf(prev, next, placedBefore, placedAfter);
+    if (effects.length > 0 || prev.class !== next.class || prev.score !== next.score || !sameVerdict(prev.verdict, next.verdict)) {
+      changed.push({ target: next.target, before: side(prev), after: side(next), effects });
+      for (const e of effects) summary[e]++;
     }
   }
-  return { changed, unchanged_count: after.tables.length - changed.length };
+  const modes: PolicyPreview["modes"] = {};
+  for (const t of afterPlan.tables) modes[t.policy.effective.mode] = (modes[t.policy.effective.mode] ?? 0) + 1;
+  return { changed, unchanged_count: afterPlan.tables.length - changed.length, summary, modes };
+}
+
+/**
+ * What a preview's digest binds (console-api.md Additions: same effect → same digest): the
+ * tables whose class or verdict (state and code) move, with their effects. Scores, skip
+ * messages and the executor a placement lands on are left out: they drift with the clock
+ * and with headroom while the admin reads, without changing what the save does.
+ */
+export function previewEffect(preview: PolicyPreview): string {
+  const verdictKey = (s: PreviewSide) => (s.verdict.state === "would_place" ? "place" : `skip:${s.verdict.code}`);
+  const rows = preview.changed
+    .filter((r) => r.effects.length > 0 || r.before.class !== r.after.class || verdictKey(r.before) !== verdictKey(r.after))
+    .map((r) => [r.target, r.before.class, verdictKey(r.before), r.after.class, verdictKey(r.after), r.effects.join(",")]);
+  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return JSON.stringify(rows);
 }

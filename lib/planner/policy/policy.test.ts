@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { BUILTIN_POLICY, parseStoredPolicy } from "@/lib/schema/policy";
+import { BUILTIN_POLICY, foreignPolicyVersion, parseStoredPolicy } from "@/lib/schema/policy";
 import type { PolicyDocument } from "@/lib/schema/policy";
-import { checkOverwrite, effectivePolicy, validatePolicy } from "./index";
+import { effectivePolicy, validatePolicy } from "./index";
 
 describe("effectivePolicy (§7.3 merge)", () => {
   it("returns the built-in defaults when no document exists", () => {
@@ -100,9 +100,10 @@ describe("validatePolicy (§7.3 validation)", () => {
     const r = validatePolicy({ v: 2, mode: "planner" }, { defaultDoc: null });
     expect(r).toMatchObject({ ok: false, unsupported_version: 2 });
     expect(bad({ v: 0 })[0].path).toBe("v");
-    expect(checkOverwrite({ v: 3 })).toMatchObject({ ok: false, code: "unsupported_version" });
-    expect(checkOverwrite({ v: 1 })).toEqual({ ok: true });
-    expect(checkOverwrite(null)).toEqual({ ok: true });
+    expect(foreignPolicyVersion({ v: 3 })).toBe(3);
+    expect(foreignPolicyVersion({ v: 1 })).toBeUndefined();
+    expect(foreignPolicyVersion({ v: null })).toBeUndefined();
+    expect(foreignPolicyVersion(null)).toBeUndefined();
     expect(parseStoredPolicy({ v: 7 })).toMatchObject({ ok: false, reason: "unknown_version" });
     expect(parseStoredPolicy({ mode: 3 })).toMatchObject({ ok: false, reason: "schema" });
     expect(parseStoredPolicy({ v: null, mode: "drain" })).toEqual({ ok: true, value: { v: null, mode: "drain" } });

@@ -2,7 +2,7 @@
 // ranges, non-empty allow-lists, unknown keys rejected, `v` must be 1) plus the cross-field
 // rules checked on the EFFECTIVE policy, because a table document that only sets
 // `merge.critical_generations` can fall below an inherited `merge.min_generations`.
-import { BUILTIN_POLICY, POLICY_VERSION, PolicyDocumentSchema } from "@/lib/schema/policy";
+import { BUILTIN_POLICY, POLICY_VERSION, PolicyDocumentSchema, foreignPolicyVersion } from "@/lib/schema/policy";
 import type { EffectivePolicy, PolicyDocument } from "@/lib/schema/policy";
 import { effectivePolicy } from "./effective";
 
@@ -20,13 +20,6 @@ export interface ValidateOptions {
   /** The stored `_default` document; pass null when validating `_default` itself. */
   defaultDoc: PolicyDocument | null;
   builtin?: EffectivePolicy;
-}
-
-/** A `v` that is present, not null and not 1, as reported by a newer writer. */
-function foreignVersion(doc: unknown): unknown {
-  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return undefined;
-  const v = (doc as { v?: unknown }).v;
-  return v === undefined || v === null || v === POLICY_VERSION ? undefined : v;
 }
 
 /** Cross-field rules on the effective policy; `doc` decides which path an issue names. */
@@ -56,7 +49,7 @@ function effectiveIssues(effective: EffectivePolicy, doc: PolicyDocument): Polic
 
 /** Validate a PUT body or stored document (already JSON-decoded). Never throws. */
 export function validatePolicy(doc: unknown, options: ValidateOptions): PolicyValidation {
-  const foreign = foreignVersion(doc);
+  const foreign = foreignPolicyVersion(doc);
   if (foreign !== undefined) {
     const newer = typeof foreign === "number" && Number.isInteger(foreign) && foreign > POLICY_VERSION;
     return {
@@ -84,18 +77,4 @@ export function validatePolicy(doc: unknown, options: ValidateOptions): PolicyVa
   const issues = effectiveIssues(effective, parsed.data);
   if (issues.length > 0) return { ok: false, unsupported_version: null, issues };
   return { ok: true, doc: parsed.data, effective, issues: [] };
-}
-
-export type OverwriteCheck = { ok: true } | { ok: false; code: "unsupported_version"; message: string };
-
-/** Writers call this on the value currently stored before a CAS put or delete: a document
- * carrying a newer `v` is never overwritten (§7.3). `stored` = decoded JSON or null. */
-export function checkOverwrite(stored: unknown): OverwriteCheck {
-  const foreign = foreignVersion(stored);
-  if (foreign === undefined) return { ok: true };
-  return {
-    ok: false,
-    code: "unsupported_version",
-    message: `the stored policy has unsupported version ${JSON.stringify(foreign)}; it was written by a newer console and is never overwritten`,
-  };
 }

@@ -69,3 +69,6 @@ export const errorBody = z.object({
     request_id: z.string().optional(),
   }),
 });
+
+/** An endpoint without query parameters: an unknown one is a 400, so a typo never passes silently. */
+export const noQuery = z.strictObject({});

@@ -1,9 +1,9 @@
 // GET /api/v1/health (console-api.md): 200 while etcd answers, 503 with status "down"
 // otherwise, and 503 with status "starting" until the first full read and plan are done.
 import { z } from "zod";
-import { leader } from "./common";
+import { leader, noQuery } from "./common";
 
-export const healthQuery = z.object({});
+export const healthQuery = noQuery;
 
 export const healthResponse = z.object({
   status: z.enum(["ok", "degraded", "down", "starting"]),

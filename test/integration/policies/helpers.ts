@@ -9,8 +9,12 @@ export interface Call {
   rawBody?: string;
   contentType?: string;
   ifMatch?: string | number;
+  /** X-Change-Reason of a PUT/DELETE: a default one when undefined, none when null */
+  reason?: string | null;
   headers?: Record<string, string>;
 }
+
+export const DEFAULT_REASON = "integration test: exercising the policy API";
 
 export interface Answer {
   status: number;
@@ -23,6 +27,8 @@ export async function call(base: string, method: string, path: string, c: Call =
   if (c.token) headers.authorization = `Bearer ${c.token}`;
   if (c.cookie) headers.cookie = c.cookie;
   if (c.ifMatch !== undefined) headers["if-match"] = String(c.ifMatch);
+  const reason = c.reason === undefined ? DEFAULT_REASON : c.reason;
+  if ((method === "PUT" || method === "DELETE") && reason !== null) headers["x-change-reason"] = reason;
   let body: string | undefined;
   if (c.rawBody !== undefined) body = c.rawBody;
   else if (c.body !== undefined) body = JSON.stringify(c.body);

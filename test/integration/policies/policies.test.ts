@@ -1,5 +1,5 @@
-// Policy administration against a real etcd and a real `next start` (issue 6, issue 7
-// "Security checks"): the CAS under 20 concurrent editors, invalid bodies that write
+// Policy administration against a real etcd and a real `next start` (console-api.md
+// policies and Security): the CAS under 20 concurrent editors, invalid bodies that write
 // nothing, the auth matrix, 413/415/428, audit, preview and sessions.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
@@ -10,7 +10,7 @@ import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { EXECUTOR_ID, POLICY_TABLES, policyKey, seedPolicyFleet } from "./fleet";
-import { auditRecords, call, policyPath, writtenFingerprint } from "./helpers";
+import { DEFAULT_REASON, auditRecords, call, policyPath, writtenFingerprint } from "./helpers";
 
 const ADMIN = `adm-${randomBytes(12).toString("hex")}`;
 const VIEWER = `view-${randomBytes(12).toString("hex")}`;
@@ -70,7 +70,7 @@ describe("concurrent editors", () => {
     const records = (await auditRecords(client, prefix)).filter((r) => r.target === target);
     expect(records.length).toBe(1);
     expect((await auditRecords(client, prefix)).length).toBe(before + 1);
-    expect(records[0]).toMatchObject({ target, before: null, after: winner });
+    expect(records[0]).toMatchObject({ target, before: null, after: winner, reason: DEFAULT_REASON });
     const listed = await get(`/api/v1/audit?target=${encodeURIComponent(target)}`);
     expect(listed.body.entries.length).toBe(1);
     expect(listed.body.entries[0].mod_revision).toBe(ok[0].body.mod_revision);
@@ -109,7 +109,7 @@ describe("invalid bodies write nothing", () => {
         c.close();
       },
     });
-    const init = { method: "PUT", body, duplex: "half", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": "0" } };
+    const init = { method: "PUT", body, duplex: "half", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": "0", "x-change-reason": DEFAULT_REASON } };
     const res = await fetch(`${app.url}${policyPath(target)}`, init as RequestInit);
     return { status: res.status, body: await res.json() };
   }
@@ -129,7 +129,7 @@ describe("invalid bodies write nothing", () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const put = (headers: Record<string, string>, body: string) =>
       new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
-        const req = http.request(`${app.url}${policyPath(target)}`, { method: "PUT", agent, headers: { authorization: `Bearer ${ADMIN}`, "if-match": "0", ...headers } }, (res) => {
+        const req = http.request(`${app.url}${policyPath(target)}`, { method: "PUT", agent, headers: { authorization: `Bearer ${ADMIN}`, "if-match": "0", "x-change-reason": "keep-alive check", ...headers } }, (res) => {
           res.resume();
           res.on("end", () => resolve({ status: res.statusCode!, connection: res.headers.connection }));
         });

@@ -100,7 +100,7 @@ describe("two replicas against one etcd", () => {
     const put = (app: RunningApp, ifMatch: string, minGenerations: number) =>
       fetch(`${app.url}${path}`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": ifMatch },
+        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": ifMatch, "x-change-reason": "replica race" },
         body: JSON.stringify({ v: 1, merge: { min_generations: minGenerations } }),
       });
 

@@ -1,4 +1,4 @@
-// `/policies/[target]`: one policy document; the form only for admins (issue 6).
+// `/policies/[target]`: one policy document (console-api.md GET /api/v1/policies/{target}); the form only for admins.
 import { PolicyEditor } from "@/components/policies/policy-editor";
 import { SessionBar } from "@/components/policies/session-bar";
 import { currentViewer } from "@/lib/auth/server";

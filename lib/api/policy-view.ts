@@ -2,9 +2,9 @@ import "server-only";
 // The GET/PUT answer of console-api.md "GET /api/v1/policies/{target}":
 // `{target, effective, stored, sources, mod_revision}`. A stored document that does not
 // parse (or has a newer `v`) is left out of the merge and reported in `stored_issue`.
-import { DEFAULT_POLICY_TARGET, type StoredPolicy } from "@/lib/etcd/policy-store";
+import type { StoredPolicy } from "@/lib/etcd/policy-store";
 import { effectivePolicy, type PolicySources } from "@/lib/planner/policy";
-import { BUILTIN_POLICY, parseStoredPolicy, type EffectivePolicy, type PolicyDocument } from "@/lib/schema/policy";
+import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, parseStoredPolicy, type EffectivePolicy, type PolicyDocument } from "@/lib/schema/policy";
 
 export interface StoredIssue {
   reason: string;

@@ -17,7 +17,10 @@ function routeOperations(): string[] {
   const walk = (dir: string) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, e.name);
-      if (e.isDirectory()) walk(full);
+      // a catch-all (`[...unknown]`) only turns unknown /api paths into JSON 404s: not an endpoint
+      if (e.isDirectory()) {
+        if (!e.name.startsWith("[...")) walk(full);
+      }
       else if (e.name === "route.ts") {
         const route = "/" + path.relative(path.join(ROOT, "app"), dir).split(path.sep).map((s) => s.replace(/^\[(.+)\]$/, "{$1}")).join("/");
         const source = fs.readFileSync(full, "utf8");

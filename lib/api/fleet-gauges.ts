@@ -5,7 +5,7 @@ import "server-only";
 // its own beyond what a live page request would. It lives in lib/api, not lib/metrics:
 // lib/live records metrics, so lib/metrics holds only the metrics and their setters.
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
-import { waitPromotes } from "@/lib/planner/plan/fairness";
+import { waitPromotes } from "@/lib/planner/plan/units";
 import { fleetView, liveCache } from "@/lib/live/cache";
 import { metrics } from "@/lib/metrics";
 import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } from "@/lib/metrics/fleet";

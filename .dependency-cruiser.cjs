@@ -49,6 +49,16 @@ module.exports = {
       to: { path: "^lib/api/" },
     },
     {
+      name: "metrics-import-no-upper-layer",
+      comment:
+        "lib/live, lib/snapshot and lib/api record metrics, so lib/metrics (the metrics and their setters) " +
+        "depends on none of them nor on the planner; what a scrape reads from the live plan lives in lib/api. " +
+        "The one planner module allowed is the verdict-code list (why-not.ts, imports nothing): the fixed label values of a gauge.",
+      severity: "error",
+      from: { path: "^lib/metrics/", pathNot: TESTS },
+      to: { path: "^lib/(api|live|snapshot|planner)/", pathNot: "^lib/planner/plan/why-not\\.ts$" },
+    },
+    {
       name: "no-cycles",
       comment: "modules depend one way",
       severity: "error",

@@ -44,6 +44,7 @@ describe("layers (dependency-cruiser)", () => {
       "api-handlers-are-thin: app/api/things/route.ts → lib/live/reader.ts",
       "client-imports-no-server-module: components/panel.ts → lib/etcd/client.ts",
       "live-does-not-import-api: lib/live/reader.ts → lib/api/helper.ts",
+      "metrics-import-no-upper-layer: lib/metrics/gauges.ts → lib/live/reader.ts",
       "no-cycles: lib/api/helper.ts → lib/api/other.ts → lib/api/helper.ts",
       "only-lib-etcd-imports-etcd3: lib/live/reader.ts → ../../../node_modules/etcd3/lib/index.js",
       "planner-is-pure: lib/planner/score.ts → lib/etcd/client.ts",

@@ -2,7 +2,7 @@ import "server-only";
 // GET /api/metrics: the process's metrics (lib/metrics) as Prometheus text, so the route
 // handler stays "parse, call, return" over lib/api.
 import { metrics } from "@/lib/metrics";
-import { refreshFleetGauges } from "@/lib/metrics/scrape";
+import { refreshFleetGauges } from "./fleet-gauges";
 
 export async function metricsResponse(): Promise<Response> {
   await refreshFleetGauges(); // the fleet gauges from the live plan

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import type { TaskRecord } from "@/lib/schema/tasks";
-import { applyTurnLimit, consecutiveRun, turnHistoryFromTasks, waitPromotes } from "./fairness";
-import type { PlanUnit } from "./units";
+import { applyTurnLimit, consecutiveRun, turnHistoryFromTasks } from "./fairness";
+import { waitPromotes, type PlanUnit } from "./units";
 
 const u = (kind: PlanUnit["kind"], rank: number): PlanUnit => ({ kind, class_rank: rank, class: "critical", score: 1, reason: "r", wait_ms: null });
 const task = (id: string, kind: TaskRecord["kind"], target: string, started: number | null): TaskRecord => ({

@@ -1,7 +1,7 @@
 // Fairness hard bounds, scheduler-model.md §4.2 [DESIGN]: `max_consecutive_turns[kind]`
 // (after N consecutive write turns of one kind the next turn goes to the best other kind
-// with a pending request, across classes, even class 1) and `max_turn_wait_secs[kind]`
-// (a unit that waited longer is promoted to class 1, served oldest first).
+// with a pending request, across classes, even class 1). `max_turn_wait_secs[kind]` (a unit
+// that waited longer is promoted to class 1) is a unit's class, so it lives in units.ts.
 import type { EffectivePolicy } from "@/lib/schema/policy";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { TurnHistory } from "./input";
@@ -15,12 +15,6 @@ export function consecutiveRun(history: TurnHistory | undefined): { kind: string
   let count = 0;
   for (let i = turns.length - 1; i >= 0 && turns[i].kind === kind; i--) count++;
   return { kind, count };
-}
-
-/** `max_turn_wait_secs[kind]` crossed: promote to class 1 (a null wait never promotes). */
-export function waitPromotes(waitMs: number | null, kind: string, policy: EffectivePolicy): boolean {
-  const limit = policy.max_turn_wait_secs[kind as keyof EffectivePolicy["max_turn_wait_secs"]];
-  return limit !== undefined && waitMs !== null && waitMs >= limit * 1000;
 }
 
 export interface TurnLimitOutcome {

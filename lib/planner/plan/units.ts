@@ -4,7 +4,6 @@
 import type { TableDemand } from "@/lib/schema/demand";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { EffectivePolicy } from "@/lib/schema/policy";
-import { waitPromotes } from "./fairness";
 import type { PlannerFence } from "./input";
 import { PLANNER_CLASSES, type PlannerClass } from "../score";
 
@@ -36,6 +35,12 @@ export function unitScore(score: number): UnitScore {
 
 function unit(kind: UnitKind, rank: number, score: number, reason: string, wait: number | null): PlanUnit {
   return { kind, class_rank: rank, class: CLASS_NAMES[rank], score, reason, wait_ms: wait };
+}
+
+/** `max_turn_wait_secs[kind]` crossed: promote to class 1 (a null wait never promotes). */
+export function waitPromotes(waitMs: number | null, kind: string, policy: EffectivePolicy): boolean {
+  const limit = policy.max_turn_wait_secs[kind as keyof EffectivePolicy["max_turn_wait_secs"]];
+  return limit !== undefined && waitMs !== null && waitMs >= limit * 1000;
 }
 
 /** Promote a unit to class 1 after `max_turn_wait_secs[kind]` (§4.2); recovery stays 0. */

@@ -4,9 +4,10 @@
 // execution that never reported progress) — exact codes, detail and words, the same answer
 // in the list, the detail's legacy panel and the §7.1 progress view; the master's §6.2
 // shadow rule keeps ignoring locks.
-import { demandDetail, demandList } from "@/lib/schema/api/demand";
+import { demandDetail, demandList, type TableDetail, type TableSummary } from "@/lib/schema/api/demand";
 import { shadowResponse } from "@/lib/schema/api/shadow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -45,8 +46,19 @@ afterAll(async () => {
 });
 
 const detail = async (target: string, nowMs: number) => (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`, demandDetail)).table;
-const row = async (target: string, nowMs: number) =>
-  (await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandList)).tables.find((t) => t.target === target);
+/** The table's list row; a table missing from the list fails the test. */
+const row = async (target: string, nowMs: number) => {
+  const found = (await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandList)).tables.find((t) => t.target === target);
+  if (!found) throw new Error(`${target} is not in the demand list`);
+  return found;
+};
+/** The skip verdict's code and message; a placed table fails the test. */
+function skipOf(verdict: TableSummary["verdict"]): { code: string; message: string } {
+  if (verdict.state !== "would_skip") throw new Error(`expected would_skip, got ${JSON.stringify(verdict)}`);
+  return verdict;
+}
+/** `last_progress_ms` of a write-turn why-not's detail (the rest is compared whole below). */
+const lastProgressMs = (w: TableDetail["why_not"][number]) => z.object({ last_progress_ms: z.number() }).parse(w.detail).last_progress_ms;
 
 describe("incident/merging: an execution running on worker-1 holds the write turn", () => {
   it("before the idle timeout: write_turn_held with the exact detail, in the list, the legacy panel and §7.1 progress", async () => {
@@ -62,7 +74,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(t.why_not).toEqual([
       {
         code: "write_turn_held",
-        message: t.verdict.message,
+        message: skipOf(t.verdict).message,
         retryable: true,
         detail: {
           kind: "merge_wal", execution_id: "exec-0001", endpoint: WORKER_URL, instance: "worker-1", phase: "running",
@@ -86,20 +98,20 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     const at = SAMPLE_MS + 600_000;
     const t = await detail(INCIDENT.mergingTarget, at);
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
-    expect(t.verdict.message).toBe(
+    expect(skipOf(t.verdict).message).toBe(
       `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
         "not seen to advance for 10 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
     );
     expect(t.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: SAMPLE_MS } });
     expect(t.legacy.progress.stalled).toBe(true);
-    expect(t.legacy.execution.progress).toBe("stalled");
-    expect((await row(INCIDENT.mergingTarget, at)).execution.progress).toBe("stalled");
-    expect((await detail(INCIDENT.mergingTarget, at - 1)).verdict.code).toBe("write_turn_held");
+    expect(t.legacy.execution).toMatchObject({ progress: "stalled" });
+    expect((await row(INCIDENT.mergingTarget, at)).execution).toMatchObject({ progress: "stalled" });
+    expect(skipOf((await detail(INCIDENT.mergingTarget, at - 1)).verdict).code).toBe("write_turn_held");
   });
 
   it("the §6.2 shadow rule still places it (locks are ignored there); the detail says why the answers differ", async () => {
     const shadow = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`, shadowResponse);
-    expect(shadow.placements.console.find((p: any) => p.target === INCIDENT.mergingTarget)).toMatchObject({ executor: "worker-1" });
+    expect(shadow.placements.console.find((p) => p.target === INCIDENT.mergingTarget)).toMatchObject({ executor: "worker-1" });
     const t = await detail(INCIDENT.mergingTarget, NOW + 60_000);
     expect(t.executor_agreement).toEqual({
       verdict: null,
@@ -117,22 +129,23 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
   it("a sequence increase seen through the watch is progress: advancing, then stalled an idle timeout later", async () => {
     const before = Date.now();
     await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
-    let t: any;
+    let seen: TableDetail | undefined;
     await waitFor(async () => {
-      t = await detail(INCIDENT.mergingTarget, before + 30_000);
-      return t.execution.sequence === 13;
+      seen = await detail(INCIDENT.mergingTarget, before + 30_000);
+      return seen.execution?.sequence === 13;
     }, 10_000, "the console sees sequence 13");
+    const t = seen!;
     const after = Date.now();
     expect(t.execution).toEqual({ id: "exec-0001", phase: "running", endpoint: WORKER_URL, progress: "advancing", sequence: 13 });
-    const last = t.why_not[0].detail.last_progress_ms;
+    const last = lastProgressMs(t.why_not[0]);
     expect(last).toBeGreaterThanOrEqual(before);
     expect(last).toBeLessThanOrEqual(after);
     expect(t.verdict).toMatchObject({ code: "write_turn_held" });
     const ago = Math.round((before + 30_000 - last) / 1000);
-    expect(t.verdict.message).toContain(`merge-progress sequence 13, advanced ${ago} seconds ago`);
+    expect(skipOf(t.verdict).message).toContain(`merge-progress sequence 13, advanced ${ago} seconds ago`);
     expect(t.legacy.progress).toMatchObject({ sequence: 13, unchanged_since_ms: last, stalled: false });
     const later = await detail(INCIDENT.mergingTarget, last + 600_000);
-    expect(later.verdict.code).toBe("write_turn_stalled");
+    expect(skipOf(later.verdict).code).toBe("write_turn_stalled");
     expect(later.why_not[0].detail).toMatchObject({ progress: "stalled", sequence: 13, last_progress_ms: last });
   });
 });
@@ -140,8 +153,8 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
 describe("incident/stalled-merge: an execution that never reported progress", () => {
   it("is unknown (held) until the console has watched it for the idle timeout, then stalled with how long", async () => {
     const first = await detail(INCIDENT.stalledTarget, NOW);
-    expect(first.verdict.code).toBe("write_turn_held");
-    const since = first.why_not[0].detail.last_progress_ms;
+    expect(skipOf(first.verdict).code).toBe("write_turn_held");
+    const since = lastProgressMs(first.why_not[0]);
     // the console's own watch started with its first read: it knows of no progress since then
     expect(since).toBeGreaterThanOrEqual(appStartedMs);
     expect(since).toBeLessThanOrEqual(Date.now());
@@ -161,12 +174,12 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
     });
     expect(stalled.legacy.progress.stalled).toBe(true);
     expect(stalled.legacy.execution).toMatchObject({ progress: "stalled", last_progress_ms: since, no_progress_for_ms: 2_460_000 });
-    expect((await detail(INCIDENT.stalledTarget, since + 599_999)).verdict.code).toBe("write_turn_held");
-    expect((await detail(INCIDENT.stalledTarget, since + 600_000)).verdict.code).toBe("write_turn_stalled");
+    expect(skipOf((await detail(INCIDENT.stalledTarget, since + 599_999)).verdict).code).toBe("write_turn_held");
+    expect(skipOf((await detail(INCIDENT.stalledTarget, since + 600_000)).verdict).code).toBe("write_turn_stalled");
     const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`, demandList);
-    const byTarget = new Map(list.tables.map((x: any) => [x.target, x]));
-    expect((byTarget.get(INCIDENT.stalledTarget) as any).execution).toEqual({ id: INCIDENT.stalledExecutionId, phase: "running", endpoint: WORKER_URL, progress: "stalled", sequence: null });
-    expect((byTarget.get(INCIDENT.lockedTarget) as any).execution).toBeNull(); // a claim token is not an execution
+    const byTarget = new Map(list.tables.map((x) => [x.target, x]));
+    expect(byTarget.get(INCIDENT.stalledTarget)?.execution).toEqual({ id: INCIDENT.stalledExecutionId, phase: "running", endpoint: WORKER_URL, progress: "stalled", sequence: null });
+    expect(byTarget.get(INCIDENT.lockedTarget)).toMatchObject({ execution: null }); // a claim token is not an execution
   });
 
   it("a finished execution no longer holds the turn", async () => {
@@ -174,13 +187,14 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       id: INCIDENT.stalledExecutionId, target: INCIDENT.stalledTarget, endpoint: WORKER_URL, instance: "worker-1", timeout_secs: 1800,
       queue_timeout_secs: 600, idle_timeout_secs: 600, phase: "finished", reclaimed: false, error: null, protocol: 2,
     });
-    let t: any;
+    let seen: TableDetail | undefined;
     await waitFor(async () => {
-      t = await detail(INCIDENT.stalledTarget, NOW);
-      return t.legacy.execution.phase === "finished";
+      seen = await detail(INCIDENT.stalledTarget, NOW);
+      return seen.legacy.execution?.phase === "finished";
     }, 10_000, "the console sees the finished execution");
+    const t = seen!;
     expect(t.execution).toBeNull();
-    expect(t.why_not.map((w: any) => w.code)).not.toContain("write_turn_held");
+    expect(t.why_not.map((w) => w.code)).not.toContain("write_turn_held");
     expect(t.legacy.execution).toMatchObject({ unfinished: false, holds_lock: true });
   });
 });

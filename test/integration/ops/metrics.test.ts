@@ -5,13 +5,18 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { waitFor } from "../../support/ports";
 import { seedScenarios } from "@/lib/sim";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
-import { api, clientFor } from "../api/helpers";
+import { demandDetail, demandList, type DemandList, type TableSummary } from "@/lib/schema/api/demand";
+import { executorsResponse, type ExecutorsResponse } from "@/lib/schema/api/executors";
+import { failuresResponse, type FailuresResponse } from "@/lib/schema/api/failures";
+import { shadowResponse, type ShadowResponse } from "@/lib/schema/api/shadow";
+import { api, clientFor, okBody } from "../api/helpers";
 import { historySample } from "../answer/records";
 import { metricNamesOf, parseExposition, promtool, sampleValue, type Sample } from "./exposition";
 
@@ -35,6 +40,9 @@ afterAll(async () => {
   client?.close();
 });
 
+/** The code of a table's skip verdict, null when it would place. */
+const skipCode = (t: TableSummary) => (t.verdict.state === "would_skip" ? t.verdict.code : null);
+
 async function exposition(): Promise<string> {
   const res = await fetch(`${app.url}/api/metrics`);
   expect(res.status).toBe(200);
@@ -42,12 +50,12 @@ async function exposition(): Promise<string> {
 }
 
 /** Every table of a listing: the first page live, the rest by its cursor (same revision and now). */
-async function allTables(first: any): Promise<any[]> {
+async function allTables(first: DemandList): Promise<TableSummary[]> {
   const tables = [...first.tables];
   for (let cursor = first.next_cursor; cursor !== null; ) {
-    const { body } = await api(app.url, `/api/v1/scheduler/demand?cursor=${encodeURIComponent(cursor)}`);
-    tables.push(...body.tables);
-    cursor = body.next_cursor;
+    const page = await okBody(app.url, `/api/v1/scheduler/demand?cursor=${encodeURIComponent(cursor)}`, demandList);
+    tables.push(...page.tables);
+    cursor = page.next_cursor;
   }
   return tables;
 }
@@ -56,20 +64,20 @@ async function allTables(first: any): Promise<any[]> {
  * The metrics and the API answers of one live plan: the demand list's `now_ms` names the
  * plan, so a scrape between two lists with the same `now_ms` came from that plan too.
  */
-async function samePlan(): Promise<{ samples: Sample[]; demand: any; tables: any[]; executors: any; failures: any; shadow: any }> {
+async function samePlan(): Promise<{ samples: Sample[]; demand: DemandList; tables: TableSummary[]; executors: ExecutorsResponse; failures: FailuresResponse; shadow: ShadowResponse }> {
   let result: Awaited<ReturnType<typeof samePlan>> | null = null;
   const list = "/api/v1/scheduler/demand?include_idle=true&limit=2000";
   await waitFor(async () => {
-    const before = await api(app.url, list);
+    const before = await okBody(app.url, list, demandList);
     const samples = parseExposition(await exposition());
     const [executors, failures, shadow, after] = await Promise.all([
-      api(app.url, "/api/v1/scheduler/executors"),
-      api(app.url, "/api/v1/scheduler/failures"),
-      api(app.url, "/api/v1/scheduler/shadow"),
-      api(app.url, list),
+      okBody(app.url, "/api/v1/scheduler/executors", executorsResponse),
+      okBody(app.url, "/api/v1/scheduler/failures", failuresResponse),
+      okBody(app.url, "/api/v1/scheduler/shadow", shadowResponse),
+      okBody(app.url, list, demandList),
     ]);
-    if (before.body.now_ms !== after.body.now_ms || shadow.body.now_ms !== after.body.now_ms) return false;
-    result = { samples, demand: after.body, tables: await allTables(after.body), executors: executors.body, failures: failures.body, shadow: shadow.body };
+    if (before.now_ms !== after.now_ms || shadow.now_ms !== after.now_ms) return false;
+    result = { samples, demand: after, tables: await allTables(after), executors, failures, shadow };
     return true;
   }, 90_000, "a scrape and API answers from one live plan");
   return result!;
@@ -85,8 +93,8 @@ describe("GET /api/metrics", () => {
     const samples = parseExposition(text);
     expect(samples.length).toBeGreaterThan(100);
     expect(samples.filter((s) => !s.name.startsWith("console_")).map((s) => s.name)).toEqual([]);
-    const { body } = await api(app.url, "/api/v1/scheduler/demand?include_idle=true&limit=2000");
-    const targets = new Set<string>((await allTables(body)).map((t: any) => t.target));
+    const body = await okBody(app.url, "/api/v1/scheduler/demand?include_idle=true&limit=2000", demandList);
+    const targets = new Set<string>((await allTables(body)).map((t) => t.target));
     expect(targets.size).toBe(body.total_tables);
     expect(targets.size).toBeGreaterThan(13_405);
     // bounded: the series do not grow with the fleet (13,414 tables here)
@@ -105,15 +113,15 @@ describe("GET /api/metrics", () => {
     for (const [b, n] of Object.entries(demand.counts.by_backlog)) expect(v("console_tables_backlog", { backlog: b }), b).toBe(n);
     expect(v("console_tables_with_pending")).toBe(demand.tables_with_pending);
     for (const cls of Object.keys(demand.counts.by_class)) {
-      const waits = tables.filter((t) => t.class === cls && t.wait_ms !== null).map((t) => t.wait_ms / 1000);
+      const waits = tables.flatMap((t) => (t.class === cls && t.wait_ms !== null ? [t.wait_ms / 1000] : []));
       expect(v("console_longest_wait_seconds", { class: cls }), cls).toBe(waits.length ? Math.max(...waits) : 0);
     }
     expect(v("console_tables_would_place")).toBe(tables.filter((t) => t.verdict.state === "would_place").length);
-    const skipCodes = new Set<string>(tables.filter((t) => t.verdict.state === "would_skip").map((t) => t.verdict.code));
-    for (const code of skipCodes) expect(v("console_tables_would_skip", { code }), code).toBe(tables.filter((t) => t.verdict.code === code).length);
+    const skipCodes = new Set(tables.map(skipCode).filter((c) => c !== null));
+    for (const code of skipCodes) expect(v("console_tables_would_skip", { code }), code).toBe(tables.filter((t) => skipCode(t) === code).length);
     expect(skipCodes.size).toBeGreaterThan(1);
     for (const [state, code] of [["held", "write_turn_held"], ["stalled", "write_turn_stalled"]]) {
-      expect(v("console_write_turns", { state })).toBe(tables.filter((t) => t.verdict.code === code).length);
+      expect(v("console_write_turns", { state })).toBe(tables.filter((t) => skipCode(t) === code).length);
     }
     // starving: a unit waited at least its kind's max_turn_wait_secs (§4.2), per the table's own answer
     // A table's wait is its offered unit's: another unit may have waited longer only when the
@@ -122,25 +130,26 @@ describe("GET /api/metrics", () => {
     const shortestLimitMs = 1000 * Math.min(...Object.values(BUILTIN_POLICY.max_turn_wait_secs as Record<string, number>));
     const mergeClasses = new Set(["critical", "normal", "tail", "idle"]);
     const candidates = tables.filter((t) => (t.wait_ms === null ? t.class !== "idle" : t.wait_ms >= shortestLimitMs) || !mergeClasses.has(t.class));
-    const details = await Promise.all(candidates.map((t) => api(app.url, `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`)));
-    const starving = details.filter(({ body: { table } }) =>
-      table.units.some((u: any) => {
-        const limit = table.policy.effective.max_turn_wait_secs[u.kind];
+    const details = await Promise.all(candidates.map((t) => okBody(app.url, `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`, demandDetail)));
+    const turnWaits = z.object({ max_turn_wait_secs: z.partialRecord(z.string(), z.number()) });
+    const starving = details.filter(({ table }) =>
+      table.units.some((u) => {
+        const limit = turnWaits.parse(table.policy.effective).max_turn_wait_secs[u.kind];
         return limit !== undefined && u.wait_ms !== null && u.wait_ms >= limit * 1000;
       }),
     );
     expect(v("console_tables_starving")).toBe(starving.length);
     expect(starving.length).toBeGreaterThan(0);
 
-    const rows: any[] = executors.executors;
+    const rows = executors.executors;
     expect(v("console_executors", { state: "live" })).toBe(rows.filter((e) => !e.orphan && !e.draining).length);
     expect(v("console_executors", { state: "draining" })).toBe(executors.totals.draining);
     expect(v("console_executors", { state: "orphan" })).toBe(executors.totals.orphans);
     for (const [kind, n] of Object.entries(executors.totals.slots_free)) expect(v("console_executor_free_slots", { kind }), kind).toBe(n);
     expect(v("console_executor_free_bytes")).toBe(executors.totals.bytes_free);
 
-    expect(v("console_failures_needing_attention")).toBe(failures.failures.filter((f: any) => f.needs_attention).length);
-    expect(v("console_cooldowns_active")).toBe(failures.cooldowns.filter((c: any) => c.cooling).length);
+    expect(v("console_failures_needing_attention")).toBe(failures.failures.filter((f) => f.needs_attention).length);
+    expect(v("console_cooldowns_active")).toBe(failures.cooldowns.filter((c) => c.cooling).length);
     for (const [outcome, n] of Object.entries(shadow.outcomes)) expect(v("console_shadow_outcome", { outcome }), outcome).toBe(n);
     expect(v("console_shadow_disagreements")).toBe(shadow.disagreements);
 

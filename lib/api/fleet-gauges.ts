@@ -2,16 +2,17 @@ import "server-only";
 // One scrape of GET /api/metrics: the fleet gauges from the live plan, reduced by the same
 // DTO builders the API answers with, so a gauge always equals what the pages show. The
 // live plan is the one requests share (lib/api/plan.ts): a scrape never starts a plan of
-// its own beyond what a live page request would.
+// its own beyond what a live page request would. It lives in lib/api, not lib/metrics:
+// lib/live records metrics, so lib/metrics holds only the metrics and their setters.
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
-import { waitPromotes } from "@/lib/planner/plan/fairness";
+import { waitPromotes } from "@/lib/planner/plan/units";
 import { fleetView, liveCache } from "@/lib/live/cache";
-import { shadowFor } from "@/lib/api/plan";
-import { executorsResponse } from "@/lib/api/executors";
-import { cooldownRows, failureRows } from "@/lib/api/failures";
+import { metrics } from "@/lib/metrics";
+import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } from "@/lib/metrics/fleet";
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
-import { metrics } from "./index";
-import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } from "./fleet";
+import { shadowFor } from "./plan";
+import { executorsResponse } from "./executors";
+import { cooldownRows, failureRows } from "./failures";
 
 const starving = (t: TablePlan) => t.units.some((u) => waitPromotes(u.wait_ms, u.kind, t.policy.effective));
 

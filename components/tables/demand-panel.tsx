@@ -1,6 +1,6 @@
 "use client";
 // Demand and its score breakdown (spec §3.4, §4.1), the turn-wait clock, units per kind.
-import { AgeBoundMark, ClassBadge } from "@/components/ui/badges";
+import { AgeBoundMark, ClassBadge, WaitText } from "@/components/ui/badges";
 import { UsageBar } from "@/components/ui/bar";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
 import type { TableDetail } from "@/lib/client/api-types";
@@ -23,8 +23,8 @@ export function DemandPanel({ table: t }: { table: TableDetail }) {
         </dd>
         <dt>wait</dt>
         <dd>
-          <AgeBoundMark bound={t.age_bound} of="wait" />
-          {formatDuration(t.wait_ms)}
+          <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
+          {t.age_bound === "upper" && <span className="muted"> (a lower bound: the exact flush time was pruned)</span>}
         </dd>
         <dt>score</dt>
         <dd data-testid="score">{formatScore(t.score)}</dd>

@@ -2,7 +2,8 @@
 // `/shadow`: the canary view. Outcome counts (each one click from its tables), what they
 // mean, the trend, and whether the console's placements match the master's shadow rows.
 import Link from "next/link";
-import { useState } from "react";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useState } from "react";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
@@ -13,24 +14,53 @@ import { usePinnedRevision } from "@/lib/client/revision";
 import { OUTCOME_MEANING } from "./outcome-meaning";
 import { ShadowTrend } from "./shadow-trend";
 
+/**
+ * Which outcomes' table lists are open, kept in the URL (`?open=phantom_task&open=running`)
+ * so a link shows the same lists. The view answers at once; the URL follows without a
+ * server round trip (as on /tables).
+ */
+function useOpenOutcomes(): [OutcomeName[], (o: OutcomeName) => void] {
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const urlKey = params.getAll("open").join(",");
+  const parse = (key: string) => key.split(",").filter((o): o is OutcomeName => (OUTCOMES as string[]).includes(o));
+  const [open, setOpen] = useState<OutcomeName[]>(() => parse(urlKey));
+  useEffect(() => setOpen(parse(urlKey)), [urlKey]);
+  const toggle = useCallback(
+    (o: OutcomeName) => {
+      setOpen((current) => {
+        const next = current.includes(o) ? current.filter((x) => x !== o) : [...current, o];
+        const query = new URLSearchParams(window.location.search);
+        query.delete("open");
+        OUTCOMES.filter((x) => next.includes(x)).forEach((x) => query.append("open", x));
+        const text = query.toString();
+        window.history.replaceState(null, "", text ? `${pathname}?${text}` : pathname);
+        return next;
+      });
+    },
+    [pathname],
+  );
+  return [open, toggle];
+}
+
 export function ShadowView() {
   const shadow = useShadow();
   const revision = usePinnedRevision();
-  const [open, setOpen] = useState<OutcomeName | null>(null);
+  const [open, toggle] = useOpenOutcomes();
   return (
     <QueryState query={shadow} what="shadow comparison">
       {(s) => (
         <>
           <PageTitle title="Shadow canary" revision={s.revision} readAtMs={s.read_at_ms}>
             <span className="muted">
-              disagreements (discovery_miss + phantom_task): <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
+              disagreements ({OUTCOME_MEANING.discovery_miss.label} + {OUTCOME_MEANING.phantom_task.label}): <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
             </span>
           </PageTitle>
           <div className="grid" style={{ gridTemplateColumns: "repeat(5, minmax(0, 1fr))" }}>
             {OUTCOMES.map((o) => (
               <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
-                <h2>{o.replace("_", " ")}</h2>
-                <button type="button" className="outcome-button" title="show this outcome's tables" onClick={() => setOpen(open === o ? null : o)} aria-expanded={open === o} data-testid={`outcome-count-${o}`}>
+                <h2 title={o}>{OUTCOME_MEANING[o].label}</h2>
+                <button type="button" className="outcome-button" title="show this outcome's tables" onClick={() => toggle(o)} aria-expanded={open.includes(o)} aria-controls={`outcome-tables-${o}`} data-testid={`outcome-count-${o}`}>
                   <span className="stat">{formatCount(s.outcomes[o])}</span>
                 </button>
                 <div className="stat-label">{OUTCOME_MEANING[o].healthy}</div>
@@ -38,8 +68,8 @@ export function ShadowView() {
                 <p className="muted" style={{ margin: 0 }}>
                   <strong>Does not mean:</strong> {OUTCOME_MEANING[o].notMeans}
                 </p>
-                {open === o && (
-                  <ul className="outcome-list" data-testid={`outcome-tables-${o}`}>
+                {open.includes(o) && (
+                  <ul className="outcome-list" id={`outcome-tables-${o}`} data-testid={`outcome-tables-${o}`}>
                     {(s.tables[o] ?? []).map((target) => (
                       <li key={target} className="target"><Link href={tableHref(target, revision)}>{target}</Link></li>
                     ))}

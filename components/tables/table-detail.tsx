@@ -6,7 +6,7 @@ import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import { ApiError } from "@/lib/client/fetch-json";
-import { useTable } from "@/lib/client/hooks";
+import { useShadow, useTable } from "@/lib/client/hooks";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { classReasonInWords } from "./class-reason";
@@ -23,6 +23,32 @@ function historyFloor(shards: { mod_revision: number | null }[]): number {
   return revisions.length ? Math.min(...revisions) : 1;
 }
 
+/**
+ * A table without demand: the planner has nothing for it, but the legacy queue may still
+ * hold a merge for it (a phantom task, spec §6.2). Say so, from the shadow comparison.
+ */
+function NoDemand({ target }: { target: string }) {
+  const shadow = useShadow();
+  const revision = usePinnedRevision();
+  const phantom = shadow.data?.tables.phantom_task.includes(target) ?? false;
+  return (
+    <div className="state state-empty" data-testid="table-not-found">
+      <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner has never seen
+      demand for it.
+      {phantom ? (
+        <p className="explain explain-skip" data-testid="phantom-task">
+          The legacy queue nevertheless holds a merge task for it (queued or running): a <strong>phantom task</strong>, work the
+          master&apos;s planner cannot see. See it on the <Link href={withRevision("/shadow?open=phantom_task", revision)}>shadow page</Link>.
+        </p>
+      ) : (
+        <p className="muted" data-testid="phantom-task-none">
+          {shadow.data ? "No legacy task is queued or running for it either." : "Checking the legacy queue…"}
+        </p>
+      )}
+    </div>
+  );
+}
+
 export function TableDetailView({ target }: { target: string }) {
   const query = useTable(target);
   const revision = usePinnedRevision();
@@ -33,13 +59,7 @@ export function TableDetailView({ target }: { target: string }) {
       <p className="muted" style={{ margin: "0 0 6px" }}>
         <Link href={withRevision("/tables", revision)}>← all tables</Link>
       </p>
-      {notFound ? (
-        <div className="state state-empty" data-testid="table-not-found">
-          <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner has never seen
-          demand for it. Legacy tasks on such a table show up as <code>phantom_task</code> on the{" "}
-          <Link href={withRevision("/shadow", revision)}>shadow page</Link>.
-        </div>
-      ) : null}
+      {notFound ? <NoDemand target={target} /> : null}
       {notFound ? null : (
       <QueryState query={query} what={`table ${target}`}>
         {(d) => {

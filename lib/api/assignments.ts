@@ -1,6 +1,6 @@
 import "server-only";
 // GET /api/v1/scheduler/assignments: live assignments (state != released) with bind age
-// and the overdue flag (past bind_deadline_ms and still not bound).
+// and the overdue flag (past bind_deadline_ms and still not bound; never a shadow row).
 import type { AssignmentRow, AssignmentsQuery, AssignmentsResponse } from "@/lib/schema/api/assignments";
 import type { FleetView } from "@/lib/live/cache";
 import { compareTargets } from "@/lib/planner/order";
@@ -23,7 +23,8 @@ export function assignmentsResponse(view: FleetView, query: AssignmentsQuery, no
       created_ms: a.created_ms,
       bind_deadline_ms: a.bind_deadline_ms,
       age_ms: Math.max(0, now - a.created_ms),
-      overdue: a.state !== "bound" && now > a.bind_deadline_ms,
+      // shadow rows are never bound in P1 (§2.5, §6.2): their deadline is not a promise
+      overdue: a.state !== "bound" && a.state !== "shadow" && now > a.bind_deadline_ms,
     });
   }
   rows.sort((x, y) => x.created_ms - y.created_ms || compareTargets(x.target, y.target) || compareTargets(x.unit_id, y.unit_id));

@@ -5,7 +5,9 @@ import "server-only";
 import { sameTableDemand } from "@/lib/planner/cache";
 import { deriveShard } from "@/lib/planner/derived";
 import { compareTargets } from "@/lib/planner/order";
+import type { TablePlan, WhyNot } from "@/lib/planner/plan";
 import { IDLE_TIMEOUT_SECS, mergeProgress } from "@/lib/planner/progress";
+import { UNFINISHED_PHASES, lockedExecutionId, progressState } from "@/lib/planner/plan/write-turn";
 import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "@/lib/live/cache";
 import { eventsOfTarget } from "@/lib/live/demand-index";
@@ -13,7 +15,8 @@ import { tableSummary } from "./demand";
 import { notFound } from "./errors";
 import { cooldownRows, failureRows } from "./failures";
 import { snapshotMeta } from "./meta";
-import { planFor } from "./plan";
+import { shadowFor, type ShadowPlanned } from "./plan";
+import { executorAgreement } from "@/lib/planner/plan/agreement";
 
 function shardsOf(view: FleetView, target: string): TableDetail["shards"] {
   const table = view.tables.get(target);
@@ -41,21 +44,24 @@ function shardsOf(view: FleetView, target: string): TableDetail["shards"] {
     });
 }
 
-function legacyOf(view: FleetView, target: string, now: number, eligibility: { code: string; message: string }): TableDetail["legacy"] {
+function legacyOf(view: FleetView, t: TablePlan, now: number): TableDetail["legacy"] {
   const { snapshot } = view;
-  const queued = snapshot.queue.filter((t) => t.task.target === target);
-  const running = snapshot.running.filter((t) => t.task.target === target);
+  const target = t.target;
+  const queued = snapshot.queue.filter((x) => x.task.target === target);
+  const running = snapshot.running.filter((x) => x.task.target === target);
   const lock = snapshot.targetLocks.find((l) => l.target === target) ?? null;
   const execution = snapshot.mergeExecutions.find((e) => e.target === target) ?? null;
   const execId = execution?.execution.id ?? null;
   const progress = execId === null ? null : (snapshot.mergeProgress.find((p) => p.executionId === execId) ?? null);
   const work = execId === null ? null : (snapshot.mergeWork.find((w) => w.executionId === execId) ?? null);
-  const activeMerge = [...running, ...queued].find((t) => t.task.kind === "merge_wal") ?? null;
+  const activeMerge = [...running, ...queued].find((x) => x.task.kind === "merge_wal") ?? null;
   const clock = execId === null ? undefined : view.sequenceClocks.get(execId);
   const sequence = progress?.progress.sequence ?? null;
-  // the clock is this replica's observation; it only counts for the same sequence
-  const changedAt = clock && clock.sequence === sequence ? clock.changed_at_ms : null;
   const idleSecs = execution?.execution.idle_timeout_secs || IDLE_TIMEOUT_SECS;
+  // The write turn's progress is the verdict's (one answer); otherwise this replica's clock,
+  // which only counts for the same sequence.
+  const turn = t.write_turn;
+  const changedAt = turn ? turn.last_progress_ms : clock && clock.sequence === sequence ? clock.changed_at_ms : null;
   const p = mergeProgress({
     activeTaskId: activeMerge?.taskId ?? null,
     executionId: execId,
@@ -65,20 +71,46 @@ function legacyOf(view: FleetView, target: string, now: number, eligibility: { c
     now,
     idleTimeoutSecs: idleSecs,
   });
+  const stalled = turn ? turn.progress === "stalled" : p.stalled;
+  const state = turn ? turn.progress : progressState({ sequence, last_progress_ms: changedAt, advanced: false }, idleSecs, now);
+  const e = execution?.execution;
   return {
     queued: queued.length > 0,
     running: running.length > 0,
-    task_ids: [...running, ...queued].map((t) => t.taskId),
+    task_ids: [...running, ...queued].map((x) => x.taskId),
     cooldowns: cooldownRows(view, now, target),
     failures: failureRows(view, now, target),
     target_lock: lock && {
       value: lock.value,
-      holder: lock.value.startsWith("merge-execution:") ? "execution" : "claim",
+      holder: lockedExecutionId(lock.value) !== null ? "execution" : "claim",
+      execution_id: lockedExecutionId(lock.value),
       leased: lock.lease !== "0",
       mod_revision: lock.modRevision,
     },
-    execution: execution && { ...execution.execution, mod_revision: execution.modRevision },
-    eligibility,
+    execution: e
+      ? {
+          id: e.id,
+          target: e.target,
+          endpoint: e.endpoint,
+          instance: e.instance,
+          maintenance: e.maintenance ?? null,
+          phase: e.phase,
+          unfinished: UNFINISHED_PHASES.has(e.phase),
+          holds_lock: lock !== null && lockedExecutionId(lock.value) === e.id,
+          timeout_secs: e.timeout_secs,
+          queue_timeout_secs: e.queue_timeout_secs,
+          idle_timeout_secs: idleSecs,
+          reclaimed: e.reclaimed,
+          error: e.error,
+          protocol: e.protocol,
+          sequence,
+          progress: state,
+          last_progress_ms: changedAt,
+          no_progress_for_ms: changedAt === null ? null : now - changedAt,
+          mod_revision: execution!.modRevision,
+        }
+      : null,
+    eligibility: t.eligibility,
     progress: {
       status: p.status,
       task_id: p.task_id,
@@ -86,16 +118,36 @@ function legacyOf(view: FleetView, target: string, now: number, eligibility: { c
       sequence: p.sequence,
       work_report: p.work_report,
       sequence_mod_revision: progress?.modRevision ?? null,
-      unchanged_since_ms: changedAt,
+      unchanged_since_ms: execId === null ? null : changedAt,
       unchanged_for_ms: p.unchanged_for_ms,
       idle_timeout_ms: idleSecs * 1000,
-      stalled: p.stalled,
+      stalled,
     },
   };
 }
 
+/** Each unit with every reason it was passed over: entries naming its kind, and table-wide ones. */
+function unitsWithWhyNot(t: TablePlan): TableDetail["units"] {
+  const entries: WhyNot[] = t.passed_over === t.why_not ? t.why_not : [...t.passed_over, ...t.why_not.filter((w) => !t.passed_over.includes(w))];
+  return t.units.map((u) => ({ ...u, why_not: entries.filter((w) => w.detail.kind === undefined || w.detail.kind === u.kind) }));
+}
+
+const HEADROOM_EXCLUDING_SHADOW: TableDetail["headroom"] = {
+  basis: "excluding_shadow",
+  message:
+    "The verdict uses headroom without the master's shadow rows: they are replaced every pass and never bound (scheduler-model.md §6.2 step 3). The executors page shows headroom both ways.",
+};
+
+function agreementOf(t: TablePlan, planned: ShadowPlanned): TableDetail["executor_agreement"] {
+  const consoleShadow = planned.pass.placements.find((p) => p.unit.target === t.target)?.executor ?? null;
+  const master = planned.view.snapshot.assignments.find((a) => a.assignment.state === "shadow" && a.assignment.target === t.target)?.assignment;
+  return executorAgreement(t.verdict, consoleShadow, master ? { executor: master.executor, created_ms: master.created_ms } : null, planned.view.revision);
+}
+
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
-  const { view, now, plan } = await planFor(await fleetView(q.revision), q.now_ms);
+  // the shadow entry carries the plan too: one plan answers verdict and shadow alike
+  const planned = await shadowFor(await fleetView(q.revision), q.now_ms);
+  const { view, now, plan } = planned;
   const t = plan.byTarget.get(q.target);
   if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${view.revision}`);
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === q.target) ?? null;
@@ -110,15 +162,19 @@ export async function demandDetail(q: DemandQuery & { target: string }): Promise
       shards: shardsOf(view, q.target),
       shard_count: t.shards,
       score_breakdown: t.score_breakdown,
-      units: t.units,
+      units: unitsWithWhyNot(t),
       why_not: t.why_not,
-      legacy: legacyOf(view, q.target, now, t.eligibility),
+      legacy: legacyOf(view, t, now),
       cache: cacheRow && {
         observed_revision: cacheRow.record.observed_revision,
         updated_ms: cacheRow.record.updated_ms,
         agrees_with_fold: folded !== undefined && sameTableDemand(cacheRow.record, folded),
       },
       policy: { effective: t.policy.effective as unknown as Record<string, unknown>, sources: t.policy.sources as unknown as Record<string, unknown> },
+      eta: t.eta,
+      clock_skew: t.clock_skew,
+      headroom: HEADROOM_EXCLUDING_SHADOW,
+      executor_agreement: agreementOf(t, planned),
     },
   };
 }

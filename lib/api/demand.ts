@@ -26,6 +26,9 @@ export function tableSummary(t: TablePlan): TableSummary {
     shards: t.shards,
     backlog_class: t.backlog_class,
     verdict: t.verdict,
+    execution: t.execution,
+    position: t.position,
+    clock_skew_ms: t.clock_skew?.ahead_ms ?? null,
   };
 }
 
@@ -44,6 +47,8 @@ const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" 
   // a lower-bound wait (age_bound "upper", §3.4) is at least its value: it ranks past every exact one
   wait: { compare: (a, b) => waitRank(a.t) - waitRank(b.t), natural: "desc" },
   target: { compare: (a, b) => compareTargets(a.t.target, b.t.target), natural: "asc" },
+  // by place in line (rank within its kind); tables not in line go last, ties in planner order
+  position: { compare: (a, b) => (a.t.position?.rank ?? Infinity) - (b.t.position?.rank ?? Infinity) || 0, natural: "asc" },
 };
 
 export function selectTables(tables: readonly TablePlan[], q: DemandQuery): TablePlan[] {
@@ -126,6 +131,7 @@ export async function demandList(q: DemandQuery): Promise<DemandList> {
     total_tables: plan.total_tables,
     tables_with_pending: plan.tables_with_pending,
     matched: selected.length,
+    clock_skew_tables: plan.clock_skew_tables,
     counts: plan.counts,
     skipped: skippedSummary(view.snapshot),
     tables: page.map(tableSummary),

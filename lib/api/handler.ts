@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authorizeRead } from "./access";
 import { classifyError } from "./errors";
-import { metrics } from "./metrics";
+import { metrics } from "@/lib/metrics";
 import { startBackground } from "./background";
 
 export interface HandlerContext<Q> {

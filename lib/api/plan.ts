@@ -12,7 +12,7 @@ import { compareShadow, mergeTaskTargets, shadowPass, type ShadowComparison, typ
 import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/live/planner-input";
-import { metrics } from "./metrics";
+import { metrics } from "@/lib/metrics";
 
 export interface Planned {
   view: FleetView;
@@ -92,7 +92,7 @@ const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resol
 
 function makeEntry(view: FleetView, now: number): { entry: Entry; durationMs: number } {
   const started = performance.now();
-  const plan = planFleet(plannerFleet(view.snapshot, view.tables), now);
+  const plan = planFleet(plannerFleet(view.snapshot, view.tables, view.sequenceClocks), now);
   const durationMs = performance.now() - started;
   metrics().plans.inc();
   return { entry: { key: keyOf(view, now), view, planned: { view, now, plan } }, durationMs };

@@ -2,6 +2,7 @@ import "server-only";
 // GET /api/v1/scheduler/shadow (scheduler-model.md §6.2): the console's own shadow pass at
 // one revision — the five outcomes, their tables, and its placements beside the master's
 // recorded `state: shadow` rows. Plus the shadow-history sampler and its read side.
+import { masterMismatchReason } from "@/lib/planner/plan/agreement";
 import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
@@ -26,10 +27,18 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     .map(({ assignment: a }) => ({ target: a.target, executor: a.executor, reserved_bytes: a.reserved_bytes, created_ms: a.created_ms }))
     .sort((a, b) => compareTargets(a.target, b.target) || compareTargets(a.executor, b.executor));
   const consoleBy = new Map(consoleRows.map((r) => [r.target, r.executor]));
-  const masterBy = new Map(masterRows.map((r) => [r.target, r.executor]));
+  const masterBy = new Map(masterRows.map((r) => [r.target, r]));
   const only_console = [...consoleBy.keys()].filter((t) => !masterBy.has(t)).sort(compareTargets);
   const only_master = [...masterBy.keys()].filter((t) => !consoleBy.has(t)).sort(compareTargets);
-  const executor_differs = [...consoleBy].filter(([t, e]) => masterBy.has(t) && masterBy.get(t) !== e).map(([t]) => t).sort(compareTargets);
+  // agreement is per executor: a target both place on different executors disagrees
+  const executor_mismatch = [...consoleBy]
+    .flatMap(([target, executor]) => {
+      const m = masterBy.get(target);
+      if (!m || m.executor === executor) return [];
+      return [{ target, console: executor, master: m.executor, master_created_ms: m.created_ms, reason: masterMismatchReason(m, executor, view.revision) }];
+    })
+    .sort((a, b) => compareTargets(a.target, b.target));
+  const executor_differs = executor_mismatch.map((m) => m.target);
   return {
     ...snapshotMeta(view),
     now_ms: now,
@@ -43,6 +52,7 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
       only_console,
       only_master,
       executor_differs,
+      executor_mismatch,
     },
   };
 }

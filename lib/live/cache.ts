@@ -15,7 +15,7 @@ import { createFleetReader, type FleetReader } from "@/lib/snapshot/read";
 import { FAMILY_BY_NAME, parseFamilyKv } from "@/lib/snapshot/families";
 import type { FamilyName, FleetSnapshot, ProgressEntry } from "@/lib/snapshot/types";
 import type { TableDemand } from "@/lib/schema/demand";
-import { metrics } from "@/lib/api/metrics";
+import { metrics } from "@/lib/metrics";
 import { type DemandIndex, foldSnapshot } from "./demand-index";
 import { readFolded } from "./read";
 import { readShadowHistory } from "./sampler";

@@ -12,6 +12,7 @@ export const FAMILY_FIELD = {
   policies: "policies",
   queue: "queue",
   running: "running",
+  tasks: "tasks",
   cooldown: "cooldowns",
   "merge-failures": "mergeFailures",
   "target-locks": "targetLocks",

@@ -4,8 +4,43 @@ import "server-only";
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import type { Heartbeat } from "@/lib/schema/executors";
 import type { PolicyDocument } from "@/lib/schema/policy";
-import type { PlannerFence, PlannerFleet } from "@/lib/planner/plan/input";
+import type { ExecutionProgress, PlannerFence, PlannerFleet } from "@/lib/planner/plan/input";
+import type { SequenceClock } from "@/lib/planner/progress";
+import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
+
+/** When each execution was first seen by this process, and its sequence then (null: no record). */
+const firstSeen = new Map<string, { sequence: number | null; at_ms: number }>();
+const FIRST_SEEN_KEPT = 10_000;
+
+function seenFirst(executionId: string, sequence: number | null, atMs: number): { sequence: number | null; at_ms: number } {
+  let seen = firstSeen.get(executionId);
+  if (!seen) {
+    firstSeen.set(executionId, (seen = { sequence, at_ms: atMs }));
+    if (firstSeen.size > FIRST_SEEN_KEPT) firstSeen.delete(firstSeen.keys().next().value!);
+  }
+  return seen;
+}
+
+/**
+ * How an execution's merge-progress sequence has moved, as this process can tell: the
+ * sequence clock (when it saw the sequence change, or an upper bound from its first read)
+ * for a stored sequence; since when it has watched for an execution with no progress record
+ * at all. "Advanced" only once the sequence rose above the one first seen.
+ */
+export function executionProgress(
+  executionId: string,
+  sequence: number | null,
+  clocks: ReadonlyMap<string, SequenceClock>,
+  readAtMs: number,
+): ExecutionProgress {
+  const seen = seenFirst(executionId, sequence, readAtMs);
+  if (sequence === null) return { sequence: null, last_progress_ms: seen.sequence === null ? seen.at_ms : null, advanced: false };
+  const clock = clocks.get(executionId);
+  // a clock only speaks for the sequence it saw
+  const last = clock && clock.execution_id === executionId && clock.sequence === sequence ? clock.changed_at_ms : null;
+  return { sequence, last_progress_ms: last, advanced: last !== null && (seen.sequence === null || sequence > seen.sequence) };
+}
 
 /** `catchup-active/<hex>` holds the owning job (bare id, or JSON `{job, shared}`). */
 function catchupOwner(value: string): { job: string; shared?: boolean } {
@@ -20,7 +55,7 @@ function catchupOwner(value: string): { job: string; shared?: boolean } {
   return { job: value };
 }
 
-export function fencesOf(snapshot: FleetSnapshot): Map<string, PlannerFence> {
+export function fencesOf(snapshot: FleetSnapshot, clocks: ReadonlyMap<string, SequenceClock> = new Map()): Map<string, PlannerFence> {
   const fences = new Map<string, PlannerFence>();
   const fence = (target: string) => {
     let f = fences.get(target);
@@ -29,7 +64,12 @@ export function fencesOf(snapshot: FleetSnapshot): Map<string, PlannerFence> {
   };
   for (const e of snapshot.targetLocks) fence(e.target).targetLock = e.value;
   for (const e of snapshot.mergeClaims) fence(e.target).mergeClaim = e.value;
-  for (const e of snapshot.mergeExecutions) fence(e.target).execution = e.execution;
+  const sequences = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p.progress.sequence]));
+  for (const e of snapshot.mergeExecutions) {
+    const f = fence(e.target);
+    f.execution = e.execution;
+    f.progress = executionProgress(e.execution.id, sequences.get(e.execution.id) ?? null, clocks, snapshot.readAtMs);
+  }
   for (const e of snapshot.catchupActive) fence(e.target).catchupOwner = catchupOwner(e.value);
   for (const e of snapshot.compactPreparations) fence(e.target).preparation = e.value;
   for (const e of snapshot.compactCommitReady) {
@@ -55,7 +95,25 @@ export function withCacheOnlyTables(snapshot: FleetSnapshot, tables: ReadonlyMap
   return out ?? tables;
 }
 
-export function plannerFleet(snapshot: FleetSnapshot, folded: ReadonlyMap<string, TableDemand>): PlannerFleet {
+/**
+ * Task records the planner reads as history (write turns started in the last 24 h,
+ * completions of the last hour): the `tasks/` records of the read's window, plus the
+ * queue/running copies of older tasks still active (a task enqueued before the window may
+ * have started inside it). One record per task id, the authoritative `tasks/` one first.
+ */
+export function taskHistory(snapshot: FleetSnapshot): TaskRecord[] {
+  const byId = new Map<string, TaskRecord>();
+  for (const t of snapshot.tasks) byId.set(t.taskId, t.task);
+  for (const t of [...snapshot.running, ...snapshot.queue]) if (!byId.has(t.taskId)) byId.set(t.taskId, t.task);
+  return [...byId.values()];
+}
+
+/** `clocks`: the view's sequence clocks (FleetView.sequenceClocks), for write-turn progress. */
+export function plannerFleet(
+  snapshot: FleetSnapshot,
+  folded: ReadonlyMap<string, TableDemand>,
+  clocks: ReadonlyMap<string, SequenceClock> = new Map(),
+): PlannerFleet {
   const tables = withCacheOnlyTables(snapshot, folded);
   const heartbeats = new Map<string, Heartbeat>(snapshot.executors.map((e) => [e.id, e.heartbeat]));
   const tablePolicies = new Map<string, PolicyDocument>();
@@ -72,6 +130,7 @@ export function plannerFleet(snapshot: FleetSnapshot, folded: ReadonlyMap<string
     tasks: { queued: snapshot.queue.map((t) => t.task), running: snapshot.running.map((t) => t.task) },
     cooldowns: snapshot.cooldowns.map((c) => c.cooldown),
     failures: snapshot.mergeFailures.map((f) => f.failure),
-    fences: fencesOf(snapshot),
+    fences: fencesOf(snapshot, clocks),
+    history: taskHistory(snapshot),
   };
 }

@@ -6,7 +6,7 @@ import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
 import { emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
-import { buildSnapshot, familyPrefix, parseKvOnce } from "@/lib/snapshot/build";
+import { buildSnapshot, familyPrefix, familyStartKey, parseKvOnce, TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { FAMILIES, type FamilyDef } from "@/lib/snapshot/families";
 import type { DemandEventEntry, FamilyName, FleetSnapshot, SnapshotKv } from "@/lib/snapshot/types";
 import { DemandIndex } from "./demand-index";
@@ -29,6 +29,7 @@ async function readOnce(client: Etcd3, prefix: string): Promise<FoldedRead> {
   const { revision, kvsByPrefix } = await readPrefixesAtRevision(client, [...byPrefix.keys()], {
     stats,
     splitKeys: (p) => splitHints.get(p),
+    startKey: (p) => familyStartKey(prefix, byPrefix.get(p)!, readAtMs - TASKS_WINDOW_MS),
     onPage: (p, kvs) => {
       const family = byPrefix.get(p)!;
       for (const kv of kvs) {

@@ -7,7 +7,7 @@ import "server-only";
 // follower (re-trying every second with its own lease) takes over within one TTL.
 import { randomUUID } from "node:crypto";
 import { etcdClient } from "@/lib/etcd/client";
-import { metrics } from "@/lib/api/metrics";
+import { metrics } from "@/lib/metrics";
 import { shadowSample, type ShadowSample } from "@/lib/schema/api/shadow";
 
 type Client = ReturnType<typeof etcdClient>;

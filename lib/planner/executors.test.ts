@@ -76,12 +76,12 @@ describe("placement (§5.3, §5.4)", () => {
       [{ id: "a", heartbeat: hb({ bytes_total: 0 }) }, { id: "c", heartbeat: hb({ bytes_total: 0 }) }, { id: "b", heartbeat: hb({ bytes_total: 0 }) }],
       [],
     );
-    expect(pickExecutor(rows, "merge_wal", 2 * GiB)?.executor).toBe("c");
+    expect(pickExecutor(rows, (r) => fits(r, "merge_wal", 2 * GiB))?.executor).toBe("c");
     const sized = foldHeadroom(
       [{ id: "a", heartbeat: hb({ bytes_total: 8 * GiB }) }, { id: "z", heartbeat: hb({ bytes_total: 4 * GiB }) }],
       [],
     );
-    expect(pickExecutor(sized, "merge_wal", 2 * GiB)?.executor).toBe("a");
+    expect(pickExecutor(sized, (r) => fits(r, "merge_wal", 2 * GiB))?.executor).toBe("a");
   });
   it("places in planner order, skips tails, reserves, and reports unplaceable units", () => {
     const rows = foldHeadroom(
@@ -104,12 +104,11 @@ describe("placement (§5.3, §5.4)", () => {
     expect(r.rows.find((x) => x.executor === "m2")).toMatchObject({ bytes_reserved: 4 * GiB, slots_reserved: { merge_wal: 2 }, assignments: 2 });
     expect(rows[1].bytes_reserved).toBe(0); // input rows untouched
   });
-  it("honours a filter and a limit", () => {
-    const rows = foldHeadroom([{ id: "m1", heartbeat: hb({ bytes_total: 0, slots_total: { merge_wal: 9 } }) }], []);
-    const ordered = [unit("a", 3, 3), unit("b", 3, 2), unit("c", 3, 1)];
-    const r = place(ordered, rows, { now: 0, plannerToken: "t", filter: (u) => u.target !== "a", limit: 1 });
-    expect(r.placements.map((p) => p.unit.target)).toEqual(["b"]);
-    expect(r.unplaceable.map((u) => u.target)).toEqual(["a"]);
-    expect(r.not_considered.map((u) => u.target)).toEqual(["c"]);
+  it("every unit after the first unplaceable one is unplaceable too (one question for all)", () => {
+    const rows = foldHeadroom([{ id: "m1", heartbeat: hb({ bytes_total: 0, slots_total: { merge_wal: 1 } }) }], []);
+    const ordered = [unit("a", 3, 3), unit("b", 3, 2), unit("c", 1, 1)];
+    const r = place(sortPlannerOrder(ordered), rows, { now: 0, plannerToken: "t" });
+    expect(r.placements.map((p) => p.unit.target)).toEqual(["c"]);
+    expect(r.unplaceable.map((u) => u.target)).toEqual(["a", "b"]);
   });
 });

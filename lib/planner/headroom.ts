@@ -35,9 +35,22 @@ export function bytesFree(row: HeadroomRow): number {
   return Math.max(0, row.bytes_total - row.bytes_reserved);
 }
 
+/** Why a row cannot take a unit under §5.2, in the order the checks apply. */
+export type HeadroomRejection = "orphan" | "draining" | "no_free_slot" | "insufficient_bytes";
+
+/** §5.2 `fits(kind, bytes)` as a reason: null when the row fits. The one question both
+ * placement and its explanation ask (the design planner adds its stages around it). */
+export function headroomRejection(row: HeadroomRow, kind: TaskKind, bytes: number): HeadroomRejection | null {
+  if (row.orphan) return "orphan";
+  if (row.draining) return "draining";
+  if (slotsFree(row, kind) <= 0) return "no_free_slot";
+  if (row.bytes_total !== 0 && bytesFree(row) < bytes) return "insufficient_bytes";
+  return null;
+}
+
 /** §5.2 `fits(kind, bytes)`. */
 export function fits(row: HeadroomRow, kind: TaskKind, bytes: number): boolean {
-  return !row.draining && slotsFree(row, kind) > 0 && (row.bytes_total === 0 || bytesFree(row) >= bytes);
+  return headroomRejection(row, kind, bytes) === null;
 }
 
 /** Add a reservation to a row (mutates; saturating). */

@@ -39,19 +39,15 @@ export function averageGenerationBytes(unit: { pending_bytes: number; pending_ge
 }
 
 /**
- * The row to place on: among rows that fit (and pass `filter`), the largest `bytes_free`;
- * ties go to the greatest executor id (Rust `max_by_key` keeps the last maximum).
+ * The row to place on: among rows `accepts` takes, the largest `bytes_free`; ties go to
+ * the greatest executor id (Rust `max_by_key` keeps the last maximum). `accepts` is the
+ * caller's whole feasibility question (§5.2 `fits`, or the design planner's stages).
  */
-export function pickExecutor(
-  rows: readonly HeadroomRow[],
-  kind: TaskKind,
-  bytes: number,
-  filter?: (row: HeadroomRow) => boolean,
-): HeadroomRow | null {
+export function pickExecutor(rows: readonly HeadroomRow[], accepts: (row: HeadroomRow) => boolean): HeadroomRow | null {
   let best: HeadroomRow | null = null;
   let bestFree = -1;
   for (const row of rows) {
-    if (!fits(row, kind, bytes) || (filter !== undefined && !filter(row))) continue;
+    if (!accepts(row)) continue;
     const free = bytesFree(row);
     if (best === null || free > bestFree || (free === bestFree && compareTargets(row.executor, best.executor) > 0)) {
       best = row;
@@ -74,44 +70,32 @@ export interface PlaceOptions {
   expectedBytes?: number;
   /** unit ids are time-ordered ids in the master; default `shadow-<now>-<index>` */
   unitId?: (unit: Scored, index: number) => string;
-  /** extra per-candidate feasibility (policy, rate limits — lib/planner/plan) */
-  filter?: (unit: Scored, row: HeadroomRow) => boolean;
-  /** stop after this many placements (e.g. `max_placements_per_cycle`) */
-  limit?: number;
 }
 
 export interface PlaceResult {
   placements: Placement[];
   /** non-tail units with no fitting executor, in planner order */
   unplaceable: Scored[];
-  /** non-tail units not considered because `limit` was reached */
-  not_considered: Scored[];
   /** the rows after the new reservations (copies; input rows are untouched) */
   rows: HeadroomRow[];
 }
 
 export const MERGE_SLOTS: Readonly<SlotMap> = Object.freeze({ merge_wal: 1 });
 
-/** Place merge units (`ordered` must already be in planner order). */
+/** Place merge units (`ordered` must already be in planner order), the §5.4 rule. */
 export function place(ordered: readonly Scored[], rows: readonly HeadroomRow[], options: PlaceOptions): PlaceResult {
   const expected = options.expectedBytes ?? expectedMergeBytes();
   const working = rows.map(cloneRow);
   const placements: Placement[] = [];
   const unplaceable: Scored[] = [];
-  const notConsidered: Scored[] = [];
-  const limit = options.limit ?? Infinity;
-  const filter = options.filter;
-  // without a per-unit filter, "no row fits" holds for every later unit too
+  const accepts = (row: HeadroomRow) => fits(row, "merge_wal", expected);
+  // every unit asks the same question: once no row fits, none fits for a later unit either
   let exhausted = false;
   for (const unit of ordered) {
     if (unit.class_rank === CLASS_RANK.tail) continue; // the real sweeps do not touch tails
-    if (placements.length >= limit) {
-      notConsidered.push(unit);
-      continue;
-    }
-    const row = exhausted ? null : pickExecutor(working, "merge_wal", expected, filter && ((r) => filter(unit, r)));
+    const row = exhausted ? null : pickExecutor(working, accepts);
     if (row === null) {
-      if (filter === undefined) exhausted = true;
+      exhausted = true;
       unplaceable.push(unit);
       continue;
     }
@@ -137,5 +121,5 @@ export function place(ordered: readonly Scored[], rows: readonly HeadroomRow[], 
       },
     });
   }
-  return { placements, unplaceable, not_considered: notConsidered, rows: working };
+  return { placements, unplaceable, rows: working };
 }

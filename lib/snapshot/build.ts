@@ -56,6 +56,7 @@ export function buildSnapshot(
     policies: [],
     queue: [],
     running: [],
+    tasks: [],
     cooldowns: [],
     mergeFailures: [],
     targetLocks: [],
@@ -93,6 +94,14 @@ export function buildSnapshot(
     }
   }
   return snapshot;
+}
+
+/** How far back `tasks/` is read by default (console-api.md Additions "Fairness is live"). */
+export const TASKS_WINDOW_MS = 24 * 3600_000;
+
+/** Where a family read from a moment on starts (undefined: the whole prefix). */
+export function familyStartKey(prefix: string, family: FamilyDef, sinceMs: number): Buffer | undefined {
+  return family.startSuffix ? Buffer.from(familyPrefix(prefix, family) + family.startSuffix(sinceMs)) : undefined;
 }
 
 /** Full read prefix of a family under `P`. */

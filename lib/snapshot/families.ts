@@ -11,6 +11,7 @@ import { parseLeader } from "@/lib/schema/leader";
 import { MAX_VALUE_BYTES, parseJsonObject, skip, type SkipReason } from "@/lib/schema/parse";
 import { parseStoredPolicy } from "@/lib/schema/policy";
 import { parseMergeProgress, parseMergeWorkReport } from "@/lib/schema/progress";
+import { uuidv7Prefix } from "@/lib/schema/task-id";
 import { parseTaskCooldown, parseTaskRecord } from "@/lib/schema/tasks";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
 
@@ -35,6 +36,11 @@ export interface FamilyDef {
    * = not handled, use `parse`. Must give exactly what `parse` gives when it answers.
    */
   parseBytes?: (suffix: string, kv: SnapshotKv) => EntryOutcome | undefined;
+  /**
+   * A family read from a moment on rather than whole: the key suffix (after `relPrefix`)
+   * the range starts at for records created at or after `sinceMs`.
+   */
+  startSuffix?: (sinceMs: number) => string;
 }
 
 const badKey = (suffix: string, shape: string): EntryOutcome => skip("bad_key", `not ${shape}: ${JSON.stringify(suffix)}`);
@@ -158,6 +164,8 @@ export const FAMILIES: readonly FamilyDef[] = [
   },
   { name: "queue", relPrefix: "queue/", field: "queue", parse: taskEntry },
   { name: "running", relPrefix: "running/", field: "running", parse: taskEntry },
+  // the task history, from the UUIDv7 of `tasksSinceMs` on (ids are time-ordered, §2.8)
+  { name: "tasks", relPrefix: "tasks/", field: "tasks", parse: taskEntry, startSuffix: uuidv7Prefix },
   {
     name: "cooldown",
     relPrefix: "cooldown/",

@@ -8,7 +8,7 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
 import { currentRevision, emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
-import { buildSnapshot, familyPrefix, parseKvOnce } from "./build";
+import { buildSnapshot, familyPrefix, familyStartKey, parseKvOnce, TASKS_WINDOW_MS } from "./build";
 import { FAMILIES, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
 
@@ -21,6 +21,8 @@ export interface FleetRead {
 export interface ReadFleetOptions {
   /** pin to this revision (time travel); a compacted one fails with RevisionCompacted */
   revision?: number;
+  /** `tasks/` records from the UUIDv7 of this time on (default: read time − 24 h) */
+  tasksSinceMs?: number;
 }
 
 export interface FleetReader {
@@ -54,9 +56,10 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
   };
 
-  async function readAt(revision: number, restarts = 0): Promise<FleetRead> {
+  async function readAt(revision: number, restarts = 0, tasksSinceMs?: number): Promise<FleetRead> {
     const started = performance.now();
     const readAtMs = Date.now();
+    const sinceMs = tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS;
     const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
     const stats = emptyStats();
     const { kvsByPrefix } = await readPrefixesAtRevision(ctx.client, [...byPrefix.keys()], {
@@ -65,6 +68,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
       maxLimit: ctx.maxPageKeys,
       probePrefix: ctx.prefix,
       splitKeys: (prefix) => splitHints.get(prefix),
+      startKey: (prefix) => familyStartKey(ctx.prefix, byPrefix.get(prefix)!, sinceMs),
       // parse each page while etcd serves the next one
       onPage: (prefix, kvs) => {
         const family = byPrefix.get(prefix)!;
@@ -94,13 +98,13 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     return p;
   }
 
-  async function latest(): Promise<FleetRead> {
+  async function latest(tasksSinceMs?: number): Promise<FleetRead> {
     for (let attempt = 1; ; attempt++) {
       const revision = await currentRevision(ctx.client, ctx.prefix);
       const hit = cache.get(revision);
       if (hit) return hit;
       try {
-        const read = await shared(revision, () => readAt(revision, attempt - 1));
+        const read = await shared(revision, () => readAt(revision, attempt - 1, tasksSinceMs));
         remember(read);
         return read;
       } catch (e) {
@@ -112,11 +116,11 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   }
 
   async function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
-    if (opts.revision === undefined) return shared("latest", latest);
+    if (opts.revision === undefined) return shared("latest", () => latest(opts.tasksSinceMs));
     const revision = opts.revision;
     const hit = cache.get(revision);
     if (hit) return hit;
-    const read = await shared(revision, () => readAt(revision));
+    const read = await shared(revision, () => readAt(revision, 0, opts.tasksSinceMs));
     remember(read);
     return read;
   }

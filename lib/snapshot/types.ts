@@ -21,6 +21,7 @@ export const FAMILY_NAMES = [
   "policies",
   "queue",
   "running",
+  "tasks",
   "cooldown",
   "merge-failures",
   "target-locks",
@@ -154,6 +155,11 @@ export interface FleetSnapshot {
   policies: PolicyEntry[];
   queue: TaskEntry[];
   running: TaskEntry[];
+  /**
+   * `tasks/` records whose UUIDv7 id is at or after the read's `tasksSinceMs` (default: read
+   * time − 24 h; console-api.md Additions "Fairness is live"), in id = creation order.
+   */
+  tasks: TaskEntry[];
   cooldowns: CooldownEntry[];
   mergeFailures: FailureEntry[];
   targetLocks: TargetValueEntry[];

@@ -1,5 +1,5 @@
 import { apiHandler } from "@/lib/api/handler";
-import { metrics } from "@/lib/api/metrics";
+import { metrics } from "@/lib/metrics";
 import { z } from "zod";
 
 export const dynamic = "force-dynamic";

@@ -8,6 +8,7 @@ import { ledgerBlock } from "../failure-ledger";
 import { failureAppliesTo, type TargetIndex } from "./context";
 import type { PlannerFence } from "./input";
 import type { PlanUnit } from "./units";
+import { writeTurnEntry, type WriteTurn } from "./write-turn";
 import { formatDuration, plural, whyNot, type WhyNot } from "./why-not";
 
 const POLICY_KIND: Record<PlanUnit["kind"], PolicyUnitKind> = {
@@ -37,6 +38,8 @@ export interface BlockerContext {
   policy: EffectivePolicy;
   index: TargetIndex | undefined;
   fence: PlannerFence | undefined;
+  /** the unfinished execution holding the write turn (write-turn.ts), null when none */
+  writeTurn: WriteTurn | null;
   now: number;
 }
 
@@ -151,6 +154,8 @@ export function unitBlockers(u: PlanUnit, ctx: BlockerContext): WhyNot[] {
   return out;
 }
 
-const CHECKS = [runningEntry, cooldownEntry, ledgerEntry, fenceEntry];
+const writeTurnCheck = (u: PlanUnit, ctx: BlockerContext) => writeTurnEntry(u, ctx.writeTurn, ctx.now);
+// the write turn first: while an execution holds it, nothing else decides
+const CHECKS = [writeTurnCheck, runningEntry, cooldownEntry, ledgerEntry, fenceEntry];
 /** Shared empty result (the common case for 13k tables; never mutated). */
 const NONE: WhyNot[] = [];

@@ -4,7 +4,7 @@
 import type { ExecutorKind } from "@/lib/schema/executors";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { EffectivePolicy, PolicyExecutorKind } from "@/lib/schema/policy";
-import { bytesFree, slotsFree, type HeadroomRow } from "../headroom";
+import { bytesFree, headroomRejection, type HeadroomRow } from "../headroom";
 import { formatBytes, whyNot, type WhyNot, type WhyNotCode } from "./why-not";
 
 /** Heartbeat kinds → policy `executors_allowed` values (legacy RPC workers are workers). */
@@ -16,7 +16,7 @@ export const POLICY_EXECUTOR_KIND: Record<ExecutorKind, PolicyExecutorKind> = {
 };
 
 /** Filter stages in order; a row's reason is the first stage it fails. */
-type Stage = "orphan" | "draining" | "executor_not_allowed" | "no_free_slot" | "rate_limited" | "insufficient_bytes";
+export type Stage = "orphan" | "draining" | "executor_not_allowed" | "no_free_slot" | "rate_limited" | "insufficient_bytes";
 const STAGE_RANK: Record<Stage, number> = {
   orphan: 0,
   draining: 0,
@@ -35,21 +35,23 @@ export interface ExecutorCheck {
   ratePerMin: number | null;
 }
 
+/**
+ * The one feasibility question of the design planner, asked by placement and by its
+ * explanation alike: null when `row` can take the unit, else the first stage it fails.
+ * The §5.2 `fits` stages come from `headroomRejection`; policy and rate stages sit between.
+ */
 export function rowRejection(row: HeadroomRow, check: ExecutorCheck): Stage | null {
-  if (row.orphan) return "orphan";
-  if (row.draining) return "draining";
+  const headroom = headroomRejection(row, check.kind, check.bytes);
+  if (headroom === "orphan" || headroom === "draining") return headroom;
   if (!check.policy.executors_allowed.includes(POLICY_EXECUTOR_KIND[row.kind])) return "executor_not_allowed";
-  if (slotsFree(row, check.kind) <= 0) return "no_free_slot";
+  if (headroom === "no_free_slot") return headroom;
   if (check.ratePerMin !== null && (check.recent.get(row.executor) ?? 0) >= check.ratePerMin) return "rate_limited";
-  if (row.bytes_total !== 0 && bytesFree(row) < check.bytes) return "insufficient_bytes";
-  return null;
+  return headroom;
 }
 
-/** The design filters that `fits` (§5.2) does not already apply. */
-export function designFilter(check: ExecutorCheck): (row: HeadroomRow) => boolean {
-  return (row) =>
-    check.policy.executors_allowed.includes(POLICY_EXECUTOR_KIND[row.kind]) &&
-    (check.ratePerMin === null || (check.recent.get(row.executor) ?? 0) < check.ratePerMin);
+/** `rowRejection` as the placement predicate. */
+export function acceptsFor(check: ExecutorCheck): (row: HeadroomRow) => boolean {
+  return (row) => rowRejection(row, check) === null;
 }
 
 /** Why no row fits `check`, as one why-not entry with per-reason counts in `detail`. */
@@ -63,6 +65,7 @@ export function noFitEntry(rows: readonly HeadroomRow[], check: ExecutorCheck): 
   let furthest: Stage = "orphan";
   let bestHas = -1;
   for (const row of rows) {
+    // called only when no row is accepted: every row has a stage
     const stage = rowRejection(row, check) ?? "insufficient_bytes";
     counts[stage]++;
     if (STAGE_RANK[stage] > STAGE_RANK[furthest]) furthest = stage;
@@ -88,5 +91,7 @@ export function noFitEntry(rows: readonly HeadroomRow[], check: ExecutorCheck): 
     kind: check.kind,
     needed_bytes: check.bytes,
     best_free_bytes: bestHas >= 0 ? bestHas : null,
+    // the design planner's headroom leaves the master's shadow rows out (§6.2 step 3)
+    headroom: "excluding_shadow",
   });
 }

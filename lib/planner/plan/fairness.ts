@@ -42,11 +42,20 @@ export function applyTurnLimit(units: PlanUnit[], history: TurnHistory | undefin
   return { units: reordered, yielded: { kind: run.kind, count: run.count, limit, to: units[other].kind } };
 }
 
-/** Write-turn history from legacy task records (any state that started), oldest first. */
-export function turnHistoryFromTasks(tasks: Iterable<TaskRecord>): Map<string, TurnHistory> {
+/** How far back write turns count for `max_consecutive_turns` (console-api.md "Fairness is live"). */
+export const TURN_WINDOW_MS = 24 * 3_600_000;
+/** The completion rate behind an ETA: done tasks of the last hour. */
+export const RATE_WINDOW_MS = 3_600_000;
+
+/**
+ * Write-turn history from task records (any state that started), oldest first. With
+ * `now`, only turns started in (now − 24 h, now] count; every task kind takes the write turn.
+ */
+export function turnHistoryFromTasks(tasks: Iterable<TaskRecord>, now?: number): Map<string, TurnHistory> {
   const byTarget = new Map<string, Array<{ kind: TaskRecord["kind"]; at_ms: number; id: string }>>();
   for (const t of tasks) {
     if (t.started_at == null) continue;
+    if (now !== undefined && (t.started_at > now || t.started_at <= now - TURN_WINDOW_MS)) continue;
     let list = byTarget.get(t.target);
     if (!list) byTarget.set(t.target, (list = []));
     list.push({ kind: t.kind, at_ms: t.started_at, id: t.id });
@@ -57,4 +66,15 @@ export function turnHistoryFromTasks(tasks: Iterable<TaskRecord>): Map<string, T
     out.set(target, { turns: list.map(({ kind, at_ms }) => ({ kind, at_ms })) });
   }
   return out;
+}
+
+/** Done tasks per kind finished in (now − 1 h, now]: the recent completion rate. */
+export function recentCompletions(tasks: Iterable<TaskRecord>, now: number): Map<string, number> {
+  const done = new Map<string, number>();
+  for (const t of tasks) {
+    if (t.state !== "done" || t.finished_at == null) continue;
+    if (t.finished_at > now || t.finished_at <= now - RATE_WINDOW_MS) continue;
+    done.set(t.kind, (done.get(t.kind) ?? 0) + 1);
+  }
+  return done;
 }

@@ -30,6 +30,24 @@ export interface PlannerFence {
   commitReadySinceMs?: number | null;
   /** A live `P/claims/<task-id>` for the target's active MergeWal task. */
   activeTaskClaimed?: boolean;
+  /** `P/merge-progress/<execution.id>` as the console has watched it. */
+  progress?: ExecutionProgress | null;
+}
+
+/**
+ * How the execution's merge-progress sequence has moved, as far as the caller can tell
+ * (watching it, or the progress key's mod_revision against a revision clock).
+ */
+export interface ExecutionProgress {
+  /** the stored sequence, null when no progress record exists */
+  sequence: number | null;
+  /**
+   * An upper bound on when the sequence last increased — or, with no record, since when
+   * none is known to exist; null when unknown.
+   */
+  last_progress_ms: number | null;
+  /** an increase was actually seen (not only bounded by the time of a read) */
+  advanced: boolean;
 }
 
 /** Write turns a table has taken, oldest first (from task history; optional). */
@@ -80,7 +98,12 @@ export interface PlannerFleet {
   failures: readonly ShardFailure[];
   /** Fence state by target; a missing target has no fence records. */
   fences: ReadonlyMap<string, PlannerFence>;
-  /** Optional write-turn history by target (fairness, §4.2). */
+  /**
+   * Recent `P/tasks/` records (any state): write-turn history for `max_consecutive_turns`
+   * (started in the last 24 h) and completion rates for the ETA (done in the last hour).
+   */
+  history?: readonly TaskRecord[];
+  /** Write-turn history by target; overrides what `history` gives (tests, replays). */
   turns?: ReadonlyMap<string, TurnHistory>;
   limits?: Partial<PlannerLimits>;
 }

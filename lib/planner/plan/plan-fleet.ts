@@ -11,13 +11,16 @@ import { expectedMergeBytes, pickExecutor } from "../placement";
 import { effectivePolicy, type EffectivePolicyResult } from "../policy/effective";
 import { toTargetFence } from "./blockers";
 import { indexFleet } from "./context";
-import { designFilter, noFitEntry, type ExecutorCheck } from "./executors";
+import { acceptsFor, noFitEntry, type ExecutorCheck } from "./executors";
 import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits } from "./input";
 import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
+import { recentCompletions, turnHistoryFromTasks } from "./fairness";
+import { clockSkew } from "./clock-skew";
 import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
-import type { FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
+import type { ExecutionSummary, FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
-import { skipVerdict, whyNot, type WhyNot } from "./why-not";
+import { plural, skipVerdict, whyNot, type WhyNot } from "./why-not";
+import type { WriteTurn } from "./write-turn";
 
 function policyResolver(policies: PlannerFleet["policies"]): (target: string) => EffectivePolicyResult {
   const fleetDefault = effectivePolicy(BUILTIN_POLICY, policies.default, null);
@@ -127,7 +130,7 @@ function placeCandidates(
     let answer = byPolicy.get(policy.executors_allowed);
     if (answer === undefined) {
       const check = checkFor(kind, policy);
-      const fit = pickExecutor(rows, kind, check.bytes, designFilter(check)) !== null;
+      const fit = pickExecutor(rows, acceptsFor(check)) !== null;
       const noFit = fit ? null : noFitEntry(rows, check);
       answer = { noFit, outcome: noFit && { verdict: skipVerdict(noFit), whyNot: [noFit] } };
       byPolicy.set(policy.executors_allowed, answer);
@@ -141,7 +144,7 @@ function placeCandidates(
       continue;
     }
     const check = checkFor(kind, policy);
-    const row = pickExecutor(rows, kind, check.bytes, designFilter(check))!;
+    const row = pickExecutor(rows, acceptsFor(check))!;
     reserve(row, { [kind]: 1 }, check.bytes);
     recent.set(row.executor, (recent.get(row.executor) ?? 0) + 1);
     answers = new Map(); // capacity changed: every remembered answer may differ now
@@ -149,6 +152,39 @@ function placeCandidates(
     decide(d.plan!, { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] });
   }
   return { placements, rows };
+}
+
+/**
+ * Each candidate's place in line among candidates of its kind (planner order), and an ETA
+ * from the units of that kind still waiting ahead of it and the kind's completions in the
+ * last hour: each waiting unit, and then this one, needs one completion to free a slot.
+ */
+function placeInLine(ordered: readonly TableDraft[], completions: ReadonlyMap<string, number>): void {
+  const of = new Map<string, number>();
+  for (const d of ordered) of.set(d.candidate!.kind, (of.get(d.candidate!.kind) ?? 0) + 1);
+  const seen = new Map<string, { rank: number; placed: number }>();
+  for (const d of ordered) {
+    const kind = d.candidate!.kind;
+    let s = seen.get(kind);
+    if (!s) seen.set(kind, (s = { rank: 0, placed: 0 }));
+    s.rank++;
+    const plan = d.plan!;
+    plan.position = { kind, rank: s.rank, of: of.get(kind)! };
+    if (plan.verdict.state === "would_place") {
+      s.placed++;
+      plan.eta = { low_ms: 0, high_ms: 0, basis: "It would be placed now." };
+      continue;
+    }
+    const done = completions.get(kind) ?? 0;
+    if (done === 0) continue; // no rate to go on: unknown
+    const waiting = s.rank - 1 - s.placed;
+    const per = 3_600_000 / done;
+    plan.eta = {
+      low_ms: Math.round(waiting * per),
+      high_ms: Math.round((waiting + 1) * per),
+      basis: `${plural(waiting, `${kind} unit`)} waiting ahead of it; ${plural(done, `${kind} task`)} finished in the last hour.`,
+    };
+  }
 }
 
 function emptyCounts(): FleetPlan["counts"] {
@@ -161,7 +197,11 @@ function emptyCounts(): FleetPlan["counts"] {
 /** Until placement decides: a candidate's verdict and why-not are filled in by `placeCandidates`. */
 const UNDECIDED: Outcome = { verdict: { state: "would_skip", code: "cycle_limit", message: "" }, whyNot: [] };
 
-function tablePlan(d: TableDraft, eligibility: Eligibility): TablePlan {
+function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
+  return turn && { id: turn.execution_id, phase: turn.phase, endpoint: turn.endpoint, progress: turn.progress, sequence: turn.sequence };
+}
+
+function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
   const result: Outcome =
@@ -196,6 +236,12 @@ function tablePlan(d: TableDraft, eligibility: Eligibility): TablePlan {
     },
     units: unitViews(d.offer),
     why_not: result.whyNot,
+    passed_over: d.blocked,
+    execution: executionSummary(d.writeTurn),
+    write_turn: d.writeTurn,
+    position: null,
+    eta: null,
+    clock_skew: clockSkew(d.demand, d.derived.oldest_pending_ms, d.index, now),
     eligibility,
     policy,
   };
@@ -214,6 +260,8 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
   const others: TablePlan[] = [];
   const otherScored: Scored[] = [];
   let withPending = 0;
+  const turns = fleet.turns ?? (fleet.history ? turnHistoryFromTasks(fleet.history, now) : undefined);
+  let skewed = 0;
   const eligibleNoFence = admissionEligibility({ kind: "merge_wal", target: "" }, toTargetFence(undefined, false));
   // thresholds of the last policy seen (13k tables usually share the fleet default)
   let lastPolicy: EffectivePolicyResult | null = null;
@@ -232,7 +280,7 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
       policy,
       index: index.byTarget.get(target),
       fence,
-      turns: fleet.turns?.get(target),
+      turns: turns?.get(target),
       retireSecs: limits.retireSecs,
       now,
       thresholds: lastThresholds,
@@ -240,8 +288,9 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     const eligibility = fence
       ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
       : eligibleNoFence;
-    const plan = tablePlan(d, eligibility);
+    const plan = tablePlan(d, eligibility, now);
     d.plan = plan;
+    if (plan.clock_skew !== null) skewed++;
     byTarget.set(target, plan);
     counts.by_class[plan.class as TableClassName]++;
     counts.by_backlog[plan.backlog_class]++;
@@ -255,6 +304,7 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
   }
   const ordered = sortByPlannerKey(candidates, candidateKey);
   const { placements, rows } = placeCandidates(ordered, fleet, limits, new Map(index.recentPlacements));
+  placeInLine(ordered, recentCompletions(fleet.history ?? [], now));
 
   // Planner order without re-sorting the candidates: a table with a candidate is listed by
   // that unit's key (and a merge candidate has its Scored's key), so each full order is the
@@ -273,6 +323,7 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     byTarget,
     total_tables: tables.length,
     tables_with_pending: withPending,
+    clock_skew_tables: skewed,
     counts,
     placements,
     rows,

@@ -8,11 +8,13 @@ import type { EffectivePolicyResult } from "../policy/effective";
 import { scoreDerived, type MergeThresholds, type Scored } from "../score";
 import { unitBlockers } from "./blockers";
 import type { TargetIndex } from "./context";
+import { lastActivity } from "./clock-skew";
 import { applyTurnLimit } from "./fairness";
 import type { PlannerFence, TurnHistory } from "./input";
 import type { TablePlan } from "./types";
 import { buildUnits, type MergeUnitScore, type PlanUnit } from "./units";
 import { whyNot, type Verdict, type WhyNot } from "./why-not";
+import { writeTurnOf, type WriteTurn } from "./write-turn";
 
 /** §4.1 thresholds from the effective policy (§7.3: an edited policy changes verdicts). */
 export function mergeThresholds(policy: EffectivePolicy): MergeThresholds {
@@ -41,6 +43,8 @@ export interface Outcome {
 
 export interface TableDraft {
   target: string;
+  demand: TableDemand;
+  index: TargetIndex | undefined;
   derived: TableDerived;
   scored: Scored | null;
   thresholds: MergeThresholds;
@@ -51,19 +55,12 @@ export interface TableDraft {
   candidate: PlanUnit | null;
   /** blockers of the units offered before the candidate (all units when none is free) */
   blocked: WhyNot[];
+  /** the unfinished execution holding the write turn, null when none */
+  writeTurn: WriteTurn | null;
   /** the table's plan row, once planFleet has built it */
   plan: TablePlan | null;
 }
 
-/** Newest kept flush time over all shards (retire idleness); only read for idle tables. */
-function lastActivity(demand: TableDemand): number | null {
-  let newest: number | null = null;
-  for (const id in demand.shards) {
-    const shardNewest = demand.shards[id].sealed_times.newest();
-    if (shardNewest !== null && (newest === null || shardNewest > newest)) newest = shardNewest;
-  }
-  return newest;
-}
 
 /** Planner order within one table (§4.1/§4.2); equal keys keep the build order. */
 function sortUnits(units: PlanUnit[]): PlanUnit[] {
@@ -121,8 +118,9 @@ export function draftTable(input: TableInputs): TableDraft {
     ];
   }
   let candidate: PlanUnit | null = null;
+  const writeTurn = input.fence === undefined ? null : writeTurnOf(input.fence, now);
   if (offer.length > 0) {
-    const ctx = { target, policy, index: input.index, fence: input.fence, now };
+    const ctx = { target, policy, index: input.index, fence: input.fence, writeTurn, now };
     for (const u of offer) {
       const reasons = unitBlockers(u, ctx);
       if (reasons.length === 0) {
@@ -133,5 +131,5 @@ export function draftTable(input: TableInputs): TableDraft {
       else blocked.push(...reasons);
     }
   }
-  return { target, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, plan: null };
+  return { target, demand, index: input.index, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, writeTurn, plan: null };
 }

@@ -7,6 +7,40 @@ import type { EffectivePolicyResult } from "../policy/effective";
 import type { Scored } from "../score";
 import type { TableClassName, UnitKind, UnitScore } from "./units";
 import type { Verdict, WhyNot } from "./why-not";
+import type { ProgressState, WriteTurn } from "./write-turn";
+
+/** The unfinished execution holding the write turn, as the list shows it. */
+export interface ExecutionSummary {
+  id: string;
+  phase: string;
+  endpoint: string;
+  progress: ProgressState;
+  sequence: number | null;
+}
+
+/** 1-based rank among the candidates whose head unit has the same kind (planner order). */
+export interface QueuePosition {
+  kind: string;
+  rank: number;
+  of: number;
+}
+
+export interface Eta {
+  low_ms: number;
+  high_ms: number;
+  basis: string;
+}
+
+/** A record of the table timestamped after `now` (clock skew between writers and the console). */
+export interface ClockSkew {
+  ahead_ms: number;
+  newest_ms: number;
+  /** which record carries the newest timestamp */
+  record: "flush" | "task" | "failure";
+  /** the oldest pending flush is itself in the future: the wait reads 0 s */
+  wait_clamped: boolean;
+  message: string;
+}
 
 export interface ScoreBreakdown {
   by_generations: number;
@@ -51,6 +85,13 @@ export interface TablePlan {
   units: UnitView[];
   /** empty when the table would be placed now */
   why_not: WhyNot[];
+  /** reasons units offered before the candidate were passed over (turn_limit …), also when it is placed */
+  passed_over: WhyNot[];
+  execution: ExecutionSummary | null;
+  write_turn: WriteTurn | null;
+  position: QueuePosition | null;
+  eta: Eta | null;
+  clock_skew: ClockSkew | null;
   /** legacy admission of a MergeWal write claim now (§5.6a) */
   eligibility: Eligibility;
   policy: EffectivePolicyResult;
@@ -72,6 +113,8 @@ export interface FleetPlan {
   byTarget: Map<string, TablePlan>;
   total_tables: number;
   tables_with_pending: number;
+  /** tables with a record timestamped after `now` */
+  clock_skew_tables: number;
   counts: {
     by_class: Record<TableClassName, number>;
     by_backlog: Record<BacklogClass, number>;

@@ -21,6 +21,8 @@ export const WHY_NOT_CODES = [
   "kind_not_allowed",
   "already_running",
   "cycle_limit",
+  "write_turn_held",
+  "write_turn_stalled",
 ] as const;
 export type WhyNotCode = (typeof WHY_NOT_CODES)[number];
 
@@ -43,6 +45,7 @@ const NOT_RETRYABLE: ReadonlySet<WhyNotCode> = new Set([
   "kind_not_allowed",
   "executor_not_allowed",
   "no_executors",
+  "write_turn_stalled",
 ]);
 
 export function whyNot(code: WhyNotCode, message: string, detail: Record<string, unknown> = {}): WhyNot {

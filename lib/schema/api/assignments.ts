@@ -21,6 +21,7 @@ export const assignmentRow = z.object({
   created_ms: z.number(),
   bind_deadline_ms: z.number(),
   age_ms: z.number(),
+  /** past bind_deadline_ms and not bound; never for shadow rows (they are never bound in P1) */
   overdue: z.boolean(),
 });
 export type AssignmentRow = z.infer<typeof assignmentRow>;

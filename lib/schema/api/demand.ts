@@ -5,7 +5,7 @@ import {
   repeatable, revisionParam, skippedSummary, snapshotMeta, targetParam,
 } from "./common";
 
-export const SORTS = ["planner", "pending", "wait", "score", "target"] as const;
+export const SORTS = ["planner", "pending", "wait", "score", "target", "position"] as const;
 
 export const demandQuery = z.object({
   target: targetParam.optional(),
@@ -32,6 +32,21 @@ export const verdict = z.discriminatedUnion("state", [
   z.object({ state: z.literal("would_skip"), code: z.string(), message: z.string() }),
 ]);
 
+/** How the write-turn holder's merge-progress sequence moves (console-api.md "One answer"). */
+export const PROGRESS_STATES = ["advancing", "stalled", "unknown"] as const;
+
+/** The unfinished execution holding the table's write turn, for the list. */
+export const executionSummary = z.object({
+  id: z.string(),
+  phase: z.string(),
+  endpoint: z.string(),
+  progress: z.enum(PROGRESS_STATES),
+  sequence: z.number().nullable(),
+});
+
+/** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
+export const position = z.object({ kind: z.string(), rank: z.number().int(), of: z.number().int() });
+
 export const tableSummary = z.object({
   target: z.string(),
   class: className,
@@ -46,6 +61,10 @@ export const tableSummary = z.object({
   shards: z.number().int(),
   backlog_class: backlogClass,
   verdict,
+  execution: executionSummary.nullable(),
+  position: position.nullable(),
+  /** how far a record of this table is ahead of `now_ms` (clock skew), null when none is */
+  clock_skew_ms: z.number().nullable(),
 });
 export type TableSummary = z.infer<typeof tableSummary>;
 
@@ -56,6 +75,8 @@ export const demandList = snapshotMeta.extend({
   total_tables: count,
   tables_with_pending: count,
   matched: count,
+  /** tables with a record timestamped after `now_ms` (clock skew between writers and the console) */
+  clock_skew_tables: count,
   counts: z.object({
     by_class: z.object(Object.fromEntries(CLASS_NAMES.map((c) => [c, count])) as Record<(typeof CLASS_NAMES)[number], typeof count>),
     by_backlog: z.object(Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, count])) as Record<(typeof BACKLOG_CLASSES)[number], typeof count>),
@@ -95,7 +116,16 @@ export const scoreBreakdown = z.object({
 });
 
 export const whyNot = z.object({ code: z.string(), message: z.string(), retryable: z.boolean(), detail: z.unknown() });
-export const unit = z.object({ kind: z.string(), class: z.string(), class_rank: z.number().int(), score, reason: z.string(), wait_ms: z.number().nullable() });
+export const unit = z.object({
+  kind: z.string(),
+  class: z.string(),
+  class_rank: z.number().int(),
+  score,
+  reason: z.string(),
+  wait_ms: z.number().nullable(),
+  /** why this unit was passed over (turn_limit, write turn, cooldown …), also when another unit of the table is placed */
+  why_not: z.array(whyNot),
+});
 
 // scheduler-model.md §7.1 merge-progress, read at the response's revision.
 export const PROGRESS_STATUSES = ["reported", "progress_details_unavailable", "progress_unknown", "no_active_record"] as const;
@@ -112,16 +142,85 @@ export const mergeProgress = z.object({
   stalled: z.boolean(),
 });
 
+/** `P/target-locks/<hex>` in words: who holds the write turn and whether it lapses with a lease. */
+export const targetLock = z.object({
+  value: z.string(),
+  holder: z.enum(["execution", "claim"]),
+  /** the execution named by `merge-execution:<id>`, null for a claim token */
+  execution_id: z.string().nullable(),
+  /** true: a claim token on a lease (lapses with it); false: durable until released */
+  leased: z.boolean(),
+  mod_revision: z.number().int(),
+});
+
+/** `P/merge-executions/<hex>` with what the verdict concluded about it. */
+export const executionView = z.object({
+  id: z.string(),
+  target: z.string(),
+  endpoint: z.string(),
+  instance: z.string(),
+  maintenance: z.string().nullable(),
+  phase: z.string(),
+  /** phase reserved, running, uncertain or recovering */
+  unfinished: z.boolean(),
+  /** the target lock names this execution */
+  holds_lock: z.boolean(),
+  timeout_secs: z.number(),
+  queue_timeout_secs: z.number(),
+  idle_timeout_secs: z.number(),
+  reclaimed: z.boolean(),
+  error: z.string().nullable(),
+  protocol: z.number(),
+  sequence: z.number().nullable(),
+  progress: z.enum(PROGRESS_STATES),
+  /** upper bound on when the sequence last increased (or since when none was seen), null when unknown */
+  last_progress_ms: z.number().nullable(),
+  /** now_ms − last_progress_ms */
+  no_progress_for_ms: z.number().nullable(),
+  mod_revision: z.number().int(),
+});
+
 export const legacyView = z.object({
   queued: z.boolean(),
   running: z.boolean(),
   task_ids: z.array(z.string()),
   cooldowns: z.array(z.record(z.string(), z.unknown())),
   failures: z.array(z.record(z.string(), z.unknown())),
-  target_lock: z.unknown(),
-  execution: z.unknown(),
+  target_lock: targetLock.nullable(),
+  execution: executionView.nullable(),
   eligibility: z.object({ code: z.string(), message: z.string() }).nullable(),
   progress: mergeProgress,
+});
+
+/** When its turn may come: from the units ahead and the kind's recent completion rate. */
+export const eta = z.object({ low_ms: z.number(), high_ms: z.number(), basis: z.string() });
+
+/** A record timestamped after `now_ms`: the wait is not silently 0 s. */
+export const clockSkew = z.object({
+  ahead_ms: z.number(),
+  /** the newest timestamp of the table's records */
+  newest_ms: z.number(),
+  /** which record carries it: a demand flush, a task or a failure record */
+  record: z.enum(["flush", "task", "failure"]),
+  /** the oldest pending flush is itself in the future, so the wait shows 0 s */
+  wait_clamped: z.boolean(),
+  message: z.string(),
+});
+
+/** Which headroom the verdict used: the design planner leaves shadow rows out (§6.2 step 3). */
+export const HEADROOM_BASES = ["excluding_shadow", "including_shadow"] as const;
+export const headroomBasis = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
+
+/** "Which executor?" from every source that names one, and why they differ. */
+export const executorAgreement = z.object({
+  /** the design verdict's executor (null when it would skip) */
+  verdict: z.string().nullable(),
+  /** the console's §6.2 shadow pass (the master's rule) */
+  console_shadow: z.string().nullable(),
+  /** the master's recorded `state: shadow` row */
+  master_shadow: z.object({ executor: z.string(), created_ms: z.number() }).nullable(),
+  agree: z.boolean(),
+  reasons: z.array(z.string()),
 });
 
 export const tableDetail = tableSummary.extend({
@@ -133,6 +232,10 @@ export const tableDetail = tableSummary.extend({
   legacy: legacyView,
   cache: z.object({ observed_revision: z.number(), updated_ms: z.number(), agrees_with_fold: z.boolean() }).nullable(),
   policy: z.object({ effective: z.record(z.string(), z.unknown()), sources: z.record(z.string(), z.unknown()) }),
+  eta: eta.nullable(),
+  clock_skew: clockSkew.nullable(),
+  headroom: headroomBasis,
+  executor_agreement: executorAgreement,
 });
 export type TableDetail = z.infer<typeof tableDetail>;
 

@@ -22,6 +22,16 @@ export const shadowResponse = snapshotMeta.extend({
     only_master: z.array(z.string()),
     /** targets both placed, on different executors */
     executor_differs: z.array(z.string()),
+    executor_mismatch: z.array(
+      z.object({
+        target: z.string(),
+        console: z.string(),
+        master: z.string(),
+        /** when the master's pass placed it (its assignment's created_ms) */
+        master_created_ms: z.number(),
+        reason: z.string(),
+      }),
+    ),
   }),
 });
 export type ShadowResponse = z.infer<typeof shadowResponse>;

@@ -154,9 +154,12 @@ describe("executors, assignments, failures, skipped, shadow", () => {
       bytes_total: 4 * GiB, bytes_reserved: 0, bytes_free: 4 * GiB, bytes_free_sample: Math.floor(4 * GiB * 0.6), assignments: 0,
     });
     expect(byId.get(INCIDENT.orphanExecutor)).toMatchObject({
-      kind: "resident_master", draining: true, orphan: true, heartbeat_ms: null, slots_reserved: { merge_wal: 1 }, bytes_reserved: GiB, bytes_total: 0, assignments: 1,
+      // an orphan has no heartbeat: it is not "draining" (console-api.md "One answer")
+      kind: "resident_master", draining: false, orphan: true, heartbeat_ms: null, slots_reserved: { merge_wal: 1 }, bytes_reserved: GiB, bytes_total: 0, assignments: 1,
     });
-    expect(body.totals).toEqual({ executors: 1, draining: 1, orphans: 1, slots_free: {}, bytes_free: 0 });
+    expect(body.totals).toEqual({
+      executors: 1, draining: 1, orphans: 1, unbudgeted: 0, slots_free: {}, bytes_free: 0, bytes_free_excluding_shadow: 0, bytes_total: 0, overcommitted: 0,
+    });
   });
 
   it("assignments: bind age and overdue at now_ms", async () => {

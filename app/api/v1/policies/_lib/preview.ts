@@ -34,7 +34,7 @@ function withProposal(fleet: PlannerFleet, target: string, doc: PolicyDocument):
 }
 
 export function previewPolicy(view: FleetView, target: string, doc: PolicyDocument, nowMs: number): PolicyPreview {
-  const fleet = plannerFleet(view.snapshot, view.tables);
+  const fleet = plannerFleet(view.snapshot, view.tables, view.sequenceClocks);
   const before = planFleet(fleet, nowMs);
   const after = planFleet(withProposal(fleet, target, doc), nowMs);
   const changed: PolicyPreview["changed"] = [];

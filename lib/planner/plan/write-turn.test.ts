@@ -1,0 +1,114 @@
+// The write turn in the verdict (console-api.md "One answer on every page"): exact codes,
+// retryable flags and detail; progress only from sequence increases; the master's §6.2
+// rule keeps ignoring locks.
+import { describe, expect, it } from "vitest";
+import type { Execution } from "@/lib/schema/executions";
+import { shadowPass } from "../shadow";
+import type { PlannerFence } from "./input";
+import { planFleet } from "./plan-fleet";
+import { progressState, writeTurnOf } from "./write-turn";
+import { NOW, demand, fleet } from "./__fixtures__/fleet";
+
+const execution = (extra: Partial<Execution> = {}): Execution => ({
+  id: "exec-1",
+  target: "t",
+  endpoint: "http://worker-1:8080",
+  instance: "worker-1",
+  timeout_secs: 1800,
+  queue_timeout_secs: 600,
+  idle_timeout_secs: 600,
+  phase: "running",
+  reclaimed: false,
+  error: null,
+  protocol: 2,
+  ...extra,
+});
+
+function planWith(fence: PlannerFence, tableDemand = demand(40, NOW - 60_000)) {
+  return planFleet(fleet({ tables: { t: tableDemand }, fences: { t: fence } }), NOW).byTarget.get("t")!;
+}
+
+const held = (progress: PlannerFence["progress"], extra: Partial<Execution> = {}): PlannerFence => ({
+  execution: execution(extra),
+  targetLock: "merge-execution:exec-1",
+  progress,
+});
+
+describe("write turn", () => {
+  it("an advancing execution holds the turn: write_turn_held, retryable, with the contract's detail", () => {
+    const t = planWith(held({ sequence: 12, last_progress_ms: NOW - 12_000, advanced: true }));
+    expect(t.verdict).toEqual({ state: "would_skip", code: "write_turn_held", message: t.why_not[0].message });
+    expect(t.why_not).toEqual([
+      {
+        code: "write_turn_held",
+        retryable: true,
+        message:
+          "Execution exec-1 (running on worker-1 (http://worker-1:8080)) holds the write turn: merge-progress sequence 12, advanced 12 seconds ago. A new merge_wal waits until it finishes.",
+        detail: {
+          kind: "merge_wal",
+          execution_id: "exec-1",
+          endpoint: "http://worker-1:8080",
+          instance: "worker-1",
+          phase: "running",
+          sequence: 12,
+          progress: "advancing",
+          last_progress_ms: NOW - 12_000,
+          idle_timeout_secs: 600,
+        },
+      },
+    ]);
+    expect(t.execution).toEqual({ id: "exec-1", phase: "running", endpoint: "http://worker-1:8080", progress: "advancing", sequence: 12 });
+    expect(t.position).toBeNull();
+    expect(t.eta).toBeNull();
+  });
+
+  it("not seen to advance: unknown (held) until the idle timeout, then write_turn_stalled, not retryable", () => {
+    const justUnder = planWith(held({ sequence: 3, last_progress_ms: NOW - 599_999, advanced: false }));
+    expect(justUnder.verdict).toMatchObject({ code: "write_turn_held" });
+    expect(justUnder.why_not[0].detail).toMatchObject({ progress: "unknown", sequence: 3 });
+    const stalled = planWith(held({ sequence: 3, last_progress_ms: NOW - 2_460_000, advanced: false }));
+    expect(stalled.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
+    expect(stalled.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: NOW - 2_460_000, idle_timeout_secs: 600 } });
+    expect(stalled.why_not[0].message).toContain("merge-progress sequence 3, not seen to advance for 41 minutes (idle timeout 10 minutes)");
+    expect(stalled.execution?.progress).toBe("stalled");
+    // an increase seen long ago does not make it advancing: the idle timeout decides
+    expect(planWith(held({ sequence: 3, last_progress_ms: NOW - 600_000, advanced: true })).verdict).toMatchObject({ code: "write_turn_stalled" });
+  });
+
+  it("uses the execution's own idle_timeout_secs (0 means the default 600 s)", () => {
+    expect(planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 60 })).verdict).toMatchObject({ code: "write_turn_stalled" });
+    expect(planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 0 })).why_not[0].detail).toMatchObject({ idle_timeout_secs: 600, progress: "advancing" });
+  });
+
+  it("no progress record and no watch yet is unknown: held, never progress", () => {
+    const t = planWith(held(undefined));
+    expect(t.why_not[0]).toMatchObject({ code: "write_turn_held", detail: { sequence: null, progress: "unknown", last_progress_ms: null } });
+    expect(t.why_not[0].message).toContain("no merge-progress sequence reported yet, not watched long enough to tell whether it advances");
+    expect(progressState(null, 600, NOW)).toBe("unknown");
+    expect(progressState({ sequence: null, last_progress_ms: NOW - 600_000, advanced: false }, 600, NOW)).toBe("stalled");
+  });
+
+  it("only an unfinished execution that the lock names holds the turn", () => {
+    for (const phase of ["recovered", "finished"] as const) expect(planWith(held(undefined, { phase })).verdict.state).toBe("would_place");
+    for (const phase of ["reserved", "running", "uncertain", "recovering"] as const) expect(planWith(held(undefined, { phase })).verdict).toMatchObject({ code: "write_turn_held" });
+    expect(writeTurnOf({ execution: execution(), targetLock: "merge-execution:other" }, NOW)).toBeNull();
+    expect(writeTurnOf({ execution: execution(), targetLock: "claim-token" }, NOW)).toBeNull();
+    expect(writeTurnOf({ execution: execution(), targetLock: null }, NOW)).toBeNull();
+  });
+
+  it("every write-turn kind waits; recovering that very maintenance execution does not", () => {
+    const t = planWith(held(undefined), demand(40, NOW - 60_000, { fragment_count: 40 }));
+    // the legacy admission adds its own reason for a compaction beside a worker merge (§5.6a)
+    expect(t.why_not.map((w) => [w.code, w.detail.kind])).toEqual([["write_turn_held", "merge_wal"], ["write_turn_held", "compact"], ["ownership_blocked", "compact"]]);
+    const recovery = planWith(held(undefined, { maintenance: "compact", phase: "uncertain" }), demand(40, NOW - 60_000));
+    expect(recovery.verdict).toMatchObject({ state: "would_place", kind: "compact" });
+  });
+
+  it("the master's §6.2 shadow rule still places the locked table (only the design verdict changes)", () => {
+    const f = fleet({ tables: { t: demand(40, NOW - 60_000) }, fences: { t: held(undefined) } });
+    const plan = planFleet(f, NOW);
+    const pass = shadowPass({ scored: plan.scored, ordered: plan.merge_order, heartbeats: [...f.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat })), assignments: [], now: NOW, plannerToken: "x" });
+    expect(plan.byTarget.get("t")!.verdict.state).toBe("would_skip");
+    expect(pass.placements.map((p) => [p.unit.target, p.executor])).toEqual([["t", "e1"]]);
+  });
+});

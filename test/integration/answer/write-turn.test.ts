@@ -1,0 +1,184 @@
+// The write turn in the verdict, against a real etcd and `next start` (console-api.md
+// "One answer on every page"): the demo's incident tables `incident/merging` (an execution
+// running on worker-1 whose progress sequence climbs) and `incident/stalled-merge` (an
+// execution that never reported progress) — exact codes, detail and words, the same answer
+// in the list, the detail's legacy panel and the §7.1 progress view; the master's §6.2
+// shadow rule keeps ignoring locks.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Etcd3 } from "etcd3";
+import { startApp, type RunningApp } from "../../support/app";
+import { testPrefix } from "../../support/prefix";
+import { waitFor } from "../../support/ports";
+import { seedScenarios, INCIDENT } from "@/lib/sim";
+import { keys } from "@/lib/schema/keys";
+import { api, clientFor, q } from "../api/helpers";
+import { heartbeat, historySample, put } from "./records";
+
+const WORKER_URL = "http://worker-1.lake.internal:8080";
+let client: Etcd3;
+let app: RunningApp;
+let prefix: string;
+let NOW: number;
+/** the console's clock for exec-0001: the history sample taken after its progress key was written */
+let SAMPLE_MS: number;
+let appStartedMs: number;
+
+beforeAll(async () => {
+  const endpoints = inject("etcdEndpoints");
+  client = clientFor(endpoints);
+  prefix = testPrefix("answer-write-turn");
+  NOW = Date.now();
+  const seeded = await seedScenarios(client, ["incidents"], { prefix, now: NOW, leaseTtlSec: 3600 });
+  // a live worker-1 with room for every incident table, so the §6.2 rule places them all
+  const revision = await put(client, keys.executor(prefix, "worker-1"), heartbeat("worker-1", { slots_total: { merge_wal: 8 } }));
+  SAMPLE_MS = NOW - 120_000;
+  await historySample(client, prefix, SAMPLE_MS, Math.max(revision, seeded.incidents.revision));
+  appStartedMs = Date.now();
+  app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
+});
+
+afterAll(async () => {
+  await app?.stop();
+  client?.close();
+});
+
+const detail = async (target: string, nowMs: number) => (await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`)).body.table;
+const row = async (target: string, nowMs: number) =>
+  (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`)).body.tables.find((t: any) => t.target === target);
+
+describe("incident/merging: an execution running on worker-1 holds the write turn", () => {
+  it("before the idle timeout: write_turn_held with the exact detail, in the list, the legacy panel and §7.1 progress", async () => {
+    const at = NOW + 60_000;
+    const t = await detail(INCIDENT.mergingTarget, at);
+    expect(t.verdict).toEqual({
+      state: "would_skip",
+      code: "write_turn_held",
+      message:
+        `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn: merge-progress sequence 12, ` +
+        "not seen to advance for 3 minutes (idle timeout 10 minutes). A new merge_wal waits until it finishes.",
+    });
+    expect(t.why_not).toEqual([
+      {
+        code: "write_turn_held",
+        message: t.verdict.message,
+        retryable: true,
+        detail: {
+          kind: "merge_wal", execution_id: "exec-0001", endpoint: WORKER_URL, instance: "worker-1", phase: "running",
+          sequence: 12, progress: "unknown", last_progress_ms: SAMPLE_MS, idle_timeout_secs: 600,
+        },
+      },
+    ]);
+    expect(t.execution).toEqual({ id: "exec-0001", phase: "running", endpoint: WORKER_URL, progress: "unknown", sequence: 12 });
+    expect(t.position).toBeNull();
+    expect(t.eta).toBeNull();
+    expect(t.legacy.target_lock).toMatchObject({ value: "merge-execution:exec-0001", holder: "execution", execution_id: "exec-0001", leased: false });
+    expect(t.legacy.execution).toMatchObject({
+      id: "exec-0001", endpoint: WORKER_URL, instance: "worker-1", phase: "running", maintenance: null, unfinished: true, holds_lock: true,
+      idle_timeout_secs: 600, sequence: 12, progress: "unknown", last_progress_ms: SAMPLE_MS, no_progress_for_ms: 180_000,
+    });
+    expect(t.legacy.progress).toMatchObject({ status: "reported", sequence: 12, unchanged_since_ms: SAMPLE_MS, unchanged_for_ms: 180_000, stalled: false });
+    expect((await row(INCIDENT.mergingTarget, at)).execution).toEqual(t.execution);
+  });
+
+  it("at the idle timeout: write_turn_stalled, not retryable, and legacy progress says stalled too", async () => {
+    const at = SAMPLE_MS + 600_000;
+    const t = await detail(INCIDENT.mergingTarget, at);
+    expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
+    expect(t.verdict.message).toBe(
+      `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
+        "not seen to advance for 10 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
+    );
+    expect(t.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: SAMPLE_MS } });
+    expect(t.legacy.progress.stalled).toBe(true);
+    expect(t.legacy.execution.progress).toBe("stalled");
+    expect((await row(INCIDENT.mergingTarget, at)).execution.progress).toBe("stalled");
+    expect((await detail(INCIDENT.mergingTarget, at - 1)).verdict.code).toBe("write_turn_held");
+  });
+
+  it("the §6.2 shadow rule still places it (locks are ignored there); the detail says why the answers differ", async () => {
+    const shadow = (await api(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`)).body;
+    expect(shadow.placements.console.find((p: any) => p.target === INCIDENT.mergingTarget)).toMatchObject({ executor: "worker-1" });
+    const t = await detail(INCIDENT.mergingTarget, NOW + 60_000);
+    expect(t.executor_agreement).toEqual({
+      verdict: null,
+      console_shadow: "worker-1",
+      master_shadow: null,
+      agree: false,
+      reasons: [
+        "The design verdict holds it back (write_turn_held); the master's §6.2 rule places merges without looking at locks, fences, policies or failures, so its shadow pass still puts it on worker-1.",
+        "The master's last shadow pass recorded no row for it (it ran at another revision, or no leader is running).",
+      ],
+    });
+    expect(t.headroom.basis).toBe("excluding_shadow");
+  });
+
+  it("a sequence increase seen through the watch is progress: advancing, then stalled an idle timeout later", async () => {
+    const before = Date.now();
+    await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
+    let t: any;
+    await waitFor(async () => {
+      t = await detail(INCIDENT.mergingTarget, before + 30_000);
+      return t.execution.sequence === 13;
+    }, 10_000, "the console sees sequence 13");
+    const after = Date.now();
+    expect(t.execution).toEqual({ id: "exec-0001", phase: "running", endpoint: WORKER_URL, progress: "advancing", sequence: 13 });
+    const last = t.why_not[0].detail.last_progress_ms;
+    expect(last).toBeGreaterThanOrEqual(before);
+    expect(last).toBeLessThanOrEqual(after);
+    expect(t.verdict).toMatchObject({ code: "write_turn_held" });
+    const ago = Math.round((before + 30_000 - last) / 1000);
+    expect(t.verdict.message).toContain(`merge-progress sequence 13, advanced ${ago} seconds ago`);
+    expect(t.legacy.progress).toMatchObject({ sequence: 13, unchanged_since_ms: last, stalled: false });
+    const later = await detail(INCIDENT.mergingTarget, last + 600_000);
+    expect(later.verdict.code).toBe("write_turn_stalled");
+    expect(later.why_not[0].detail).toMatchObject({ progress: "stalled", sequence: 13, last_progress_ms: last });
+  });
+});
+
+describe("incident/stalled-merge: an execution that never reported progress", () => {
+  it("is unknown (held) until the console has watched it for the idle timeout, then stalled with how long", async () => {
+    const first = await detail(INCIDENT.stalledTarget, NOW);
+    expect(first.verdict.code).toBe("write_turn_held");
+    const since = first.why_not[0].detail.last_progress_ms;
+    // the console's own watch started with its first read: it knows of no progress since then
+    expect(since).toBeGreaterThanOrEqual(appStartedMs);
+    expect(since).toBeLessThanOrEqual(Date.now());
+    expect(first.why_not[0].detail).toEqual({
+      kind: "merge_wal", execution_id: INCIDENT.stalledExecutionId, endpoint: WORKER_URL, instance: "worker-1", phase: "running",
+      sequence: null, progress: "unknown", last_progress_ms: since, idle_timeout_secs: 600,
+    });
+    expect(first.legacy.progress).toMatchObject({ status: "progress_details_unavailable", sequence: null, stalled: false });
+
+    const stalled = await detail(INCIDENT.stalledTarget, since + 2_460_000);
+    expect(stalled.verdict).toEqual({
+      state: "would_skip",
+      code: "write_turn_stalled",
+      message:
+        `Execution exec-0002 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: no merge-progress sequence reported yet, ` +
+        "not seen to advance for 41 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
+    });
+    expect(stalled.legacy.progress.stalled).toBe(true);
+    expect(stalled.legacy.execution).toMatchObject({ progress: "stalled", last_progress_ms: since, no_progress_for_ms: 2_460_000 });
+    expect((await detail(INCIDENT.stalledTarget, since + 599_999)).verdict.code).toBe("write_turn_held");
+    expect((await detail(INCIDENT.stalledTarget, since + 600_000)).verdict.code).toBe("write_turn_stalled");
+    const list = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`)).body;
+    const byTarget = new Map(list.tables.map((x: any) => [x.target, x]));
+    expect((byTarget.get(INCIDENT.stalledTarget) as any).execution).toEqual({ id: INCIDENT.stalledExecutionId, phase: "running", endpoint: WORKER_URL, progress: "stalled", sequence: null });
+    expect((byTarget.get(INCIDENT.lockedTarget) as any).execution).toBeNull(); // a claim token is not an execution
+  });
+
+  it("a finished execution no longer holds the turn", async () => {
+    await put(client, keys.mergeExecution(prefix, INCIDENT.stalledTarget), {
+      id: INCIDENT.stalledExecutionId, target: INCIDENT.stalledTarget, endpoint: WORKER_URL, instance: "worker-1", timeout_secs: 1800,
+      queue_timeout_secs: 600, idle_timeout_secs: 600, phase: "finished", reclaimed: false, error: null, protocol: 2,
+    });
+    let t: any;
+    await waitFor(async () => {
+      t = await detail(INCIDENT.stalledTarget, NOW);
+      return t.legacy.execution.phase === "finished";
+    }, 10_000, "the console sees the finished execution");
+    expect(t.execution).toBeNull();
+    expect(t.why_not.map((w: any) => w.code)).not.toContain("write_turn_held");
+    expect(t.legacy.execution).toMatchObject({ unfinished: false, holds_lock: true });
+  });
+});

@@ -1,20 +1,16 @@
-// The fleet's free bytes, counted only over executors that have a byte budget: an executor
-// without one (bytes_total 0) is never byte-checked (spec §5.2), so "0 B free" would lie.
+// The fleet's free bytes over executors with a byte budget (console-api.md totals): an
+// executor without one (bytes_total 0) is never byte-checked (spec §5.2), so it is left out
+// and counted instead of adding a misleading "0 B".
 import { formatBytes, formatCount } from "@/components/ui/format";
 import type { ExecutorsResponse } from "@/lib/client/api-types";
 
-export function budgetedBytes(e: ExecutorsResponse): { free: number; budgeted: number; unbudgeted: number } {
-  const budgeted = e.executors.filter((x) => x.bytes_total > 0);
-  const free = budgeted.reduce((sum, x) => sum + Math.max(0, x.bytes_free), 0);
-  return { free, budgeted: budgeted.length, unbudgeted: e.executors.length - budgeted.length };
-}
-
-export function BytesFreeTotal({ executors }: { executors: ExecutorsResponse }) {
-  const { free, budgeted, unbudgeted } = budgetedBytes(executors);
+export function BytesFreeTotal({ executors: { totals } }: { executors: ExecutorsResponse }) {
   return (
     <span data-testid="bytes-free-total">
-      {formatBytes(free)} free on {formatCount(budgeted)} executor{budgeted === 1 ? "" : "s"} with a byte budget
-      {unbudgeted > 0 ? ` (${formatCount(unbudgeted)} more have none and are not byte-checked)` : ""}
+      bytes free {formatBytes(totals.bytes_free)} of {formatBytes(totals.bytes_total)}{" "}
+      <span className="muted">(without shadow rows {formatBytes(totals.bytes_free_excluding_shadow)})</span>
+      {totals.unbudgeted > 0 ? ` · ${formatCount(totals.unbudgeted)} executor${totals.unbudgeted === 1 ? " has" : "s have"} no byte budget and ${totals.unbudgeted === 1 ? "is" : "are"} left out` : ""}
+      {totals.overcommitted > 0 ? ` · ${formatCount(totals.overcommitted)} overcommitted` : ""}
     </span>
   );
 }

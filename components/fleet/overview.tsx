@@ -93,6 +93,11 @@ export function FleetOverview() {
                 <div className="stat" data-testid="total-tables">{formatCount(d.total_tables)}</div>
                 <div className="stat-label">
                   <Link href={withRevision("/tables", revision)}>{formatCount(d.tables_with_pending)} with pending work</Link>
+                  {d.clock_skew_tables > 0 && (
+                    <div data-testid="clock-skew-tables">
+                      <span className="tag tag-warn">clock skew</span> {formatCount(d.clock_skew_tables)} with a record stamped in the future
+                    </div>
+                  )}
                 </div>
               </section>
               <section className="panel" aria-label="skipped records">

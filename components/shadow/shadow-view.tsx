@@ -7,7 +7,7 @@ import { useCallback, useEffect, useState } from "react";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
-import { OUTCOMES, type OutcomeName, type Placement } from "@/lib/client/api-types";
+import { OUTCOMES, type OutcomeName, type Placement, type ShadowResponse } from "@/lib/client/api-types";
 import { useShadow } from "@/lib/client/hooks";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
@@ -84,14 +84,16 @@ export function ShadowView() {
             <section className="panel" aria-label="placement agreement" data-testid="placement-agreement">
               <h2>Console vs master placements</h2>
               <p>
-                {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console {s.placements.console.length} ·
-                master {s.placements.master.length} shadow rows
+                {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console places{" "}
+                {formatCount(s.placements.console.length)} · master recorded {formatCount(s.placements.master.length)} shadow rows · they agree only when both
+                place the same tables on the same executors
               </p>
               <p className="muted" data-testid="shadow-rule-note">
                 Both sides follow the master&apos;s shadow rule (merge work only, no per-cycle or per-executor limits). A table&apos;s
                 verdict on the tables page follows the full design (every work kind, <code>max_placements_per_cycle</code>, fairness),
                 so a table placed here can still show <code>would_skip</code> (for example <code>cycle_limit</code>) there.
               </p>
+              <ExecutorMismatch rows={s.placements.executor_mismatch} revision={revision} />
               <PlacementDiff title="only the console places" targets={s.placements.only_console} placements={s.placements.console} revision={revision} />
               <PlacementDiff title="only the master recorded" targets={s.placements.only_master} placements={s.placements.master} revision={revision} />
             </section>
@@ -102,12 +104,36 @@ export function ShadowView() {
   );
 }
 
+function ExecutorMismatch({ rows, revision }: { rows: ShadowResponse["placements"]["executor_mismatch"]; revision: number | null }) {
+  if (rows.length === 0) return <p className="muted" data-testid="executor-mismatch">placed on different executors: none</p>;
+  return (
+    <>
+      <h3>placed by both, on different executors ({formatCount(rows.length)})</h3>
+      <table className="data" data-testid="executor-mismatch">
+        <thead>
+          <tr><th>table</th><th>console</th><th>master</th><th>why they can differ</th></tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, 50).map((m) => (
+            <tr key={m.target}>
+              <td className="target"><Link href={tableHref(m.target, revision)}>{m.target}</Link></td>
+              <td className="mono">{m.console}</td>
+              <td className="mono">{m.master}</td>
+              <td>{m.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function PlacementDiff({ title, targets, placements, revision }: { title: string; targets: string[]; placements: Placement[]; revision: number | null }) {
   if (targets.length === 0) return <p className="muted">{title}: none</p>;
   const byTarget = new Map(placements.map((p) => [p.target, p]));
   return (
     <>
-      <h3>{title} ({targets.length})</h3>
+      <h3>{title} ({formatCount(targets.length)})</h3>
       <table className="data">
         <tbody>
           {targets.slice(0, 50).map((t) => (

@@ -12,43 +12,42 @@ function Json({ value }: { value: unknown }) {
   return <code style={{ whiteSpace: "pre-wrap" }}>{JSON.stringify(value)}</code>;
 }
 
-interface LockView { value: string; holder: "execution" | "claim"; leased: boolean; mod_revision: number }
-interface ExecutionView { id: string; endpoint: string; instance: string; phase: string; idle_timeout_secs?: number; mod_revision?: number }
-
-/** Unfinished phases hold the write turn (console-api.md "The write turn is part of the verdict"). */
-const UNFINISHED = new Set(["reserved", "running", "uncertain", "recovering"]);
+type LockView = NonNullable<Legacy["target_lock"]>;
+type ExecutionView = NonNullable<Legacy["execution"]>;
 
 /** The write-turn lock in words: who holds it and whether a lease keeps it (spec §1.2 target-locks). */
 function LockInWords({ lock }: { lock: LockView | null }) {
   if (!lock) return <span className="muted">free: no writer holds this table</span>;
-  const who = lock.holder === "execution" ? `merge execution ${lock.value.slice("merge-execution:".length)}` : `claim ${lock.value}`;
+  const who = lock.execution_id !== null ? `merge execution ${lock.execution_id}` : `claim ${lock.value}`;
   return (
     <span>
       held by <strong className="mono">{who}</strong> ·{" "}
-      {lock.leased ? "leased (goes away with its holder's lease)" : "durable (no lease: stays until released)"}
+      {lock.leased ? "leased (lapses with its holder's lease)" : "durable (no lease: stays until released)"}
       <span className="muted"> · since revision {formatCount(lock.mod_revision)}</span>
     </span>
   );
 }
 
-/** "advanced 12s ago" / "no progress for 41m 00s (idle timeout 10m 00s)" / "progress unknown". */
-export function progressInWords(p: Legacy["progress"]): string {
-  const timeout = formatDuration(p.idle_timeout_ms);
-  if (p.stalled && p.unchanged_for_ms !== null) return `no progress for ${formatDuration(p.unchanged_for_ms)} (idle timeout ${timeout})`;
-  if (p.unchanged_for_ms === null) return `progress unknown: the console has not seen the sequence move yet (idle timeout ${timeout})`;
-  return `advanced ${formatDuration(p.unchanged_for_ms)} ago (idle timeout ${timeout})`;
+/** "advanced 12s ago" / "no progress for 41m 00s (idle timeout 10m 00s)" / "progress unknown …". */
+export function progressInWords(e: Pick<ExecutionView, "progress" | "no_progress_for_ms" | "idle_timeout_secs">): string {
+  const timeout = `idle timeout ${formatDuration(e.idle_timeout_secs * 1000)}`;
+  if (e.progress === "stalled") return `no progress for ${formatDuration(e.no_progress_for_ms)} (${timeout})`;
+  if (e.progress === "advancing")
+    return e.no_progress_for_ms === null ? `advancing (${timeout})` : `advanced ${formatDuration(e.no_progress_for_ms)} ago (${timeout})`;
+  return `progress unknown: the console has not seen its sequence move yet${e.no_progress_for_ms !== null ? `, none for at least ${formatDuration(e.no_progress_for_ms)}` : ""} (${timeout}); unknown never counts as progress`;
 }
 
 function QueueState({ legacy: l }: { legacy: Legacy }) {
-  const execution = l.execution as ExecutionView | null;
-  if (execution && UNFINISHED.has(execution.phase)) {
-    const p = l.progress;
+  const e = l.execution;
+  if (e && e.unfinished) {
+    const stalled = e.progress === "stalled";
     return (
       <div data-testid="running-execution">
-        <span className={`tag ${p.stalled ? "tag-bad" : "tag-ok"}`}>{p.stalled ? "merge stalled" : "merge running"}</span>{" "}
-        execution <span className="mono">{execution.id}</span> run by <strong className="mono">{execution.instance}</strong> on{" "}
-        <span className="mono">{execution.endpoint}</span>, phase {execution.phase}
-        {p.sequence !== null ? `, progress sequence ${formatCount(p.sequence)}` : ""}; {progressInWords(p)}
+        <span className={`tag ${stalled ? "tag-bad" : "tag-ok"}`}>{stalled ? "merge stalled" : "merge running"}</span> execution{" "}
+        <span className="mono">{e.id}</span> run by <strong className="mono">{e.instance}</strong> on <span className="mono">{e.endpoint}</span>, phase{" "}
+        {e.phase}
+        {e.sequence !== null ? `, progress sequence ${formatCount(e.sequence)}` : ""}: <span data-testid="execution-progress">{progressInWords(e)}</span>
+        {!e.holds_lock && <div className="muted">It does not hold the table&apos;s write-turn lock.</div>}
         {l.task_ids.length > 0 && <div className="muted">legacy tasks: <span className="mono">{l.task_ids.join(", ")}</span></div>}
       </div>
     );
@@ -57,6 +56,7 @@ function QueueState({ legacy: l }: { legacy: Legacy }) {
     <>
       {l.running ? <span className="tag tag-ok">task running</span> : l.queued ? <span className="tag">task queued</span> : <span className="muted">no legacy task queued or running, and no merge execution in flight</span>}
       {l.task_ids.length > 0 && <span className="mono"> {l.task_ids.join(", ")}</span>}
+      {e && !e.unfinished && <div className="muted">last execution {e.id}: {e.phase}{e.error ? ` (${e.error})` : ""}</div>}
     </>
   );
 }
@@ -99,7 +99,7 @@ export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
           )}
         </dd>
         <dt>write-turn lock</dt>
-        <dd data-testid="target-lock"><LockInWords lock={l.target_lock as LockView | null} /></dd>
+        <dd data-testid="target-lock"><LockInWords lock={l.target_lock} /></dd>
         <dt>merge progress</dt>
         <dd>
           {p.status === "no_active_record" ? (

@@ -3,7 +3,7 @@
 // (`sort=planner`), never recomputed here.
 import { BACKLOG_CLASSES, CLASS_NAMES, type BacklogClass, type ClassName, type TableSummary } from "@/lib/client/api-types";
 
-export const SORT_COLUMNS = ["planner", "target", "class", "score", "pending", "bytes", "oldest", "wait", "backlog", "verdict"] as const;
+export const SORT_COLUMNS = ["planner", "target", "class", "position", "score", "pending", "bytes", "oldest", "wait", "backlog", "verdict"] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 export type SortOrder = "asc" | "desc";
 
@@ -55,6 +55,7 @@ function sortValue(t: TableSummary, column: SortColumn): number | string | null 
   switch (column) {
     case "target": return t.target;
     case "class": return t.class_rank;
+    case "position": return t.position ? t.position.rank : null;
     case "score": return t.score === "infinity" ? Infinity : nullsLast(t.score);
     case "pending": return t.pending_generations;
     case "bytes": return t.pending_bytes;

@@ -14,6 +14,7 @@ import { DemandPanel } from "./demand-panel";
 import { HistoryChart } from "./history-chart";
 import { LegacyPanel } from "./legacy-panel";
 import { PolicyPanel } from "./policy-panel";
+import { ClockSkewFlag, PlaceInLine } from "./place-in-line";
 import { ShardsPanel } from "./shards-panel";
 import { WhyNotPanel } from "./why-not";
 
@@ -73,8 +74,10 @@ export function TableDetailView({ target }: { target: string }) {
               <div className="explain" data-testid="class-reason">
                 <code>{t.reason ?? "idle"}</code> — {classReasonInWords(t, t.score_breakdown)}
               </div>
+              <ClockSkewFlag skew={t.clock_skew} />
+              <PlaceInLine table={t} />
               <div className="grid grid-2" style={{ marginTop: 10 }}>
-                <WhyNotPanel verdict={t.verdict} whyNot={t.why_not} />
+                <WhyNotPanel table={t} />
                 <DemandPanel table={t} />
                 <LegacyPanel legacy={t.legacy} />
                 <HistoryChart target={t.target} revision={d.revision} floor={historyFloor(t.shards)} nowMs={d.now_ms} />

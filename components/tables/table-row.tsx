@@ -4,13 +4,15 @@
 // because only a window of them is in the DOM.
 import { memo } from "react";
 import { AgeBoundMark, BacklogBadge, ClassBadge, VerdictText, WaitText } from "@/components/ui/badges";
-import { formatBytes, formatCount, formatScore, formatTime } from "@/components/ui/format";
+import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
+import { positionText } from "./place-in-line";
 import type { TableSummary } from "@/lib/client/api-types";
 import type { ListView, SortColumn } from "./list-view";
 
 const COLUMNS: { column: SortColumn; label: string; numeric?: boolean; title?: string }[] = [
   { column: "target", label: "target" },
   { column: "class", label: "class" },
+  { column: "position", label: "in line", numeric: true, title: "place in line among the tables waiting for the same kind of turn" },
   { column: "score", label: "score", numeric: true },
   { column: "pending", label: "pending", numeric: true },
   { column: "bytes", label: "bytes to merge", numeric: true, title: "bytes through sealed on the shards with pending work" },
@@ -94,6 +96,9 @@ export const TableRow = memo(function TableRow({
         </a>
       </span>
       <span role="gridcell"><ClassBadge name={t.class} /></span>
+      <span role="gridcell" className="num" title={t.position ? `${positionText(t.position)} waiting for a ${t.position.kind} turn` : "not in line"}>
+        {t.position ? formatCount(t.position.rank) : "—"}
+      </span>
       <span role="gridcell" className="num">{formatScore(t.score)}</span>
       <span role="gridcell" className="num">{formatCount(t.pending_generations)}</span>
       <span role="gridcell" className="num">{t.pending_generations > 0 ? formatBytes(t.pending_bytes) : "—"}</span>
@@ -102,10 +107,18 @@ export const TableRow = memo(function TableRow({
         {t.oldest_pending_ms === null ? "—" : formatTime(t.oldest_pending_ms).slice(5)}
       </span>
       <span role="gridcell" className="num">
+        {t.clock_skew_ms !== null && (
+          <abbr className="upper-bound" title={`clock skew: a record of this table is stamped ${formatDuration(t.clock_skew_ms)} in the future`} data-testid="clock-skew-mark">
+            ⚠
+          </abbr>
+        )}
         <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
       </span>
       <span role="gridcell"><BacklogBadge name={t.backlog_class} /></span>
-      <span role="gridcell"><VerdictText verdict={t.verdict} /></span>
+      <span role="gridcell">
+        <VerdictText verdict={t.verdict} />
+        {t.execution && !(t.verdict.state === "would_skip" && t.verdict.code.startsWith("write_turn")) && <span className="muted"> · merge {t.execution.progress === "stalled" ? "stalled" : "running"}</span>}
+      </span>
     </div>
   );
 });

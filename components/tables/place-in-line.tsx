@@ -1,0 +1,43 @@
+// Where a table stands in line for its head unit's kind, and roughly when its turn may come
+// (console-api.md `position`, `eta`): estimates, shown as a range or "unknown", never negative.
+import { formatCount, formatDuration } from "@/components/ui/format";
+import type { TableDetail, TableSummary } from "@/lib/client/api-types";
+
+export function positionText(p: TableSummary["position"]): string {
+  return p ? `${formatCount(p.rank)} of ${formatCount(p.of)}` : "—";
+}
+
+export function etaText(eta: TableDetail["eta"]): string {
+  if (!eta) return "unknown";
+  const low = Math.max(0, eta.low_ms);
+  const high = Math.max(low, eta.high_ms);
+  if (high === 0) return "now";
+  return low === high ? `in about ${formatDuration(low)}` : `in ${formatDuration(low)} – ${formatDuration(high)}`;
+}
+
+export function PlaceInLine({ table: t }: { table: TableDetail }) {
+  if (!t.position && !t.eta) return null;
+  return (
+    <div className="explain" data-testid="place-in-line">
+      {t.position ? (
+        <>
+          Place in line: <strong data-testid="position">{positionText(t.position)}</strong> tables waiting for a{" "}
+          <span className="mono">{t.position.kind}</span> turn, in planner order.{" "}
+        </>
+      ) : (
+        "Not in line for any kind. "
+      )}
+      Its turn may come: <strong data-testid="eta">{etaText(t.eta)}</strong>
+      {t.eta ? <span className="muted"> ({t.eta.basis})</span> : <span className="muted"> (no recent completions of this kind to estimate from)</span>}
+    </div>
+  );
+}
+
+export function ClockSkewFlag({ skew }: { skew: TableDetail["clock_skew"] }) {
+  if (!skew) return null;
+  return (
+    <div className="explain explain-skip" role="note" data-testid="clock-skew">
+      <span className="tag tag-warn">clock skew</span> A {skew.record} record is stamped {formatDuration(skew.ahead_ms)} after this read&apos;s now. {skew.message}
+    </div>
+  );
+}

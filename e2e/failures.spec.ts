@@ -23,5 +23,7 @@ test("lists the ledger with needs-attention first and the cooldowns", async ({ p
   const cooldowns = page.getByTestId("cooldowns");
   await expect(cooldowns).toContainText("compaction failed: Not found: fragment 1207");
   await expect(cooldowns).toContainText("repair failed: timed out");
+  // below its threshold a cooldown is not "expired": it never started
+  await expect(cooldowns.getByTestId("cooldown-below-threshold")).toHaveText("2 of 3 failures, not cooling");
   await screenshot(page, "failures");
 });

@@ -13,8 +13,8 @@ function BytesHeadroom({ e }: { e: Executor }) {
   if (e.bytes_total === 0) return <>no byte budget (not byte-checked)</>;
   if (e.overcommitted_bytes > 0)
     return (
-      <span className="tag tag-bad" data-testid="overcommitted">
-        over by {formatBytes(e.overcommitted_bytes)} ({formatBytes(e.bytes_reserved)} reserved of {formatBytes(e.bytes_total)})
+      <span className="tag tag-bad" data-testid="overcommitted" title={`${formatBytes(e.bytes_reserved)} reserved of ${formatBytes(e.bytes_total)}`}>
+        over by {formatBytes(e.overcommitted_bytes)}
       </span>
     );
   return <>{formatBytes(e.bytes_free)} free of {formatBytes(e.bytes_total)}</>;
@@ -70,7 +70,10 @@ export function ExecutorCard({ executor: e, assignments, now, revision }: { exec
       </div>
       <div className="muted">
         reserved {formatBytes(e.bytes_reserved)}
-        {shadowShown ? ` (${formatBytes(e.bytes_reserved - e.bytes_reserved_excluding_shadow)} of it by ${formatCount(e.shadow_assignments)} master shadow rows)` : ""} · sample
+        {shadowShown && e.bytes_reserved > e.bytes_reserved_excluding_shadow
+          ? ` (${formatBytes(e.bytes_reserved - e.bytes_reserved_excluding_shadow)} of it by ${formatCount(e.shadow_assignments)} master shadow row${e.shadow_assignments === 1 ? "" : "s"})`
+          : ""}
+        {e.bytes_total > 0 ? ` of ${formatBytes(e.bytes_total)}` : ""} · sample
         (diagnostic only, never used for placement): {formatBytes(e.bytes_free_sample)}
       </div>
       {assignments.length > 0 ? (

@@ -58,7 +58,7 @@ function TrendTable({ samples }: { samples: ShadowSample[] }) {
   return (
     <details data-testid="shadow-trend-table">
       <summary>
-        The trend as a table ({rows.length < samples.length ? `newest ${formatCount(rows.length)} of ${formatCount(samples.length)}` : `${formatCount(rows.length)}`} samples)
+        The trend as a table ({rows.length < samples.length ? `newest ${formatCount(rows.length)} of ${formatCount(samples.length)}` : `${formatCount(rows.length)}`} sample{samples.length === 1 ? "" : "s"})
       </summary>
       <table className="data">
         <caption className="sr-only">Shadow outcome counts per sample, newest first</caption>

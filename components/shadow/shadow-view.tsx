@@ -116,9 +116,9 @@ function ExecutorMismatch({ rows, revision }: { rows: ShadowResponse["placements
         <tbody>
           {rows.slice(0, 50).map((m) => (
             <tr key={m.target}>
-              <td className="target"><Link href={tableHref(m.target, revision)}>{m.target}</Link></td>
-              <td className="mono">{m.console}</td>
-              <td className="mono">{m.master}</td>
+              <td className="target" style={{ minWidth: 150 }}><Link href={tableHref(m.target, revision)}>{m.target}</Link></td>
+              <td className="mono nowrap">{m.console}</td>
+              <td className="mono nowrap">{m.master}</td>
               <td>{m.reason}</td>
             </tr>
           ))}

@@ -16,7 +16,7 @@ export function etaText(eta: TableDetail["eta"]): string {
 }
 
 export function PlaceInLine({ table: t }: { table: TableDetail }) {
-  if (!t.position && !t.eta) return null;
+  if (t.pending_generations === 0 && t.units.length === 0) return null;
   return (
     <div className="explain" data-testid="place-in-line">
       {t.position ? (
@@ -25,7 +25,7 @@ export function PlaceInLine({ table: t }: { table: TableDetail }) {
           <span className="mono">{t.position.kind}</span> turn, in planner order.{" "}
         </>
       ) : (
-        "Not in line for any kind. "
+        "Not in line: nothing of it is waiting for a turn now. "
       )}
       Its turn may come: <strong data-testid="eta">{etaText(t.eta)}</strong>
       {t.eta ? <span className="muted"> ({t.eta.basis})</span> : <span className="muted"> (no recent completions of this kind to estimate from)</span>}

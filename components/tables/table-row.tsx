@@ -9,13 +9,14 @@ import { positionText } from "./place-in-line";
 import type { TableSummary } from "@/lib/client/api-types";
 import type { ListView, SortColumn } from "./list-view";
 
-const COLUMNS: { column: SortColumn; label: string; numeric?: boolean; title?: string }[] = [
+/** numeric columns sort largest first on the first click, unless `ascFirst` (a rank: 1 first) */
+const COLUMNS: { column: SortColumn; label: string; numeric?: boolean; ascFirst?: boolean; title?: string }[] = [
   { column: "target", label: "target" },
   { column: "class", label: "class" },
-  { column: "position", label: "in line", numeric: true, title: "place in line among the tables waiting for the same kind of turn" },
+  { column: "position", label: "in line", numeric: true, ascFirst: true, title: "place in line among the tables waiting for the same kind of turn" },
   { column: "score", label: "score", numeric: true },
   { column: "pending", label: "pending", numeric: true },
-  { column: "bytes", label: "bytes to merge", numeric: true, title: "bytes through sealed on the shards with pending work" },
+  { column: "bytes", label: "to merge", numeric: true, title: "bytes to merge: bytes through sealed on the shards with pending work" },
   { column: "oldest", label: "oldest pending" },
   { column: "wait", label: "wait", numeric: true },
   { column: "backlog", label: "backlog" },
@@ -27,7 +28,8 @@ export const COLUMN_COUNT = COLUMNS.length;
 export function ListHeader({ view, onChange }: { view: ListView; onChange: (v: ListView) => void }) {
   return (
     <div className="vlist-head" role="row" aria-rowindex={1}>
-      {COLUMNS.map(({ column, label, numeric, title }) => {
+      {COLUMNS.map(({ column, label, numeric, ascFirst, title }) => {
+        const first = numeric && !ascFirst ? "desc" : "asc";
         const active = view.sort === column;
         const arrow = active ? (view.order === "asc" ? " ▲" : " ▼") : "";
         return (
@@ -35,11 +37,11 @@ export function ListHeader({ view, onChange }: { view: ListView; onChange: (v: L
             <button
               type="button"
               data-testid={`sort-${column}`}
-              title={`${title ? `${title}. ` : ""}${active && view.order === (numeric ? "asc" : "desc") ? "Click: back to planner order" : `Click: sort by ${label}`}`}
+              title={`${title ? `${title}. ` : ""}${active && view.order !== first ? "Click: back to planner order" : `Click: sort by ${label}`}`}
               onClick={() => {
-                // asc → desc → planner order (the API's order, spec §4.1)
-                if (!active) onChange({ ...view, sort: column, order: numeric ? "desc" : "asc" });
-                else if (view.order === (numeric ? "desc" : "asc")) onChange({ ...view, order: numeric ? "asc" : "desc" });
+                // first order → the other → planner order (the API's order, spec §4.1)
+                if (!active) onChange({ ...view, sort: column, order: first });
+                else if (view.order === first) onChange({ ...view, order: first === "asc" ? "desc" : "asc" });
                 else onChange({ ...view, sort: "planner", order: "asc" });
               }}
             >

@@ -140,7 +140,7 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
       </div>
       </div>
       {rows.length === 0 && <div className="state state-empty" data-testid="tables-empty">No table matches these filters.</div>}
-      <div className="muted" style={{ padding: "4px 8px" }} data-testid="tables-count">
+      <div className="muted vlist-foot" data-testid="tables-count">
         {formatCount(rows.length)} of {formatCount(tables.length)} shown · <span className="kbd">j</span>/<span className="kbd">k</span> move ·{" "}
         <span className="kbd">Enter</span> open · <span className="kbd">/</span> search · <span className="kbd">Esc</span> clears it ·{" "}
         <span className="wait-bound">≥</span> a wait of at least this long (the exact flush time was pruned)

@@ -157,7 +157,8 @@ export function WhyNotPanel({ table: t }: { table: TableDetail }) {
       )}
       {verdict.state === "would_skip" && (
         <div className="explain explain-skip">
-          Would skip: <strong>{codeInWords(verdict.code)}</strong> <code className="muted">{verdict.code}</code> — {verdict.message}
+          Would skip: <strong>{codeInWords(verdict.code)}</strong> <code className="muted">{verdict.code}</code>
+          {t.why_not[0]?.message !== verdict.message && <> — {verdict.message}</>}
         </div>
       )}
       {t.why_not.length === 0 ? (

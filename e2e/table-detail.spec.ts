@@ -97,10 +97,13 @@ test("labels speak words: epochs explained, cooldown below threshold, 'clears by
   }
 });
 
-test("a phantom table's page shows its legacy task", async ({ page }) => {
+test.describe("a table without demand", () => {
+  test.use({ allowConsoleErrors: [/status of 404 .*demand\?target=incident%2Fphantom/] });
+  test("a phantom table's page shows its legacy task", async ({ page }) => {
   await page.goto(`/tables/${encodeURIComponent(INCIDENT.phantomQueued)}`);
   await expect(page.getByTestId("table-not-found")).toBeVisible();
   await expect(page.getByTestId("phantom-task")).toContainText("holds a merge task");
   await page.getByTestId("phantom-task").getByRole("link", { name: "shadow page" }).click();
   await expect(page.getByTestId("outcome-tables-phantom_task")).toContainText(INCIDENT.phantomQueued);
+});
 });

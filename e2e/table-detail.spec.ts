@@ -8,7 +8,8 @@ import { INCIDENT, INCIDENT_PENDING } from "./support/scenario";
 test("explains why the prepared compaction's merge is not placed", async ({ page }) => {
   const target = INCIDENT.preparedTarget;
   const body = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}`);
-  const yieldReason = body.table.why_not.find((w) => w.code === "yield_to_prepared_commit");
+  // the compaction is placed; its merge unit is passed over, and says why
+  const yieldReason = [...body.table.why_not, ...body.table.units.flatMap((u) => u.why_not)].find((w) => w.code === "yield_to_prepared_commit");
   expect(yieldReason, "the API explains the yield").toBeDefined();
 
   await page.goto(`/tables/${encodeURIComponent(target)}`);
@@ -20,8 +21,8 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   await expect(page.getByTestId("class-reason")).toContainText("a merge yields one turn to it");
   await expect(page.locator(".page-title .badge").first()).toHaveText("commit ready");
   const whyNot = page.getByTestId("why-not");
-  await expect(whyNot.getByTestId("why-not-code").filter({ hasText: "yield_to_prepared_commit" })).toBeVisible();
-  await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message })).toBeVisible();
+  await expect(whyNot.getByTestId("why-not-code").filter({ hasText: "yield_to_prepared_commit" }).first()).toBeVisible();
+  await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message }).first()).toBeVisible();
   // its merge unit waited 2 h (past the 1 h turn wait) and is critical, but yields the turn
   const units = page.getByRole("region", { name: "demand and score" }).getByRole("row");
   await expect(units.filter({ hasText: "merge_wal" })).toContainText("promoted_for_age");

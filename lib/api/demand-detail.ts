@@ -106,7 +106,8 @@ function legacyOf(view: FleetView, t: TablePlan, now: number): TableDetail["lega
           sequence,
           progress: state,
           last_progress_ms: changedAt,
-          no_progress_for_ms: changedAt === null ? null : now - changedAt,
+          // a `now_ms` before the console's own observation reads 0, never negative
+          no_progress_for_ms: changedAt === null ? null : Math.max(0, now - changedAt),
           mod_revision: execution!.modRevision,
         }
       : null,
@@ -140,8 +141,9 @@ const HEADROOM_EXCLUDING_SHADOW: TableDetail["headroom"] = {
 
 function agreementOf(t: TablePlan, planned: ShadowPlanned): TableDetail["executor_agreement"] {
   const consoleShadow = planned.pass.placements.find((p) => p.unit.target === t.target)?.executor ?? null;
-  const master = planned.view.snapshot.assignments.find((a) => a.assignment.state === "shadow" && a.assignment.target === t.target)?.assignment;
-  return executorAgreement(t.verdict, consoleShadow, master ? { executor: master.executor, created_ms: master.created_ms } : null, planned.view.revision);
+  const row = planned.view.snapshot.assignments.find((a) => a.assignment.state === "shadow" && a.assignment.target === t.target);
+  const master = row ? { executor: row.assignment.executor, created_ms: row.assignment.created_ms, mod_revision: row.modRevision } : null;
+  return executorAgreement(t.verdict, consoleShadow, master, planned.view.revision);
 }
 
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {

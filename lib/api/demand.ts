@@ -40,7 +40,8 @@ type Compare = (a: Row, b: Row) => number;
 const waitRank = (t: TablePlan) => (t.wait_ms === null ? -1 : t.wait_ms + (t.age_bound === "upper" ? 1e15 : 0));
 
 /** Sort key per `sort`, and its natural direction (console-api.md sorts). */
-const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" | "desc" }> = {
+/** `missing`: rows without the key, listed last in either direction. */
+const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" | "desc"; missing?: (t: TablePlan) => boolean }> = {
   planner: { compare: (a, b) => a.i - b.i, natural: "asc" },
   pending: { compare: (a, b) => a.t.pending_generations - b.t.pending_generations, natural: "desc" },
   score: { compare: (a, b) => numericScore(a.t) - numericScore(b.t) || 0, natural: "desc" },
@@ -48,7 +49,7 @@ const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" 
   wait: { compare: (a, b) => waitRank(a.t) - waitRank(b.t), natural: "desc" },
   target: { compare: (a, b) => compareTargets(a.t.target, b.t.target), natural: "asc" },
   // by place in line (rank within its kind); tables not in line go last, ties in planner order
-  position: { compare: (a, b) => (a.t.position?.rank ?? Infinity) - (b.t.position?.rank ?? Infinity) || 0, natural: "asc" },
+  position: { compare: (a, b) => (a.t.position?.rank ?? 0) - (b.t.position?.rank ?? 0), natural: "asc", missing: (t) => t.position === null },
 };
 
 export function selectTables(tables: readonly TablePlan[], q: DemandQuery): TablePlan[] {
@@ -64,10 +65,11 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery): Tabl
     if (needle && !t.target.toLowerCase().includes(needle)) return;
     rows.push({ t, i });
   });
-  const { compare, natural } = SORT_KEYS[q.sort];
+  const { compare, natural, missing } = SORT_KEYS[q.sort];
   const sign = (q.order ?? natural) === "asc" ? 1 : -1;
+  const last = missing ? (a: Row, b: Row) => Number(missing(a.t)) - Number(missing(b.t)) : () => 0;
   // ties keep planner order whatever the direction, so pages never overlap
-  if (q.sort !== "planner" || sign < 0) rows.sort((a, b) => sign * compare(a, b) || a.i - b.i);
+  if (q.sort !== "planner" || sign < 0) rows.sort((a, b) => last(a, b) || sign * compare(a, b) || a.i - b.i);
   return rows.map((r) => r.t);
 }
 

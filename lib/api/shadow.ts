@@ -2,7 +2,7 @@ import "server-only";
 // GET /api/v1/scheduler/shadow (scheduler-model.md §6.2): the console's own shadow pass at
 // one revision — the five outcomes, their tables, and its placements beside the master's
 // recorded `state: shadow` rows. Plus the shadow-history sampler and its read side.
-import { masterMismatchReason } from "@/lib/planner/plan/agreement";
+import { executorAgreement, masterMismatchReason } from "@/lib/planner/plan/agreement";
 import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
@@ -14,7 +14,7 @@ import { snapshotMeta } from "./meta";
 import { shadowFor } from "./plan";
 
 export async function shadowResponse(requested: FleetView, nowMs: number | undefined): Promise<ShadowResponse> {
-  const { comparison, pass, view, now } = await shadowFor(requested, nowMs);
+  const { comparison, pass, view, now, plan } = await shadowFor(requested, nowMs);
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {
@@ -22,12 +22,13 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     tables[o] = comparison.targets[o];
   }
   const consoleRows = pass.placements.map((p) => ({ target: p.unit.target, executor: p.executor, reserved_bytes: p.reserved_bytes }));
-  const masterRows = view.snapshot.assignments
-    .filter((a) => a.assignment.state === "shadow")
+  const shadowRows = view.snapshot.assignments.filter((a) => a.assignment.state === "shadow");
+  const masterRows = shadowRows
     .map(({ assignment: a }) => ({ target: a.target, executor: a.executor, reserved_bytes: a.reserved_bytes, created_ms: a.created_ms }))
     .sort((a, b) => compareTargets(a.target, b.target) || compareTargets(a.executor, b.executor));
   const consoleBy = new Map(consoleRows.map((r) => [r.target, r.executor]));
   const masterBy = new Map(masterRows.map((r) => [r.target, r]));
+  const writtenAt = new Map(shadowRows.map((a) => [a.assignment.target, a.modRevision]));
   const only_console = [...consoleBy.keys()].filter((t) => !masterBy.has(t)).sort(compareTargets);
   const only_master = [...masterBy.keys()].filter((t) => !consoleBy.has(t)).sort(compareTargets);
   // agreement is per executor: a target both place on different executors disagrees
@@ -35,10 +36,18 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     .flatMap(([target, executor]) => {
       const m = masterBy.get(target);
       if (!m || m.executor === executor) return [];
-      return [{ target, console: executor, master: m.executor, master_created_ms: m.created_ms, reason: masterMismatchReason(m, executor, view.revision) }];
+      const master = { executor: m.executor, created_ms: m.created_ms, mod_revision: writtenAt.get(target) };
+      return [{ target, console: executor, master: m.executor, master_created_ms: m.created_ms, master_mod_revision: master.mod_revision!, reason: masterMismatchReason(master, executor, view.revision) }];
     })
     .sort((a, b) => compareTargets(a.target, b.target));
   const executor_differs = executor_mismatch.map((m) => m.target);
+  // the design verdict (what the tables page says) beside the §6.2 rule, with why they differ
+  const verdict_mismatch = consoleRows.flatMap(({ target, executor }) => {
+    const verdict = plan.byTarget.get(target)?.verdict;
+    if (!verdict || (verdict.state === "would_place" && verdict.executor === executor)) return [];
+    const why = executorAgreement(verdict, executor, null, view.revision).reasons[0];
+    return [{ target, console: executor, verdict: verdict.state === "would_place" ? verdict.executor : null, verdict_code: verdict.state === "would_skip" ? verdict.code : null, reason: why }];
+  });
   return {
     ...snapshotMeta(view),
     now_ms: now,
@@ -53,6 +62,7 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
       only_master,
       executor_differs,
       executor_mismatch,
+      verdict_mismatch,
     },
   };
 }

@@ -9,11 +9,21 @@ import type { SequenceClock } from "@/lib/planner/progress";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 
-/** When each execution was first seen by this process, and its sequence then (null: no record). */
-const firstSeen = new Map<string, { sequence: number | null; at_ms: number }>();
+type FirstSeen = Map<string, { sequence: number | null; at_ms: number }>;
 const FIRST_SEEN_KEPT = 10_000;
+const FIRST_SEEN_KEY = Symbol.for("scheduler-console.execution-first-seen");
+
+/**
+ * When each execution was first seen by this process, and its sequence then (null: no
+ * record). On globalThis, so every route bundle of the process shares one answer.
+ */
+function firstSeenMap(): FirstSeen {
+  const g = globalThis as unknown as Record<symbol, FirstSeen | undefined>;
+  return (g[FIRST_SEEN_KEY] ??= new Map());
+}
 
 function seenFirst(executionId: string, sequence: number | null, atMs: number): { sequence: number | null; at_ms: number } {
+  const firstSeen = firstSeenMap();
   let seen = firstSeen.get(executionId);
   if (!seen) {
     firstSeen.set(executionId, (seen = { sequence, at_ms: atMs }));
@@ -22,24 +32,49 @@ function seenFirst(executionId: string, sequence: number | null, atMs: number): 
   return seen;
 }
 
+/** Wall time at which a revision was written (a revision clock), null when unknown. */
+export type RevisionTime = (revision: number) => number | null;
+
+export interface ExecutionSample {
+  executionId: string;
+  /** `merge-progress/<id>`.sequence, null when the key is absent */
+  sequence: number | null;
+  /** mod_revision of the progress key (null when absent) and of the execution record */
+  progressRevision: number | null;
+  executionRevision: number;
+}
+
+const earliest = (a: number | null, b: number | null | undefined): number | null => (b == null ? a : a === null ? b : Math.min(a, b));
+
 /**
- * How an execution's merge-progress sequence has moved, as this process can tell: the
- * sequence clock (when it saw the sequence change, or an upper bound from its first read)
- * for a stored sequence; since when it has watched for an execution with no progress record
- * at all. "Advanced" only once the sequence rose above the one first seen.
+ * How an execution's merge-progress sequence has moved, as this process can tell. The last
+ * increase is bounded by the sequence clock (when this process saw it change, or its first
+ * read) and by the time the progress key was written (its mod_revision on `revisionTime`);
+ * with no progress record at all, "no progress since" is bounded by when this process first
+ * saw the execution and when the execution record was written. "Advanced" only once the
+ * sequence rose above the one first seen: a bound is never progress.
  */
 export function executionProgress(
-  executionId: string,
-  sequence: number | null,
+  sample: ExecutionSample,
   clocks: ReadonlyMap<string, SequenceClock>,
   readAtMs: number,
+  revisionTime?: RevisionTime,
 ): ExecutionProgress {
+  const { executionId, sequence } = sample;
   const seen = seenFirst(executionId, sequence, readAtMs);
-  if (sequence === null) return { sequence: null, last_progress_ms: seen.sequence === null ? seen.at_ms : null, advanced: false };
+  if (sequence === null) {
+    const watched = seen.sequence === null ? seen.at_ms : null;
+    return { sequence: null, last_progress_ms: earliest(watched, revisionTime?.(sample.executionRevision)), advanced: false };
+  }
   const clock = clocks.get(executionId);
   // a clock only speaks for the sequence it saw
-  const last = clock && clock.execution_id === executionId && clock.sequence === sequence ? clock.changed_at_ms : null;
-  return { sequence, last_progress_ms: last, advanced: last !== null && (seen.sequence === null || sequence > seen.sequence) };
+  const observed = clock && clock.execution_id === executionId && clock.sequence === sequence ? clock.changed_at_ms : null;
+  const written = sample.progressRevision === null ? null : revisionTime?.(sample.progressRevision);
+  return {
+    sequence,
+    last_progress_ms: earliest(observed, written),
+    advanced: observed !== null && (seen.sequence === null || sequence > seen.sequence),
+  };
 }
 
 /** `catchup-active/<hex>` holds the owning job (bare id, or JSON `{job, shared}`). */
@@ -55,7 +90,11 @@ function catchupOwner(value: string): { job: string; shared?: boolean } {
   return { job: value };
 }
 
-export function fencesOf(snapshot: FleetSnapshot, clocks: ReadonlyMap<string, SequenceClock> = new Map()): Map<string, PlannerFence> {
+export function fencesOf(
+  snapshot: FleetSnapshot,
+  clocks: ReadonlyMap<string, SequenceClock> = new Map(),
+  revisionTime?: RevisionTime,
+): Map<string, PlannerFence> {
   const fences = new Map<string, PlannerFence>();
   const fence = (target: string) => {
     let f = fences.get(target);
@@ -64,11 +103,13 @@ export function fencesOf(snapshot: FleetSnapshot, clocks: ReadonlyMap<string, Se
   };
   for (const e of snapshot.targetLocks) fence(e.target).targetLock = e.value;
   for (const e of snapshot.mergeClaims) fence(e.target).mergeClaim = e.value;
-  const sequences = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p.progress.sequence]));
+  const progress = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p]));
   for (const e of snapshot.mergeExecutions) {
     const f = fence(e.target);
     f.execution = e.execution;
-    f.progress = executionProgress(e.execution.id, sequences.get(e.execution.id) ?? null, clocks, snapshot.readAtMs);
+    const p = progress.get(e.execution.id);
+    const sample = { executionId: e.execution.id, sequence: p?.progress.sequence ?? null, progressRevision: p?.modRevision ?? null, executionRevision: e.modRevision };
+    f.progress = executionProgress(sample, clocks, snapshot.readAtMs, revisionTime);
   }
   for (const e of snapshot.catchupActive) fence(e.target).catchupOwner = catchupOwner(e.value);
   for (const e of snapshot.compactPreparations) fence(e.target).preparation = e.value;
@@ -108,11 +149,15 @@ export function taskHistory(snapshot: FleetSnapshot): TaskRecord[] {
   return [...byId.values()];
 }
 
-/** `clocks`: the view's sequence clocks (FleetView.sequenceClocks), for write-turn progress. */
+/**
+ * `clocks`: the view's sequence clocks (FleetView.sequenceClocks); `revisionTime`: a
+ * revision clock, when the caller has one — both bound when the write turn last progressed.
+ */
 export function plannerFleet(
   snapshot: FleetSnapshot,
   folded: ReadonlyMap<string, TableDemand>,
   clocks: ReadonlyMap<string, SequenceClock> = new Map(),
+  revisionTime?: RevisionTime,
 ): PlannerFleet {
   const tables = withCacheOnlyTables(snapshot, folded);
   const heartbeats = new Map<string, Heartbeat>(snapshot.executors.map((e) => [e.id, e.heartbeat]));
@@ -130,7 +175,7 @@ export function plannerFleet(
     tasks: { queued: snapshot.queue.map((t) => t.task), running: snapshot.running.map((t) => t.task) },
     cooldowns: snapshot.cooldowns.map((c) => c.cooldown),
     failures: snapshot.mergeFailures.map((f) => f.failure),
-    fences: fencesOf(snapshot, clocks),
+    fences: fencesOf(snapshot, clocks, revisionTime),
     history: taskHistory(snapshot),
   };
 }

@@ -6,6 +6,8 @@ import type { Verdict } from "./why-not";
 export interface MasterShadowRow {
   executor: string;
   created_ms: number;
+  /** the etcd revision the row was written at, when known */
+  mod_revision?: number;
 }
 
 export interface ExecutorAgreement {
@@ -16,10 +18,15 @@ export interface ExecutorAgreement {
   reasons: string[];
 }
 
+function writtenAt(row: MasterShadowRow): string {
+  const when = new Date(row.created_ms).toISOString();
+  return row.mod_revision === undefined ? `at ${when}` : `at revision ${row.mod_revision}, ${when}`;
+}
+
 /** Why the master's recorded row can name another executor than the console's pass. */
 export function masterMismatchReason(master: MasterShadowRow, consoleExecutor: string, revision: number): string {
   return (
-    `The master's shadow pass that placed it on ${master.executor} ran at another revision (its row was written at ${new Date(master.created_ms).toISOString()}); ` +
+    `The master's shadow pass that placed it on ${master.executor} ran at another revision (its row was written ${writtenAt(master)}); ` +
     `its headroom then was different from the headroom at revision ${revision}, where the same §6.2 rule picks ${consoleExecutor}.`
   );
 }
@@ -51,7 +58,7 @@ export function executorAgreement(
     reasons.push("The master's last shadow pass recorded no row for it (it ran at another revision, or no leader is running).");
   } else if (masterShadow !== null && consoleShadow === null) {
     reasons.push(
-      `The master's shadow pass placed it on ${masterShadow.executor} at another revision (${new Date(masterShadow.created_ms).toISOString()}); at revision ${revision} the same rule does not place it.`,
+      `The master's shadow pass placed it on ${masterShadow.executor} at another revision (its row was written ${writtenAt(masterShadow)}); at revision ${revision} the same rule does not place it.`,
     );
   } else if (masterShadow !== null && consoleShadow !== null && masterShadow.executor !== consoleShadow) {
     reasons.push(masterMismatchReason(masterShadow, consoleShadow, revision));

@@ -45,7 +45,7 @@ export function applyTurnLimit(units: PlanUnit[], history: TurnHistory | undefin
 /** How far back write turns count for `max_consecutive_turns` (console-api.md "Fairness is live"). */
 export const TURN_WINDOW_MS = 24 * 3_600_000;
 /** The completion rate behind an ETA: done tasks of the last hour. */
-export const RATE_WINDOW_MS = 3_600_000;
+export const COMPLETION_WINDOW_MS = 3_600_000;
 
 /**
  * Write-turn history from task records (any state that started), oldest first. With
@@ -73,7 +73,7 @@ export function recentCompletions(tasks: Iterable<TaskRecord>, now: number): Map
   const done = new Map<string, number>();
   for (const t of tasks) {
     if (t.state !== "done" || t.finished_at == null) continue;
-    if (t.finished_at > now || t.finished_at <= now - RATE_WINDOW_MS) continue;
+    if (t.finished_at > now || t.finished_at <= now - COMPLETION_WINDOW_MS) continue;
     done.set(t.kind, (done.get(t.kind) ?? 0) + 1);
   }
   return done;

@@ -14,7 +14,7 @@ import { indexFleet } from "./context";
 import { acceptsFor, noFitEntry, type ExecutorCheck } from "./executors";
 import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits } from "./input";
 import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
-import { recentCompletions, turnHistoryFromTasks } from "./fairness";
+import { COMPLETION_WINDOW_MS, recentCompletions, turnHistoryFromTasks } from "./fairness";
 import { clockSkew } from "./clock-skew";
 import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
 import type { ExecutionSummary, FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
@@ -178,7 +178,7 @@ function placeInLine(ordered: readonly TableDraft[], completions: ReadonlyMap<st
     const done = completions.get(kind) ?? 0;
     if (done === 0) continue; // no rate to go on: unknown
     const waiting = s.rank - 1 - s.placed;
-    const per = 3_600_000 / done;
+    const per = COMPLETION_WINDOW_MS / done;
     plan.eta = {
       low_ms: Math.round(waiting * per),
       high_ms: Math.round((waiting + 1) * per),

@@ -84,6 +84,9 @@ describe("write turn", () => {
     const t = planWith(held(undefined));
     expect(t.why_not[0]).toMatchObject({ code: "write_turn_held", detail: { sequence: null, progress: "unknown", last_progress_ms: null } });
     expect(t.why_not[0].message).toContain("no merge-progress sequence reported yet, not watched long enough to tell whether it advances");
+    expect(planWith(held({ sequence: null, last_progress_ms: NOW - 400, advanced: false })).why_not[0].message).toContain(
+      "no merge-progress sequence reported yet, no increase seen yet (idle timeout 10 minutes)",
+    );
     expect(progressState(null, 600, NOW)).toBe("unknown");
     expect(progressState({ sequence: null, last_progress_ms: NOW - 600_000, advanced: false }, 600, NOW)).toBe("stalled");
   });

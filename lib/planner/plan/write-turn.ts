@@ -73,7 +73,9 @@ function sequenceWords(turn: WriteTurn, now: number): string {
   const seq = turn.sequence === null ? "no merge-progress sequence reported yet" : `merge-progress sequence ${turn.sequence}`;
   if (turn.progress === "advancing") return `${seq}, advanced ${formatDuration(now - turn.last_progress_ms!)} ago`;
   if (turn.last_progress_ms === null) return `${seq}, not watched long enough to tell whether it advances`;
-  return `${seq}, not seen to advance for ${formatDuration(now - turn.last_progress_ms)} (idle timeout ${formatDuration(turn.idle_timeout_secs * 1000)})`;
+  const quiet = now - turn.last_progress_ms;
+  const timeout = `idle timeout ${formatDuration(turn.idle_timeout_secs * 1000)}`;
+  return quiet < 1000 ? `${seq}, no increase seen yet (${timeout})` : `${seq}, not seen to advance for ${formatDuration(quiet)} (${timeout})`;
 }
 
 /** `write_turn_held` / `write_turn_stalled` for a unit, or null when the unit is exempt. */

@@ -175,7 +175,7 @@ export const executionView = z.object({
   progress: z.enum(PROGRESS_STATES),
   /** upper bound on when the sequence last increased (or since when none was seen), null when unknown */
   last_progress_ms: z.number().nullable(),
-  /** now_ms − last_progress_ms */
+  /** max(0, now_ms − last_progress_ms) */
   no_progress_for_ms: z.number().nullable(),
   mod_revision: z.number().int(),
 });
@@ -218,7 +218,7 @@ export const executorAgreement = z.object({
   /** the console's §6.2 shadow pass (the master's rule) */
   console_shadow: z.string().nullable(),
   /** the master's recorded `state: shadow` row */
-  master_shadow: z.object({ executor: z.string(), created_ms: z.number() }).nullable(),
+  master_shadow: z.object({ executor: z.string(), created_ms: z.number(), mod_revision: z.number().int().optional() }).nullable(),
   agree: z.boolean(),
   reasons: z.array(z.string()),
 });

@@ -29,6 +29,19 @@ export const shadowResponse = snapshotMeta.extend({
         master: z.string(),
         /** when the master's pass placed it (its assignment's created_ms) */
         master_created_ms: z.number(),
+        /** the revision the master's row was written at */
+        master_mod_revision: z.number().int(),
+        reason: z.string(),
+      }),
+    ),
+    /** console placements whose table the design verdict (the tables page) places elsewhere or not at all */
+    verdict_mismatch: z.array(
+      z.object({
+        target: z.string(),
+        console: z.string(),
+        /** the verdict's executor, null when it would skip */
+        verdict: z.string().nullable(),
+        verdict_code: z.string().nullable(),
         reason: z.string(),
       }),
     ),

@@ -42,6 +42,7 @@ beforeAll(async () => {
   await demandTable(client, prefix, "line/a", 40, NOW - 10 * MIN);
   await demandTable(client, prefix, "line/b", 30, NOW - 10 * MIN);
   await demandTable(client, prefix, "line/c", 20, NOW - 10 * MIN);
+  await demandTable(client, prefix, "tail/x", 2, NOW - MIN); // a tail: never a candidate, no place in line
   seededRevision = await demandTable(client, prefix, "skew/ahead", 10, NOW + 2 * MIN);
   app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
 });
@@ -99,6 +100,7 @@ describe("place in line and ETA", () => {
       "line/b": { kind: "merge_wal", rank: 2, of: 4 },
       "line/c": { kind: "merge_wal", rank: 3, of: 4 },
       "skew/ahead": { kind: "merge_wal", rank: 4, of: 4 },
+      "tail/x": null,
     });
     // 4 merge_wal tasks finished in the last hour: one slot frees every 15 minutes
     expect((await detail("line/a")).eta).toEqual({ low_ms: 0, high_ms: 0, basis: "It would be placed now." });
@@ -110,7 +112,10 @@ describe("place in line and ETA", () => {
 
   it("sort=position lists by rank, ties in planner order", async () => {
     const list = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position" })}`)).body;
-    expect(list.tables.map((t: any) => t.target)).toEqual(["fair/prepared", "line/a", "fair/yield", "line/b", "line/c", "skew/ahead"]);
+    expect(list.tables.map((t: any) => t.target)).toEqual(["fair/prepared", "line/a", "fair/yield", "line/b", "line/c", "skew/ahead", "tail/x"]);
+    // descending: highest rank first; tables not in line still come last
+    const desc = (await api(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position", order: "desc" })}`)).body;
+    expect(desc.tables.map((t: any) => t.target)).toEqual(["skew/ahead", "line/c", "fair/yield", "line/b", "fair/prepared", "line/a", "tail/x"]);
   });
 });
 

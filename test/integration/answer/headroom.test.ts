@@ -16,6 +16,9 @@ let app: RunningApp;
 let prefix: string;
 let NOW: number;
 let CREATED: number;
+/** the revisions the master's shadow rows for h/a and h/b were written at */
+let REV_A: number;
+let REV_B: number;
 
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
@@ -32,8 +35,8 @@ beforeAll(async () => {
   const row = (target: string, unitId: string, executor: string, extra: Record<string, unknown>) =>
     put(client, keys.assignment(prefix, target, unitId), assignment(target, unitId, executor, { created_ms: CREATED, bind_deadline_ms: CREATED + 30_000, ...extra }));
   // the master's last shadow pass: h/a on m-big (as the console would), h/b on w-unbudgeted (not)
-  await row("h/a", "u-shadow-a", "m-big", { state: "shadow" });
-  await row("h/b", "u-shadow-b", "w-unbudgeted", { state: "shadow" });
+  REV_A = await row("h/a", "u-shadow-a", "m-big", { state: "shadow" });
+  REV_B = await row("h/b", "u-shadow-b", "w-unbudgeted", { state: "shadow" });
   await row("h/busy", "u-assigned", "m-big", { state: "assigned" });
   await row("h/huge", "u-bound", "m-small", { state: "bound", reserved_bytes: 16 * GiB });
   await row("h/orphan", "u-orphan", "ghost", { state: "assigned", reserved_bytes: GiB });
@@ -98,13 +101,20 @@ describe("which executor: one answer, or why not", () => {
     expect(body.placements.agree).toBe(false);
     expect(body.placements.executor_mismatch).toEqual([
       {
-        target: "h/b", console: "m-big", master: "w-unbudgeted", master_created_ms: CREATED,
+        target: "h/b", console: "m-big", master: "w-unbudgeted", master_created_ms: CREATED, master_mod_revision: REV_B,
         reason:
-          `The master's shadow pass that placed it on w-unbudgeted ran at another revision (its row was written at ${new Date(CREATED).toISOString()}); ` +
+          `The master's shadow pass that placed it on w-unbudgeted ran at another revision (its row was written at revision ${REV_B}, ${new Date(CREATED).toISOString()}); ` +
           `its headroom then was different from the headroom at revision ${body.revision}, where the same §6.2 rule picks m-big.`,
       },
     ]);
     expect(body.placements.executor_differs).toEqual(["h/b"]);
+    // the tables page's verdict beside the §6.2 rule: h/a and h/b agree, h/busy is held back
+    expect(body.placements.verdict_mismatch).toEqual([
+      {
+        target: "h/busy", console: "m-big", verdict: null, verdict_code: "already_running",
+        reason: "The design verdict holds it back (already_running); the master's §6.2 rule places merges without looking at locks, fences, policies or failures, so its shadow pass still puts it on m-big.",
+      },
+    ]);
   });
 
   it("the table detail names every executor answer, the headroom its verdict used, and why they differ", async () => {
@@ -115,9 +125,9 @@ describe("which executor: one answer, or why not", () => {
       basis: "excluding_shadow",
       message: "The verdict uses headroom without the master's shadow rows: they are replaced every pass and never bound (scheduler-model.md §6.2 step 3). The executors page shows headroom both ways.",
     });
-    expect(a.table.executor_agreement).toEqual({ verdict: "m-big", console_shadow: "m-big", master_shadow: { executor: "m-big", created_ms: CREATED }, agree: true, reasons: [] });
+    expect(a.table.executor_agreement).toEqual({ verdict: "m-big", console_shadow: "m-big", master_shadow: { executor: "m-big", created_ms: CREATED, mod_revision: REV_A }, agree: true, reasons: [] });
     const b = await detail("h/b");
-    expect(b.table.executor_agreement).toMatchObject({ verdict: "m-big", console_shadow: "m-big", master_shadow: { executor: "w-unbudgeted", created_ms: CREATED }, agree: false });
+    expect(b.table.executor_agreement).toMatchObject({ verdict: "m-big", console_shadow: "m-big", master_shadow: { executor: "w-unbudgeted", created_ms: CREATED, mod_revision: REV_B }, agree: false });
     expect(b.table.executor_agreement.reasons).toEqual([expect.stringContaining(`ran at another revision`)]);
     const busy = await detail("h/busy");
     expect(busy.table.verdict).toMatchObject({ state: "would_skip", code: "already_running" });

@@ -55,7 +55,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       code: "write_turn_held",
       message:
         `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn: merge-progress sequence 12, ` +
-        "not seen to advance for 3 minutes (idle timeout 10 minutes). A new merge_wal waits until it finishes.",
+        "not seen to advance for 3m 00s (idle timeout 10m 00s). A new merge_wal waits until it finishes.",
     });
     expect(t.why_not).toEqual([
       {
@@ -86,7 +86,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(t.verdict.message).toBe(
       `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
-        "not seen to advance for 10 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
+        "not seen to advance for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     );
     expect(t.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: SAMPLE_MS } });
     expect(t.legacy.progress.stalled).toBe(true);
@@ -155,7 +155,7 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       code: "write_turn_stalled",
       message:
         `Execution exec-0002 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: no merge-progress sequence reported yet, ` +
-        "not seen to advance for 41 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
+        "not seen to advance for 41m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     });
     expect(stalled.legacy.progress.stalled).toBe(true);
     expect(stalled.legacy.execution).toMatchObject({ progress: "stalled", last_progress_ms: since, no_progress_for_ms: 2_460_000 });

@@ -18,6 +18,9 @@ describe("format", () => {
     expect(formatDuration(7_380_000)).toBe("2h 03m");
     expect(formatDuration(90_000_000)).toBe("1d 01h");
     expect(formatDuration(-5_000)).toBe("-5s");
+    expect(formatDuration(-400)).toBe("0s");
+    expect(formatDuration(29_600)).toBe("30s");
+    expect(formatDuration(3_599_600)).toBe("1h 00m");
     expect(formatDuration(null)).toBe("—");
   });
 

@@ -17,12 +17,12 @@ export function formatBytes(bytes: number | null | undefined): string {
   return unit === 0 ? `${bytes} B` : `${sign}${value.toFixed(1)} ${BYTE_UNITS[unit]}`;
 }
 
-/** Two units at most: 0 → "0s", 95_000 → "1m 35s", 7_380_000 → "2h 03m", 90_000_000 → "1d 01h". */
+/** Two units at most, whole seconds rounded: 0 → "0s", 95_000 → "1m 35s", 7_380_000 → "2h 03m", 90_000_000 → "1d 01h". */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
-  // sub-second negatives (clock skew between two machines) read as 0s, not -0s
-  const negative = ms <= -1000;
-  let seconds = Math.floor(Math.abs(ms) / 1000);
+  // to the nearest second; a negative under half a second (clock skew) reads 0s, not -0s
+  let seconds = Math.round(Math.abs(ms) / 1000);
+  const negative = ms < 0 && seconds > 0;
   const days = Math.floor(seconds / 86400);
   seconds -= days * 86400;
   const hours = Math.floor(seconds / 3600);

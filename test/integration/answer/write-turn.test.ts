@@ -127,7 +127,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(last).toBeLessThanOrEqual(after);
     expect(t.verdict).toMatchObject({ code: "write_turn_held" });
     const ago = Math.round((before + 30_000 - last) / 1000);
-    expect(t.verdict.message).toContain(`merge-progress sequence 13, advanced ${ago} seconds ago`);
+    expect(t.verdict.message).toContain(`merge-progress sequence 13, advanced ${ago}s ago`);
     expect(t.legacy.progress).toMatchObject({ sequence: 13, unchanged_since_ms: last, stalled: false });
     const later = await detail(INCIDENT.mergingTarget, last + 600_000);
     expect(later.verdict.code).toBe("write_turn_stalled");

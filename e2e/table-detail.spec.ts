@@ -25,8 +25,9 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message }).first()).toBeVisible();
   // its merge unit waited 2 h (past the 1 h turn wait) and is critical, but yields the turn
   const units = page.getByRole("region", { name: "demand and score" }).getByRole("row");
-  await expect(units.filter({ hasText: "merge_wal" })).toContainText("promoted_for_age");
-  await expect(units.filter({ hasText: "compact" })).toContainText("prepared_commit_ready");
+  await expect(units.filter({ hasText: "merge_wal" })).toContainText("promoted for age");
+  await expect(units.filter({ hasText: "compact" })).toContainText("prepared commit ready");
+  await expect(page.getByTestId("thresholds")).not.toContainText("min_generations");
   await expect(page.getByRole("region", { name: "shards" })).toContainText("eeeeeeee-0000-4000-8000-");
   await expect(page.getByTestId("cache-agreement")).toBeVisible();
   // the table's history: read at past revisions from its shard's write (409) to now

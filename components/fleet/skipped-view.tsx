@@ -48,7 +48,7 @@ export function SkippedView() {
                       <td className="target" data-testid="skipped-table">
                         {target !== null ? <Link href={tableHref(target, revision)}>{target}</Link> : <span className="muted">key names no table it could decode</span>}
                       </td>
-                      <td>{s.family}</td>
+                      <td className="nowrap">{s.family}</td>
                       <td>
                         {skipReasonInWords(s.reason)} <code className="muted">{s.reason}</code>
                       </td>

@@ -1,19 +1,8 @@
 // Where a table stands in line for its head unit's kind, and roughly when its turn may come
 // (console-api.md `position`, `eta`): estimates, shown as a range or "unknown", never negative.
-import { formatCount, formatDuration } from "@/components/ui/format";
-import type { TableDetail, TableSummary } from "@/lib/client/api-types";
-
-export function positionText(p: TableSummary["position"]): string {
-  return p ? `${formatCount(p.rank)} of ${formatCount(p.of)}` : "—";
-}
-
-export function etaText(eta: TableDetail["eta"]): string {
-  if (!eta) return "unknown";
-  const low = Math.max(0, eta.low_ms);
-  const high = Math.max(low, eta.high_ms);
-  if (high === 0) return "now";
-  return low === high ? `in about ${formatDuration(low)}` : `in ${formatDuration(low)} – ${formatDuration(high)}`;
-}
+import { formatDuration } from "@/components/ui/format";
+import type { TableDetail } from "@/lib/client/api-types";
+import { etaText, positionText } from "./place-in-line-words";
 
 export function PlaceInLine({ table: t }: { table: TableDetail }) {
   if (t.pending_generations === 0 && t.units.length === 0) return null;

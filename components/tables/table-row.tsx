@@ -5,7 +5,7 @@
 import { memo } from "react";
 import { AgeBoundMark, BacklogBadge, ClassBadge, VerdictText, WaitText } from "@/components/ui/badges";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
-import { positionText } from "./place-in-line";
+import { positionText } from "./place-in-line-words";
 import type { TableSummary } from "@/lib/client/api-types";
 import type { ListView, SortColumn } from "./list-view";
 

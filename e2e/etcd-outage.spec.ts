@@ -31,7 +31,23 @@ test("keeps the last good data under an etcd-unreachable banner, then goes live 
   await expect(banner).toContainText("etcd unreachable");
   await expect(banner).toContainText("snapshot age");
   await expect(total).toHaveText(shown!); // kept data
+  // the header agrees with the banner: stale, not "live"
+  await expect(page.getByTestId("live-state")).toContainText("stale");
+  await expect(page.getByTestId("live-state")).not.toContainText("live");
+  await expect(page.getByTestId("stale-data")).toBeVisible();
   await screenshot(page, "etcd-unreachable");
+
+  // a page opened fresh during the outage gets the last good data, under the banner
+  const fresh = await page.context().newPage();
+  await fresh.goto(`${stack.url}/`);
+  await expect(fresh.getByTestId("total-tables")).toHaveText(shown!);
+  await expect(fresh.getByTestId("etcd-banner")).toBeVisible({ timeout: 20_000 });
+  await expect(fresh.getByTestId("live-state")).toContainText("stale");
+  // one outage, one message: no panel repeats the error
+  await expect(fresh.getByText(/Could not load|unavailable \(see above\)/)).toHaveCount(0);
+  await fresh.goto(`${stack.url}/tables`);
+  await expect(fresh.getByTestId("table-row").first()).toBeVisible();
+  await fresh.close();
 
   await stack.etcd.members[0].start();
   await expect(banner).toHaveCount(0, { timeout: 60_000 });

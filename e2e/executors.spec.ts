@@ -1,4 +1,5 @@
 // `/executors`: slot usage, headroom bars, marks and live assignments.
+import type { AssignmentsResponse } from "@/lib/schema/api/assignments";
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
 import { api, expect, screenshot, test } from "./support/fixtures";
 import { INCIDENT } from "./support/scenario";
@@ -25,5 +26,19 @@ test("shows each executor's free slots, byte headroom and marks", async ({ page 
   await expect(orphan.getByText("orphan", { exact: true })).toBeVisible();
   await expect(orphan).toContainText(INCIDENT.orphanUnitId);
   await expect(orphan.getByRole("link", { name: INCIDENT.orphanTarget })).toBeVisible();
+  // both headrooms, labelled; which one the verdicts use
+  await expect(page.getByTestId("headroom-note")).toContainText("without");
+  for (const e of body.executors) {
+    const card = page.locator(`[data-testid="executor-card"][data-executor="${e.id}"]`);
+    if (e.overcommitted_bytes > 0) await expect(card.getByTestId("overcommitted")).toContainText(`over by`);
+    if (e.shadow_assignments > 0 && e.bytes_total > 0 && e.bytes_reserved_excluding_shadow !== e.bytes_reserved)
+      await expect(card.getByTestId("bytes-excluding-shadow")).toContainText("what the verdict uses");
+    if (e.orphan) await expect(card.getByText("draining", { exact: true })).toHaveCount(0);
+  }
+  // shadow rows are never bound in P1, so never overdue
+  const assignments = await api<AssignmentsResponse>("/api/v1/scheduler/assignments");
+  const shadowUnit = assignments.assignments.find((a) => a.state === "shadow");
+  if (shadowUnit) await expect(page.getByRole("row").filter({ hasText: shadowUnit.unit_id })).not.toContainText("overdue");
+  if (body.totals.unbudgeted > 0) await expect(page.getByTestId("bytes-free-total")).toContainText(`${body.totals.unbudgeted} executor`);
   await screenshot(page, "executors");
 });

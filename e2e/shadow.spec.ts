@@ -12,7 +12,19 @@ test("shows outcome counts, what they mean, and each outcome's tables", async ({
   await expect(page.getByTestId("disagreements")).toHaveText(String(shadow.outcomes.discovery_miss + shadow.outcomes.phantom_task));
   await expect(page.getByTestId("outcome-placement_gap")).toContainText("Does not mean:");
   await expect(page.getByTestId("shadow-trend")).toBeVisible();
-  await expect(page.getByTestId("placement-agreement")).toContainText(shadow.placements.agree ? "agree" : "differ");
+  await expect(page.getByTestId("placement-agreement").locator(".tag").first()).toHaveText(shadow.placements.agree ? "agree" : "differ");
+  // targets both sides placed on different executors: both executors and why they can differ
+  const mismatch = page.getByTestId("executor-mismatch");
+  if (shadow.placements.executor_mismatch.length === 0) await expect(mismatch).toContainText("none");
+  for (const m of shadow.placements.executor_mismatch.slice(0, 5)) {
+    const row = mismatch.getByRole("row").filter({ has: page.getByRole("link", { name: m.target, exact: true }) });
+    await expect(row).toContainText(m.console);
+    await expect(row).toContainText(m.master);
+    await expect(row).toContainText(m.reason);
+  }
+  // the trend chart's data as a table
+  await page.getByTestId("shadow-trend-table").locator("summary").click();
+  await expect(page.getByTestId("shadow-trend-table").getByRole("row").nth(1)).toBeVisible();
   await expect(page.getByTestId("shadow-rule-note")).toContainText("max_placements_per_cycle");
 
   // the two phantom tasks of the incidents scenario: legacy merges on tables without demand
@@ -20,6 +32,10 @@ test("shows outcome counts, what they mean, and each outcome's tables", async ({
   await page.getByTestId("outcome-count-phantom_task").click();
   const phantoms = page.getByTestId("outcome-tables-phantom_task");
   await expect(phantoms.getByRole("link")).toHaveText([INCIDENT.phantomQueued, INCIDENT.phantomRunning].sort());
+  // the open list is in the URL: a reload (or a shared link) shows it open
+  await expect(page).toHaveURL(/open=phantom_task/);
+  await page.reload();
+  await expect(page.getByTestId("outcome-tables-phantom_task").getByRole("link")).toHaveText([INCIDENT.phantomQueued, INCIDENT.phantomRunning].sort());
   await screenshot(page, "shadow");
   // a table with demand is one click from its outcome (phantoms have no demand to show)
   const outcome = (["running", "queued_only", "discovery_miss", "placement_gap"] as const).find((o) => shadow.tables[o].length > 0)!;

@@ -1,13 +1,15 @@
 // `/tables/[target]`: a prepared compaction makes the merge yield (T45, spec §5.6 (a)); the
 // page must say so in the planner's own code and words, next to the demand it has.
-import type { DemandDetail } from "@/lib/schema/api/demand";
+import type { DemandDetail, DemandList } from "@/lib/schema/api/demand";
+import { docsScreenshot } from "./support/docs";
 import { api, expect, screenshot, test } from "./support/fixtures";
 import { INCIDENT, INCIDENT_PENDING } from "./support/scenario";
 
 test("explains why the prepared compaction's merge is not placed", async ({ page }) => {
   const target = INCIDENT.preparedTarget;
   const body = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}`);
-  const yieldReason = body.table.why_not.find((w) => w.code === "yield_to_prepared_commit");
+  // the compaction is placed; its merge unit is passed over, and says why
+  const yieldReason = [...body.table.why_not, ...body.table.units.flatMap((u) => u.why_not)].find((w) => w.code === "yield_to_prepared_commit");
   expect(yieldReason, "the API explains the yield").toBeDefined();
 
   await page.goto(`/tables/${encodeURIComponent(target)}`);
@@ -19,12 +21,13 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   await expect(page.getByTestId("class-reason")).toContainText("a merge yields one turn to it");
   await expect(page.locator(".page-title .badge").first()).toHaveText("commit ready");
   const whyNot = page.getByTestId("why-not");
-  await expect(whyNot.getByTestId("why-not-code").filter({ hasText: "yield_to_prepared_commit" })).toBeVisible();
-  await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message })).toBeVisible();
+  await expect(whyNot.getByTestId("why-not-code").filter({ hasText: "yield_to_prepared_commit" }).first()).toBeVisible();
+  await expect(whyNot.getByTestId("why-not-message").filter({ hasText: yieldReason!.message }).first()).toBeVisible();
   // its merge unit waited 2 h (past the 1 h turn wait) and is critical, but yields the turn
   const units = page.getByRole("region", { name: "demand and score" }).getByRole("row");
-  await expect(units.filter({ hasText: "merge_wal" })).toContainText("promoted_for_age");
-  await expect(units.filter({ hasText: "compact" })).toContainText("prepared_commit_ready");
+  await expect(units.filter({ hasText: "merge_wal" })).toContainText("promoted for age");
+  await expect(units.filter({ hasText: "compact" })).toContainText("prepared commit ready");
+  await expect(page.getByTestId("thresholds")).not.toContainText("min_generations");
   await expect(page.getByRole("region", { name: "shards" })).toContainText("eeeeeeee-0000-4000-8000-");
   await expect(page.getByTestId("cache-agreement")).toBeVisible();
   // the table's history: read at past revisions from its shard's write (409) to now
@@ -41,4 +44,69 @@ test("shows the failure ledger and cooldowns of a broken table", async ({ page }
   await expect(legacy).toContainText("needs attention");
   await expect(legacy).toContainText("compaction failed: Not found: fragment 1207");
   await screenshot(page, "table-detail-broken-store");
+});
+
+test("a running merge holds the write turn: who runs it, where, how far, and the lock in words", async ({ page }) => {
+  const target = INCIDENT.mergingTarget;
+  const body = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}`);
+  expect(body.table.verdict).toMatchObject({ state: "would_skip", code: "write_turn_held" });
+  await page.goto(`/tables/${encodeURIComponent(target)}`);
+  const whyNot = page.getByTestId("why-not");
+  await expect(whyNot).toContainText("Would skip: merge running");
+  await expect(whyNot.getByTestId("why-not-code").first()).toHaveText("write_turn_held");
+  // detail labels are words, never field names
+  await expect(whyNot).not.toContainText("execution_id");
+  await expect(whyNot).toContainText("idle timeout");
+  const running = page.getByTestId("running-execution");
+  await expect(running).toContainText(`execution ${INCIDENT.mergingExecutionId} run by worker-1 on http://worker-1.lake.internal:8080, phase running, progress sequence ${INCIDENT.mergingSequence}`);
+  await expect(running).toContainText("idle timeout 10m 00s");
+  await expect(page.getByRole("region", { name: "legacy view" })).not.toContainText("neither queued nor running");
+  await expect(page.getByTestId("target-lock")).toContainText(`held by merge execution ${INCIDENT.mergingExecutionId} · durable`);
+  await expect(page.getByTestId("place-in-line")).toContainText(/Its turn may come: (unknown|now|in )/);
+  await expect(page.getByTestId("history-chart")).toContainText("revisions read");
+  await docsScreenshot(page, "table-detail");
+});
+
+test("a stalled merge says for how long there was no progress, or that progress is unknown", async ({ page }) => {
+  const target = INCIDENT.stalledTarget;
+  const body = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}`);
+  const e = body.table.legacy.execution!;
+  await page.goto(`/tables/${encodeURIComponent(target)}`);
+  const running = page.getByTestId("running-execution");
+  await expect(running).toContainText(`execution ${INCIDENT.stalledExecutionId} run by`);
+  if (e.progress === "stalled") await expect(running).toContainText(/merge stalled.*no progress for \d/);
+  else await expect(running).toContainText("progress unknown");
+});
+
+test("labels speak words: epochs explained, cooldown below threshold, 'clears by itself' only where it means something", async ({ page }) => {
+  await page.goto(`/tables/${encodeURIComponent(INCIDENT.brokenStore)}`);
+  await expect(page.getByTestId("epoch-note")).toContainText("fence epoch");
+  await expect(page.getByRole("region", { name: "shards" })).toContainText("(epoch 1)");
+  await expect(page.getByRole("region", { name: "shards" })).not.toContainText("@e1");
+  await expect(page.getByRole("region", { name: "legacy view" }).getByTestId("cooldown-below-threshold")).toHaveText("2 of 3 failures, not cooling");
+  await expect(page.getByRole("region", { name: "legacy view" })).not.toContainText("expired");
+  const whyNot = page.getByTestId("why-not");
+  await expect(whyNot).not.toContainText(/next_retry_ms|remaining_ms/);
+  await expect(whyNot).toContainText("next retry");
+  await expect(whyNot.getByTestId("why-not-retry").first()).toHaveText("needs someone to act");
+
+  // an idle table (no_demand) and a tail (tail_below_threshold): no retry badge
+  const all = await api<DemandList>("/api/v1/scheduler/demand?limit=2000&include_idle=true&class=idle&class=tail");
+  for (const cls of ["idle", "tail"] as const) {
+    const t = all.tables.find((x) => x.class === cls)!;
+    await page.goto(`/tables/${encodeURIComponent(t.target)}`);
+    await expect(page.getByTestId("why-not-code").first()).toHaveText(cls === "idle" ? "no_demand" : "tail_below_threshold");
+    await expect(page.getByTestId("why-not-retry")).toHaveCount(0);
+  }
+});
+
+test.describe("a table without demand", () => {
+  test.use({ allowConsoleErrors: [/status of 404 .*demand\?target=incident%2Fphantom/] });
+  test("a phantom table's page shows its legacy task", async ({ page }) => {
+  await page.goto(`/tables/${encodeURIComponent(INCIDENT.phantomQueued)}`);
+  await expect(page.getByTestId("table-not-found")).toBeVisible();
+  await expect(page.getByTestId("phantom-task")).toContainText("holds a merge task");
+  await page.getByTestId("phantom-task").getByRole("link", { name: "shadow page" }).click();
+  await expect(page.getByTestId("outcome-tables-phantom_task")).toContainText(INCIDENT.phantomQueued);
+});
 });

@@ -1,14 +1,28 @@
 "use client";
-// One executor: slot usage per kind and byte headroom as reserved-vs-total bars
-// (spec §5.2: headroom comes from assignments, never from the sample), marks, assignments.
+// One executor: slot usage per kind and byte headroom as reserved-vs-total bars (spec §5.2:
+// headroom comes from assignments, never from the sample), shown both ways: as the master's
+// fold counts it (shadow rows in) and as the design verdict uses it (shadow rows out, §6.2
+// step 3). Then marks and assignments.
 import Link from "next/link";
 import { UsageBar } from "@/components/ui/bar";
-import { formatBytes, formatDuration } from "@/components/ui/format";
+import { formatBytes, formatCount, formatDuration } from "@/components/ui/format";
 import type { Assignment, Executor } from "@/lib/client/api-types";
 import { tableHref } from "@/lib/client/links";
 
+function BytesHeadroom({ e }: { e: Executor }) {
+  if (e.bytes_total === 0) return <>no byte budget (not byte-checked)</>;
+  if (e.overcommitted_bytes > 0)
+    return (
+      <span className="tag tag-bad" data-testid="overcommitted" title={`${formatBytes(e.bytes_reserved)} reserved of ${formatBytes(e.bytes_total)}`}>
+        over by {formatBytes(e.overcommitted_bytes)}
+      </span>
+    );
+  return <>{formatBytes(e.bytes_free)} free of {formatBytes(e.bytes_total)}</>;
+}
+
 export function ExecutorCard({ executor: e, assignments, now, revision }: { executor: Executor; assignments: Assignment[]; now: number; revision: number | null }) {
   const kinds = Array.from(new Set([...Object.keys(e.slots_total), ...Object.keys(e.slots_reserved)]));
+  const shadowShown = e.shadow_assignments > 0;
   return (
     <article className="panel exec-card" data-testid="executor-card" data-executor={e.id}>
       <header>
@@ -21,17 +35,24 @@ export function ExecutorCard({ executor: e, assignments, now, revision }: { exec
           {e.heartbeat_ms ? `heartbeat ${now ? formatDuration(now - e.heartbeat_ms) + " ago" : ""}` : "no heartbeat"}
         </span>
       </header>
+      {e.orphan && <p className="muted" style={{ margin: 0 }}>No live heartbeat, but {formatCount(e.assignments)} assignments still point at it: nothing new is placed here.</p>}
       {kinds.length === 0 && <p className="muted">No slots.</p>}
       {kinds.map((k) => {
         const total = e.slots_total[k] ?? 0;
         const reserved = e.slots_reserved[k] ?? 0;
+        const freeWithout = e.slots_free_excluding_shadow[k] ?? 0;
         return (
           <div key={k} className="slot-row">
             <span className="mono">{k}</span>
             <UsageBar used={reserved} total={total} label={`${k} slots reserved`} />
             <span className="num" data-testid={`slots-${k}`}>
-              {reserved}/{total} used · <strong>{e.slots_free[k] ?? 0} free</strong>
+              {formatCount(reserved)}/{formatCount(total)} used · <strong>{formatCount(e.slots_free[k] ?? 0)} free</strong>
             </span>
+            {shadowShown && (e.slots_reserved_excluding_shadow[k] ?? 0) !== reserved && (
+              <span className="muted slot-note" data-testid={`slots-excluding-shadow-${k}`}>
+                without shadow rows: {formatCount(freeWithout)} free (what the verdict uses)
+              </span>
+            )}
           </div>
         );
       })}
@@ -39,16 +60,26 @@ export function ExecutorCard({ executor: e, assignments, now, revision }: { exec
         <span>bytes</span>
         <UsageBar used={e.bytes_reserved} total={e.bytes_total} label="bytes reserved" />
         <span className="num" data-testid="bytes-headroom">
-          {e.bytes_total === 0 ? "no byte budget (unchecked)" : `${formatBytes(e.bytes_free)} free of ${formatBytes(e.bytes_total)}`}
+          <BytesHeadroom e={e} />
         </span>
+        {shadowShown && e.bytes_total > 0 && e.bytes_reserved_excluding_shadow !== e.bytes_reserved && (
+          <span className="muted slot-note" data-testid="bytes-excluding-shadow">
+            without shadow rows: {formatBytes(Math.max(0, e.bytes_free_excluding_shadow))} free of {formatBytes(e.bytes_total)} (what the verdict uses)
+          </span>
+        )}
       </div>
       <div className="muted">
-        reserved {formatBytes(e.bytes_reserved)} · sample (diagnostic only, never used for placement): {formatBytes(e.bytes_free_sample)}
+        reserved {formatBytes(e.bytes_reserved)}
+        {shadowShown && e.bytes_reserved > e.bytes_reserved_excluding_shadow
+          ? ` (${formatBytes(e.bytes_reserved - e.bytes_reserved_excluding_shadow)} of it by ${formatCount(e.shadow_assignments)} master shadow row${e.shadow_assignments === 1 ? "" : "s"})`
+          : ""}
+        {e.bytes_total > 0 ? ` of ${formatBytes(e.bytes_total)}` : ""} · sample
+        (diagnostic only, never used for placement): {formatBytes(e.bytes_free_sample)}
       </div>
       {assignments.length > 0 ? (
         <table className="data">
           <thead>
-            <tr><th>unit</th><th>kind</th><th>target</th><th>state</th><th className="num">reserved</th><th className="num">bind age</th></tr>
+            <tr><th>unit</th><th>kind</th><th>target</th><th>state</th><th className="num">reserved</th><th className="num">age</th></tr>
           </thead>
           <tbody>
             {assignments.map((a) => (
@@ -56,7 +87,10 @@ export function ExecutorCard({ executor: e, assignments, now, revision }: { exec
                 <td className="mono">{a.unit_id}</td>
                 <td className="mono">{a.kind}</td>
                 <td className="target"><Link href={tableHref(a.target, revision)}>{a.target}</Link></td>
-                <td>{a.state}{a.overdue && <span className="tag tag-bad"> overdue</span>}</td>
+                <td>
+                  {a.state === "shadow" ? <span title="the master's shadow pass: replaced every pass, never bound">shadow</span> : a.state}
+                  {a.overdue && <span className="tag tag-bad" title="past its bind deadline and not bound"> overdue</span>}
+                </td>
                 <td className="num">{formatBytes(a.reserved_bytes)}</td>
                 <td className="num">{formatDuration(a.age_ms)}</td>
               </tr>
@@ -64,7 +98,7 @@ export function ExecutorCard({ executor: e, assignments, now, revision }: { exec
           </tbody>
         </table>
       ) : (
-        <p className="muted">{e.assignments} live assignments.</p>
+        <p className="muted">{formatCount(e.assignments)} live assignments.</p>
       )}
     </article>
   );

@@ -1,6 +1,7 @@
 "use client";
 // `/executors`: every executor with its headroom and live assignments.
-import { formatBytes, formatCount } from "@/components/ui/format";
+import { formatCount } from "@/components/ui/format";
+import { BytesFreeTotal } from "./bytes-free-total";
 import { PageTitle } from "@/components/ui/page-title";
 import { Empty, QueryState } from "@/components/ui/query-state";
 import type { Assignment } from "@/lib/client/api-types";
@@ -23,10 +24,15 @@ export function ExecutorsView() {
         <>
           <PageTitle title="Executors" revision={d.revision} readAtMs={d.read_at_ms}>
             <span className="muted" data-testid="executor-totals">
-              {d.totals.executors} executors · {d.totals.draining} draining · {d.totals.orphans} orphan · free slots{" "}
-              {Object.entries(d.totals.slots_free).map(([k, n]) => `${k} ${formatCount(n)}`).join(", ")} · bytes free {formatBytes(d.totals.bytes_free)}
+              {formatCount(d.totals.executors)} executors · {formatCount(d.totals.draining)} draining · {formatCount(d.totals.orphans)} orphan · free slots{" "}
+              {Object.entries(d.totals.slots_free).map(([k, n]) => `${k} ${formatCount(n)}`).join(", ")} · <BytesFreeTotal executors={d} />
             </span>
           </PageTitle>
+          <p className="explain" data-testid="headroom-note">
+            Two headrooms: the bars count every live assignment, the master&apos;s shadow rows included, as the master&apos;s own fold does.
+            The table pages&apos; verdicts use the headroom <strong>without</strong> shadow rows (they are replaced every pass and never bound,
+            spec §6.2 step 3); where the two differ, a card says so.
+          </p>
           {d.executors.length === 0 ? (
             <Empty>No executor has a heartbeat and no assignment points anywhere: nothing can be placed.</Empty>
           ) : (

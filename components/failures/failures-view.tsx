@@ -2,7 +2,8 @@
 // `/failures`: the merge failure ledger (spec §9.1, with the read-time correction) and
 // task cooldowns (§9.2); needs-attention first, next-retry countdowns, error text.
 import Link from "next/link";
-import { formatDuration, formatTime } from "@/components/ui/format";
+import { formatCount, formatDuration, formatTime } from "@/components/ui/format";
+import { cooldownBelowThreshold } from "./cooldown-words";
 import { PageTitle } from "@/components/ui/page-title";
 import { Empty, QueryState } from "@/components/ui/query-state";
 import type { Failure } from "@/lib/client/api-types";
@@ -37,7 +38,7 @@ export function FailuresView() {
           <>
             <PageTitle title="Failures" revision={d.revision} readAtMs={d.read_at_ms}>
               <span className="muted" data-testid="failure-summary">
-                {ledger.length} ledger entries · {attention} need attention · {d.cooldowns.filter((c) => c.cooling).length} cooling down
+                {formatCount(ledger.length)} ledger entries · {formatCount(attention)} need attention · {formatCount(d.cooldowns.filter((c) => c.cooling).length)} cooling down
               </span>
             </PageTitle>
             <section className="panel" aria-label="failure ledger">
@@ -48,7 +49,7 @@ export function FailuresView() {
                 <table className="data" data-testid="failure-ledger">
                   <thead>
                     <tr>
-                      <th>target</th><th>endpoint</th><th>class</th><th className="num">attempts</th><th>next retry</th><th>last failure</th><th>last error</th>
+                      <th>target</th><th>endpoint</th><th>failure class</th><th className="num">failures in a row</th><th>next retry</th><th>last failure</th><th>last error</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -60,7 +61,7 @@ export function FailuresView() {
                         </td>
                         <td className="mono">{f.endpoint}</td>
                         <td>{f.class}{f.corrected && <span className="muted" title="corrected at read time (spec §9.1)"> (corrected)</span>}</td>
-                        <td className="num">{f.consecutive_attempts}</td>
+                        <td className="num">{formatCount(f.consecutive_attempts)}</td>
                         <td className="nowrap"><Countdown at={f.next_retry_ms} now={now} /></td>
                         <td className="nowrap">{formatTime(f.last_failure_ms)}</td>
                         <td className="mono" style={{ maxWidth: 420, overflowWrap: "anywhere" }}>{f.last_error ?? "—"}</td>
@@ -77,7 +78,7 @@ export function FailuresView() {
               ) : (
                 <table className="data" data-testid="cooldowns">
                   <thead>
-                    <tr><th>kind</th><th>target</th><th className="num">failures</th><th>until</th><th>last error</th></tr>
+                    <tr><th>kind</th><th>target</th><th className="num">failures</th><th>cooling</th><th>last error</th></tr>
                   </thead>
                   <tbody>
                     {[...d.cooldowns].sort((a, b) => Number(b.cooling) - Number(a.cooling) || (a.until_ms ?? 0) - (b.until_ms ?? 0)).map((c) => (
@@ -85,7 +86,15 @@ export function FailuresView() {
                         <td className="mono">{c.kind}</td>
                         <td className="target"><Link href={tableHref(c.target, revision)}>{c.target}</Link></td>
                         <td className="num">{c.failures}</td>
-                        <td className="nowrap">{c.cooling ? <Countdown at={c.until_ms} now={now} /> : <span className="muted">expired {formatTime(c.until_ms)}</span>}</td>
+                        <td className="nowrap">
+                          {c.cooling ? (
+                            <Countdown at={c.until_ms} now={now} />
+                          ) : c.until_ms === null ? (
+                            <span className="muted" data-testid="cooldown-below-threshold">{cooldownBelowThreshold(c.failures)}</span>
+                          ) : (
+                            <span className="muted">window ended {formatTime(c.until_ms)}</span>
+                          )}
+                        </td>
                         <td className="mono">{c.last_error ?? "—"}</td>
                       </tr>
                     ))}

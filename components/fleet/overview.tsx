@@ -4,10 +4,14 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
-import { formatAgo, formatBytes, formatCount, formatTime } from "@/components/ui/format";
+import { formatAgo, formatCount, formatTime } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
-import { BACKLOG_CLASSES, CLASS_NAMES } from "@/lib/client/api-types";
+import { skipReasonInWords } from "@/components/ui/words";
+import { OUTCOME_MEANING } from "@/components/shadow/outcome-meaning";
+import { applyListView, parseListView } from "@/components/tables/list-view";
+import { BytesFreeTotal } from "@/components/executors/bytes-free-total";
+import { BACKLOG_CLASSES, CLASS_NAMES, type TableSummary } from "@/lib/client/api-types";
 import { useDemandPage, useExecutors, useShadow } from "@/lib/client/hooks";
 import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
@@ -15,15 +19,28 @@ import { useNow } from "@/lib/client/use-now";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { TopTables } from "./top-tables";
 
+/** How many tables each overview list shows. */
+const TOP = 10;
+const BY_WAIT = { ...parseListView(new URLSearchParams()), sort: "wait" as const, order: "desc" as const };
+
+/** The longest waits (lower bounds honestly first) that are not already in the planner's next ten. */
+function longestWaitsAfter(byWait: TableSummary[], next: TableSummary[]): TableSummary[] {
+  const shown = new Set(next.map((t) => t.target));
+  return applyListView(byWait.filter((t) => !shown.has(t.target) && t.wait_ms !== null), BY_WAIT).slice(0, TOP);
+}
+
 export function FleetOverview() {
   const revision = usePinnedRevision();
   const now = useNow();
-  const planner = useDemandPage({ limit: 10 });
-  const waits = useDemandPage({ limit: 10, sort: "wait", order: "desc" });
+  const planner = useDemandPage({ limit: TOP });
+  // enough rows that, after leaving out the planner's next ten, ten remain
+  const waits = useDemandPage({ limit: TOP * 4, sort: "wait", order: "desc" });
   const executors = useExecutors();
   const shadow = useShadow();
   const hydrated = useHydrated();
   const health = useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000 });
+  // One outage is one message: the first panel that failed says it, the others stay quiet.
+  const quiet = planner.isError && planner.data === undefined;
 
   return (
     <>
@@ -76,6 +93,11 @@ export function FleetOverview() {
                 <div className="stat" data-testid="total-tables">{formatCount(d.total_tables)}</div>
                 <div className="stat-label">
                   <Link href={withRevision("/tables", revision)}>{formatCount(d.tables_with_pending)} with pending work</Link>
+                  {d.clock_skew_tables > 0 && (
+                    <div data-testid="clock-skew-tables">
+                      <span className="tag tag-warn">clock skew</span> {formatCount(d.clock_skew_tables)} with a record stamped in the future
+                    </div>
+                  )}
                 </div>
               </section>
               <section className="panel" aria-label="skipped records">
@@ -86,7 +108,7 @@ export function FleetOverview() {
                   </Link>
                 </div>
                 <div className="stat-label">
-                  {Object.entries(d.skipped.by_reason).filter(([, n]) => n > 0).map(([reason, n]) => `${reason} ${n}`).join(" · ") || "none: every record parsed"}
+                  {Object.entries(d.skipped.by_reason).filter(([, n]) => n > 0).map(([reason, n]) => `${skipReasonInWords(reason)} ${formatCount(n)}`).join(" · ") || "none: every record parsed"}
                 </div>
               </section>
             </div>
@@ -124,10 +146,14 @@ export function FleetOverview() {
                 <TopTables tables={d.tables} />
               </section>
               <section className="panel" aria-label="longest waits">
-                <h2>Longest waits</h2>
-                <QueryState query={waits} what="longest waits">
-                  {(w) => <TopTables tables={w.tables} />}
+                <h2>Waiting longest, after those</h2>
+                <QueryState query={waits} what="longest waits" quiet={quiet}>
+                  {(w) => <TopTables tables={longestWaitsAfter(w.tables, d.tables)} empty="No other table is waiting." />}
                 </QueryState>
+                <p className="muted" style={{ margin: "6px 0 0" }}>
+                  Longest waits first, leaving out the next {TOP} in planner order; a wait marked <span className="wait-bound">≥</span> is at
+                  least that long and ranks ahead of exact waits.
+                </p>
               </section>
             </div>
           </>
@@ -138,11 +164,12 @@ export function FleetOverview() {
           <h2>
             <Link href={withRevision("/executors", revision)}>Executors</Link> · free capacity
           </h2>
-          <QueryState query={executors} what="executors">
+          <QueryState query={executors} what="executors" quiet={quiet}>
             {(e) => (
               <>
                 <p className="muted">
-                  {e.totals.executors} executors · {e.totals.draining} draining · {e.totals.orphans} orphan · bytes free {formatBytes(e.totals.bytes_free)}
+                  {formatCount(e.totals.executors)} executors · {formatCount(e.totals.draining)} draining · {formatCount(e.totals.orphans)} orphan ·{" "}
+                  <BytesFreeTotal executors={e} />
                 </p>
                 <table className="data">
                   <thead>
@@ -165,12 +192,13 @@ export function FleetOverview() {
           <h2>
             <Link href={withRevision("/shadow", revision)}>Shadow</Link> · disagreements
           </h2>
-          <QueryState query={shadow} what="shadow comparison">
+          <QueryState query={shadow} what="shadow comparison" quiet={quiet}>
             {(s) => (
               <>
                 <div className="stat" data-testid="shadow-disagreements">{formatCount(s.disagreements)}</div>
                 <div className="stat-label">
-                  discovery_miss {s.outcomes.discovery_miss} + phantom_task {s.outcomes.phantom_task} · placements{" "}
+                  {formatCount(s.outcomes.discovery_miss)} {OUTCOME_MEANING.discovery_miss.label} + {formatCount(s.outcomes.phantom_task)}{" "}
+                  {OUTCOME_MEANING.phantom_task.label} · placements{" "}
                   {s.placements.agree ? <span className="tag tag-ok">agree with master</span> : <span className="tag tag-warn">differ from master</span>}
                 </div>
               </>

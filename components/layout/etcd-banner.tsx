@@ -1,41 +1,57 @@
 "use client";
-// The etcd-unreachable banner: says how old the data on screen is. Pages keep showing
-// their last good data underneath (TanStack keeps `data` when a refetch fails).
+// The etcd-unreachable banner and the header's live mark: both read the tab's one outage
+// record (lib/client/resources/health.ts), so the header never says "live" under a red
+// banner. Pages keep showing their last good data underneath: TanStack keeps `data` when
+// a refetch fails, and a page opened during the outage reads the last good revision.
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import { formatCount, formatDuration } from "@/components/ui/format";
-import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
+import { fetchHealth, healthKeys, useOutage } from "@/lib/client/resources/health";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { useNow } from "@/lib/client/use-now";
 
-interface Outage {
-  /** consecutive polls that found etcd down (or the console unreachable) */
-  polls: number;
-  lastGoodAt: number | null;
-  lastGoodRevision: number | null;
+/** The polling health query every outage-aware part shares (one request per 2 s per tab). */
+export function useHealthPoll() {
+  return useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000, retry: false });
+}
+
+/** How old the data on screen is during an outage, or null when unknown. */
+function useStaleAge(): number | null {
+  const o = useOutage();
+  const now = useNow();
+  if (o.cause === "etcd" && o.snapshotAgeMs !== null) return o.snapshotAgeMs;
+  return o.lastGoodAt !== null && now ? Math.max(0, now - o.lastGoodAt) : null;
+}
+
+/** "● live · rev N" while etcd answers; "stale · rev N, 41s old" during an outage. */
+export function LiveMark({ liveRevision }: { liveRevision: number | null }) {
+  const o = useOutage();
+  const age = useStaleAge();
+  const hydrated = useHydrated();
+  if (hydrated && o.down) {
+    const revision = o.snapshotRevision ?? o.lastGoodRevision;
+    return (
+      <span className="stale-mark" data-testid="live-state" role="status" title="etcd is unreachable: what you see is the last good data, not live">
+        stale{revision !== null ? ` · rev ${formatCount(revision)}` : ""}
+        {age !== null ? ` · ${formatDuration(age)} old` : ""}
+      </span>
+    );
+  }
+  return (
+    <span className="live-dot" data-testid="live-state">
+      live{liveRevision !== null ? ` · rev ${formatCount(liveRevision)}` : ""}
+    </span>
+  );
 }
 
 export function EtcdBanner() {
-  const health = useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000, retry: false });
-  const now = useNow();
+  useHealthPoll();
+  const o = useOutage();
+  const age = useStaleAge();
   const hydrated = useHydrated();
-  const [outage, setOutage] = useState<Outage>({ polls: 0, lastGoodAt: null, lastGoodRevision: null });
-  const body = health.data;
-  const down = health.isError || body?.status === "down";
-  const polledAt = Math.max(health.dataUpdatedAt, health.errorUpdatedAt);
-
-  // Count once per poll. One slow answer is not an outage: the banner needs two in a row.
-  useEffect(() => {
-    if (!polledAt) return;
-    setOutage((o) =>
-      down ? { ...o, polls: o.polls + 1 } : { polls: 0, lastGoodAt: health.dataUpdatedAt, lastGoodRevision: body?.revision ?? o.lastGoodRevision },
-    );
-  }, [polledAt, down, health.dataUpdatedAt, body?.revision]);
-
   if (!hydrated) return null;
-  if (outage.polls < 2) {
-    if (!down && body?.status === "degraded") {
-      const bad = body.endpoints.filter((e) => !e.ok).map((e) => e.url);
+  if (!o.down) {
+    if (o.degraded) {
+      const bad = o.degraded.endpoints.filter((e) => !e.ok).map((e) => e.url);
       return (
         <div className="banner banner-warn" role="status">
           etcd degraded: {bad.length ? `${bad.join(", ")} not answering` : "the live cache is catching up"}
@@ -44,14 +60,13 @@ export function EtcdBanner() {
     }
     return null;
   }
-  const etcdDown = !health.isError && body?.status === "down";
-  const snapshotAge = etcdDown && body?.snapshot?.age_ms != null ? body.snapshot.age_ms : outage.lastGoodAt && now ? now - outage.lastGoodAt : null;
-  const revision = (etcdDown ? body?.snapshot?.revision : null) ?? outage.lastGoodRevision;
+  const etcdDown = o.cause === "etcd";
+  const revision = (etcdDown ? o.snapshotRevision : null) ?? o.lastGoodRevision;
+  const facts = [revision !== null ? `revision ${formatCount(revision)}` : null, age !== null ? `snapshot age ${formatDuration(age)}` : null].filter(Boolean);
   return (
     <div className="banner banner-down" role="alert" data-testid="etcd-banner">
-      <strong>{etcdDown ? "etcd unreachable" : "console unreachable"}</strong> — showing the last good data
-      {revision != null ? ` (revision ${formatCount(revision)}` : " ("}
-      {snapshotAge !== null ? `${revision != null ? ", " : ""}snapshot age ${formatDuration(snapshotAge)})` : ")"}. Retrying every 2 s.
+      <strong>{etcdDown ? "etcd unreachable" : "console unreachable"}</strong> — everything below is the last good data
+      {facts.length ? ` (${facts.join(", ")})` : ""}, not live. Retrying every 2 s.
     </div>
   );
 }

@@ -4,6 +4,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
+import { LiveMark } from "@/components/layout/etcd-banner";
 import { formatCount } from "@/components/ui/format";
 import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
 import { usePinnedRevision } from "@/lib/client/revision";
@@ -37,9 +38,7 @@ export function RevisionPicker() {
   return (
     <form className={`revision-picker ${pinned === null ? "is-live" : "is-pinned"}`} onSubmit={submit} aria-label="revision picker">
       {pinned === null ? (
-        <span className="live-dot" data-testid="live-state">
-          live{liveRevision !== null ? ` · rev ${formatCount(liveRevision)}` : ""}
-        </span>
+        <LiveMark liveRevision={liveRevision} />
       ) : (
         <span className="pinned-mark" data-testid="live-state" role="status">
           NOT LIVE · pinned at rev {formatCount(pinned)}

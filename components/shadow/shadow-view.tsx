@@ -2,35 +2,65 @@
 // `/shadow`: the canary view. Outcome counts (each one click from its tables), what they
 // mean, the trend, and whether the console's placements match the master's shadow rows.
 import Link from "next/link";
-import { useState } from "react";
+import { usePathname, useSearchParams } from "next/navigation";
+import { useCallback, useEffect, useState } from "react";
 import { formatBytes, formatCount } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
-import { OUTCOMES, type OutcomeName, type Placement } from "@/lib/client/api-types";
+import { OUTCOMES, type OutcomeName, type Placement, type ShadowResponse } from "@/lib/client/api-types";
 import { useShadow } from "@/lib/client/hooks";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
 import { OUTCOME_MEANING } from "./outcome-meaning";
 import { ShadowTrend } from "./shadow-trend";
 
+/**
+ * Which outcomes' table lists are open, kept in the URL (`?open=phantom_task&open=running`)
+ * so a link shows the same lists. The view answers at once; the URL follows without a
+ * server round trip (as on /tables).
+ */
+function useOpenOutcomes(): [OutcomeName[], (o: OutcomeName) => void] {
+  const params = useSearchParams();
+  const pathname = usePathname();
+  const urlKey = params.getAll("open").join(",");
+  const parse = (key: string) => key.split(",").filter((o): o is OutcomeName => (OUTCOMES as string[]).includes(o));
+  const [open, setOpen] = useState<OutcomeName[]>(() => parse(urlKey));
+  useEffect(() => setOpen(parse(urlKey)), [urlKey]);
+  const toggle = useCallback(
+    (o: OutcomeName) => {
+      setOpen((current) => {
+        const next = current.includes(o) ? current.filter((x) => x !== o) : [...current, o];
+        const query = new URLSearchParams(window.location.search);
+        query.delete("open");
+        OUTCOMES.filter((x) => next.includes(x)).forEach((x) => query.append("open", x));
+        const text = query.toString();
+        window.history.replaceState(null, "", text ? `${pathname}?${text}` : pathname);
+        return next;
+      });
+    },
+    [pathname],
+  );
+  return [open, toggle];
+}
+
 export function ShadowView() {
   const shadow = useShadow();
   const revision = usePinnedRevision();
-  const [open, setOpen] = useState<OutcomeName | null>(null);
+  const [open, toggle] = useOpenOutcomes();
   return (
     <QueryState query={shadow} what="shadow comparison">
       {(s) => (
         <>
           <PageTitle title="Shadow canary" revision={s.revision} readAtMs={s.read_at_ms}>
             <span className="muted">
-              disagreements (discovery_miss + phantom_task): <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
+              disagreements ({OUTCOME_MEANING.discovery_miss.label} + {OUTCOME_MEANING.phantom_task.label}): <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
             </span>
           </PageTitle>
           <div className="grid" style={{ gridTemplateColumns: "repeat(5, minmax(0, 1fr))" }}>
             {OUTCOMES.map((o) => (
               <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
-                <h2>{o.replace("_", " ")}</h2>
-                <button type="button" className="outcome-button" title="show this outcome's tables" onClick={() => setOpen(open === o ? null : o)} aria-expanded={open === o} data-testid={`outcome-count-${o}`}>
+                <h2 title={o}>{OUTCOME_MEANING[o].label}</h2>
+                <button type="button" className="outcome-button" title="show this outcome's tables" onClick={() => toggle(o)} aria-expanded={open.includes(o)} aria-controls={`outcome-tables-${o}`} data-testid={`outcome-count-${o}`}>
                   <span className="stat">{formatCount(s.outcomes[o])}</span>
                 </button>
                 <div className="stat-label">{OUTCOME_MEANING[o].healthy}</div>
@@ -38,8 +68,8 @@ export function ShadowView() {
                 <p className="muted" style={{ margin: 0 }}>
                   <strong>Does not mean:</strong> {OUTCOME_MEANING[o].notMeans}
                 </p>
-                {open === o && (
-                  <ul className="outcome-list" data-testid={`outcome-tables-${o}`}>
+                {open.includes(o) && (
+                  <ul className="outcome-list" id={`outcome-tables-${o}`} data-testid={`outcome-tables-${o}`}>
                     {(s.tables[o] ?? []).map((target) => (
                       <li key={target} className="target"><Link href={tableHref(target, revision)}>{target}</Link></li>
                     ))}
@@ -54,14 +84,16 @@ export function ShadowView() {
             <section className="panel" aria-label="placement agreement" data-testid="placement-agreement">
               <h2>Console vs master placements</h2>
               <p>
-                {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console {s.placements.console.length} ·
-                master {s.placements.master.length} shadow rows
+                {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console places{" "}
+                {formatCount(s.placements.console.length)} · master recorded {formatCount(s.placements.master.length)} shadow rows · they agree only when both
+                place the same tables on the same executors
               </p>
               <p className="muted" data-testid="shadow-rule-note">
                 Both sides follow the master&apos;s shadow rule (merge work only, no per-cycle or per-executor limits). A table&apos;s
                 verdict on the tables page follows the full design (every work kind, <code>max_placements_per_cycle</code>, fairness),
                 so a table placed here can still show <code>would_skip</code> (for example <code>cycle_limit</code>) there.
               </p>
+              <ExecutorMismatch rows={s.placements.executor_mismatch} revision={revision} />
               <PlacementDiff title="only the console places" targets={s.placements.only_console} placements={s.placements.console} revision={revision} />
               <PlacementDiff title="only the master recorded" targets={s.placements.only_master} placements={s.placements.master} revision={revision} />
             </section>
@@ -72,12 +104,36 @@ export function ShadowView() {
   );
 }
 
+function ExecutorMismatch({ rows, revision }: { rows: ShadowResponse["placements"]["executor_mismatch"]; revision: number | null }) {
+  if (rows.length === 0) return <p className="muted" data-testid="executor-mismatch">placed on different executors: none</p>;
+  return (
+    <>
+      <h3>placed by both, on different executors ({formatCount(rows.length)})</h3>
+      <table className="data" data-testid="executor-mismatch">
+        <thead>
+          <tr><th>table</th><th>console</th><th>master</th><th>why they can differ</th></tr>
+        </thead>
+        <tbody>
+          {rows.slice(0, 50).map((m) => (
+            <tr key={m.target}>
+              <td className="target" style={{ minWidth: 150 }}><Link href={tableHref(m.target, revision)}>{m.target}</Link></td>
+              <td className="mono nowrap">{m.console}</td>
+              <td className="mono nowrap">{m.master}</td>
+              <td>{m.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
 function PlacementDiff({ title, targets, placements, revision }: { title: string; targets: string[]; placements: Placement[]; revision: number | null }) {
   if (targets.length === 0) return <p className="muted">{title}: none</p>;
   const byTarget = new Map(placements.map((p) => [p.target, p]));
   return (
     <>
-      <h3>{title} ({targets.length})</h3>
+      <h3>{title} ({formatCount(targets.length)})</h3>
       <table className="data">
         <tbody>
           {targets.slice(0, 50).map((t) => (

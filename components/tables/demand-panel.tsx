@@ -1,8 +1,9 @@
 "use client";
 // Demand and its score breakdown (spec §3.4, §4.1), the turn-wait clock, units per kind.
-import { AgeBoundMark, ClassBadge } from "@/components/ui/badges";
+import { AgeBoundMark, ClassBadge, WaitText } from "@/components/ui/badges";
 import { UsageBar } from "@/components/ui/bar";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
+import { codeInWords } from "@/components/ui/words";
 import type { TableDetail } from "@/lib/client/api-types";
 
 export function DemandPanel({ table: t }: { table: TableDetail }) {
@@ -23,16 +24,17 @@ export function DemandPanel({ table: t }: { table: TableDetail }) {
         </dd>
         <dt>wait</dt>
         <dd>
-          <AgeBoundMark bound={t.age_bound} of="wait" />
-          {formatDuration(t.wait_ms)}
+          <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
+          {t.age_bound === "upper" && <span className="muted"> (a lower bound: the exact flush time was pruned)</span>}
         </dd>
         <dt>score</dt>
         <dd data-testid="score">{formatScore(t.score)}</dd>
         {b && (
           <>
             <dt>score =</dt>
-            <dd className="mono">
-              max(by_generations {formatScore(b.by_generations)}, by_bytes {formatScore(b.by_bytes)}) × age_boost {b.age_boost.toFixed(3)}
+            <dd>
+              the larger of <span title="by_generations">{formatScore(b.by_generations)} by generations</span> and{" "}
+              <span title="by_bytes">{formatScore(b.by_bytes)} by bytes</span>, times an <span title="age_boost">age boost of {b.age_boost.toFixed(3)}</span>
             </dd>
             <dt>exact wait / floor</dt>
             <dd>
@@ -41,9 +43,11 @@ export function DemandPanel({ table: t }: { table: TableDetail }) {
               <span className="muted">(age boost uses the exact wait only; a bound never inflates the score)</span>
             </dd>
             <dt>thresholds</dt>
-            <dd className="mono">
-              min_generations {b.min_generations} · min_bytes {formatBytes(b.min_bytes)} · max_age {formatDuration(b.max_age_secs * 1000)} · critical_generations{" "}
-              {b.critical_generations} · max_turn_wait {formatDuration(b.max_turn_wait_secs * 1000)}
+            <dd data-testid="thresholds">
+              <span title="merge.min_generations">a merge is due at {formatCount(b.min_generations)} generations</span> or{" "}
+              <span title="merge.min_bytes">{formatBytes(b.min_bytes)} to merge</span>; <span title="merge.max_age_secs">the age boost adds 1 for every {formatDuration(b.max_age_secs * 1000)} waited</span>;{" "}
+              <span title="merge.critical_generations">critical at {formatCount(b.critical_generations)} generations</span>;{" "}
+              <span title="max_turn_wait_secs">promoted after waiting {formatDuration(b.max_turn_wait_secs * 1000)}</span>
             </dd>
           </>
         )}
@@ -78,7 +82,7 @@ export function DemandPanel({ table: t }: { table: TableDetail }) {
                 <td className="mono">{u.kind}</td>
                 <td><ClassBadge name={u.class} /></td>
                 <td className="num">{formatScore(u.score)}</td>
-                <td className="mono">{u.reason ?? "—"}</td>
+                <td title={u.reason}>{u.reason ? codeInWords(u.reason) : "—"}</td>
               </tr>
             ))}
           </tbody>

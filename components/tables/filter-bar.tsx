@@ -24,10 +24,19 @@ export function FilterBar({ view, onChange }: { view: ListView; onChange: (v: Li
       <input
         id="tables-search"
         type="search"
-        placeholder="filter by target substring  ( / )"
+        placeholder="filter by target  ( / )"
         value={q}
         onChange={(e) => setQ(e.target.value)}
-        aria-label="target substring"
+        onKeyDown={(e) => {
+          // Esc clears the filter at once (no debounce); a second Esc leaves the field.
+          if (e.key !== "Escape") return;
+          e.preventDefault();
+          if (q || view.q) {
+            setQ("");
+            onChange({ ...view, q: "" });
+          } else e.currentTarget.blur();
+        }}
+        aria-label="filter by target substring"
       />
       <span className="muted">class</span>
       {CLASS_NAMES.map((c: ClassName) => (

@@ -1,7 +1,8 @@
 "use client";
 // The legacy task-queue view of one table (spec §2.8, §7.1, §9): queued/running, cooldown
 // window, failure ledger with next retry, lock holder, execution, eligibility, progress.
-import { formatDuration, formatTime } from "@/components/ui/format";
+import { formatCount, formatDuration, formatTime } from "@/components/ui/format";
+import { cooldownBelowThreshold } from "@/components/failures/cooldown-words";
 import type { Cooldown, Failure, Legacy } from "@/lib/client/api-types";
 import { useNow } from "@/lib/client/use-now";
 
@@ -11,50 +12,109 @@ function Json({ value }: { value: unknown }) {
   return <code style={{ whiteSpace: "pre-wrap" }}>{JSON.stringify(value)}</code>;
 }
 
+type LockView = NonNullable<Legacy["target_lock"]>;
+type ExecutionView = NonNullable<Legacy["execution"]>;
+
+/** The write-turn lock in words: who holds it and whether a lease keeps it (spec §1.2 target-locks). */
+function LockInWords({ lock }: { lock: LockView | null }) {
+  if (!lock) return <span className="muted">free: no writer holds this table</span>;
+  const who = lock.execution_id !== null ? `merge execution ${lock.execution_id}` : `claim ${lock.value}`;
+  return (
+    <span>
+      held by <strong className="mono">{who}</strong> ·{" "}
+      {lock.leased ? "leased (lapses with its holder's lease)" : "durable (no lease: stays until released)"}
+      <span className="muted"> · since revision {formatCount(lock.mod_revision)}</span>
+    </span>
+  );
+}
+
+/** "advanced 12s ago" / "no progress for 41m 00s (idle timeout 10m 00s)" / "progress unknown …". */
+export function progressInWords(e: Pick<ExecutionView, "progress" | "no_progress_for_ms" | "idle_timeout_secs">): string {
+  const timeout = `idle timeout ${formatDuration(e.idle_timeout_secs * 1000)}`;
+  if (e.progress === "stalled") return `no progress for ${formatDuration(e.no_progress_for_ms)} (${timeout})`;
+  if (e.progress === "advancing")
+    return e.no_progress_for_ms === null ? `advancing (${timeout})` : `advanced ${formatDuration(e.no_progress_for_ms)} ago (${timeout})`;
+  return `progress unknown: the console has not seen its sequence move yet${e.no_progress_for_ms !== null ? `, none for at least ${formatDuration(e.no_progress_for_ms)}` : ""} (${timeout}); unknown never counts as progress`;
+}
+
+function QueueState({ legacy: l }: { legacy: Legacy }) {
+  const e = l.execution;
+  if (e && e.unfinished) {
+    const stalled = e.progress === "stalled";
+    return (
+      <div data-testid="running-execution">
+        <span className={`tag ${stalled ? "tag-bad" : "tag-ok"}`}>{stalled ? "merge stalled" : "merge running"}</span> execution{" "}
+        <span className="mono">{e.id}</span> run by <strong className="mono">{e.instance}</strong> on <span className="mono">{e.endpoint}</span>, phase{" "}
+        {e.phase}
+        {e.sequence !== null ? `, progress sequence ${formatCount(e.sequence)}` : ""}: <span data-testid="execution-progress">{progressInWords(e)}</span>
+        {!e.holds_lock && <div className="muted">It does not hold the table&apos;s write-turn lock.</div>}
+        {l.task_ids.length > 0 && <div className="muted">legacy tasks: <span className="mono">{l.task_ids.join(", ")}</span></div>}
+      </div>
+    );
+  }
+  return (
+    <>
+      {l.running ? <span className="tag tag-ok">task running</span> : l.queued ? <span className="tag">task queued</span> : <span className="muted">no legacy task queued or running, and no merge execution in flight</span>}
+      {l.task_ids.length > 0 && <span className="mono"> {l.task_ids.join(", ")}</span>}
+      {e && !e.unfinished && <div className="muted">last execution {e.id}: {e.phase}{e.error ? ` (${e.error})` : ""}</div>}
+    </>
+  );
+}
+
+/** A cooldown's state: cooling with time left, below its threshold, or a window that ended. */
+function CooldownState({ c, now }: { c: Partial<Cooldown>; now: number }) {
+  const failures = c.failures ?? 0;
+  if (c.cooling) return <span className="tag tag-warn">cooling{now && c.until_ms ? `, ${formatDuration(c.until_ms - now)} left` : ""}</span>;
+  if (c.until_ms === null || c.until_ms === undefined)
+    return <span className="muted" data-testid="cooldown-below-threshold">{cooldownBelowThreshold(failures)}</span>;
+  return <span className="muted">window ended {formatTime(c.until_ms)}</span>;
+}
+
+const PROGRESS_WORDS: Record<string, string> = {
+  reported: "reported",
+  progress_details_unavailable: "running, without progress details",
+  progress_unknown: "unknown (no progress record)",
+};
+
 export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
   const now = useNow();
   // The detail response types these rows loosely; they are the /failures rows (§9).
   const cooldowns = l.cooldowns as Partial<Cooldown>[];
   const failures = l.failures as Partial<Failure>[];
+  const p = l.progress;
   return (
     <section className="panel" aria-label="legacy view">
-      <h2>Legacy view</h2>
+      <h2>Legacy queue and write turn</h2>
       <dl className="kv">
         <dt>queue</dt>
-        <dd>
-          {l.running ? <span className="tag tag-ok">running</span> : l.queued ? <span className="tag">queued</span> : <span className="muted">neither queued nor running</span>}
-          {l.task_ids.length > 0 && <span className="mono"> {l.task_ids.join(", ")}</span>}
-        </dd>
+        <dd data-testid="legacy-queue"><QueueState legacy={l} /></dd>
         <dt>eligibility</dt>
         <dd data-testid="eligibility">
           {l.eligibility ? (
             <>
-              <code>{l.eligibility.code}</code> {l.eligibility.message}
+              {l.eligibility.message} <code className="muted">{l.eligibility.code}</code>
             </>
           ) : (
             <span className="muted">—</span>
           )}
         </dd>
-        <dt>target lock</dt>
-        <dd><Json value={l.target_lock} /></dd>
-        <dt>execution</dt>
-        <dd><Json value={l.execution} /></dd>
-        <dt>progress</dt>
+        <dt>write-turn lock</dt>
+        <dd data-testid="target-lock"><LockInWords lock={l.target_lock} /></dd>
+        <dt>merge progress</dt>
         <dd>
-          {l.progress ? (
+          {p.status === "no_active_record" ? (
+            <span className="muted">no merge is reporting progress</span>
+          ) : (
             <>
-              <code>{l.progress.status}</code>
-              {l.progress.sequence !== null && ` · sequence ${l.progress.sequence}`}
-              {l.progress.unchanged_for_ms !== null && ` · unchanged for ${formatDuration(l.progress.unchanged_for_ms)}`}{" "}
-              {l.progress.stalled && <span className="tag tag-bad">stalled</span>}
-              {l.progress.work_report !== null && l.progress.work_report !== undefined && (
-                <div className="muted">
-                  work report: <Json value={l.progress.work_report} />
-                </div>
+              {PROGRESS_WORDS[p.status] ?? p.status}
+              {p.sequence !== null && ` · sequence ${formatCount(p.sequence)}`}
+              {p.work_report !== null && p.work_report !== undefined && (
+                <details className="muted">
+                  <summary>work report</summary>
+                  <Json value={p.work_report} />
+                </details>
               )}
             </>
-          ) : (
-            <span className="muted">none</span>
           )}
         </dd>
       </dl>
@@ -63,14 +123,13 @@ export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
         <p className="muted">No cooldown.</p>
       ) : (
         <table className="data">
-          <thead><tr><th>kind</th><th className="num">failures</th><th>until</th><th>state</th><th>last error</th></tr></thead>
+          <thead><tr><th>kind</th><th className="num">failures</th><th>state</th><th>last error</th></tr></thead>
           <tbody>
             {cooldowns.map((c) => (
               <tr key={String(c.kind)}>
                 <td className="mono">{c.kind}</td>
                 <td className="num">{c.failures}</td>
-                <td>{formatTime(c.until_ms)}{now && c.cooling && c.until_ms ? ` (in ${formatDuration(c.until_ms - now)})` : ""}</td>
-                <td>{c.cooling ? <span className="tag tag-warn">cooling</span> : <span className="muted">expired</span>}</td>
+                <td><CooldownState c={c} now={now} /></td>
                 <td className="mono">{c.last_error ?? "—"}</td>
               </tr>
             ))}

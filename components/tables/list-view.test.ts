@@ -46,4 +46,17 @@ describe("list view", () => {
     expect(applyListView(fleet, { ...all, sort: "target", order: "desc" }).map((t) => t.target)).toEqual(["other/e", "other/d", "db/c", "db/b", "db/a"]);
     expect(applyListView(fleet, { ...all, sort: "pending", order: "asc" }).map((t) => t.pending_generations)).toEqual([0, 4, 8, 20, 300]);
   });
+
+  it("never ranks a lower-bound wait as short: it sorts at the long end, by its bound", () => {
+    const all = parseListView(new URLSearchParams());
+    const bounded = [
+      row("exact/long", { wait_ms: 3 * 3600_000, oldest_pending_ms: 10_000 }),
+      row("bound/short", { age_bound: "upper", wait_ms: 158_000, oldest_pending_ms: 50_000 }),
+      row("exact/short", { wait_ms: 60_000, oldest_pending_ms: 40_000 }),
+      row("bound/longer", { age_bound: "upper", wait_ms: 600_000, oldest_pending_ms: 30_000 }),
+    ];
+    expect(applyListView(bounded, { ...all, sort: "wait", order: "desc" }).map((t) => t.target)).toEqual(["bound/longer", "bound/short", "exact/long", "exact/short"]);
+    expect(applyListView(bounded, { ...all, sort: "wait", order: "asc" }).map((t) => t.target)).toEqual(["exact/short", "exact/long", "bound/short", "bound/longer"]);
+    expect(applyListView(bounded, { ...all, sort: "oldest", order: "asc" }).map((t) => t.target)).toEqual(["bound/longer", "bound/short", "exact/long", "exact/short"]);
+  });
 });

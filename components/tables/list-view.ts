@@ -3,7 +3,7 @@
 // (`sort=planner`), never recomputed here.
 import { BACKLOG_CLASSES, CLASS_NAMES, type BacklogClass, type ClassName, type TableSummary } from "@/lib/client/api-types";
 
-export const SORT_COLUMNS = ["planner", "target", "class", "score", "pending", "bytes", "oldest", "wait", "backlog", "verdict"] as const;
+export const SORT_COLUMNS = ["planner", "target", "class", "position", "score", "pending", "bytes", "oldest", "wait", "backlog", "verdict"] as const;
 export type SortColumn = (typeof SORT_COLUMNS)[number];
 export type SortOrder = "asc" | "desc";
 
@@ -40,6 +40,14 @@ export function listViewParams(view: ListView, base: URLSearchParams): URLSearch
   return next;
 }
 
+/**
+ * A pruned flush time (age_bound "upper", spec §3.4) makes the wait a lower bound: the table
+ * waited at least that long, possibly far longer (pruning only happens on a deep backlog).
+ * It is never compared as if exact: bounded waits sort past every exact one, at the "long"
+ * end (first when longest-first), ordered by their bound among themselves.
+ */
+const UNBOUNDED_END = 1e15;
+
 const BACKLOG_RANK: Record<string, number> = { ok: 0, warn: 1, critical: 2 };
 const nullsLast = (v: number | null | undefined) => (v === null || v === undefined || Number.isNaN(v) ? null : v);
 
@@ -47,11 +55,12 @@ function sortValue(t: TableSummary, column: SortColumn): number | string | null 
   switch (column) {
     case "target": return t.target;
     case "class": return t.class_rank;
+    case "position": return t.position ? t.position.rank : null;
     case "score": return t.score === "infinity" ? Infinity : nullsLast(t.score);
     case "pending": return t.pending_generations;
     case "bytes": return t.pending_bytes;
-    case "oldest": return nullsLast(t.oldest_pending_ms);
-    case "wait": return nullsLast(t.wait_ms);
+    case "oldest": return t.oldest_pending_ms === null ? null : t.age_bound === "upper" ? t.oldest_pending_ms - UNBOUNDED_END : t.oldest_pending_ms;
+    case "wait": return t.wait_ms === null ? null : t.age_bound === "upper" ? t.wait_ms + UNBOUNDED_END : t.wait_ms;
     case "backlog": return BACKLOG_RANK[t.backlog_class] ?? 0;
     case "verdict": return t.verdict ? (t.verdict.state === "would_place" ? `0 ${t.verdict.executor}` : `1 ${t.verdict.code}`) : null;
     default: return null;

@@ -3,35 +3,48 @@ import { AgeBoundMark } from "@/components/ui/badges";
 import { formatBytes, formatCount, formatTime } from "@/components/ui/format";
 import type { Mark, TableDetail } from "@/lib/client/api-types";
 
-const mark = (m: Mark | null) => (m ? `${formatCount(m.value)} @e${m.epoch}` : "—");
+/** A watermark: generation number, and the writer epoch it was reported under (spec §2.2). */
+function MarkText({ m }: { m: Mark | null }) {
+  if (!m) return <>—</>;
+  return (
+    <span title={`generation ${formatCount(m.value)}, reported by the writer in fence epoch ${formatCount(m.epoch)}`}>
+      {formatCount(m.value)} <span className="muted">(epoch {formatCount(m.epoch)})</span>
+    </span>
+  );
+}
 
 export function ShardsPanel({ table: t }: { table: TableDetail }) {
   return (
     <section className="panel" aria-label="shards" style={{ gridColumn: "1 / -1", overflowX: "auto" }}>
-      <h2>Shards ({t.shards.length})</h2>
+      <h2>Shards ({formatCount(t.shards.length)})</h2>
+      <p className="muted" style={{ margin: "0 0 6px" }} data-testid="epoch-note">
+        Sealed and merged are generation numbers. The epoch beside each is the writer&apos;s fence epoch when it reported the mark; it
+        only breaks ties (numbering carries on across epochs, so a merge reported under epoch 1 still counts against sealed under
+        epoch 2).
+      </p>
       <table className="data">
         <thead>
           <tr>
-            <th>shard</th><th className="num">sealed</th><th className="num">merged</th><th className="num">pending</th><th className="num">sealed bytes</th>
-            <th>oldest pending</th><th className="num">times kept</th><th>source</th><th>flushed at</th><th className="num">mod rev</th>
+            <th>shard</th><th className="num">sealed through</th><th className="num">merged through</th><th className="num">pending</th><th className="num">bytes through sealed</th>
+            <th>oldest pending</th><th className="num">flush times kept</th><th>source</th><th>flushed at</th><th className="num">written at revision</th>
           </tr>
         </thead>
         <tbody>
           {t.shards.map((s) => (
             <tr key={s.shard}>
               <td className="mono">{s.shard}</td>
-              <td className="num mono">{mark(s.sealed)}</td>
-              <td className="num mono">{mark(s.merged)}</td>
+              <td className="num"><MarkText m={s.sealed} /></td>
+              <td className="num"><MarkText m={s.merged} /></td>
               <td className="num">{formatCount(s.pending)}</td>
               <td className="num">{formatBytes(s.sealed_bytes)}</td>
               <td>
                 <AgeBoundMark bound={s.age_bound} />
-                {formatTime(s.oldest_pending_ms)} {s.age_bound && <span className="muted">({s.age_bound})</span>}
+                {formatTime(s.oldest_pending_ms)} {s.age_bound === "upper" && <span className="muted">(or earlier)</span>}
               </td>
-              <td className="num">{s.sealed_times_kept}{s.sealed_times_kept >= 64 ? <span className="muted"> (cap)</span> : null}</td>
+              <td className="num">{formatCount(s.sealed_times_kept)}{s.sealed_times_kept >= 64 ? <span className="muted"> (cap)</span> : null}</td>
               <td>{s.source ?? "—"}</td>
               <td>{formatTime(s.flushed_at_ms)}</td>
-              <td className="num">{s.mod_revision ?? "—"}</td>
+              <td className="num">{formatCount(s.mod_revision)}</td>
             </tr>
           ))}
         </tbody>

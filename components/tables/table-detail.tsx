@@ -6,7 +6,7 @@ import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import { ApiError } from "@/lib/client/fetch-json";
-import { useTable } from "@/lib/client/hooks";
+import { useShadow, useTable } from "@/lib/client/hooks";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { classReasonInWords } from "./class-reason";
@@ -14,6 +14,7 @@ import { DemandPanel } from "./demand-panel";
 import { HistoryChart } from "./history-chart";
 import { LegacyPanel } from "./legacy-panel";
 import { PolicyPanel } from "./policy-panel";
+import { ClockSkewFlag, PlaceInLine } from "./place-in-line";
 import { ShardsPanel } from "./shards-panel";
 import { WhyNotPanel } from "./why-not";
 
@@ -21,6 +22,32 @@ import { WhyNotPanel } from "./why-not";
 function historyFloor(shards: { mod_revision: number | null }[]): number {
   const revisions = shards.map((s) => s.mod_revision).filter((r): r is number => r !== null);
   return revisions.length ? Math.min(...revisions) : 1;
+}
+
+/**
+ * A table without demand: the planner has nothing for it, but the legacy queue may still
+ * hold a merge for it (a phantom task, spec §6.2). Say so, from the shadow comparison.
+ */
+function NoDemand({ target }: { target: string }) {
+  const shadow = useShadow();
+  const revision = usePinnedRevision();
+  const phantom = shadow.data?.tables.phantom_task.includes(target) ?? false;
+  return (
+    <div className="state state-empty" data-testid="table-not-found">
+      <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner has never seen
+      demand for it.
+      {phantom ? (
+        <p className="explain explain-skip" data-testid="phantom-task">
+          The legacy queue nevertheless holds a merge task for it (queued or running): a <strong>phantom task</strong>, work the
+          master&apos;s planner cannot see. See it on the <Link href={withRevision("/shadow?open=phantom_task", revision)}>shadow page</Link>.
+        </p>
+      ) : (
+        <p className="muted" data-testid="phantom-task-none">
+          {shadow.data ? "No legacy task is queued or running for it either." : "Checking the legacy queue…"}
+        </p>
+      )}
+    </div>
+  );
 }
 
 export function TableDetailView({ target }: { target: string }) {
@@ -33,13 +60,7 @@ export function TableDetailView({ target }: { target: string }) {
       <p className="muted" style={{ margin: "0 0 6px" }}>
         <Link href={withRevision("/tables", revision)}>← all tables</Link>
       </p>
-      {notFound ? (
-        <div className="state state-empty" data-testid="table-not-found">
-          <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner has never seen
-          demand for it. Legacy tasks on such a table show up as <code>phantom_task</code> on the{" "}
-          <Link href={withRevision("/shadow", revision)}>shadow page</Link>.
-        </div>
-      ) : null}
+      {notFound ? <NoDemand target={target} /> : null}
       {notFound ? null : (
       <QueryState query={query} what={`table ${target}`}>
         {(d) => {
@@ -53,8 +74,10 @@ export function TableDetailView({ target }: { target: string }) {
               <div className="explain" data-testid="class-reason">
                 <code>{t.reason ?? "idle"}</code> — {classReasonInWords(t, t.score_breakdown)}
               </div>
+              <ClockSkewFlag skew={t.clock_skew} />
+              <PlaceInLine table={t} />
               <div className="grid grid-2" style={{ marginTop: 10 }}>
-                <WhyNotPanel verdict={t.verdict} whyNot={t.why_not} />
+                <WhyNotPanel table={t} />
                 <DemandPanel table={t} />
                 <LegacyPanel legacy={t.legacy} />
                 <HistoryChart target={t.target} revision={d.revision} floor={historyFloor(t.shards)} nowMs={d.now_ms} />

@@ -13,7 +13,7 @@ import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
 import { applyListView, listViewParams, parseListView, type ListView } from "./list-view";
 import { FilterBar } from "./filter-bar";
-import { ListHeader, TableRow } from "./table-row";
+import { COLUMN_COUNT, ListHeader, TableRow } from "./table-row";
 
 const ROW_HEIGHT = 28;
 
@@ -88,7 +88,7 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
   useEffect(() => {
     if (selected < 0) return;
     const frame = requestAnimationFrame(() => {
-      const row = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${selected}"]`);
+      const row = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${selected}"] a`);
       if (row && document.activeElement?.id !== "tables-search") row.focus({ preventScroll: true });
     });
     return () => cancelAnimationFrame(frame);
@@ -111,8 +111,6 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
         // (a focused row link opens itself; anywhere else Enter opens the selected row)
         e.preventDefault();
         router.push(tableHref(rows[selected].target, revision));
-      } else if (e.key === "Escape" && typing) {
-        (e.target as HTMLElement).blur();
       }
     }
     window.addEventListener("keydown", onKey);
@@ -121,8 +119,11 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
 
   return (
     <div className="vlist" data-testid="tables-list">
-      <ListHeader view={view} onChange={onChange} />
-      <div className="vlist-scroll" ref={scrollRef} data-testid="tables-scroll" role="list" aria-label={`${rows.length} tables`}>
+      <div role="grid" aria-label="tables" aria-rowcount={rows.length + 1} aria-colcount={COLUMN_COUNT}>
+      <div role="rowgroup">
+        <ListHeader view={view} onChange={onChange} />
+      </div>
+      <div className="vlist-scroll" ref={scrollRef} data-testid="tables-scroll" role="rowgroup" aria-label={`${formatCount(rows.length)} tables`}>
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => (
             <TableRow
@@ -136,11 +137,13 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
             />
           ))}
         </div>
-        {rows.length === 0 && <div className="state state-empty">No table matches these filters.</div>}
       </div>
-      <div className="muted" style={{ padding: "4px 8px" }} data-testid="tables-count">
+      </div>
+      {rows.length === 0 && <div className="state state-empty" data-testid="tables-empty">No table matches these filters.</div>}
+      <div className="muted vlist-foot" data-testid="tables-count">
         {formatCount(rows.length)} of {formatCount(tables.length)} shown · <span className="kbd">j</span>/<span className="kbd">k</span> move ·{" "}
-        <span className="kbd">Enter</span> open · <span className="kbd">/</span> search
+        <span className="kbd">Enter</span> open · <span className="kbd">/</span> search · <span className="kbd">Esc</span> clears it ·{" "}
+        <span className="wait-bound">≥</span> a wait of at least this long (the exact flush time was pruned)
       </div>
     </div>
   );

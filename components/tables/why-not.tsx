@@ -1,14 +1,56 @@
-// The why-not explanation exactly as the planner gives it: code, sentence, retryable,
-// and whatever detail it attached (per-executor counts, windows).
-import { formatBytes, formatDuration, formatTime } from "@/components/ui/format";
-import type { Verdict, WhyNot } from "@/lib/client/api-types";
+// The why-not explanation exactly as the planner gives it: code (in words), sentence,
+// whether it clears by itself, and whatever detail it attached, labelled in words.
+import { formatBytes, formatCount, formatDuration, formatTime } from "@/components/ui/format";
+import { codeInWords, retryMeaningful } from "@/components/ui/words";
+import type { TableDetail, WhyNot } from "@/lib/client/api-types";
 
-/** `*_ms` fields are times (epoch) or durations; `*_bytes` are sizes. Display only. */
+/** The planner's detail field names in words (labels are words, never field names). */
+const FIELD_WORDS: Record<string, string> = {
+  kind: "work kind",
+  score: "score",
+  wait_ms: "waited",
+  max_turn_wait_secs: "promoted after waiting",
+  unit_id: "unit",
+  executor: "executor",
+  state: "state",
+  failures: "failures so far",
+  until_ms: "cooling until",
+  remaining_ms: "time left",
+  next_retry_ms: "next retry",
+  last_error: "last error",
+  consecutive_attempts: "failures in a row",
+  endpoint: "endpoint",
+  class: "failure class",
+  considered: "executors considered",
+  counts: "why each was passed over",
+  max_placements_per_cycle: "placements per cycle",
+  mode: "policy mode",
+  eligibility: "eligibility",
+  execution_id: "execution",
+  instance: "instance",
+  phase: "phase",
+  sequence: "progress sequence",
+  progress: "progress",
+  last_progress_ms: "last progress",
+  idle_timeout_secs: "idle timeout",
+  count: "turns in a row",
+  limit: "turn limit",
+  to: "yields its turn to",
+  task_id: "task",
+  id: "id",
+};
+
+export function fieldInWords(name: string): string {
+  return FIELD_WORDS[name] ?? codeInWords(name.replace(/_(ms|secs|bytes)$/, ""));
+}
+
+/** `*_ms` fields are times (epoch) or durations, `*_secs` durations, `*_bytes` sizes. */
 function formatField(name: string, value: unknown): string | null {
   if (typeof value !== "number") return null;
   if (name.endsWith("_ms")) return value > 1e12 ? formatTime(value) : formatDuration(value);
+  if (name.endsWith("_secs")) return formatDuration(value * 1000);
   if (name.endsWith("_bytes")) return formatBytes(value);
-  return Number.isInteger(value) ? null : value.toFixed(3);
+  return Number.isInteger(value) ? formatCount(value) : value.toFixed(3);
 }
 
 function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {
@@ -31,7 +73,7 @@ function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {
     <dl className="kv">
       {Object.entries(value as Record<string, unknown>).map(([k, v]) => (
         <div key={k} style={{ display: "contents" }}>
-          <dt>{k}</dt>
+          <dt title={k}>{fieldInWords(k)}</dt>
           <dd>
             <DetailValue value={v} name={k} />
           </dd>
@@ -41,37 +83,111 @@ function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {
   );
 }
 
-export function WhyNotPanel({ verdict, whyNot }: { verdict: Verdict | null; whyNot: WhyNot[] }) {
+/** Why-not entries as a list: what holds it back, in words, with its code and detail. */
+export function WhyNotList({ entries, testid = "why-not-item" }: { entries: WhyNot[]; testid?: string }) {
+  return (
+    <ol style={{ margin: 0, paddingLeft: 18 }}>
+      {entries.map((w, i) => (
+        <li key={`${w.code}-${i}`} style={{ marginBottom: 6 }} data-testid={testid}>
+          <strong>{codeInWords(w.code)}</strong> <code className="muted" data-testid="why-not-code">{w.code}</code>{" "}
+          {retryMeaningful(w.code) &&
+            (w.retryable ? (
+              <span className="tag" title="retryable: the condition clears by itself (time, capacity)" data-testid="why-not-retry">clears by itself</span>
+            ) : (
+              <span className="tag tag-warn" title="not retryable: someone must change something" data-testid="why-not-retry">needs someone to act</span>
+            ))}
+          <div data-testid="why-not-message">{w.message}</div>
+          {w.detail !== undefined && w.detail !== null && Object.keys(w.detail as object).length > 0 && (
+            <div className="muted">
+              <DetailValue value={w.detail} />
+            </div>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** "Which executor?": the verdict, the console's §6.2 pass and the master's shadow row, and why they differ. */
+function ExecutorAnswers({ a }: { a: TableDetail["executor_agreement"] }) {
+  if (a.verdict === null && a.console_shadow === null && a.master_shadow === null) return null;
+  return (
+    <div style={{ marginTop: 8 }} data-testid="executor-agreement">
+      <h3>Which executor?</h3>
+      <dl className="kv">
+        <dt>this verdict (full design)</dt>
+        <dd className="mono">{a.verdict ?? <span className="muted">none: held back</span>}</dd>
+        <dt>console&apos;s shadow pass (§6.2)</dt>
+        <dd className="mono">{a.console_shadow ?? <span className="muted">not placed</span>}</dd>
+        <dt>master&apos;s shadow row</dt>
+        <dd className="mono">
+          {a.master_shadow ? (
+            <>
+              {a.master_shadow.executor} <span className="muted">(written {formatTime(a.master_shadow.created_ms)})</span>
+            </>
+          ) : (
+            <span className="muted">none</span>
+          )}
+        </dd>
+      </dl>
+      {a.agree ? (
+        <p className="muted">All three agree.</p>
+      ) : (
+        <ul style={{ margin: "4px 0 0", paddingLeft: 18 }} data-testid="executor-disagreement">
+          {a.reasons.map((r) => (
+            <li key={r}>{r}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+export function WhyNotPanel({ table: t }: { table: TableDetail }) {
+  const verdict = t.verdict;
   return (
     <section className="panel" aria-label="why not" data-testid="why-not">
       <h2>Verdict and why not</h2>
-      {verdict?.state === "would_place" && (
+      {verdict.state === "would_place" && (
         <div className="explain">
-          Would place on <strong className="mono">{verdict.executor}</strong>, reserving {formatBytes(verdict.reserved_bytes)}.
+          Would place {verdict.kind ? <span className="mono">{verdict.kind}</span> : null} on <strong className="mono">{verdict.executor}</strong>, reserving{" "}
+          {formatBytes(verdict.reserved_bytes)}.
+          <div className="muted" data-testid="headroom-basis">{t.headroom.message}</div>
         </div>
       )}
-      {verdict?.state === "would_skip" && (
+      {verdict.state === "would_skip" && (
         <div className="explain explain-skip">
-          Would skip: <code>{verdict.code}</code> — {verdict.message}
+          Would skip: <strong>{codeInWords(verdict.code)}</strong> <code className="muted">{verdict.code}</code>
+          {t.why_not[0]?.message !== verdict.message && <> — {verdict.message}</>}
         </div>
       )}
-      {whyNot.length === 0 ? (
+      {t.why_not.length === 0 ? (
         <p className="muted">Nothing holds it back: it would be placed now.</p>
       ) : (
-        <ol style={{ margin: 0, paddingLeft: 18 }}>
-          {whyNot.map((w, i) => (
-            <li key={`${w.code}-${i}`} style={{ marginBottom: 6 }} data-testid="why-not-item">
-              <code data-testid="why-not-code">{w.code}</code> {w.retryable ? <span className="tag">retryable</span> : <span className="tag tag-warn">needs a change</span>}
-              <div data-testid="why-not-message">{w.message}</div>
-              {w.detail !== undefined && w.detail !== null && (
-                <div className="muted">
-                  <DetailValue value={w.detail} />
-                </div>
-              )}
-            </li>
-          ))}
-        </ol>
+        <WhyNotList entries={t.why_not} />
       )}
+      <PassedOver table={t} />
+      <ExecutorAnswers a={t.executor_agreement} />
     </section>
+  );
+}
+
+/** Units passed over for a reason the table-wide list does not already give (turn_limit and the like). */
+function PassedOver({ table: t }: { table: TableDetail }) {
+  const shown = new Set(t.why_not.map((w) => `${w.code}|${w.message}`));
+  const units = t.units
+    .map((u) => ({ kind: u.kind, entries: u.why_not.filter((w) => !shown.has(`${w.code}|${w.message}`)) }))
+    .filter((u) => u.entries.length > 0);
+  if (units.length === 0) return null;
+  return (
+    <div style={{ marginTop: 8 }} data-testid="passed-over">
+      <h3>Other units passed over</h3>
+      {units.map((u) => (
+        <div key={u.kind}>
+          <span className="mono">{u.kind}</span>
+          <WhyNotList entries={u.entries} testid="passed-over-item" />
+        </div>
+      ))}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 // Small labels for the planner's own words: class, backlog class, verdict, age bound.
 import type { AgeBound, BacklogClass, Verdict } from "@/lib/client/api-types";
-import { formatBytes } from "./format";
+import { formatBytes, formatDuration } from "./format";
+import { codeInWords } from "./words";
 
 export function ClassBadge({ name }: { name: string }) {
   return <span className={`badge class-${name}`}>{name.replace("_", " ")}</span>;
@@ -27,17 +28,31 @@ export function AgeBoundMark({ bound, of = "time" }: { bound: AgeBound; of?: "ti
   );
 }
 
+/**
+ * A wait; a lower bound ("at least", age_bound "upper") is shown in full colour so it can't
+ * pass for an exact, short wait.
+ */
+export function WaitText({ waitMs, bound }: { waitMs: number | null; bound: AgeBound }) {
+  if (bound === "upper" && waitMs !== null)
+    return (
+      <abbr className="wait-bound" title="at least this long: the exact flush time of the oldest pending generation was pruned" data-testid="upper-bound">
+        ≥ {formatDuration(waitMs)}
+      </abbr>
+    );
+  return <>{formatDuration(waitMs)}</>;
+}
+
 export function VerdictText({ verdict }: { verdict: Verdict | null }) {
   if (!verdict) return <span className="muted">—</span>;
   if (verdict.state === "would_place")
     return (
-      <span className="verdict-place" title={`reserves ${formatBytes(verdict.reserved_bytes)}`}>
+      <span className="verdict-place" title={`would place on ${verdict.executor}, reserving ${formatBytes(verdict.reserved_bytes)}`}>
         place → {verdict.executor}
       </span>
     );
   return (
-    <span className="verdict-skip" title={verdict.message}>
-      skip: {verdict.code}
+    <span className="verdict-skip" title={`${verdict.code}: ${verdict.message}`} data-code={verdict.code}>
+      skip: {codeInWords(verdict.code)}
     </span>
   );
 }

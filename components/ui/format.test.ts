@@ -5,6 +5,8 @@ describe("format", () => {
   it("formats bytes in binary units", () => {
     expect(formatBytes(0)).toBe("0 B");
     expect(formatBytes(1023)).toBe("1023 B");
+    expect(formatBytes(536_870_912)).toBe("512.0 MiB");
+    expect(formatBytes(-8 * 2 ** 30)).toBe("-8.0 GiB");
     expect(formatBytes(67_108_864)).toBe("64.0 MiB");
     expect(formatBytes(2_147_483_648)).toBe("2.0 GiB");
     expect(formatBytes(null)).toBe("—");
@@ -16,11 +18,17 @@ describe("format", () => {
     expect(formatDuration(7_380_000)).toBe("2h 03m");
     expect(formatDuration(90_000_000)).toBe("1d 01h");
     expect(formatDuration(-5_000)).toBe("-5s");
+    expect(formatDuration(-400)).toBe("0s");
+    expect(formatDuration(29_600)).toBe("30s");
+    expect(formatDuration(3_599_600)).toBe("1h 00m");
     expect(formatDuration(null)).toBe("—");
   });
 
   it("formats counts, scores, times", () => {
     expect(formatCount(13405)).toBe("13,405");
+    expect(formatCount(2009)).toBe("2,009");
+    expect(formatCount(-1234567)).toBe("-1,234,567");
+    expect(formatCount(999)).toBe("999");
     expect(formatScore(1.23456)).toBe("1.23");
     expect(formatScore(512.4)).toBe("512");
     expect(formatScore(null)).toBe("—");

@@ -1,8 +1,14 @@
-// A page heading with the revision and age of what is shown.
+"use client";
+// A page heading with the revision and age of what is shown; during an etcd outage it
+// says the data is the last good one, not live.
 import type { ReactNode } from "react";
+import { useOutage } from "@/lib/client/resources/health";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { formatCount, formatTime } from "./format";
 
 export function PageTitle({ title, revision, readAtMs, children }: { title: string; revision?: number; readAtMs?: number; children?: ReactNode }) {
+  const outage = useOutage();
+  const hydrated = useHydrated();
   return (
     <div className="page-title">
       <h1>{title}</h1>
@@ -10,6 +16,11 @@ export function PageTitle({ title, revision, readAtMs, children }: { title: stri
         <span className="muted" data-testid="shown-revision">
           revision {formatCount(revision)}
           {readAtMs ? ` · read ${formatTime(readAtMs)}` : ""}
+        </span>
+      )}
+      {hydrated && outage.down && (
+        <span className="tag tag-bad" data-testid="stale-data">
+          last good data, not live
         </span>
       )}
       {children}

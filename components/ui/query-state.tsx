@@ -24,10 +24,13 @@ export interface QueryLike<T> {
 export function QueryState<T>({
   query,
   what,
+  quiet = false,
   children,
 }: {
   query: QueryLike<T>;
   what: string;
+  /** the page already shows this error once (one outage, one message): say only "unavailable" */
+  quiet?: boolean;
   children: (data: T) => ReactNode;
 }) {
   // The server never has data: until hydration is over, render what it rendered.
@@ -39,6 +42,7 @@ export function QueryState<T>({
           Loading {what}…
         </div>
       );
+    if (query.isError && quiet) return <p className="muted">{what}: unavailable (see above)</p>;
     if (query.isError)
       return (
         <div className="state state-error" role="alert">
@@ -53,7 +57,7 @@ export function QueryState<T>({
   }
   return (
     <>
-      {query.isError && (
+      {query.isError && !quiet && (
         <div className="state state-stale" role="status">
           Showing last good {what}; refresh failed ({describeError(query.error)}).
         </div>

@@ -37,13 +37,16 @@ const numericScore = (t: TablePlan) => (t.score === "infinity" ? Infinity : t.sc
 type Row = { t: TablePlan; i: number };
 type Compare = (a: Row, b: Row) => number;
 
+const waitRank = (t: TablePlan) => (t.wait_ms === null ? -1 : t.wait_ms + (t.age_bound === "upper" ? 1e15 : 0));
+
 /** Sort key per `sort`, and its natural direction (console-api.md sorts). */
 /** `missing`: rows without the key, listed last in either direction. */
 const SORT_KEYS: Record<DemandQuery["sort"], { compare: Compare; natural: "asc" | "desc"; missing?: (t: TablePlan) => boolean }> = {
   planner: { compare: (a, b) => a.i - b.i, natural: "asc" },
   pending: { compare: (a, b) => a.t.pending_generations - b.t.pending_generations, natural: "desc" },
   score: { compare: (a, b) => numericScore(a.t) - numericScore(b.t) || 0, natural: "desc" },
-  wait: { compare: (a, b) => (a.t.wait_ms ?? -1) - (b.t.wait_ms ?? -1), natural: "desc" },
+  // a lower-bound wait (age_bound "upper", §3.4) is at least its value: it ranks past every exact one
+  wait: { compare: (a, b) => waitRank(a.t) - waitRank(b.t), natural: "desc" },
   target: { compare: (a, b) => compareTargets(a.t.target, b.t.target), natural: "asc" },
   // by place in line (rank within its kind); tables not in line go last, ties in planner order
   position: { compare: (a, b) => (a.t.position?.rank ?? 0) - (b.t.position?.rank ?? 0), natural: "asc", missing: (t) => t.position === null },

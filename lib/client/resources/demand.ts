@@ -1,7 +1,8 @@
 // Demand (console-api.md `GET /api/v1/scheduler/demand`): keys + fetchers for the list,
 // the whole fleet (every page via cursor) and one table.
+import { fetchLiveOrLastGood } from "./last-good";
 import type { DemandList, DemandOne } from "../api-types";
-import { fetchJson, type QueryParams } from "../fetch-json";
+import type { QueryParams } from "../fetch-json";
 
 const PATH = "/api/v1/scheduler/demand";
 /** The largest page the API allows; 13,405 tables = 7 pages. */
@@ -16,7 +17,7 @@ export const demandKeys = {
 };
 
 export function fetchDemandPage(params: QueryParams, signal?: AbortSignal): Promise<DemandList> {
-  return fetchJson<DemandList>(PATH, params, signal);
+  return fetchLiveOrLastGood<DemandList>(PATH, params, signal);
 }
 
 /**
@@ -39,7 +40,7 @@ export async function fetchFleet(revision: number | null, signal?: AbortSignal):
 }
 
 export function fetchTable(target: string, revision: number | null, signal?: AbortSignal): Promise<DemandOne> {
-  return fetchJson<DemandOne>(PATH, { target, revision }, signal);
+  return fetchLiveOrLastGood<DemandOne>(PATH, { target, revision }, signal);
 }
 
 /** A page of the whole fleet; later pages pin the first page's revision and clock. */

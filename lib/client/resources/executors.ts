@@ -1,6 +1,6 @@
 // Executors and live assignments (console-api.md `/scheduler/executors`, `/scheduler/assignments`).
+import { fetchLiveOrLastGood } from "./last-good";
 import type { AssignmentsResponse, ExecutorsResponse } from "../api-types";
-import { fetchJson } from "../fetch-json";
 
 export const executorKeys = {
   list: (revision: number | null) => ["executors", revision ?? "live"] as const,
@@ -8,9 +8,9 @@ export const executorKeys = {
 };
 
 export function fetchExecutors(revision: number | null, signal?: AbortSignal): Promise<ExecutorsResponse> {
-  return fetchJson<ExecutorsResponse>("/api/v1/scheduler/executors", { revision }, signal);
+  return fetchLiveOrLastGood<ExecutorsResponse>("/api/v1/scheduler/executors", { revision }, signal);
 }
 
 export function fetchAssignments(revision: number | null, signal?: AbortSignal): Promise<AssignmentsResponse> {
-  return fetchJson<AssignmentsResponse>("/api/v1/scheduler/assignments", { revision }, signal);
+  return fetchLiveOrLastGood<AssignmentsResponse>("/api/v1/scheduler/assignments", { revision }, signal);
 }

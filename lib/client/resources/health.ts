@@ -1,16 +1,83 @@
 // etcd + snapshot health (console-api.md `/api/v1/health`): 503 still carries the body.
+// Every poll also feeds one outage record per tab, so the banner, the header's live mark
+// and the page titles tell the same story, and fetchers know the last good revision.
+import { useSyncExternalStore } from "react";
 import type { HealthResponse } from "../api-types";
 import { ApiError } from "../fetch-json";
 
 export const healthKeys = { now: () => ["health"] as const };
 
-/** Health never throws for `down`: the banner needs the body, not an error. */
-export async function fetchHealth(signal?: AbortSignal): Promise<HealthResponse> {
-  const res = await fetch("/api/v1/health", { signal, cache: "no-store", headers: { accept: "application/json" } });
-  try {
-    return (await res.json()) as HealthResponse;
-  } catch {
-    throw new ApiError(res.status, `http_${res.status}`, `health answered HTTP ${res.status}`, null);
+export interface Outage {
+  /** consecutive polls that found etcd down or the console unreachable */
+  polls: number;
+  /** which of the two the last failed poll found */
+  cause: "etcd" | "console" | null;
+  /** when a poll last found etcd answering, and the revision it served then */
+  lastGoodAt: number | null;
+  lastGoodRevision: number | null;
+  /** the console's own last good snapshot, as the last `down` health answer reported it */
+  snapshotRevision: number | null;
+  snapshotAgeMs: number | null;
+  degraded: HealthResponse | null;
+}
+
+/** One slow answer is not an outage: it takes two failed polls in a row. */
+export const OUTAGE_POLLS = 2;
+
+const INITIAL: Outage = { polls: 0, cause: null, lastGoodAt: null, lastGoodRevision: null, snapshotRevision: null, snapshotAgeMs: null, degraded: null };
+let outage: Outage = INITIAL;
+const listeners = new Set<() => void>();
+
+function record(next: Outage): void {
+  outage = next;
+  listeners.forEach((l) => l());
+}
+
+function recordAnswer(body: HealthResponse): void {
+  if (body.status === "down") {
+    record({ ...outage, polls: outage.polls + 1, cause: "etcd", snapshotRevision: body.snapshot?.revision ?? null, snapshotAgeMs: body.snapshot?.age_ms ?? null, degraded: null });
+  } else {
+    const revision = body.revision ?? body.snapshot?.revision ?? outage.lastGoodRevision;
+    record({ ...INITIAL, lastGoodAt: Date.now(), lastGoodRevision: revision, snapshotRevision: body.snapshot?.revision ?? revision, degraded: body.status === "degraded" ? body : null });
   }
 }
 
+/** Health never throws for `down`: the banner needs the body, not an error. */
+export async function fetchHealth(signal?: AbortSignal): Promise<HealthResponse> {
+  let res: Response;
+  try {
+    res = await fetch("/api/v1/health", { signal, cache: "no-store", headers: { accept: "application/json" } });
+  } catch (e) {
+    if (!signal?.aborted) record({ ...outage, polls: outage.polls + 1, cause: "console" });
+    throw e;
+  }
+  let body: HealthResponse;
+  try {
+    body = (await res.json()) as HealthResponse;
+  } catch {
+    record({ ...outage, polls: outage.polls + 1, cause: "console" });
+    throw new ApiError(res.status, `http_${res.status}`, `health answered HTTP ${res.status}`, null);
+  }
+  recordAnswer(body);
+  return body;
+}
+
+/** The revision whose data the console still holds, for reads while etcd is away. */
+export function lastGoodRevision(): number | null {
+  return outage.snapshotRevision ?? outage.lastGoodRevision;
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The tab's outage record; `down` once two polls in a row failed. Server render: no outage. */
+export function useOutage(): Outage & { down: boolean } {
+  const o = useSyncExternalStore(
+    subscribe,
+    () => outage,
+    () => INITIAL,
+  );
+  return { ...o, down: o.polls >= OUTAGE_POLLS };
+}

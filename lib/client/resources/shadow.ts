@@ -1,4 +1,5 @@
 // The shadow canary (console-api.md `/scheduler/shadow` and `/scheduler/shadow/history`).
+import { fetchLiveOrLastGood } from "./last-good";
 import type { ShadowHistory, ShadowResponse, ShadowSample } from "../api-types";
 import { fetchJson } from "../fetch-json";
 
@@ -8,7 +9,7 @@ export const shadowKeys = {
 };
 
 export function fetchShadow(revision: number | null, signal?: AbortSignal): Promise<ShadowResponse> {
-  return fetchJson<ShadowResponse>("/api/v1/scheduler/shadow", { revision }, signal);
+  return fetchLiveOrLastGood<ShadowResponse>("/api/v1/scheduler/shadow", { revision }, signal);
 }
 
 export async function fetchShadowHistory(signal?: AbortSignal): Promise<ShadowHistory> {

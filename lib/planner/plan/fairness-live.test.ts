@@ -130,12 +130,12 @@ describe("clock skew", () => {
       newest_ms: NOW + 90_009,
       record: "flush",
       wait_clamped: true,
-      message: "A flush of this table is timestamped 1 minute 30 seconds after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
+      message: "A flush of this table is timestamped 1m 30s after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
     });
     expect(plan.byTarget.get("fine")!.clock_skew).toBeNull();
     expect(plan.byTarget.get("partly")!.clock_skew).toBeNull(); // 4 ms ahead: within the 2 s of a rounded now
     expect(plan.byTarget.get("edge")!.clock_skew).toBeNull(); // 2,000 ms ahead exactly
-    expect(plan.byTarget.get("task")!.clock_skew).toMatchObject({ ahead_ms: 5000, record: "task", wait_clamped: false, message: "A task record of this table is timestamped 5 seconds after now: the writer's clock and the console's disagree." });
+    expect(plan.byTarget.get("task")!.clock_skew).toMatchObject({ ahead_ms: 5000, record: "task", wait_clamped: false, message: "A task record of this table is timestamped 5s after now: the writer's clock and the console's disagree." });
     expect(plan.byTarget.get("failed")!.clock_skew).toMatchObject({ ahead_ms: 3000, record: "failure" });
     expect(plan.clock_skew_tables).toBe(3);
   });

@@ -32,7 +32,7 @@ describe("verdicts: each why-not code from a minimal case", () => {
     const t = table(fleet({ tables: { t: demand(3, NOW - 1000) } }));
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "tail_below_threshold" });
     expect(t.why_not[0].message).toBe(
-      "merge_wal is a tail (score 0.38, below 1): tails are not placed; it is promoted after waiting 1 hour and it has waited 1 second.",
+      "merge_wal is a tail (score 0.38, below 1): tails are not placed; it is promoted after waiting 1h 00m and it has waited 1s.",
     );
     expect(t.why_not[0].retryable).toBe(true);
   });
@@ -81,7 +81,7 @@ describe("verdicts: each why-not code from a minimal case", () => {
     );
     const t = table(f);
     expect(t).toMatchObject({ class: "maintenance", reason: "compact_score_due", score: 4 });
-    expect(t.verdict).toEqual({ state: "would_skip", code: "cooldown", message: "compact is cooling down after 4 failures: 20 minutes left." });
+    expect(t.verdict).toEqual({ state: "would_skip", code: "cooldown", message: "compact is cooling down after 4 failures: 20m 00s left." });
   });
 
   it("failure_backoff and needs_attention from the merge failure ledger", () => {
@@ -92,7 +92,7 @@ describe("verdicts: each why-not code from a minimal case", () => {
     expect(table(fleet({ tables: { t: hot() } }, { failures: [rec] })).verdict).toEqual({
       state: "would_skip",
       code: "failure_backoff",
-      message: "merge_wal failed 3 times in a row on http://w1 (retryable); backing off, next retry in 25 seconds.",
+      message: "merge_wal failed 3 times in a row on http://w1 (retryable); backing off, next retry in 25s.",
     });
     const bad = { ...rec, class: "data_or_configuration" as const, last_error: "Not found: /data/1.lance", needs_attention: true, next_retry_ms: NOW + 3_595_000 };
     const t = table(fleet({ tables: { t: hot() } }, { failures: [rec, bad] }));
@@ -199,7 +199,7 @@ describe("formatting", () => {
   it("bytes and durations with units spelled out", () => {
     expect([formatBytes(512), formatBytes(1536), formatBytes(2 * GiB), formatBytes(67_108_864)]).toEqual(["512 B", "1.5 KiB", "2.0 GiB", "64.0 MiB"]);
     expect([formatDuration(0), formatDuration(1000), formatDuration(90_000), formatDuration(7_500_000), formatDuration(90_061_000)]).toEqual([
-      "0 seconds", "1 second", "1 minute 30 seconds", "2 hours 5 minutes", "1 day 1 hour",
+      "0s", "1s", "1m 30s", "2h 05m", "1d 01h",
     ]);
   });
 });

@@ -56,31 +56,13 @@ export function skipVerdict(entry: WhyNot): Verdict {
   return { state: "would_skip", code: entry.code, message: entry.message };
 }
 
-const UNITS = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"];
+// The console's one number format (lib/schema/format.ts): messages read like the pages.
+import { formatDuration as formatDurationOrDash } from "@/lib/schema/format";
+export { formatBytes } from "@/lib/schema/format";
 
-/** 2147483648 → "2.0 GiB"; 512 → "512 B". */
-export function formatBytes(bytes: number): string {
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0 ? `${bytes} B` : `${value.toFixed(1)} ${UNITS[unit]}`;
-}
-
-/** 90_000 → "1 minute 30 seconds"; coarse above an hour ("2 hours 5 minutes"). */
+/** 90_000 → "1m 30s"; a duration in a message is never negative ("0s" at the edge). */
 export function formatDuration(ms: number): string {
-  const total = Math.max(0, Math.round(ms / 1000));
-  const parts: Array<[number, string]> = [
-    [Math.floor(total / 86_400), "day"],
-    [Math.floor((total % 86_400) / 3600), "hour"],
-    [Math.floor((total % 3600) / 60), "minute"],
-    [total % 60, "second"],
-  ];
-  const shown = parts.filter(([n]) => n > 0).slice(0, 2);
-  if (shown.length === 0) return "0 seconds";
-  return shown.map(([n, w]) => `${n} ${w}${n === 1 ? "" : "s"}`).join(" ");
+  return formatDurationOrDash(Math.max(0, ms));
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {

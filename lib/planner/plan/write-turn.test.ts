@@ -43,7 +43,7 @@ describe("write turn", () => {
         code: "write_turn_held",
         retryable: true,
         message:
-          "Execution exec-1 (running on worker-1 (http://worker-1:8080)) holds the write turn: merge-progress sequence 12, advanced 12 seconds ago. A new merge_wal waits until it finishes.",
+          "Execution exec-1 (running on worker-1 (http://worker-1:8080)) holds the write turn: merge-progress sequence 12, advanced 12s ago. A new merge_wal waits until it finishes.",
         detail: {
           kind: "merge_wal",
           execution_id: "exec-1",
@@ -69,7 +69,7 @@ describe("write turn", () => {
     const stalled = planWith(held({ sequence: 3, last_progress_ms: NOW - 2_460_000, advanced: false }));
     expect(stalled.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(stalled.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: NOW - 2_460_000, idle_timeout_secs: 600 } });
-    expect(stalled.why_not[0].message).toContain("merge-progress sequence 3, not seen to advance for 41 minutes (idle timeout 10 minutes)");
+    expect(stalled.why_not[0].message).toContain("merge-progress sequence 3, not seen to advance for 41m 00s (idle timeout 10m 00s)");
     expect(stalled.execution?.progress).toBe("stalled");
     // an increase seen long ago does not make it advancing: the idle timeout decides
     expect(planWith(held({ sequence: 3, last_progress_ms: NOW - 600_000, advanced: true })).verdict).toMatchObject({ code: "write_turn_stalled" });
@@ -85,7 +85,7 @@ describe("write turn", () => {
     expect(t.why_not[0]).toMatchObject({ code: "write_turn_held", detail: { sequence: null, progress: "unknown", last_progress_ms: null } });
     expect(t.why_not[0].message).toContain("no merge-progress sequence reported yet, not watched long enough to tell whether it advances");
     expect(planWith(held({ sequence: null, last_progress_ms: NOW - 400, advanced: false })).why_not[0].message).toContain(
-      "no merge-progress sequence reported yet, no increase seen yet (idle timeout 10 minutes)",
+      "no merge-progress sequence reported yet, no increase seen yet (idle timeout 10m 00s)",
     );
     expect(progressState(null, 600, NOW)).toBe("unknown");
     expect(progressState({ sequence: null, last_progress_ms: NOW - 600_000, advanced: false }, 600, NOW)).toBe("stalled");

@@ -133,7 +133,7 @@ describe("clock skew", () => {
       newest_ms: NOW + 129_000,
       record: "flush",
       wait_clamped: true,
-      message: "A flush of this table is timestamped 2 minutes 9 seconds after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
+      message: "A flush of this table is timestamped 2m 09s after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
     });
     expect((await detail("skew/ahead", { now_ms: NOW + 127_000 })).clock_skew).toBeNull(); // within 2 s
     expect((await detail("skew/ahead", { now_ms: NOW + 126_999 })).clock_skew).toMatchObject({ ahead_ms: 2001 });

@@ -69,7 +69,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       code: "write_turn_held",
       message:
         `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn: merge-progress sequence 12, ` +
-        "not seen to advance for 3 minutes (idle timeout 10 minutes). A new merge_wal waits until it finishes.",
+        "not seen to advance for 3m 00s (idle timeout 10m 00s). A new merge_wal waits until it finishes.",
     });
     expect(t.why_not).toEqual([
       {
@@ -100,7 +100,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(skipOf(t.verdict).message).toBe(
       `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
-        "not seen to advance for 10 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
+        "not seen to advance for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     );
     expect(t.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: SAMPLE_MS } });
     expect(t.legacy.progress.stalled).toBe(true);
@@ -142,7 +142,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(last).toBeLessThanOrEqual(after);
     expect(t.verdict).toMatchObject({ code: "write_turn_held" });
     const ago = Math.round((before + 30_000 - last) / 1000);
-    expect(skipOf(t.verdict).message).toContain(`merge-progress sequence 13, advanced ${ago} seconds ago`);
+    expect(skipOf(t.verdict).message).toContain(`merge-progress sequence 13, advanced ${ago}s ago`);
     expect(t.legacy.progress).toMatchObject({ sequence: 13, unchanged_since_ms: last, stalled: false });
     const later = await detail(INCIDENT.mergingTarget, last + 600_000);
     expect(skipOf(later.verdict).code).toBe("write_turn_stalled");
@@ -170,7 +170,7 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       code: "write_turn_stalled",
       message:
         `Execution exec-0002 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: no merge-progress sequence reported yet, ` +
-        "not seen to advance for 41 minutes (idle timeout 10 minutes). Nothing new runs until it is reclaimed or finishes.",
+        "not seen to advance for 41m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     });
     expect(stalled.legacy.progress.stalled).toBe(true);
     expect(stalled.legacy.execution).toMatchObject({ progress: "stalled", last_progress_ms: since, no_progress_for_ms: 2_460_000 });

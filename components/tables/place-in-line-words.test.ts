@@ -1,0 +1,17 @@
+import { describe, expect, it } from "vitest";
+import { etaText, positionText } from "./place-in-line-words";
+
+describe("place in line in words", () => {
+  it("shows the ETA as a range, now, or unknown; never negative", () => {
+    expect(etaText(null)).toBe("unknown");
+    expect(etaText({ low_ms: 0, high_ms: 0, basis: "" })).toBe("now");
+    expect(etaText({ low_ms: 120_000, high_ms: 600_000, basis: "" })).toBe("in 2m 00s – 10m 00s");
+    expect(etaText({ low_ms: -5_000, high_ms: 90_000, basis: "" })).toBe("in 0s – 1m 30s");
+    expect(etaText({ low_ms: 60_000, high_ms: 60_000, basis: "" })).toBe("in about 1m 00s");
+  });
+
+  it("shows the rank of all", () => {
+    expect(positionText({ kind: "merge_wal", rank: 3, of: 1200 })).toBe("3 of 1,200");
+    expect(positionText(null)).toBe("—");
+  });
+});

@@ -76,7 +76,7 @@ describe("--at", () => {
     );
     expect(await run(["executors", "--at", "2026-12-01T03:10:00Z"], h.io)).toBe(0);
     expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([`/api/v1/revisions/time?at_ms=${at}`, "/api/v1/scheduler/executors?revision=4242"]);
-    expect(h.output().out.split("\n")[0]).toBe("At 2026-12-01 03:10:00Z: revision 4242, written 2026-12-01 03:09:58Z ± 2s (console clock)");
+    expect(h.output().out.split("\n")[0]).toBe("At 2026-12-01 03:10:00Z: revision 4242, written 2026-12-01 03:09:58Z ± 3s (console clock)");
   });
 });
 

@@ -1,20 +1,11 @@
 // `scheduler-console why <table>`: the table page's answer in words (verdict, class reason,
 // and every why-not entry with its detail; executor filters with their per-reason counts).
 import { classReasonInWords } from "../../components/tables/class-reason";
+import { fieldInWords, formatField } from "../../components/ui/detail-words";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "../../components/ui/format";
+import { codeInWords, retryMeaningful } from "../../components/ui/words";
 import type { DemandOne, Verdict, WhyNot } from "../client/api-types";
 import { countOf } from "./text";
-
-/** `*_ms` are times (epoch) or durations, `*_bytes` sizes; the rest as JSON (the table page's rule). */
-function detailValue(name: string, value: unknown): string {
-  if (typeof value === "number") {
-    if (name.endsWith("_ms")) return value > 1e12 ? formatTime(value) : formatDuration(value);
-    if (name.endsWith("_bytes")) return formatBytes(value);
-    return Number.isInteger(value) ? formatCount(value) : value.toFixed(3);
-  }
-  if (value === null || value === undefined) return "—";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
-}
 
 /** `counts` of an executor filter: how many executors failed at each stage. */
 function executorCounts(counts: Record<string, number>): string {
@@ -22,16 +13,28 @@ function executorCounts(counts: Record<string, number>): string {
   return parts.length ? parts.join(", ") : "none";
 }
 
+/** "needs attention [needs_attention], needs someone to act": the code in words, then the code itself. */
+export function whyNotHeading(w: WhyNot): string {
+  const meaning = retryMeaningful(w.code) ? (w.retryable ? ", clears by itself" : ", needs someone to act") : "";
+  return `${codeInWords(w.code)} [${w.code}]${meaning}`;
+}
+
+/** A detail value with its unit; objects and lists as compact JSON. */
+function detailText(name: string, value: unknown): string {
+  if (value === null || value === undefined) return "—";
+  return formatField(name, value) ?? (typeof value === "object" ? JSON.stringify(value) : String(value));
+}
+
 export function whyNotLines(entries: readonly WhyNot[]): string[] {
   const lines: string[] = [];
   entries.forEach((w, i) => {
-    lines.push(`  ${i + 1}. ${w.code} (${w.retryable ? "retryable" : "needs a change"})`, `     ${w.message}`);
+    lines.push(`  ${i + 1}. ${whyNotHeading(w)}`, `     ${w.message}`);
     const detail = (w.detail ?? {}) as Record<string, unknown>;
     const { counts, considered, ...rest } = detail;
     if (counts && typeof counts === "object") {
       lines.push(`     executors: ${typeof considered === "number" ? `${considered} considered; ` : ""}${executorCounts(counts as Record<string, number>)}`);
     }
-    for (const [name, value] of Object.entries(rest)) lines.push(`     ${name}: ${detailValue(name, value)}`);
+    for (const [name, value] of Object.entries(rest)) lines.push(`     ${fieldInWords(name)}: ${detailText(name, value)}`);
   });
   return lines;
 }

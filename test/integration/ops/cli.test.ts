@@ -16,6 +16,7 @@ import { keys } from "@/lib/schema/keys";
 import { heartbeatValue, type SimExecutor } from "@/lib/sim/scenarios/fleet";
 import { formatBytes, formatTime } from "@/components/ui/format";
 import { clientFor } from "../api/helpers";
+import { whyNotHeading } from "@/lib/cli/why";
 import { demandTable } from "../answer/records";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -112,8 +113,9 @@ describe("why <table>", () => {
       if (t.why_not.length === 0) expect(lines).toContain("Why not: nothing holds it back: it would be placed now.");
       else expect(lines).toContain(`Why not (${t.why_not.length}):`);
       t.why_not.forEach((w: any, i: number) => {
-        const at = lines.indexOf(`  ${i + 1}. ${w.code} (${w.retryable ? "retryable" : "needs a change"})`);
+        const at = lines.indexOf(`  ${i + 1}. ${whyNotHeading(w)}`);
         expect(at, w.code).toBeGreaterThan(0);
+        expect(lines[at]).toContain(`[${w.code}]`);
         expect(lines[at + 1]).toBe(`     ${w.message}`);
         if (w.detail?.counts) {
           const counts = Object.entries(w.detail.counts).map(([stage, n]) => `${n} ${stage.replaceAll("_", " ")}`).join(", ");

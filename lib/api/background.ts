@@ -1,15 +1,15 @@
 import "server-only";
 // Work that runs beside requests, started by the first one (instrumentation.ts belongs to
-// the foundation): the shadow-history sampler (one sampling replica per etcd, lib/live).
-import { ensureShadowSampler } from "./shadow";
+// the foundation): the elected sampler (shadow history and the revision clock, one sampling replica per etcd).
+import { ensureSampler } from "./sampling";
 
 let started = false;
 
 export function startBackground(): void {
-  if (started || process.env.CONSOLE_SHADOW_SAMPLER === "off") return;
+  if (started) return;
   started = true;
   try {
-    ensureShadowSampler();
+    ensureSampler();
   } catch (e) {
     started = false; // configuration not usable yet: the request itself reports it
     void e;

@@ -95,14 +95,14 @@ function legacyOf(view: FleetView, target: string, now: number, eligibility: { c
 }
 
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
-  const { view, now, plan } = await planFor(await fleetView(q.revision), q.now_ms);
+  const { view, now, plan, evaluation } = await planFor(await fleetView(q.revision), q);
   const t = plan.byTarget.get(q.target);
   if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${view.revision}`);
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === q.target) ?? null;
   const folded = view.tables.get(q.target);
   const leader = view.snapshot.leader?.record ?? null;
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     now_ms: now,
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     table: {

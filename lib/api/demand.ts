@@ -110,14 +110,14 @@ async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: numb
 export async function demandList(q: DemandQuery): Promise<DemandList> {
   const page0 = await resolvePage(q);
   const { offset, query, fingerprint } = page0;
-  const { view, now, plan } = await planFor(page0.view, page0.now);
+  const { view, now, plan, evaluation } = await planFor(page0.view, { now_ms: page0.now, now: q.now });
   const selected = selectionOf(plan, query);
   const page = selected.slice(offset, offset + q.limit);
   const next =
     offset + q.limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + q.limit, query: fingerprint, filters: filtersOf(query) }) : null;
   const leader = view.snapshot.leader?.record ?? null;
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     now_ms: now,
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     total_tables: plan.total_tables,

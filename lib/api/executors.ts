@@ -5,9 +5,9 @@ import { bytesFree, foldHeadroom, slotsFree } from "@/lib/planner/headroom";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
 import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta } from "./meta";
+import { snapshotMeta, type Evaluation } from "./meta";
 
-export function executorsResponse(view: FleetView): ExecutorsResponse {
+export function executorsResponse(view: FleetView, evaluation?: Evaluation): ExecutorsResponse {
   const { snapshot } = view;
   const heartbeats = new Map(snapshot.executors.map((e) => [e.id, e.heartbeat]));
   const rows = foldHeadroom(snapshot.executors, snapshot.assignments.map((a) => a.assignment));
@@ -43,7 +43,7 @@ export function executorsResponse(view: FleetView): ExecutorsResponse {
     freeBytes += e.bytes_free;
   }
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     executors,
     totals: {
       executors: executors.filter((e) => !e.orphan).length,

@@ -1,19 +1,19 @@
 import "server-only";
 // GET /api/v1/scheduler/shadow (scheduler-model.md §6.2): the console's own shadow pass at
 // one revision — the five outcomes, their tables, and its placements beside the master's
-// recorded `state: shadow` rows. Plus the shadow-history sampler and its read side.
+// recorded `state: shadow` rows. Plus the shadow history's read side (the sampler: ./sampling.ts).
 import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { toEtcdError } from "@/lib/etcd/errors";
-import { liveCache, type FleetView } from "@/lib/live/cache";
-import { ShadowSampler, readShadowHistory } from "@/lib/live/sampler";
+import type { FleetView } from "@/lib/live/cache";
+import { readShadowHistory } from "@/lib/live/sampler";
 import { snapshotMeta } from "./meta";
-import { shadowFor } from "./plan";
+import { shadowFor, type NowRequest } from "./plan";
 
-export async function shadowResponse(requested: FleetView, nowMs: number | undefined): Promise<ShadowResponse> {
-  const { comparison, pass, view, now } = await shadowFor(requested, nowMs);
+export async function shadowResponse(requested: FleetView, nowMs: NowRequest): Promise<ShadowResponse> {
+  const { comparison, pass, view, now, evaluation } = await shadowFor(requested, nowMs);
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {
@@ -31,7 +31,7 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
   const only_master = [...masterBy.keys()].filter((t) => !consoleBy.has(t)).sort(compareTargets);
   const executor_differs = [...consoleBy].filter(([t, e]) => masterBy.has(t) && masterBy.get(t) !== e).map(([t]) => t).sort(compareTargets);
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     now_ms: now,
     outcomes,
     disagreements: comparison.disagreements,
@@ -45,35 +45,6 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
       executor_differs,
     },
   };
-}
-
-/** One history sample from the live view (what the sampler records every minute). */
-export async function currentShadowSample(): Promise<ShadowSample> {
-  const { comparison, view } = await shadowFor(await liveCache().current(), undefined);
-  const outcomes = {} as OutcomeCounts;
-  for (const o of SHADOW_OUTCOMES) outcomes[o] = comparison.counts[o];
-  return { at_ms: Date.now(), revision: view.revision, outcomes, disagreements: comparison.disagreements };
-}
-
-const KEY = Symbol.for("scheduler-console.shadow-sampler");
-
-/** Starts this replica's sampler once (from the first API request). */
-export function ensureShadowSampler(): ShadowSampler {
-  const g = globalThis as unknown as Record<symbol, ShadowSampler | undefined>;
-  let sampler = g[KEY];
-  if (!sampler) {
-    const env = process.env;
-    sampler = new ShadowSampler({
-      client: etcdClient(),
-      prefix: etcdPrefix(),
-      sample: currentShadowSample,
-      intervalMs: Number(env.CONSOLE_SHADOW_SAMPLE_MS) > 0 ? Number(env.CONSOLE_SHADOW_SAMPLE_MS) : 60_000,
-      electionTtlSecs: Number(env.CONSOLE_SAMPLER_TTL_SECS) > 0 ? Number(env.CONSOLE_SAMPLER_TTL_SECS) : 10,
-    });
-    g[KEY] = sampler;
-    sampler.start();
-  }
-  return sampler;
 }
 
 export async function shadowHistory(fromMs: number, toMs: number): Promise<ShadowSample[]> {

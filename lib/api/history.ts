@@ -1,0 +1,152 @@
+import "server-only";
+// GET /api/v1/scheduler/demand/history (console-api.md "Time"). The table's own keys —
+// its demand events, cache row, policies (its own and `_default`), write-turn lock and
+// execution fence, merge failures and cooldowns — are walked back through etcd's history
+// by mod_revision (lib/etcd/key-history.ts): one point per revision at which one of them
+// changed. Each point rebuilds the table from those keys as they were at that revision,
+// beside the executors and assignments current then, and plans it at the revision's own
+// time (lib/api/revision-clock.ts) with the same parsers, fold and planner as every page.
+// The verdict weighs the table against the capacity free at that revision; other tables'
+// competition for it is not replayed (that would be one fleet plan per point).
+import { planFleet } from "@/lib/planner/plan";
+import { TASK_KINDS } from "@/lib/schema/kinds";
+import { hex, keys } from "@/lib/schema/keys";
+import { DEFAULT_HISTORY_WINDOW_MS, type HistoryPoint, type HistoryQuery, type HistoryResponse } from "@/lib/schema/api/history";
+import type { RevisionTime } from "@/lib/schema/api/revisions";
+import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
+import { keyHistory, readRange, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
+import { currentRevision } from "@/lib/etcd/paged-read";
+import { buildSnapshot, familyOfKey } from "@/lib/snapshot/build";
+import type { FamilyName, SnapshotKv } from "@/lib/snapshot/types";
+import { foldSnapshot } from "@/lib/live/demand-index";
+import { plannerFleet } from "@/lib/live/planner-input";
+import { ApiError } from "./errors";
+import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "./revision-clock";
+
+/** parallel etcd reads per request (keys walked, points evaluated) */
+const CONCURRENCY = 16;
+
+async function inParallel<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await run(items[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  return out;
+}
+
+/** The table's own keys: single keys, and prefixes whose keys are found at the window's end. */
+function ownKeys(prefix: string, target: string): { single: string[]; prefixes: string[] } {
+  const h = hex(target);
+  return {
+    single: [
+      keys.demandTable(prefix, target),
+      `${prefix}/policies/_default`,
+      `${prefix}/policies/${h}`,
+      keys.targetLock(prefix, target),
+      keys.mergeExecution(prefix, target),
+      ...TASK_KINDS.filter((k) => k !== "merge_wal").map((k) => keys.cooldown(prefix, k, target)),
+    ],
+    prefixes: [`${prefix}/demand-events/${h}/`, `${prefix}/merge-failures/${h}/`],
+  };
+}
+
+/** The window in revisions: [from, to] and where compaction cut it. */
+async function windowOf(clock: RevisionClock, client: EtcdClient, prefix: string, fromMs: number, toMs: number, now: number) {
+  const toRevision = toMs >= now ? await currentRevision(client, prefix) : (await clock.revisionAt(toMs)).revision;
+  const oldest = await clock.oldestReadable();
+  let fromRevision: number;
+  let cut = false;
+  try {
+    fromRevision = (await clock.revisionAt(fromMs)).revision + 1;
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 404) throw e;
+    fromRevision = oldest;
+    cut = oldest > 1;
+  }
+  return { fromRevision: Math.max(fromRevision, oldest), toRevision, oldest, cut };
+}
+
+const asSnapshotKv = (kv: VersionedKv): SnapshotKv => ({ key: kv.key, value: Buffer.from(kv.value, "utf8"), modRevision: kv.modRevision, lease: "0" });
+
+/** The value of each walked key current at `revision` (newest version with mod_revision ≤ revision). */
+function stateAt(histories: KeyHistory[], revision: number): VersionedKv[] {
+  const out: VersionedKv[] = [];
+  for (const h of histories) {
+    let current: VersionedKv | null = h.before;
+    for (const v of h.versions) {
+      if (v.modRevision > revision) break;
+      current = v;
+    }
+    if (current) out.push(current);
+  }
+  return out;
+}
+
+/** Executors and assignments at `revision` (the capacity the table meets then). */
+async function capacityAt(client: EtcdClient, prefix: string, revision: number): Promise<VersionedKv[]> {
+  const [executors, assignments] = await Promise.all([
+    readRange(client, prefix, { key: keys.executors(prefix), prefix: true, revision }),
+    readRange(client, prefix, { key: keys.assignments(prefix), prefix: true, revision }),
+  ]);
+  return [...executors.kvs, ...assignments.kvs];
+}
+
+function evaluatePoint(prefix: string, target: string, revision: number, time: RevisionTime, kvs: VersionedKv[], now: number): HistoryPoint | null {
+  const byFamily = new Map<FamilyName, SnapshotKv[]>();
+  for (const kv of kvs) {
+    const family = familyOfKey(prefix, kv.key);
+    if (!family) continue;
+    let list = byFamily.get(family.name);
+    if (!list) byFamily.set(family.name, (list = []));
+    list.push(asSnapshotKv(kv));
+  }
+  const snapshot = buildSnapshot(prefix, revision, byFamily);
+  const plan = planFleet(plannerFleet(snapshot, foldSnapshot(snapshot)), time.at_ms ?? now);
+  const t = plan.byTarget.get(target);
+  if (!t) return null; // the table did not exist at this revision
+  return {
+    revision,
+    at_ms: time.at_ms,
+    error_ms: time.error_ms,
+    pending_generations: t.pending_generations,
+    wait_ms: t.wait_ms,
+    class: t.class,
+    score: t.score,
+    verdict: t.verdict.state === "would_place" ? { state: "would_place", code: null } : { state: "would_skip", code: t.verdict.code },
+  };
+}
+
+export async function demandHistory(q: HistoryQuery): Promise<HistoryResponse> {
+  const client = etcdClient();
+  const prefix = etcdPrefix();
+  const clock = revisionClock();
+  const now = Date.now();
+  const toMs = q.to_ms ?? now;
+  if (toMs > now + FUTURE_SLACK_MS) {
+    const message = `to_ms ${toMs} is in the future (server clock ${now})`;
+    throw new ApiError(400, "invalid_query", message, { issues: [{ path: ["to_ms"], code: "future_time", message }] });
+  }
+  const fromMs = q.from_ms ?? toMs - DEFAULT_HISTORY_WINDOW_MS;
+  const w = await windowOf(clock, client, prefix, fromMs, toMs, now);
+  const own = ownKeys(prefix, q.target);
+  const found = await Promise.all(own.prefixes.map((p) => readRange(client, prefix, { key: p, prefix: true, revision: w.toRevision })));
+  const walked = [...own.single, ...found.flatMap((r) => r.kvs.map((kv) => kv.key))];
+  const histories = await inParallel(walked, (key) => keyHistory(client, prefix, key, w.fromRevision, w.toRevision));
+  const revisions = [...new Set(histories.flatMap((h) => h.versions.map((v) => v.modRevision)))].sort((a, b) => a - b);
+  const points = await inParallel(revisions, async (revision) => {
+    const [time, capacity] = await Promise.all([clock.timeOf(revision), capacityAt(client, prefix, revision)]);
+    return evaluatePoint(prefix, q.target, revision, time, [...stateAt(histories, revision), ...capacity], now);
+  });
+  const cut = w.cut || histories.some((h) => h.compacted);
+  return {
+    target: q.target,
+    from_ms: fromMs,
+    to_ms: toMs,
+    from_revision: w.fromRevision,
+    to_revision: w.toRevision,
+    points: points.filter((p): p is HistoryPoint => p !== null),
+    compacted_before: cut ? w.oldest : null,
+  };
+}

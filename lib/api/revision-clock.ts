@@ -164,20 +164,25 @@ export class RevisionClock {
     const s = await this.samples.fresh();
     const i = s.lastAtOrBefore(atMs);
     if (i >= 0) return this.readable(s.rev[i], atMs);
-    // before the samples: binary search over readable revisions on the record estimate
+    // before the samples: binary search over readable revisions on the record estimate.
+    // A revision whose time nothing tells (no records yet) counts as older than any time.
     const oldest = await this.oldestReadable();
     const top = s.rev.length > 0 ? s.rev[0] : await currentRevision(this.client, this.prefix);
-    const first = await this.timeOf(oldest);
-    if (first.at_ms === null || first.at_ms > atMs) throw beforeHistory(atMs, oldest);
+    const writtenBy = async (revision: number) => {
+      const t = await this.timeOf(revision);
+      return t.at_ms === null || t.at_ms <= atMs;
+    };
+    if (!(await writtenBy(oldest))) throw beforeHistory(atMs, oldest);
     let lo = oldest;
     let hi = top;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      const t = await this.timeOf(mid);
-      if (t.at_ms !== null && t.at_ms > atMs) hi = mid - 1;
-      else lo = mid;
+      if (await writtenBy(mid)) lo = mid;
+      else hi = mid - 1;
     }
-    return this.timeOf(lo);
+    const found = await this.timeOf(lo);
+    if (found.at_ms === null) throw beforeHistory(atMs, oldest);
+    return found;
   }
 
   /** revision, unless compaction took it: then the time is before any readable revision */

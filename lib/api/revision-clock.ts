@@ -135,11 +135,13 @@ export class RevisionClock {
   /** When revision R was written. FutureRevision (400) past the store's revision; RevisionCompacted (410). */
   async timeOf(revision: number): Promise<RevisionTime> {
     const cached = this.cache.get(revision);
-    if (cached) return cached;
-    const current = await currentRevision(this.client, this.prefix);
-    if (revision > current) throw new FutureRevision(revision);
-    // a read pinned to R fails typed when R is compacted
+    if (!cached) {
+      const current = await currentRevision(this.client, this.prefix);
+      if (revision > current) throw new FutureRevision(revision);
+    }
+    // a read pinned to R fails typed when R is compacted (a known time is no use then)
     await readRange(this.client, this.prefix, { key: keys.leader(this.prefix), revision });
+    if (cached) return cached;
     const s = await this.samples.fresh();
     const now = Date.now();
     const a = s.lastBefore(revision);
@@ -163,6 +165,14 @@ export class RevisionClock {
     if (atMs > now + FUTURE_SLACK_MS) throw futureTime(atMs, now);
     const s = await this.samples.fresh();
     const i = s.lastAtOrBefore(atMs);
+    if (i >= 0 && i === s.rev.length - 1) {
+      // after the newest sample: a newer revision counts once its estimated time is ≤ T
+      const current = await currentRevision(this.client, this.prefix);
+      if (current > s.rev[i]) {
+        const latest = await this.timeOf(current);
+        if (latest.at_ms !== null && latest.at_ms <= atMs) return latest;
+      }
+    }
     if (i >= 0) return this.readable(s.rev[i], atMs);
     // before the samples: binary search over readable revisions on the record estimate.
     // A revision whose time nothing tells (no records yet) counts as older than any time.

@@ -37,7 +37,7 @@ async function inParallel<T, R>(items: readonly T[], run: (item: T) => Promise<R
 }
 
 /** The table's own keys: single keys, and prefixes whose keys are found at the window's end. */
-function ownKeys(prefix: string, target: string): { single: string[]; prefixes: string[] } {
+export function ownKeys(prefix: string, target: string): { single: string[]; prefixes: string[] } {
   const h = hex(target);
   return {
     single: [

@@ -26,6 +26,8 @@ export interface RangeQuery {
   descend?: boolean;
   /** order by mod_revision instead of key */
   byModRevision?: boolean;
+  /** only keys last modified at or after this revision */
+  minModRevision?: number;
 }
 
 export interface RangeAnswer {
@@ -47,6 +49,7 @@ export async function readRange(client: Etcd3, consolePrefix: string, q: RangeQu
       limit: q.limit ?? 0,
       sort_order: q.descend ? "Descend" : q.byModRevision || q.limit ? "Ascend" : "None",
       sort_target: q.byModRevision ? "Mod" : "Key",
+      min_mod_revision: q.minModRevision ?? 0,
     });
     return {
       kvs: res.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),

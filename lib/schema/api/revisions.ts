@@ -24,3 +24,20 @@ export type RevisionTimeQuery = z.output<typeof revisionTimeQuery>;
 /** One durable sample `P/console/revision-clock/<15-digit at_ms>`: at `at_ms` the store was at `revision`. */
 export const clockSample = z.object({ at_ms: z.number().int().nonnegative(), revision: z.number().int().positive() });
 export type ClockSample = z.infer<typeof clockSample>;
+
+/** What a page shows, for "step back / forward one change" (GET /api/v1/revisions/change). */
+export const CHANGE_SCOPES = ["overview", "tables", "table", "executors", "shadow", "failures", "policies", "audit", "skipped"] as const;
+
+export const changeQuery = z
+  .object({
+    scope: z.enum(CHANGE_SCOPES),
+    target: z.string().min(1).max(512).optional(),
+    revision: z
+      .string()
+      .regex(/^\d{1,16}$/, "revision must be a positive integer")
+      .transform(Number)
+      .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)),
+    direction: z.enum(["back", "forward"]),
+  })
+  .refine((q) => q.scope !== "table" || q.target !== undefined, { message: "the table scope needs a target", path: ["target"] });
+export type ChangeQuery = z.output<typeof changeQuery>;

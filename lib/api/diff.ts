@@ -92,6 +92,7 @@ export async function fleetDiff(q: DiffQuery): Promise<DiffResponse> {
     revision: s.view.revision,
     at_ms: s.planned.evaluation.revision_time?.at_ms ?? null,
     error_ms: s.planned.evaluation.revision_time?.error_ms ?? null,
+    basis: s.planned.evaluation.revision_time?.basis ?? ("unknown" as const),
     now_ms: s.planned.now,
   });
   return {

@@ -27,7 +27,14 @@ export function buildQuery(params: QueryParams): string {
   return text ? `?${text}` : "";
 }
 
-export async function fetchJson<T>(path: string, params: QueryParams = {}, signal?: AbortSignal): Promise<T> {
+/** A pinned page opened with `?now=server` asks every pinned read for the server clock (console-api.md "Time"). */
+function withPageClock(params: QueryParams): QueryParams {
+  if (typeof window === "undefined" || params.revision == null || params.now !== undefined) return params;
+  return new URLSearchParams(window.location.search).get("now") === "server" ? { ...params, now: "server" } : params;
+}
+
+export async function fetchJson<T>(path: string, query: QueryParams = {}, signal?: AbortSignal): Promise<T> {
+  const params = withPageClock(query);
   const res = await fetch(`${path}${buildQuery(params)}`, { signal, headers: { accept: "application/json" }, cache: "no-store" });
   const text = await res.text();
   let body: unknown = null;

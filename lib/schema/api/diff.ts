@@ -1,7 +1,7 @@
 // GET /api/v1/scheduler/diff (console-api.md "Time"): what changed between two moments,
 // each side evaluated at its own revision's time.
 import { z } from "zod";
-import { className, leader, OUTCOMES, revisionParam } from "./common";
+import { className, leader, OUTCOMES, REVISION_TIME_BASES, revisionParam } from "./common";
 import { atMsParam } from "./revisions";
 
 export const diffQuery = z
@@ -12,7 +12,7 @@ export const diffQuery = z
   .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, { message: "from_ms must not be after to_ms", path: ["from_ms"] });
 export type DiffQuery = z.output<typeof diffQuery>;
 
-const side = z.object({ revision: z.number().int(), at_ms: z.number().int().nullable(), error_ms: z.number().int().nullable(), now_ms: z.number().int() });
+const side = z.object({ revision: z.number().int(), at_ms: z.number().int().nullable(), error_ms: z.number().int().nullable(), basis: z.enum(REVISION_TIME_BASES), now_ms: z.number().int() });
 const verdictKey = z.object({ state: z.enum(["would_place", "would_skip"]), code: z.string().nullable() });
 const executorState = z.object({ kind: z.string(), version: z.string().nullable(), draining: z.boolean(), kinds: z.array(z.string()), slots_total: z.record(z.string(), z.number()), bytes_total: z.number() });
 const outcomeCounts = z.object(Object.fromEntries(OUTCOMES.map((o) => [o, z.number().int()])) as Record<(typeof OUTCOMES)[number], z.ZodNumber>);

@@ -20,13 +20,11 @@ import { createEtcdClient } from "../lib/etcd/client";
 import { seedScenarios } from "../lib/sim/seed";
 import { PRODUCTION_SHARDS, PRODUCTION_TABLES, productionTarget } from "../lib/sim/scenarios/production";
 import { keys } from "../lib/schema/keys";
-import { FAMILY_BY_NAME, parseFamilyKv } from "../lib/snapshot/families";
-import type { FamilyName } from "../lib/snapshot/types";
 import { readFolded } from "../lib/live/read";
 import { plannerFleet } from "../lib/live/planner-input";
 import { planFleet } from "../lib/planner/plan";
 import { tableSummary } from "../lib/api/demand";
-import { LiveStore, type ParseKv } from "../lib/live/store";
+import { LiveStore } from "../lib/live/store";
 import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
 import { cpuMsOf } from "../test/support/observe";
@@ -106,17 +104,11 @@ async function refreshCost(endpoints: string) {
       JSON.stringify(plan.tables.slice(0, 2000).map(tableSummary));
       warmPathMs.push(performance.now() - started);
 
-      const parse: ParseKv = (family: FamilyName, kv) => {
-        const outcome = parseFamilyKv(PREFIX, FAMILY_BY_NAME.get(family)!, kv);
-        if (outcome === null) return null;
-        if (!outcome.ok) return { kind: "skipped", skipped: { key: kv.key, family, reason: outcome.reason, detail: outcome.detail } };
-        return { kind: "entry", entry: outcome.entry as { key: string; modRevision: number } };
-      };
       const target = productionTarget(4242 + run);
       const value = JSON.stringify({ v: 1, shard: PRODUCTION_SHARDS[0], sealed_through: 5000 + run, sealed_bytes_through: 67_108_864, merged_through: 1000, flushed_at_ms: 1_700_000_005_000, writer_epoch: 3, source: "scan" });
       const kv = { key: keys.demandEvent(PREFIX, target, PRODUCTION_SHARDS[0]), value: Buffer.from(value), modRevision: snapshot.revision + 1, lease: "0" };
       const t0 = performance.now();
-      store.apply({ revision: snapshot.revision + 1, changes: [{ type: "put", kv }] }, parse, (family) => {
+      store.apply({ revision: snapshot.revision + 1, changes: [{ type: "put", kv }] }, (family) => {
         if (family === "demand-events") demand.touch(target);
       });
       demand.tables(store.snapshot());

@@ -29,7 +29,7 @@ import {
   type Assignment, type DemandEvent, type DemandEventInput, type Heartbeat, type TableDemand, type TaskRecord,
 } from "@/lib/schema";
 import {
-  compareShadow, foldEvent, mergeTaskTargets, scoreTables, shadowPass, sortPlannerOrder, type EtcdKv,
+  compareShadow, foldEvent, mergeTaskTargets, scoreTables, shadowPass, sortPlannerOrder,
 } from "@/lib/planner";
 import { planFleet, type FleetPlan, type PlannerFleet } from "@/lib/planner/plan";
 import { mergeThresholds } from "@/lib/planner/plan/table";
@@ -44,7 +44,7 @@ const gc = vm.runInNewContext("gc") as () => void;
 
 // ---------------------------------------------------------------- scenario (raw strings)
 function buildScenario() {
-  const events: EtcdKv[] = [];
+  const events: { key: string; value: string; modRevision: number }[] = [];
   let rev = 1;
   const put = (target: string, e: DemandEventInput) =>
     events.push({ key: `${P}/demand-events/${hex(target)}/${e.shard}`, value: stringifyDemandEvent(e), modRevision: rev++ });

@@ -8,7 +8,7 @@ import { compareTargets } from "@/lib/planner/order";
 import { IDLE_TIMEOUT_SECS, mergeProgress } from "@/lib/planner/progress";
 import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "@/lib/live/cache";
-import { eventsOfTarget } from "@/lib/live/demand-index";
+import { eventsOfTarget } from "@/lib/snapshot/demand-index";
 import { tableSummary } from "./demand";
 import { notFound } from "./errors";
 import { cooldownRows, failureRows } from "./failures";

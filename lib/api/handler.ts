@@ -6,8 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authorizeRead } from "./access";
 import { classifyError } from "./errors";
-import { metrics } from "./metrics";
-import { startBackground } from "./background";
+import { metrics } from "@/lib/metrics";
 
 export interface HandlerContext<Q> {
   request: Request;
@@ -79,7 +78,6 @@ export function apiHandler<S extends z.ZodType>(spec: HandlerSpec<S>, run: (ctx:
     return response;
 
     async function respond(): Promise<Response> {
-      startBackground();
       if (spec.access !== "public") {
         const denied = await authorizeRead(request);
         if (denied) return denied;

@@ -1,7 +1,8 @@
 import "server-only";
 // GET /api/v1/health (console-api.md): every configured etcd endpoint asked directly (its
 // own one-host client, short deadline), the scheduler's leader and the live cache's state.
-// ok = every endpoint answers and the cache is live; degraded = some answer; down = none.
+// ok = every endpoint answers and the cache is live; degraded = some answer; down = none;
+// starting (503) until the first full read and plan are done (console-api.md "Readiness").
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { consoleEnv } from "@/lib/config/env";
 import { createEtcdClient, etcdClient, etcdPrefix } from "@/lib/etcd/client";
@@ -9,6 +10,7 @@ import { keys } from "@/lib/schema/keys";
 import { parseLeader, type LeaderRecord } from "@/lib/schema/leader";
 import type { HealthResponse } from "@/lib/schema/api/health";
 import { liveCache } from "@/lib/live/cache";
+import { isReady } from "./background";
 
 const DEADLINE_MS = 1500;
 /**
@@ -114,12 +116,19 @@ export async function healthResponse(): Promise<{ status: number; body: HealthRe
   // no answer in time, but nothing refused either, the watch is live and etcd answered a
   // moment ago: the server was too busy to hear it, not etcd down
   const busy = answering.length === 0 && probes.every((p) => p.missed) && snapshot.live && Date.now() - lastOk().atMs < RECENT_ANSWER_MS;
-  const status: HealthResponse["status"] =
-    answering.length === 0 && !busy ? "down" : answering.length === probes.length && (snapshot.live || snapshot.revision === null) ? "ok" : "degraded";
+  const ready = isReady();
+  const status: HealthResponse["status"] = !ready
+    ? "starting"
+    : answering.length === 0 && !busy
+      ? "down"
+      : answering.length === probes.length && (snapshot.live || snapshot.revision === null)
+        ? "ok"
+        : "degraded";
   return {
-    status: status === "down" ? 503 : 200,
+    status: status === "down" || status === "starting" ? 503 : 200,
     body: {
       status,
+      ready,
       revision: answering.length > 0 ? Math.max(...answering.map((p) => p.revision ?? 0)) : null,
       endpoints: probes.map(({ revision: _r, missed: _m, ...p }) => p),
       leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,

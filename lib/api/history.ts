@@ -16,15 +16,15 @@ import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import { keyHistory, readRange, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
-import { buildSnapshot, familyOfKey } from "@/lib/snapshot/build";
-import type { FamilyName, SnapshotKv } from "@/lib/snapshot/types";
-import { foldSnapshot } from "@/lib/live/demand-index";
+import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
+import type { SnapshotKv } from "@/lib/snapshot/types";
+import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { plannerFleet } from "@/lib/live/planner-input";
 import { ApiError } from "./errors";
 import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "./revision-clock";
 
 /** parallel etcd reads per request (keys walked, points evaluated) */
-const CONCURRENCY = 16;
+const CONCURRENCY = 32;
 
 async function inParallel<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -70,16 +70,16 @@ async function windowOf(clock: RevisionClock, client: EtcdClient, prefix: string
 
 const asSnapshotKv = (kv: VersionedKv): SnapshotKv => ({ key: kv.key, value: Buffer.from(kv.value, "utf8"), modRevision: kv.modRevision, lease: "0" });
 
-/** The value of each walked key current at `revision` (newest version with mod_revision ≤ revision). */
-function stateAt(histories: KeyHistory[], revision: number): VersionedKv[] {
-  const out: VersionedKv[] = [];
+/** The value of each walked key current at each of `revisions` (ascending): one sweep per key. */
+function statesAt(histories: KeyHistory[], revisions: readonly number[]): VersionedKv[][] {
+  const out = revisions.map((): VersionedKv[] => []);
   for (const h of histories) {
     let current: VersionedKv | null = h.before;
-    for (const v of h.versions) {
-      if (v.modRevision > revision) break;
-      current = v;
-    }
-    if (current) out.push(current);
+    let next = 0;
+    revisions.forEach((revision, i) => {
+      while (next < h.versions.length && h.versions[next].modRevision <= revision) current = h.versions[next++];
+      if (current) out[i].push(current);
+    });
   }
   return out;
 }
@@ -94,15 +94,7 @@ async function capacityAt(client: EtcdClient, prefix: string, revision: number):
 }
 
 function evaluatePoint(prefix: string, target: string, revision: number, time: RevisionTime, kvs: VersionedKv[], now: number): HistoryPoint | null {
-  const byFamily = new Map<FamilyName, SnapshotKv[]>();
-  for (const kv of kvs) {
-    const family = familyOfKey(prefix, kv.key);
-    if (!family) continue;
-    let list = byFamily.get(family.name);
-    if (!list) byFamily.set(family.name, (list = []));
-    list.push(asSnapshotKv(kv));
-  }
-  const snapshot = buildSnapshot(prefix, revision, byFamily);
+  const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, kvs.map(asSnapshotKv)));
   const plan = planFleet(plannerFleet(snapshot, foldSnapshot(snapshot)), time.at_ms ?? now);
   const t = plan.byTarget.get(target);
   if (!t) return null; // the table did not exist at this revision
@@ -135,9 +127,12 @@ export async function demandHistory(q: HistoryQuery): Promise<HistoryResponse> {
   const walked = [...own.single, ...found.flatMap((r) => r.kvs.map((kv) => kv.key))];
   const histories = await inParallel(walked, (key) => keyHistory(client, prefix, key, w.fromRevision, w.toRevision));
   const revisions = [...new Set(histories.flatMap((h) => h.versions.map((v) => v.modRevision)))].sort((a, b) => a - b);
-  const points = await inParallel(revisions, async (revision) => {
-    const [time, capacity] = await Promise.all([clock.timeOf(revision), capacityAt(client, prefix, revision)]);
-    return evaluatePoint(prefix, q.target, revision, time, [...stateAt(histories, revision), ...capacity], now);
+  // every point is a mod_revision read just now, at or after the oldest: checking that one is enough
+  if (revisions.length > 0) await clock.timeOf(revisions[0]);
+  const states = statesAt(histories, revisions);
+  const points = await inParallel(revisions.map((revision, i) => ({ revision, i })), async ({ revision, i }) => {
+    const [time, capacity] = await Promise.all([clock.timeOfReadable(revision), capacityAt(client, prefix, revision)]);
+    return evaluatePoint(prefix, q.target, revision, time, [...states[i], ...capacity], now);
   });
   const cut = w.cut || histories.some((h) => h.compacted);
   return {

@@ -1,83 +1,9 @@
 import "server-only";
-// Prometheus metrics of the console (console-api.md "GET /api/metrics"). One registry per
-// process, kept on globalThis: Next may bundle this module into several route chunks.
-import { PerformanceObserver, constants } from "node:perf_hooks";
-import v8 from "node:v8";
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+// GET /api/metrics: the process's metrics (lib/metrics) as Prometheus text, so the route
+// handler stays "parse, call, return" over lib/api.
+import { metrics } from "@/lib/metrics";
 
-/**
- * The V8 heap in use just after each major (mark-compact) GC: the live set. Between GCs
- * the heap in use swings by 100 MiB under load and RSS keeps pages V8 and malloc freed,
- * so neither shows a leak early; this only climbs when something is retained. The
- * observer runs right after the GC, before much new garbage exists.
- */
-function liveHeapGauge(registers: Registry[]): Gauge {
-  const gauge = new Gauge({ name: "console_heap_live_bytes", help: "V8 heap in use just after the last major GC (the live set; 0 before the first)", registers });
-  const observer = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
-      if (detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) gauge.set(v8.getHeapStatistics().used_heap_size);
-    }
-  });
-  observer.observe({ entryTypes: ["gc"] });
-  return gauge;
-}
-
-function create() {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "console_" });
-  const r = [registry];
-  return {
-    registry,
-    requestSeconds: new Histogram({
-      name: "console_request_duration_seconds",
-      help: "HTTP request latency by route, method and status",
-      labelNames: ["route", "method", "status"],
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers: r,
-    }),
-    snapshotReadSeconds: new Histogram({
-      name: "console_snapshot_read_seconds",
-      help: "Time of one full paged fleet read at one revision (scheduler-model.md §8.1)",
-      labelNames: ["mode"],
-      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
-      registers: r,
-    }),
-    fullReads: new Counter({
-      name: "console_snapshot_full_reads_total",
-      help: "Full fleet reads, by reason (initial, watch_broken, pinned_revision, health)",
-      labelNames: ["reason"],
-      registers: r,
-    }),
-    pages: new Counter({ name: "console_etcd_pages_total", help: "Pages read by full fleet reads", registers: r }),
-    pageShrinks: new Counter({ name: "console_etcd_page_shrinks_total", help: "Page size halvings during full reads (§8.1)", registers: r }),
-    readBytes: new Counter({ name: "console_etcd_read_bytes_total", help: "Key + value bytes read by full fleet reads", registers: r }),
-    skipped: new Gauge({ name: "console_skipped_records", help: "Records skipped in the live snapshot, by reason", labelNames: ["reason"], registers: r }),
-    watchEvents: new Counter({ name: "console_watch_events_total", help: "etcd watch events applied to the live snapshot", labelNames: ["type"], registers: r }),
-    watchRestarts: new Counter({ name: "console_watch_restarts_total", help: "Times the live watch broke and the cache re-read", labelNames: ["reason"], registers: r }),
-    tableRefolds: new Counter({ name: "console_table_refolds_total", help: "Tables re-folded incrementally after watch events", registers: r }),
-    plans: new Counter({ name: "console_plans_total", help: "Fleet plans computed (cached per revision and now)", registers: r }),
-    snapshotRevision: new Gauge({ name: "console_snapshot_revision", help: "Revision of the live snapshot", registers: r }),
-    snapshotLive: new Gauge({ name: "console_snapshot_live", help: "1 while the live snapshot's watch is connected", registers: r }),
-    shadowOutcome: new Gauge({ name: "console_shadow_outcome", help: "Shadow comparison outcome counts of the last computed plan (§6.2)", labelNames: ["outcome"], registers: r }),
-    shadowDisagreements: new Gauge({ name: "console_shadow_disagreements", help: "discovery_miss + phantom_task of the last computed plan", registers: r }),
-    shadowSamples: new Counter({ name: "console_shadow_history_samples_total", help: "Shadow-history samples written by this replica", registers: r }),
-    shadowHistorySkipped: new Counter({
-      name: "console_shadow_history_skipped_total",
-      help: "Stored shadow-history values left out of a history read (not a valid sample)",
-      registers: r,
-    }),
-    samplerLeader: new Gauge({ name: "console_shadow_sampler_leader", help: "1 while this replica holds the sampler election", registers: r }),
-    liveHeap: liveHeapGauge(r),
-  };
-}
-
-export type ConsoleMetrics = ReturnType<typeof create>;
-
-const KEY = Symbol.for("scheduler-console.metrics");
-
-/** The process-wide metrics (created on first use). */
-export function metrics(): ConsoleMetrics {
-  const g = globalThis as unknown as Record<symbol, ConsoleMetrics | undefined>;
-  return (g[KEY] ??= create());
+export async function metricsResponse(): Promise<Response> {
+  const { registry } = metrics();
+  return new Response(await registry.metrics(), { headers: { "content-type": registry.contentType, "cache-control": "no-store" } });
 }

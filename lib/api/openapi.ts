@@ -64,7 +64,7 @@ export function openApiDocument(): JsonSchema {
           summary: "etcd endpoints, leader and live-cache state; 503 when no endpoint answers",
           responses: {
             "200": { description: "etcd answers", content: { "application/json": { schema: schemaOf(healthResponse, "output") } } },
-            "503": { description: "no endpoint answers (status down)", content: { "application/json": { schema: schemaOf(healthResponse, "output") } } },
+            "503": { description: "no endpoint answers (status down), or the first full read and plan are not done yet (status starting)", content: { "application/json": { schema: schemaOf(healthResponse, "output") } } },
           },
         },
       },

@@ -12,7 +12,7 @@ import { compareShadow, mergeTaskTargets, shadowPass, type ShadowComparison, typ
 import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/live/planner-input";
-import { metrics } from "./metrics";
+import { metrics } from "@/lib/metrics";
 import { defaultNow, evaluate, type Evaluation, type NowChoice } from "./meta";
 
 export interface Planned {

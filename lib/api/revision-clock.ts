@@ -141,6 +141,15 @@ export class RevisionClock {
     }
     // a read pinned to R fails typed when R is compacted (a known time is no use then)
     await readRange(this.client, this.prefix, { key: keys.leader(this.prefix), revision });
+    return cached ?? this.timeOfReadable(revision);
+  }
+
+  /**
+   * When revision R was written, for a caller that knows R exists and is readable (a
+   * mod_revision it just read at or after an already checked revision): no checks.
+   */
+  async timeOfReadable(revision: number): Promise<RevisionTime> {
+    const cached = this.cache.get(revision);
     if (cached) return cached;
     const s = await this.samples.fresh();
     const now = Date.now();

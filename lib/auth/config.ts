@@ -1,4 +1,5 @@
 import "server-only";
+import { sessionSecretOf } from "@/lib/config/env";
 import { parseTokenList } from "./tokens";
 
 // console-api.md Configuration/Security: CONSOLE_ADMIN_TOKENS, CONSOLE_VIEWER_TOKENS
@@ -11,11 +12,10 @@ export interface AuthConfig {
 }
 
 export function readAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
-  const secret = env.CONSOLE_SESSION_SECRET?.trim();
   return {
     adminTokens: parseTokenList(env.CONSOLE_ADMIN_TOKENS),
     viewerTokens: parseTokenList(env.CONSOLE_VIEWER_TOKENS),
-    sessionSecret: secret ? secret : null,
+    sessionSecret: sessionSecretOf(env),
   };
 }
 

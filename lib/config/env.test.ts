@@ -18,7 +18,15 @@ describe("loadEnv (console-api.md Configuration)", () => {
       port: 3000,
       adminTokens: [],
       viewerTokens: [],
+      sessionSecret: null,
     });
+  });
+
+  it("CONSOLE_SESSION_SECRET: unset or empty means per-process; short or blank fails, without echoing it", () => {
+    expect(loadEnv({ CONSOLE_SESSION_SECRET: "" }).sessionSecret).toBeNull();
+    expect(loadEnv({ CONSOLE_SESSION_SECRET: ` ${"k".repeat(32)} ` }).sessionSecret).toBe("k".repeat(32));
+    expect(fails({ CONSOLE_SESSION_SECRET: "s3cret" })).toBe("invalid configuration: CONSOLE_SESSION_SECRET must be at least 32 characters");
+    expect(fails({ CONSOLE_SESSION_SECRET: "   " })).toBe("invalid configuration: CONSOLE_SESSION_SECRET must not be blank (unset it for a per-process secret)");
   });
 
   it("splits comma lists and trims the prefix's trailing slash", () => {

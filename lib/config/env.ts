@@ -54,6 +54,14 @@ export const envSchema = z.object({
     .pipe(z.number().int().min(1, "must be 1..65535").max(65535, "must be 1..65535")),
   CONSOLE_ADMIN_TOKENS: z.string().default("").transform(commaList),
   CONSOLE_VIEWER_TOKENS: z.string().default("").transform(commaList),
+  // docs/operations.md: 32+ random characters, the same on every replica. Unset (or empty)
+  // = one random secret per process; a short or blank one is refused, not silently replaced.
+  CONSOLE_SESSION_SECRET: z
+    .string()
+    .optional()
+    .refine((s) => s === undefined || s === "" || s.trim() !== "", "must not be blank (unset it for a per-process secret)")
+    .refine((s) => s === undefined || s.trim() === "" || s.trim().length >= 32, "must be at least 32 characters")
+    .transform((s) => sessionSecretOf({ CONSOLE_SESSION_SECRET: s })),
 });
 
 export interface ConsoleEnv {
@@ -66,6 +74,14 @@ export interface ConsoleEnv {
   port: number;
   adminTokens: string[];
   viewerTokens: string[];
+  /** CONSOLE_SESSION_SECRET, or null for a per-process random secret */
+  sessionSecret: string | null;
+}
+
+/** CONSOLE_SESSION_SECRET as the session code uses it (trimmed; unset or empty → null). */
+export function sessionSecretOf(source: Record<string, string | undefined>): string | null {
+  const secret = source.CONSOLE_SESSION_SECRET?.trim();
+  return secret ? secret : null;
 }
 
 /** One-line configuration error; `variable` is the offending environment variable. */
@@ -87,7 +103,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const issue = parsed.error.issues[0];
     const variable = String(issue.path[0] ?? "environment");
     const shown = source[variable];
-    const value = shown === undefined || /PASSWORD|TOKENS/.test(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
+    const value = shown === undefined || /PASSWORD|TOKENS|SECRET/.test(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
     throw new ConfigError(variable, `${issue.message.replace(/\s+/g, " ")}${value}`);
   }
   const e = parsed.data;
@@ -110,6 +126,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     port: e.PORT,
     adminTokens: e.CONSOLE_ADMIN_TOKENS,
     viewerTokens: e.CONSOLE_VIEWER_TOKENS,
+    sessionSecret: e.CONSOLE_SESSION_SECRET,
   };
 }
 

@@ -35,7 +35,24 @@ interface PoolLike {
 /** A too-large response is never "recoverable", whatever policy the client was given. */
 const notRetriedIfTooLarge = (e: Error) => (isMessageSizeError(e) && !(e instanceof EtcdMessageTooLarge) ? new EtcdMessageTooLarge(e.message) : e);
 
-const poolOf = (client: Etcd3) => (client as unknown as { pool: PoolLike }).pool;
+/**
+ * etcd3's private ConnectionPool, checked to have what this module uses (etcd3 1.1.2:
+ * `pool.withConnection`, `pool.shuffledHosts`, `pool.globalPolicy.execute`, and
+ * `pool.authenticator.invalidateMetadata` when auth is configured). A future etcd3 without
+ * them fails here, naming the member, not deep inside a read (lib/etcd/fast-range.test.ts).
+ */
+export function poolOf(client: Etcd3): PoolLike {
+  const pool = (client as unknown as { pool?: Partial<PoolLike> }).pool;
+  const missing = [
+    typeof pool !== "object" || pool === null ? "pool" : null,
+    typeof pool?.withConnection !== "function" ? "pool.withConnection" : null,
+    typeof pool?.shuffledHosts !== "function" ? "pool.shuffledHosts" : null,
+    typeof pool?.globalPolicy?.execute !== "function" ? "pool.globalPolicy.execute" : null,
+    pool?.authenticator !== undefined && typeof pool.authenticator?.invalidateMetadata !== "function" ? "pool.authenticator.invalidateMetadata" : null,
+  ].filter((m): m is string => m !== null);
+  if (missing.length > 0) throw new Error(`etcd3 internals changed: Etcd3 lacks ${missing.join(", ")} (lib/etcd/fast-range.ts reads them)`);
+  return pool as PoolLike;
+}
 
 export async function fastRange(client: Etcd3, req: RangeRequestFields): Promise<DecodedRange> {
   const pool = poolOf(client);

@@ -56,6 +56,11 @@ export interface PagedReadOptions {
    */
   splitKeys?: Buffer[];
   /**
+   * Read only keys ≥ this one inside the prefix (a time-ordered family read from a moment
+   * on, e.g. `tasks/` from the UUIDv7 of now − 24 h); ignored when not above the prefix.
+   */
+  startKey?: Buffer;
+  /**
    * The console prefix `P`: the compact-revision probe watches `P/console/compact-probe`
    * (default: a key under the prefix being read). Either way inside what the client may
    * read, so a user whose role covers only `P/` can ask.
@@ -120,8 +125,9 @@ export async function currentRevision(client: Etcd3, prefix?: string): Promise<n
 
 export async function readPrefixPaged(client: Etcd3, prefix: string, opts: PagedReadOptions = {}): Promise<PagedReadResult> {
   const stats = opts.stats ?? emptyStats();
-  const from = Buffer.from(prefix);
-  const to = prefixRangeEnd(from);
+  const whole = Buffer.from(prefix);
+  const to = prefixRangeEnd(whole);
+  const from = opts.startKey && Buffer.compare(opts.startKey, whole) > 0 ? opts.startKey : whole;
   const splits = (opts.splitKeys ?? [])
     .filter((k) => Buffer.compare(k, from) > 0 && Buffer.compare(k, to) < 0)
     .sort(Buffer.compare)
@@ -232,9 +238,10 @@ export class SplitHints {
 export async function readPrefixesAtRevision(
   client: Etcd3,
   prefixes: string[],
-  opts: Omit<PagedReadOptions, "onPage" | "splitKeys"> & {
+  opts: Omit<PagedReadOptions, "onPage" | "splitKeys" | "startKey"> & {
     onPage?: (prefix: string, kvs: RawKv[]) => void;
     splitKeys?: (prefix: string) => Buffer[] | undefined;
+    startKey?: (prefix: string) => Buffer | undefined;
   } = {},
 ): Promise<{ revision: number; kvsByPrefix: Map<string, RawKv[]>; stats: ReadStats }> {
   const revision = opts.revision ?? (await currentRevision(client, opts.probePrefix ?? prefixes[0]));
@@ -247,6 +254,7 @@ export async function readPrefixesAtRevision(
         stats,
         onPage: opts.onPage ? (kvs) => opts.onPage!(prefix, kvs) : undefined,
         splitKeys: opts.splitKeys?.(prefix),
+        startKey: opts.startKey?.(prefix),
       }),
     ),
   );

@@ -8,18 +8,16 @@ import "server-only";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
-import { currentRevision, type RawKv } from "@/lib/etcd/paged-read";
+import { currentRevision } from "@/lib/etcd/paged-read";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
-import { createFleetReader, type FleetReader } from "@/lib/snapshot/read";
-import { FAMILY_BY_NAME, parseFamilyKv } from "@/lib/snapshot/families";
-import type { FamilyName, FleetSnapshot, ProgressEntry } from "@/lib/snapshot/types";
+import { DemandIndex } from "@/lib/snapshot/demand-index";
+import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
+import type { FleetSnapshot } from "@/lib/snapshot/types";
 import type { TableDemand } from "@/lib/schema/demand";
-import { metrics } from "@/lib/api/metrics";
-import { type DemandIndex, foldSnapshot } from "./demand-index";
-import { readFolded } from "./read";
+import { metrics } from "@/lib/metrics";
 import { readShadowHistory } from "./sampler";
-import { LiveStore, type ParsedKv } from "./store";
+import { LiveStore } from "./store";
 
 /** One revision of the fleet as the API serves it (immutable). */
 export interface FleetView {
@@ -129,7 +127,8 @@ export class LiveCache {
     private readonly client: Etcd3,
     readonly prefix: string,
   ) {
-    this.reader = createFleetReader({ client, prefix, cacheSize: 1 });
+    // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
+    this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
   }
 
   /** The fleet at the newest revision this replica knows to be current. */
@@ -195,16 +194,10 @@ export class LiveCache {
 
   private async readPinned(revision: number): Promise<FleetView> {
     await this.ping(); // fail fast when etcd is down
-    const started = performance.now();
-    const snapshot = await this.reader.readFleet({ revision });
-    metrics().fullReads.inc({ reason: "pinned_revision" });
-    metrics().snapshotReadSeconds.observe({ mode: "pinned" }, (performance.now() - started) / 1000);
-    metrics().pages.inc(snapshot.stats.pages);
-    metrics().pageShrinks.inc(snapshot.stats.shrinks);
-    metrics().readBytes.inc(snapshot.stats.bytes);
+    const { snapshot, tables } = await this.read("pinned", { revision });
     return {
       snapshot,
-      tables: foldSnapshot(snapshot),
+      tables,
       revision,
       readAtMs: snapshot.readAtMs,
       live: false,
@@ -212,6 +205,19 @@ export class LiveCache {
       sequenceClocks: this.state?.clocks ?? new Map(),
       contentId: `rev:${revision}`,
     };
+  }
+
+  /** One full read through the fleet reader, counted in the read metrics. */
+  private async read(mode: "full" | "pinned", opts: { revision?: number }, reason = "pinned_revision"): Promise<FleetRead> {
+    const m = metrics();
+    const started = performance.now();
+    const read = await this.reader.readFleetWithKvs(opts);
+    m.fullReads.inc({ reason });
+    m.snapshotReadSeconds.observe({ mode }, (performance.now() - started) / 1000);
+    m.pages.inc(read.snapshot.stats.pages);
+    m.pageShrinks.inc(read.snapshot.stats.shrinks);
+    m.readBytes.inc(read.snapshot.stats.bytes);
+    return read;
   }
 
   private async ping(): Promise<number> {
@@ -253,19 +259,13 @@ export class LiveCache {
   private async readAndWatch(reason: string): Promise<LiveState> {
     await this.ping(); // fail fast when etcd is down, before a full read
     const m = metrics();
-    const started = performance.now();
-    const { snapshot, demand } = await readFolded(this.client, this.prefix);
-    m.fullReads.inc({ reason: this.state ? reason : "initial" });
-    m.snapshotReadSeconds.observe({ mode: "full" }, (performance.now() - started) / 1000);
-    m.pages.inc(snapshot.stats.pages);
-    m.pageShrinks.inc(snapshot.stats.shrinks);
-    m.readBytes.inc(snapshot.stats.bytes);
+    const { snapshot, tables } = await this.read("full", {}, this.state ? reason : "initial");
     const old = this.state;
     const clocks = await this.initialClocks(snapshot, old?.clocks);
     const s: LiveState = {
       id: ++this.reads,
       store: new LiveStore(snapshot),
-      demand,
+      demand: new DemandIndex(tables),
       watch: null,
       live: false,
       confirmedMs: Date.now(),
@@ -312,36 +312,16 @@ export class LiveCache {
     return clocks;
   }
 
-  private parse = (family: FamilyName, kv: RawKv): ParsedKv | null => {
-    const def = FAMILY_BY_NAME.get(family)!;
-    const outcome = parseFamilyKv(this.prefix, def, kv);
-    if (outcome === null) return null;
-    if (!outcome.ok) {
-      const skipped = { key: kv.key, family, reason: outcome.reason, detail: outcome.detail, ...(outcome.target !== undefined ? { target: outcome.target } : {}) };
-      return { kind: "skipped", skipped };
-    }
-    if (family === "leader") {
-      const e = outcome.entry as { token?: string };
-      return typeof e.token === "string" && !("record" in e) ? { kind: "leader-token", token: e.token } : { kind: "leader", leader: outcome.entry as FleetSnapshot["leader"] };
-    }
-    return { kind: "entry", entry: outcome.entry as { key: string; modRevision: number } };
-  };
-
   private onBatch(s: LiveState, batch: WatchBatch): void {
     if (this.state !== s) return;
     const m = metrics();
     const now = Date.now();
-    s.store.apply(batch, this.parse, (family, key, parsed) => {
-      m.watchEvents.inc({ type: parsed ? "put" : "delete" });
-      if (family === "demand-events") {
-        const target = s.store.demandTargetOf(key);
-        if (target === null) return;
-        s.demand.touch(target);
-      } else if (family === "merge-progress" && parsed?.kind === "entry") {
-        const p = parsed.entry as ProgressEntry;
-        s.clocks.set(p.executionId, advanceSequenceClock(s.clocks.get(p.executionId) ?? null, { execution_id: p.executionId, sequence: p.progress.sequence }, now));
-      }
+    const applied = s.store.apply(batch, (family, key, deleted) => {
+      m.watchEvents.inc({ type: deleted ? "delete" : "put" });
+      const p = family === "merge-progress" && !deleted ? s.store.entry("mergeProgress", key) : undefined;
+      if (p) s.clocks.set(p.executionId, advanceSequenceClock(s.clocks.get(p.executionId) ?? null, { execution_id: p.executionId, sequence: p.progress.sequence }, now));
     });
+    for (const target of applied.changedTargets) s.demand.touch(target);
     s.confirmedMs = now;
     m.snapshotRevision.set(s.store.revision);
   }

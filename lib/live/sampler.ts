@@ -11,7 +11,7 @@ import { etcdClient } from "@/lib/etcd/client";
 import { Election, RollingLease } from "@/lib/etcd/election";
 import { readRange } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
-import { metrics } from "@/lib/api/metrics";
+import { metrics } from "@/lib/metrics";
 import { shadowSample, type ShadowSample } from "@/lib/schema/api/shadow";
 import { clockSample, type ClockSample } from "@/lib/schema/api/revisions";
 

@@ -2,12 +2,11 @@
 // and immutable per revision, and only touched tables are re-folded.
 import { describe, expect, it } from "vitest";
 import { buildSnapshot } from "@/lib/snapshot/build";
-import { FAMILY_BY_NAME, parseFamilyKv } from "@/lib/snapshot/families";
 import type { FamilyName, SnapshotKv } from "@/lib/snapshot/types";
 import { hex } from "@/lib/schema/keys";
 import { deriveTable } from "@/lib/planner/derived";
-import { DemandIndex, foldSnapshot } from "./demand-index";
-import { LiveStore, type ParseKv } from "./store";
+import { DemandIndex, foldSnapshot } from "@/lib/snapshot/demand-index";
+import { LiveStore } from "./store";
 
 const P = "/p";
 let rev = 0;
@@ -16,24 +15,17 @@ const ev = (target: string, shard: string, sealed: number, merged: number | null
   kv(`${P}/demand-events/${hex(target)}/${shard}`, { shard, sealed_through: sealed, merged_through: merged, flushed_at_ms: sealed * 10, writer_epoch: 1, source: "writer" });
 const hb = (id: string) => kv(`${P}/executors/${id}`, { v: 1, kind: "worker", instance: id, heartbeat_ms: 1 });
 
-const parse: ParseKv = (family: FamilyName, raw) => {
-  const outcome = parseFamilyKv(P, FAMILY_BY_NAME.get(family)!, raw);
-  if (outcome === null) return null;
-  if (!outcome.ok) return { kind: "skipped", skipped: { key: raw.key, family, reason: outcome.reason, detail: outcome.detail, ...(outcome.target ? { target: outcome.target } : {}) } };
-  return { kind: "entry", entry: outcome.entry as { key: string; modRevision: number } };
-};
-
 function start() {
   const events = [ev("alpha", "s1", 10, 4), ev("alpha", "s2", 3), ev("beta", "s1", 7, 7)];
   const snapshot = buildSnapshot(P, rev, new Map<FamilyName, SnapshotKv[]>([["demand-events", events], ["executors", [hb("e1"), hb("e3")]]]));
-  return { store: new LiveStore(snapshot), demand: new DemandIndex(snapshot), snapshot };
+  return { store: new LiveStore(snapshot), demand: new DemandIndex(foldSnapshot(snapshot)), snapshot };
 }
 
 describe("LiveStore", () => {
   it("applies puts, updates and deletes at the batch revision, keeping key order", () => {
     const { store, snapshot } = start();
     const put = hb("e2");
-    const res = store.apply({ revision: 100, changes: [{ type: "put", kv: put }, { type: "delete", kv: { ...hb("e3"), value: Buffer.alloc(0) } }] }, parse);
+    const res = store.apply({ revision: 100, changes: [{ type: "put", kv: put }, { type: "delete", kv: { ...hb("e3"), value: Buffer.alloc(0) } }] });
     expect(res.changedKeys).toBe(2);
     const next = store.snapshot();
     expect(next.revision).toBe(100);
@@ -49,7 +41,7 @@ describe("LiveStore", () => {
     const store = new LiveStore(snapshot);
     for (const id of ids) {
       const next = kv(`${P}/executors/${id}`, { v: 1, kind: "worker", instance: `${id}-2`, heartbeat_ms: 2 });
-      store.apply({ revision: rev, changes: [{ type: "put", kv: next }] }, parse);
+      store.apply({ revision: rev, changes: [{ type: "put", kv: next }] });
       const s = store.snapshot();
       expect(s.executors.map((e) => e.id)).toEqual(snapshot.executors.map((e) => e.id));
       expect(s.executors.find((e) => e.id === id)!.heartbeat.instance).toBe(`${id}-2`);
@@ -59,14 +51,14 @@ describe("LiveStore", () => {
 
   it("an update of an existing key replaces it in place; a bad value becomes a skip", () => {
     const { store } = start();
-    store.apply({ revision: 101, changes: [{ type: "put", kv: ev("alpha", "s2", 9) }] }, parse);
+    store.apply({ revision: 101, changes: [{ type: "put", kv: ev("alpha", "s2", 9) }] });
     const s = store.snapshot();
     expect(s.demandEvents.map((e) => [e.target, e.shard, e.event.sealed_through])).toEqual([
       ["alpha", "s1", 10],
       ["alpha", "s2", 9],
       ["beta", "s1", 7],
     ]);
-    store.apply({ revision: 102, changes: [{ type: "put", kv: kv(`${P}/demand-events/${hex("beta")}/s1`, "not json") }] }, parse);
+    store.apply({ revision: 102, changes: [{ type: "put", kv: kv(`${P}/demand-events/${hex("beta")}/s1`, "not json") }] });
     const t = store.snapshot();
     expect(t.demandEvents.map((e) => e.target)).toEqual(["alpha", "alpha"]);
     expect(t.skipped.map((x) => x.reason)).toEqual(["bad_json"]);
@@ -79,9 +71,9 @@ describe("DemandIndex", () => {
     expect(deriveTable(demand.tables(store.snapshot()).get("alpha")!).pending_generations).toBe(9);
     const betaBefore = demand.tables(store.snapshot()).get("beta");
     const change = ev("alpha", "s2", 8);
-    store.apply({ revision: 103, changes: [{ type: "put", kv: change }] }, parse, (family, key, parsed) => {
-      if (family === "demand-events") demand.touch(store.demandTargetOf(key)!);
-    });
+    const applied = store.apply({ revision: 103, changes: [{ type: "put", kv: change }] });
+    expect([...applied.changedTargets]).toEqual(["alpha"]);
+    for (const target of applied.changedTargets) demand.touch(target);
     const before = demand.refolds;
     const tables = demand.tables(store.snapshot());
     expect(demand.refolds - before).toBe(1);

@@ -1,33 +1,26 @@
 import "server-only";
 // The live snapshot's state: every parsed entry of every family, keyed by etcd key, at one
-// revision. A watch batch re-parses only the keys it touched; `snapshot()` hands out an
-// immutable FleetSnapshot, rebuilding only the family arrays that changed (an update of an
-// existing key is a copy-and-replace, not a re-sort).
-import type { FamilyName, FleetSnapshot, SkippedKey } from "@/lib/snapshot/types";
+// revision. A watch batch re-parses only the keys it touched (with the fleet read's own
+// parsers, lib/snapshot/families.ts); `snapshot()` hands out an immutable FleetSnapshot,
+// rebuilding only the family lists that changed (an update of an existing key is a
+// copy-and-replace, not a re-sort).
 import type { WatchBatch } from "@/lib/etcd/watch";
-import type { RawKv } from "@/lib/etcd/paged-read";
-import { FAMILY_FIELD, LIST_FAMILIES, familyOfKey, type ListFamily } from "./families";
-import { lowerBoundByKey } from "./key-order";
+import { splitDemandEventKey } from "@/lib/schema/keys";
+import { skippedKey } from "@/lib/snapshot/build";
+import { LIST_FAMILIES, familyOfKey, parseFamilyKv, type LeaderFamilyDef, type ListFamilyDef } from "@/lib/snapshot/families";
+import { lowerBoundByKey } from "@/lib/snapshot/key-order";
+import type { EntryOf, FamilyLists, FamilyName, FleetSnapshot, ListField, SkippedKey } from "@/lib/snapshot/types";
 
-type Entry = { key: string; modRevision: number };
+type Change = WatchBatch["changes"][number];
 
-/** What one kv parses to: the entry for its family's array, or a skip. */
-export type ParsedKv =
-  | { kind: "entry"; entry: Entry }
-  | { kind: "leader"; leader: FleetSnapshot["leader"] }
-  | { kind: "leader-token"; token: string }
-  | { kind: "skipped"; skipped: SkippedKey };
-
-/** Parses one kv of a family (lib/live/parse-kv.ts adapts lib/snapshot). */
-export type ParseKv = (family: FamilyName, kv: RawKv, revision: number) => ParsedKv | null;
-
-interface FamilyState {
-  byKey: Map<string, Entry>;
-  /** the array last handed out (sorted by key) */
-  array: Entry[];
+interface ListState<E extends { key: string }> {
+  byKey: Map<string, E>;
+  /** the list last handed out (sorted by key) */
+  array: E[];
   updated: Set<string>;
   membershipChanged: boolean;
 }
+type ListStates = { [F in ListField]: ListState<EntryOf[F]> };
 
 export interface ApplyResult {
   changedKeys: number;
@@ -36,17 +29,25 @@ export interface ApplyResult {
   families: Set<FamilyName>;
 }
 
+/** Sees each applied change of a family the console reads (`deleted`: the key is gone). */
+export type OnChange = (family: FamilyName, key: string, deleted: boolean) => void;
+
 const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+function stateOf<E extends { key: string }>(array: E[]): ListState<E> {
+  return { byKey: new Map(array.map((e) => [e.key, e])), array, updated: new Set(), membershipChanged: false };
+}
 
 export class LiveStore {
   revision: number;
   /** bumped by every batch that changed a key the console reads (not by other keys under P) */
   contentVersion = 0;
   readonly readAtMs: number;
-  private families = new Map<ListFamily, FamilyState>();
+  private lists = {} as ListStates; // every field set in the constructor
   private leader: FleetSnapshot["leader"];
   private leaderToken: string | null;
-  private leaderKey: string;
+  private readonly leaderKey: string;
+  private readonly demandEventsPrefix: string;
   private skipped = new Map<string, SkippedKey>();
   private skippedChanged = false;
   private skippedArray: SkippedKey[];
@@ -58,40 +59,50 @@ export class LiveStore {
     this.leader = base.leader;
     this.leaderToken = base.leaderToken;
     this.leaderKey = `${base.prefix}/leader`;
-    for (const family of LIST_FAMILIES) {
-      const array = base[FAMILY_FIELD[family]] as Entry[];
-      this.families.set(family, { byKey: new Map(array.map((e) => [e.key, e])), array, updated: new Set(), membershipChanged: false });
-    }
+    this.demandEventsPrefix = `${base.prefix}/demand-events/`;
+    for (const family of LIST_FAMILIES) this.adopt(base, family.field);
     for (const s of base.skipped) this.skipped.set(s.key, s);
     this.skippedArray = base.skipped;
     this.built = base;
   }
 
-  /** Target of a `demand-events/` key (null when the key does not decode). */
-  demandTargetOf(key: string): string | null {
-    return demandTargetOfKey(this.base.prefix, key);
+  private adopt<F extends ListField>(base: FamilyLists, field: F): void {
+    // TypeScript writes `T[F]` of a generic field as the intersection of every field's
+    // type, so the write goes through the one-field view of the record
+    (this.lists as Record<F, ListState<EntryOf[F]>>)[field] = stateOf(base[field]);
   }
 
   get prefix(): string {
     return this.base.prefix;
   }
 
+  /** Target of a `demand-events/` key (null when the key does not decode). */
+  demandTargetOf(key: string): string | null {
+    return splitDemandEventKey(key.slice(this.demandEventsPrefix.length))?.target ?? null;
+  }
+
+  /** The current entry of `key` in list `field` (undefined when absent or skipped). */
+  entry<F extends ListField>(field: F, key: string): EntryOf[F] | undefined {
+    const states: ListStates = this.lists;
+    return states[field].byKey.get(key);
+  }
+
   /** Applies one watch response; keys outside the console's families only advance the revision. */
-  apply(batch: WatchBatch, parse: ParseKv, onChange?: (family: FamilyName, key: string, parsed: ParsedKv | null) => void): ApplyResult {
+  apply(batch: WatchBatch, onChange?: OnChange): ApplyResult {
     const result: ApplyResult = { changedKeys: 0, changedTargets: new Set(), families: new Set() };
     for (const change of batch.changes) {
       const family = familyOfKey(this.base.prefix, change.kv.key);
       if (family === null) continue;
       result.changedKeys += 1;
-      result.families.add(family);
-      const parsed = change.type === "delete" ? null : parse(family, change.kv, change.kv.modRevision);
-      if (change.type === "delete") this.forget(family, change.kv.key);
-      else this.remember(family, parsed, change.kv.key, result);
-      onChange?.(family, change.kv.key, parsed);
-      if (family === "demand-events") {
-        const target = demandTargetOfKey(this.base.prefix, change.kv.key);
+      result.families.add(family.name);
+      if (this.skipped.delete(change.kv.key)) this.skippedChanged = true;
+      if (family.field === null) this.applyLeader(family, change);
+      else this.applyList(family, change, result);
+      if (family.field === "demandEvents") {
+        const target = this.demandTargetOf(change.kv.key);
         if (target !== null) result.changedTargets.add(target);
       }
+      onChange?.(family.name, change.kv.key, change.type === "delete");
     }
     if (batch.revision > this.revision) this.revision = batch.revision;
     if (result.changedKeys > 0) this.contentVersion += 1;
@@ -99,101 +110,87 @@ export class LiveStore {
     return result;
   }
 
-  private forget(family: FamilyName, key: string): void {
-    if (this.skipped.delete(key)) this.skippedChanged = true;
-    if (family === "leader") {
-      if (key === this.leaderKey) this.leader = null;
-      else this.leaderToken = null;
+  private applyList<F extends ListField>(family: ListFamilyDef<F>, change: Change, result: ApplyResult): void {
+    const states: ListStates = this.lists;
+    const state = states[family.field];
+    const key = change.kv.key;
+    const outcome = change.type === "delete" ? null : parseFamilyKv(this.base.prefix, family, change.kv);
+    if (outcome === null || !outcome.ok) {
+      if (state.byKey.delete(key)) state.membershipChanged = true;
+      if (outcome) {
+        this.skipped.set(key, skippedKey(change.kv, family.name, outcome));
+        this.skippedChanged = true;
+        if (outcome.target !== undefined) result.changedTargets.add(outcome.target);
+      }
       return;
     }
-    const state = this.families.get(family)!;
-    if (state.byKey.delete(key)) state.membershipChanged = true;
+    // after a build byKey holds exactly the list's keys, so an existing key is an in-place update
+    const existed = state.byKey.has(key);
+    state.byKey.set(key, outcome.entry);
+    if (existed && !state.membershipChanged) state.updated.add(key);
+    else state.membershipChanged = true;
   }
 
-  private remember(family: FamilyName, parsed: ParsedKv | null, key: string, result: ApplyResult): void {
-    if (this.skipped.delete(key)) this.skippedChanged = true;
-    if (parsed === null) return this.forget(family, key);
-    switch (parsed.kind) {
-      case "skipped":
-        if (family !== "leader" && this.families.get(family)!.byKey.delete(key)) this.families.get(family)!.membershipChanged = true;
-        if (family === "leader") this.forget(family, key);
-        this.skipped.set(key, parsed.skipped);
+  private applyLeader(family: LeaderFamilyDef, change: Change): void {
+    const isRecord = change.kv.key === this.leaderKey;
+    const outcome = change.type === "delete" ? null : parseFamilyKv(this.base.prefix, family, change.kv);
+    if (outcome === null || !outcome.ok) {
+      if (isRecord) this.leader = null;
+      else this.leaderToken = null;
+      if (outcome) {
+        this.skipped.set(change.kv.key, skippedKey(change.kv, family.name, outcome));
         this.skippedChanged = true;
-        if (parsed.skipped.target !== undefined) result.changedTargets.add(parsed.skipped.target);
-        return;
-      case "leader":
-        this.leader = parsed.leader;
-        return;
-      case "leader-token":
-        this.leaderToken = parsed.token;
-        return;
-      case "entry": {
-        const state = this.families.get(family as ListFamily)!;
-        // after a build byKey holds exactly the array's keys, so an existing key is an in-place update
-        const existed = state.byKey.has(key);
-        state.byKey.set(key, parsed.entry);
-        if (existed && !state.membershipChanged) state.updated.add(key);
-        else state.membershipChanged = true;
       }
-    }
+    } else if (outcome.entry.kind === "token") this.leaderToken = outcome.entry.token;
+    else this.leader = outcome.entry.leader;
   }
 
   /** The fleet at the current revision (same object until the next change). */
   snapshot(): FleetSnapshot {
     if (this.built) return this.built;
-    const lists = {} as Record<string, Entry[]>;
-    for (const family of LIST_FAMILIES) lists[FAMILY_FIELD[family]] = this.familyArray(this.families.get(family)!);
     if (this.skippedChanged) {
       this.skippedArray = [...this.skipped.values()].sort((a, b) => (a.family < b.family ? -1 : a.family > b.family ? 1 : byKey(a, b)));
       this.skippedChanged = false;
     }
-    this.built = {
+    const built: FleetSnapshot = {
       ...this.base,
-      ...(lists as unknown as Partial<FleetSnapshot>),
       revision: this.revision,
       leader: this.leader,
       leaderToken: this.leaderToken,
       skipped: this.skippedArray,
       stats: { pages: 0, shrinks: 0, bytes: 0, keys: 0, durationMs: 0 },
     };
-    return this.built;
+    for (const family of LIST_FAMILIES) this.publish(built, family.field);
+    this.built = built;
+    return built;
   }
 
-  private familyArray(state: FamilyState): Entry[] {
-    if (state.membershipChanged) {
-      state.array = [...state.byKey.values()].sort(byKey);
-    } else if (state.updated.size > 0) {
-      // same keys, new values: patch a copy where each updated key sits (no index to build)
-      const next = state.array.slice();
-      for (const key of state.updated) next[positionOf(next, key)] = state.byKey.get(key)!;
-      state.array = next;
-    }
-    state.membershipChanged = false;
-    state.updated.clear();
-    return state.array;
+  private publish<F extends ListField>(out: FamilyLists, field: F): void {
+    const states: ListStates = this.lists;
+    (out as Record<F, EntryOf[F][]>)[field] = listOf(states[field]); // one-field view, as in adopt
   }
+}
+
+function listOf<E extends { key: string }>(state: ListState<E>): E[] {
+  if (state.membershipChanged) {
+    state.array = [...state.byKey.values()].sort(byKey);
+  } else if (state.updated.size > 0) {
+    // same keys, new values: patch a copy where each updated key sits (no index to build)
+    const next = state.array.slice();
+    for (const key of state.updated) next[positionOf(next, key)] = state.byKey.get(key)!;
+    state.array = next;
+  }
+  state.membershipChanged = false;
+  state.updated.clear();
+  return state.array;
 }
 
 /**
  * Where `key` sits in `entries` (which holds it): a binary search in string order (the
- * order lib/snapshot hands arrays out in), with a scan as the fallback should an array
- * ever arrive in etcd's byte order, which differs for characters past U+FFFF.
+ * order lib/snapshot hands lists out in), with a scan as the fallback should a list ever
+ * arrive in etcd's byte order, which differs for characters past U+FFFF.
  */
-function positionOf(entries: readonly Entry[], key: string): number {
+function positionOf(entries: readonly { key: string }[], key: string): number {
   const lo = lowerBoundByKey(entries, key);
   return lo < entries.length && entries[lo].key === key ? lo : entries.findIndex((e) => e.key === key);
-}
-
-/** `P/demand-events/<hex(target)>/<shard>` → target (null when the key does not decode). */
-function demandTargetOfKey(prefix: string, key: string): string | null {
-  const rest = key.slice(prefix.length + "/demand-events/".length);
-  const slash = rest.indexOf("/");
-  if (slash < 0) return null;
-  const h = rest.slice(0, slash);
-  if (h.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(h)) return null;
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(Buffer.from(h, "hex"));
-  } catch {
-    return null;
-  }
 }

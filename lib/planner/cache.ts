@@ -1,5 +1,6 @@
-// The demand cache `P/demand/<hex>` written by the leader each reconcile (§6.1 steps 4–5),
-// and TableDemand equality (tests ignore observed_revision and updated_ms, §3.7).
+// TableDemand equality (§3.7: ignoring observed_revision and updated_ms): how the console
+// tells whether the master's demand cache row `P/demand/<hex>` (§6.1 steps 4–5) agrees
+// with its own fold. The console only reads that cache; the leader writes it.
 import type { ShardDemand, TableDemand } from "@/lib/schema";
 
 function sameMark(a: { epoch: number; value: number } | null, b: { epoch: number; value: number } | null): boolean {
@@ -37,35 +38,4 @@ export function sameTableDemand(a: TableDemand, b: TableDemand, compareRevision 
   }
   for (const _ in b.shards) n--;
   return n === 0;
-}
-
-export interface CacheRow {
-  target: string;
-  /** null = the stored row is unparseable */
-  record: TableDemand | null;
-}
-
-export interface CacheWrites {
-  /** changed or missing/unparseable rows, with `updated_ms = now` (target order of `folded`) */
-  puts: { target: string; record: TableDemand }[];
-  /** parseable rows whose table has no events (an unparseable orphan row is left alone) */
-  deletes: string[];
-}
-
-export function planCacheWrites(
-  folded: ReadonlyMap<string, TableDemand>,
-  existing: Iterable<CacheRow>,
-  now: number,
-): CacheWrites {
-  const stored = new Map<string, TableDemand | null>();
-  for (const row of existing) stored.set(row.target, row.record);
-  const puts: CacheWrites["puts"] = [];
-  for (const [target, record] of folded) {
-    const current = stored.get(target);
-    if (current != null && sameTableDemand(record, current, true)) continue;
-    puts.push({ target, record: { ...record, updated_ms: now } });
-  }
-  const deletes: string[] = [];
-  for (const [target, record] of stored) if (record !== null && !folded.has(target)) deletes.push(target);
-  return { puts, deletes };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emptyTableDemand, hex, SealedTimes } from "@/lib/schema";
-import { deriveShard, deriveTable, foldEvent, foldEvents } from "./index";
+import { emptyTableDemand, SealedTimes } from "@/lib/schema";
+import { deriveShard, deriveTable, foldEvent } from "./index";
 import { cloneDemandEvent, content, ev, foldAll, permutations, rebuild } from "./__fixtures__/demand";
 
 describe("T1 fold_is_order_independent_and_idempotent", () => {
@@ -122,83 +122,10 @@ describe("sealed_times: lower sealed still teaches a time; cap keeps lowest 63 +
   });
 });
 
-describe("T18 fold_events_groups_by_table_and_skips_garbage", () => {
-  const kv = (target: string, shard: string, value: unknown, rev: number) => ({
-    key: `/p/demand-events/${hex(target)}/${shard}`,
-    value: typeof value === "string" ? value : JSON.stringify(value),
-    modRevision: rev,
-  });
-  it("3 skipped, 3 tables, alpha pending 9 with 2 shards, beta 0, gamma empty, alpha revision 2", () => {
-    const folded = foldEvents(
-      [
-        kv("alpha", "s1", ev("s1", 10, 4, 1, "W"), 1),
-        kv("alpha", "s2", ev("s2", 3, null, 1, "W"), 2),
-        kv("generic:beta", "s1", ev("s1", 7, 7, 1, "W"), 3),
-        { key: "/p/demand-events/zz/s1", value: JSON.stringify(ev("s1", 1, null, 1, "W")), modRevision: 4 },
-        kv("alpha", "s9", "not json", 5),
-        kv("gamma", "s1", { ...ev("s1", 5, null, 1, "W"), v: 999 }, 6),
-      ],
-      "/p",
-      1000,
-    );
-    expect(folded.skipped.map((s) => s.reason)).toEqual(["bad_key", "bad_json", "unknown_version"]);
-    expect([...folded.tables.keys()]).toEqual(["alpha", "generic:beta", "gamma"]);
-    const alpha = folded.tables.get("alpha")!;
-    expect(deriveTable(alpha).pending_generations).toBe(9);
-    expect(Object.keys(alpha.shards)).toHaveLength(2);
-    expect(alpha.observed_revision).toBe(2);
-    expect(deriveTable(folded.tables.get("generic:beta")!).pending_generations).toBe(0);
-    expect(Object.keys(folded.tables.get("gamma")!.shards)).toHaveLength(0);
-    expect(folded.events).toBe(6);
-  });
-  it("accepts a prefix with a trailing slash", () => {
-    const folded = foldEvents([kv("alpha", "s1", ev("s1", 2, null, 1, "W"), 1)], "/p/", 0);
-    expect(folded.tables.size).toBe(1);
-  });
-});
-
 describe("shard ids are data", () => {
   it("a shard named __proto__ is an ordinary shard", () => {
     const t = foldAll([ev("__proto__", 5, null, 1, "W"), ev("constructor", 3, null, 1, "W")]);
     expect(Object.keys(t.shards).sort()).toEqual(["__proto__", "constructor"]);
     expect(deriveTable(t).pending_generations).toBe(8);
-  });
-});
-
-describe("T23 shape in memory (the fold half of reconcile_at_production_scale)", () => {
-  it("26,810 events → 13,405 tables, 0 skipped, Σ pending 656,620, 13,136 tables pending", () => {
-    const kvs = [];
-    for (let i = 0; i < 13_405; i++) {
-      const target = `exp-${String(i).padStart(5, "0")}`;
-      const p = i % 50;
-      for (const s of [1, 2]) {
-        const shard = `aaaaaaaa-0000-0000-0000-00000000000${s}`;
-        const times: Record<string, number> = {};
-        for (let g = 1001; g <= 1000 + p; g++) times[g] = 1_700_000_000_000 + g;
-        kvs.push({
-          key: `/lance-context/master/demand-events/${hex(target)}/${shard}`,
-          value: JSON.stringify({
-            v: 1, shard, sealed_through: 1000 + p, sealed_bytes_through: 67_108_864, merged_through: 1000,
-            flushed_at_ms: 1_700_000_000_000, writer_epoch: 3, source: "scan", ...(p > 0 ? { sealed_times: times } : {}),
-          }),
-          modRevision: kvs.length + 1,
-        });
-      }
-    }
-    const folded = foldEvents(kvs, "/lance-context/master", 0);
-    expect(folded.events).toBe(26_810);
-    expect(folded.skipped).toEqual([]);
-    expect(folded.tables.size).toBe(13_405);
-    let sum = 0;
-    let withPending = 0;
-    for (const t of folded.tables.values()) {
-      const p = deriveTable(t).pending_generations;
-      sum += p;
-      if (p > 0) withPending++;
-    }
-    expect(sum).toBe(656_620);
-    expect(withPending).toBe(13_136);
-    // exact age: generation 1001 keeps its own flush time (the scan's own time is only for 1000+p)
-    expect(deriveTable(folded.tables.get("exp-00049")!).oldest_pending_exact_ms).toBe(1_700_000_001_001);
   });
 });

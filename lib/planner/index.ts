@@ -1,7 +1,6 @@
 // The pure planner core (scheduler-model.md §3–§6, §8.2). No I/O, no clock: `now` is a parameter.
 export * from "./mark";
 export * from "./fold";
-export * from "./fold-events";
 export * from "./derived";
 export * from "./join";
 export * from "./score";

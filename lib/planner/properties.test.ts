@@ -3,40 +3,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Assignment, DemandEvent, Heartbeat } from "@/lib/schema";
-import { hex, SealedTimes, stringifyDemandEvent } from "@/lib/schema";
-import { comparePlannerOrder, deriveTable, foldEvents, foldHeadroom, sortPlannerOrder, type Scored } from "./index";
-import { content, foldAll, rebuild } from "./__fixtures__/demand";
-
-const eventArb: fc.Arbitrary<DemandEvent> = fc
-  .record({
-    shard: fc.constantFrom("a", "b", "c"),
-    sealed: fc.nat({ max: 120 }),
-    merged: fc.option(fc.nat({ max: 120 }), { nil: null }),
-    mergedEpoch: fc.option(fc.nat({ max: 3 }), { nil: undefined }),
-    flushed: fc.integer({ min: 1000, max: 1100 }),
-    epoch: fc.nat({ max: 3 }),
-    source: fc.constantFrom("writer", "executor", "scan") as fc.Arbitrary<DemandEvent["source"]>,
-    // up to 80 times so the 64-cap is exercised
-    times: fc.option(fc.dictionary(fc.nat({ max: 150 }).map(String), fc.integer({ min: 900, max: 1100 }), { maxKeys: 80 }), {
-      nil: undefined,
-    }),
-  })
-  .map((r) => {
-    const e: DemandEvent = {
-      v: 1,
-      shard: r.shard,
-      sealed_through: r.sealed,
-      // bytes grow with the sealed value (§10 helper convention); see the join note below
-      sealed_bytes_through: r.sealed * 1000,
-      merged_through: r.merged,
-      flushed_at_ms: r.flushed,
-      writer_epoch: r.epoch,
-      source: r.source,
-    };
-    if (r.merged !== null && r.mergedEpoch !== undefined) e.merged_epoch = r.mergedEpoch;
-    if (r.times !== undefined) e.sealed_times = SealedTimes.fromRecord(r.times);
-    return e;
-  });
+import { comparePlannerOrder, deriveTable, foldHeadroom, sortPlannerOrder, type Scored } from "./index";
+import { content, eventArb, foldAll, rebuild } from "./__fixtures__/demand";
 
 const streamArb = fc.array(eventArb, { minLength: 1, maxLength: 25 });
 
@@ -54,17 +22,6 @@ describe("demand fold properties", () => {
           expect(content(foldAll(shuffledDoubled))).toEqual(content(foldAll(events)));
         },
       ),
-      { numRuns: 300 },
-    );
-  });
-  it("foldEvents over raw kvs (parsed maps adopted, not copied) equals the in-memory fold", () => {
-    fc.assert(
-      fc.property(streamArb, (events) => {
-        const kvs = events.map((e, i) => ({ key: `/p/demand-events/${hex("t")}/${e.shard}`, value: stringifyDemandEvent(e), modRevision: i + 1 }));
-        const folded = foldEvents(kvs, "/p", 0);
-        expect(folded.skipped).toEqual([]);
-        expect(content(folded.tables.get("t")!)).toEqual(content(foldAll(events)));
-      }),
       { numRuns: 300 },
     );
   });

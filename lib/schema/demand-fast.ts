@@ -2,7 +2,7 @@
 // every refresh, and zod's generic record walk costs ~10× JSON.parse there. It accepts and
 // rejects exactly what DemandEventSchema does (property test in demand.test.ts) and
 // returns the same output shape; the zod schema stays the reference and the source of the type.
-import type { DemandEvent } from "./demand";
+import type { DemandEvent } from "./demand-event";
 import { SealedTimes } from "./sealed-times";
 
 const SOURCES: Record<string, true> = { writer: true, executor: true, scan: true };

@@ -1,44 +1,16 @@
 // Demand records: DemandEvent (§2.1, value of `P/demand-events/<hex>/<shard>`) and
-// TableDemand / ShardDemand / Mark (§2.2, value of `P/demand/<hex>`). Version rule §2:
+// TableDemand / ShardDemand / Mark (§2.2, value of `P/demand/<hex>`; DemandEvent itself is in
+// ./demand-event.ts). Version rule §2:
 // absent v → 1, v 0 → 1, anything else is an unknown version.
 import { z } from "zod";
 import { I64, U32, U64 } from "./numbers";
 import { checkVersion, describeIssues, parseJsonObject, skip, type Parsed, type SkipReason } from "./parse";
 import { splitDemandEventKey } from "./keys";
 import { validateDemandEvent } from "./demand-fast";
-import { SealedTimes, type SealedTimesRecord } from "./sealed-times";
+import { DemandEventSchema, SealedTimesSchema, type DemandEvent, type DemandEventInput } from "./demand-event";
+import { SealedTimes } from "./sealed-times";
 
-export const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
-export const DemandSourceSchema = z.enum(DEMAND_SOURCES);
-export type DemandSource = z.infer<typeof DemandSourceSchema>;
-
-const DECIMAL = /^[0-9]+$/;
-
-/**
- * `sealed_times`: JSON object, generation (decimal string) → flush ms, read into the
- * compact `SealedTimes` (generations as numbers, so `"007"` and `"7"` are one generation,
- * keeping the lower time).
- */
-export const SealedTimesSchema = z
-  .record(z.string().regex(DECIMAL, { message: "generation keys must be decimal strings" }), I64)
-  .transform((times) => SealedTimes.fromRecord(times));
-
-export const DemandEventSchema = z.object({
-  v: U32.default(1),
-  shard: z.string(),
-  sealed_through: U64,
-  sealed_bytes_through: U64.default(0),
-  merged_through: U64.nullable().default(null),
-  merged_epoch: U64.nullable().optional(),
-  flushed_at_ms: I64,
-  writer_epoch: U64,
-  source: DemandSourceSchema,
-  sealed_times: SealedTimesSchema.optional(),
-});
-export type DemandEvent = z.infer<typeof DemandEventSchema>;
-
-/** What a publisher writes: a DemandEvent whose time map may still be the wire object. */
-export type DemandEventInput = Omit<DemandEvent, "sealed_times"> & { sealed_times?: SealedTimes | SealedTimesRecord };
+export * from "./demand-event";
 
 /** Mark = `{epoch, value}`; ordered by value first, then epoch (§2.2). */
 export const MarkSchema = z.object({ epoch: U64, value: U64 });

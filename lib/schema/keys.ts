@@ -72,10 +72,28 @@ export function splitHexKey(suffix: string): { target: string; rest: string } | 
   return { target, rest: suffix.slice(slash + 1) };
 }
 
-/** `demand-events/<hex(target)>/<shard>`: the shard is raw (a UUID string), not hex. */
+// A table's events are adjacent in key order (~27,000 keys per production read, 1–20 per
+// table): the last `<hex(target)>` decoded is remembered and reused for the next key.
+let lastTargetHex = "";
+let lastTarget: string | null = null;
+
+/**
+ * `demand-events/<hex(target)>/<shard>` (suffix after `P/demand-events/`), split at the
+ * FIRST `/` (§1.1): the shard is raw (a UUID string), not hex. Missing `/` or bad hex → null.
+ * The one decoder of these keys: the fleet read, the watch and the record parser use it.
+ */
 export function splitDemandEventKey(suffix: string): { target: string; shard: string } | null {
-  const split = splitHexKey(suffix);
-  return split === null ? null : { target: split.target, shard: split.rest };
+  const slash = suffix.indexOf("/");
+  if (slash < 0) return null;
+  let target: string | null = lastTarget;
+  if (target === null || slash !== lastTargetHex.length || !suffix.startsWith(lastTargetHex)) {
+    const targetHex = suffix.slice(0, slash);
+    target = unhex(targetHex);
+    if (target === null) return null;
+    lastTargetHex = targetHex;
+    lastTarget = target;
+  }
+  return { target, shard: suffix.slice(slash + 1) };
 }
 
 /** Legacy `<kind-label>/<hex(target)>` keys (`dedupe/`, `cooldown/`). */

@@ -6,7 +6,9 @@
 // Merges keep pace with flushes in proportion to the backlog, so a long run keeps the
 // seeded backlog instead of draining it; a failed etcd call (etcd restarting) costs a tick,
 // never the simulator.
-import type { Etcd3, Lease } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
+
+type Lease = ReturnType<Etcd3["lease"]>;
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { executorMergedEvent, writerEvent } from "@/lib/planner/join";
 import { parseDemandEventKv, type DemandEvent } from "@/lib/schema/demand";

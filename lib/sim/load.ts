@@ -1,6 +1,6 @@
 // Bulk loads: a scenario's kvs in chunked txns (§8.2 limits), leased kvs attached to one
 // seed lease, with a progress line for long loads.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { writeChunked, type LeasedWriteOp } from "@/lib/etcd/writes";
 import type { SeedKv } from "./seed-kv";
 

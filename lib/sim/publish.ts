@@ -1,6 +1,6 @@
 // Demand publication as every publisher does it (§3.5): read the stored event, join,
 // compare-and-swap on its mod_revision; up to 5 attempts.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { casPut, getStored } from "@/lib/etcd/cas";
 import { joinStoredValue } from "@/lib/planner/join";
 import type { DemandEvent } from "@/lib/schema/demand";

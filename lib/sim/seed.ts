@@ -1,5 +1,5 @@
 // Programmatic seeding (CLI, demo, tests, benches): scenario kvs → chunked txns.
-import type { Etcd3 } from "etcd3";
+import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { incidentKvs } from "./scenarios/incidents";
 import { largeRecordKvs } from "./scenarios/large-records";
 import { productionKvs } from "./scenarios/production";

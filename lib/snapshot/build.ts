@@ -1,32 +1,20 @@
-// FleetSnapshot from raw kvs, pure (no etcd): readFleet uses it after a read, and the
-// watch-fed cache (lib/live) rebuilds from its patched kv maps without re-reading etcd.
-// Parse results are memoized per kv object, so a rebuild after a one-key change parses
-// one record. Entries are shared between snapshots built from the same kv objects:
-// treat them as read-only.
-import { KV_MEMO } from "@/lib/etcd/range-codec";
-import { FAMILIES, parseFamilyKv, type EntryOutcome, type FamilyDef } from "./families";
-import type { FamilyName, FleetSnapshot, LeaderEntry, SkippedKey, SnapshotKv, SnapshotReadStats } from "./types";
-
-// The parse outcome is remembered on the kv object itself (a WeakMap of ~27,000 entries
-// costs measurably more in GC); a patched kv is a new object and is parsed afresh. Kvs
-// decoded by lib/etcd already carry the (empty) slot.
-const PARSED = KV_MEMO;
-type Memo = SnapshotKv & { [PARSED]?: EntryOutcome | null };
-
-/** Parse (or recall) one kv of `family`. */
-export function parseKvOnce(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
-  const memo = kv as Memo;
-  let outcome = memo[PARSED];
-  if (outcome === undefined) {
-    outcome = parseFamilyKv(prefix, family, kv);
-    memo[PARSED] = outcome;
-  }
-  return outcome;
-}
+// FleetSnapshot from raw kvs, pure (no etcd): the fleet read uses it after a read, and
+// tests build snapshots from kvs the same way. Parse results are memoized per kv object
+// (lib/snapshot/families.ts), so a rebuild after a one-key change parses one record.
+import { FAMILIES, familyOfKey, familyPrefix, parseFamilyKv, type FamilyDef, type ListFamilyDef } from "./families";
+import type { EntryOf, FamilyLists, FamilyName, FleetSnapshot, ListField, SkippedKey, SnapshotKv, SnapshotReadStats } from "./types";
 
 export type KvsByFamily = ReadonlyMap<FamilyName, Iterable<SnapshotKv>>;
 
 const noStats = (): SnapshotReadStats => ({ pages: 0, shrinks: 0, bytes: 0, keys: 0, durationMs: 0 });
+
+/** How far back `tasks/` is read by default (console-api.md Additions "Fairness is live"). */
+export const TASKS_WINDOW_MS = 24 * 3600_000;
+
+/** Where a family read from a moment on starts (undefined: the whole prefix). */
+export function familyStartKey(prefix: string, family: FamilyDef, sinceMs: number): Buffer | undefined {
+  return family.startSuffix ? Buffer.from(familyPrefix(prefix, family) + family.startSuffix(sinceMs)) : undefined;
+}
 
 /** Sorted by key, the order etcd returns them (patched maps may not be). */
 function inKeyOrder(kvs: Iterable<SnapshotKv>): SnapshotKv[] {
@@ -37,13 +25,16 @@ function inKeyOrder(kvs: Iterable<SnapshotKv>): SnapshotKv[] {
   return list;
 }
 
-export function buildSnapshot(
-  prefix: string,
-  revision: number,
-  kvsByFamily: KvsByFamily,
-  meta: { readAtMs?: number; stats?: SnapshotReadStats } = {},
-): FleetSnapshot {
-  const snapshot: FleetSnapshot = {
+/** The skip record of a kv that did not parse. */
+export function skippedKey(kv: SnapshotKv, family: FamilyName, outcome: { reason: SkippedKey["reason"]; detail: string; target?: string }): SkippedKey {
+  const skipped: SkippedKey = { key: kv.key, family, reason: outcome.reason, detail: outcome.detail };
+  if (outcome.target !== undefined) skipped.target = outcome.target;
+  return skipped;
+}
+
+/** A snapshot with no records (every list empty). */
+export function emptySnapshot(prefix: string, revision: number, meta: { readAtMs?: number; stats?: SnapshotReadStats } = {}): FleetSnapshot {
+  return {
     prefix,
     revision,
     readAtMs: meta.readAtMs ?? 0,
@@ -56,6 +47,7 @@ export function buildSnapshot(
     policies: [],
     queue: [],
     running: [],
+    tasks: [],
     cooldowns: [],
     mergeFailures: [],
     targetLocks: [],
@@ -70,44 +62,55 @@ export function buildSnapshot(
     skipped: [],
     stats: meta.stats ?? noStats(),
   };
+}
+
+/** One list family's kvs (in key order) into its snapshot list. */
+function fillList<F extends ListField>(snapshot: FleetSnapshot, family: ListFamilyDef<F>, kvs: readonly SnapshotKv[]): void {
+  const lists: FamilyLists = snapshot;
+  const list: EntryOf[F][] = lists[family.field];
+  for (let i = 0; i < kvs.length; i++) {
+    const outcome = parseFamilyKv(snapshot.prefix, family, kvs[i]);
+    if (outcome === null) continue;
+    if (outcome.ok) list.push(outcome.entry);
+    else snapshot.skipped.push(skippedKey(kvs[i], family.name, outcome));
+  }
+}
+
+export function buildSnapshot(
+  prefix: string,
+  revision: number,
+  kvsByFamily: KvsByFamily,
+  meta: { readAtMs?: number; stats?: SnapshotReadStats } = {},
+): FleetSnapshot {
+  const snapshot = emptySnapshot(prefix, revision, meta);
   for (const family of FAMILIES) {
     const kvs = kvsByFamily.get(family.name);
     if (!kvs) continue;
-    const list = family.field ? (snapshot[family.field] as object[]) : null;
     const ordered = inKeyOrder(kvs);
-    for (let i = 0; i < ordered.length; i++) {
-      const kv = ordered[i];
-      const outcome = parseKvOnce(prefix, family, kv);
+    if (family.field !== null) {
+      fillList(snapshot, family, ordered);
+      continue;
+    }
+    for (const kv of ordered) {
+      const outcome = parseFamilyKv(prefix, family, kv);
       if (outcome === null) continue;
-      if (!outcome.ok) {
-        const skipped: SkippedKey = { key: kv.key, family: family.name, reason: outcome.reason, detail: outcome.detail };
-        if (outcome.target !== undefined) skipped.target = outcome.target;
-        snapshot.skipped.push(skipped);
-      } else if (list) {
-        list.push(outcome.entry);
-      } else if ("token" in outcome.entry) {
-        snapshot.leaderToken = (outcome.entry as { token: string }).token;
-      } else {
-        snapshot.leader = outcome.entry as LeaderEntry;
-      }
+      if (!outcome.ok) snapshot.skipped.push(skippedKey(kv, family.name, outcome));
+      else if (outcome.entry.kind === "token") snapshot.leaderToken = outcome.entry.token;
+      else snapshot.leader = outcome.entry.leader;
     }
   }
   return snapshot;
 }
 
-/** Full read prefix of a family under `P`. */
-export function familyPrefix(prefix: string, family: FamilyDef): string {
-  return `${prefix}/${family.relPrefix}`;
-}
-
-/** Which family a full key belongs to (for watch events), or null. */
-export function familyOfKey(prefix: string, key: string): FamilyDef | null {
-  if (!key.startsWith(`${prefix}/`)) return null;
-  const rel = key.slice(prefix.length + 1);
-  for (const family of FAMILIES) {
-    if (!rel.startsWith(family.relPrefix)) continue;
-    if (family.name === "leader" && rel !== "leader" && rel !== "leader-token") continue;
-    return family;
+/** Raw kvs of any families (tests, tools) grouped by family; keys the console does not read are dropped. */
+export function groupByFamily(prefix: string, kvs: Iterable<SnapshotKv>): Map<FamilyName, SnapshotKv[]> {
+  const out = new Map<FamilyName, SnapshotKv[]>();
+  for (const kv of kvs) {
+    const family = familyOfKey(prefix, kv.key);
+    if (family === null) continue;
+    let list = out.get(family.name);
+    if (!list) out.set(family.name, (list = []));
+    list.push(kv);
   }
-  return null;
+  return out;
 }

@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import { stringifyDemandEvent } from "@/lib/schema/demand";
 import { SealedTimes } from "@/lib/schema/sealed-times";
 import { hex } from "@/lib/schema/keys";
-import { FAMILY_BY_NAME, parseFamilyKv } from "./families";
+import { LIST_FAMILIES, parseFamilyKv } from "./families";
 import type { SnapshotKv } from "./types";
 
 const P = "/p";
-const family = FAMILY_BY_NAME.get("demand-events")!;
+const family = LIST_FAMILIES.find((f) => f.field === "demandEvents")!;
 
 const event = (shard: string, times?: Record<string, number>) =>
   stringifyDemandEvent({
@@ -23,7 +23,7 @@ const kv = (suffix: string, value: string, modRevision = 7): SnapshotKv => ({
   lease: "0",
 });
 
-const cases: SnapshotKv[] = [
+const makeCases = (): SnapshotKv[] => [
   kv(`${hex("t1")}/s1`, event("s1", { "1001": 1, "1002": 2 })),
   kv(`${hex("t1")}/s2`, event("s2")),
   kv(`${hex("t2")}/s1`, event("other-shard", { "7": 7 })),
@@ -37,9 +37,12 @@ const cases: SnapshotKv[] = [
   kv(`${hex("t1")}/s3`, event("s3", { "5": 5 })),
 ];
 
+const cases = makeCases();
+
 describe("demand-events fast path", () => {
   it("gives the string path's outcome for every kv, in any order", () => {
-    for (const order of [cases, [...cases].reverse(), [...cases.slice(5), ...cases.slice(0, 5)]]) {
+    // fresh kv objects per order: outcomes are memoized per kv object
+    for (const order of [makeCases(), makeCases().reverse(), [...makeCases().slice(5), ...makeCases().slice(0, 5)]]) {
       for (const c of order) {
         const suffix = c.key.slice(`${P}/demand-events/`.length);
         const slow = family.parse(suffix, c.value.toString("utf8"), c);

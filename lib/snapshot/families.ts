@@ -1,43 +1,64 @@
 // How each family's keys and values parse (scheduler-model.md §1 keys, §2 records).
 // Every parser returns an entry or a skip reason; none throws.
+import { KV_MEMO } from "@/lib/etcd/range-codec";
 import { parseAssignment } from "@/lib/schema/assignments";
 import { parseDemandEventKv, parseTableDemand } from "@/lib/schema/demand";
 import { scanDemandEvent } from "@/lib/schema/demand-scan";
 import { parseExecution } from "@/lib/schema/executions";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseShardFailure } from "@/lib/schema/failures";
-import { splitFailureKey, splitHexKey, splitKindKey, unhex } from "@/lib/schema/keys";
+import { splitDemandEventKey, splitFailureKey, splitHexKey, splitKindKey, unhex } from "@/lib/schema/keys";
 import { parseLeader } from "@/lib/schema/leader";
 import { MAX_VALUE_BYTES, parseJsonObject, skip, type SkipReason } from "@/lib/schema/parse";
 import { parseStoredPolicy } from "@/lib/schema/policy";
 import { parseMergeProgress, parseMergeWorkReport } from "@/lib/schema/progress";
+import { uuidv7Prefix } from "@/lib/schema/task-id";
 import { parseTaskCooldown, parseTaskRecord } from "@/lib/schema/tasks";
-import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
+import type { AnyEntry, EntryOf, FamilyName, LeaderEntry, ListField, SnapshotKv, TargetValueEntry, TaskEntry } from "./types";
 
-export type EntryOutcome = { ok: true; entry: object } | { ok: false; reason: SkipReason; detail: string; target?: string };
+type Skip = { ok: false; reason: SkipReason; detail: string; target?: string };
+/** One kv parsed: its entry, or why it was skipped. */
+export type Outcome<E> = { ok: true; entry: E } | Skip;
+/** The `leader` family's two keys: `P/leader` (a record) and `P/leader-token` (a bare string). */
+export type LeaderParsed = { kind: "leader"; leader: LeaderEntry } | { kind: "token"; token: string };
+export type EntryOutcome = Outcome<AnyEntry> | Outcome<LeaderParsed>;
 
 /** `null` = the key belongs to another family sharing the read prefix (only `leader`). */
-type Parser = (suffix: string, value: string, kv: SnapshotKv) => EntryOutcome | null;
+type Parser<E> = (suffix: string, value: string, kv: SnapshotKv) => Outcome<E> | null;
 
-type ListField = {
-  [K in keyof FleetSnapshot]: FleetSnapshot[K] extends unknown[] ? (K extends "skipped" ? never : K) : never;
-}[keyof FleetSnapshot];
-
-export interface FamilyDef {
+interface FamilyBase {
   name: FamilyName;
   /** read prefix relative to `P/` */
   relPrefix: string;
-  /** the snapshot list it fills (`leader` fills two singular fields instead) */
-  field: ListField | null;
-  parse: Parser;
+  /**
+   * A family read from a moment on rather than whole: the key suffix (after `relPrefix`)
+   * the range starts at for records created at or after `sinceMs`.
+   */
+  startSuffix?: (sinceMs: number) => string;
+}
+
+/** A family that fills one FleetSnapshot list. */
+export interface ListFamilyDef<F extends ListField> extends FamilyBase {
+  field: F;
+  parse: Parser<EntryOf[F]>;
   /**
    * Optional fast path over the raw bytes (no UTF-8 decode, no JSON.parse); `undefined`
    * = not handled, use `parse`. Must give exactly what `parse` gives when it answers.
    */
-  parseBytes?: (suffix: string, kv: SnapshotKv) => EntryOutcome | undefined;
+  parseBytes?: (suffix: string, kv: SnapshotKv) => Outcome<EntryOf[F]> | undefined;
 }
 
-const badKey = (suffix: string, shape: string): EntryOutcome => skip("bad_key", `not ${shape}: ${JSON.stringify(suffix)}`);
+/** `leader` fills two singular fields instead of a list. */
+export interface LeaderFamilyDef extends FamilyBase {
+  name: "leader";
+  field: null;
+  parse: Parser<LeaderParsed>;
+}
+
+export type ListFamily = { [F in ListField]: ListFamilyDef<F> }[ListField];
+export type FamilyDef = ListFamily | LeaderFamilyDef;
+
+const badKey = (suffix: string, shape: string): Skip => skip("bad_key", `not ${shape}: ${JSON.stringify(suffix)}`);
 
 function hexTarget(suffix: string): string | null {
   if (suffix === "" || suffix.includes("/")) return null;
@@ -45,32 +66,16 @@ function hexTarget(suffix: string): string | null {
   return target === null || target === "" ? null : target;
 }
 
-const entry = (e: object): EntryOutcome => ({ ok: true, entry: e });
-
-// A table's events are adjacent in key order: its `<hex(target)>` is decoded once.
-let lastTargetHex = "";
-let lastTarget: string | null = null;
-
-/** `unhex` of `suffix[0, slash)`, reusing the previous key's answer when the hex is the same. */
-function eventTarget(suffix: string, slash: number): string | null {
-  if (lastTarget !== null && slash === lastTargetHex.length && suffix.startsWith(lastTargetHex)) return lastTarget;
-  const hexPart = suffix.slice(0, slash);
-  const target = unhex(hexPart);
-  if (target !== null) {
-    lastTargetHex = hexPart;
-    lastTarget = target;
-  }
-  return target;
-}
+const entry = <E>(e: E): Outcome<E> => ({ ok: true, entry: e });
 
 /** `<hex(target)>` keys with a bare-string value (locks, claims and fence helpers). */
-const targetValue: Parser = (suffix, value, kv) => {
+const targetValue: Parser<TargetValueEntry> = (suffix, value, kv) => {
   const target = hexTarget(suffix);
   if (target === null) return badKey(suffix, "<hex(target)>");
   return entry({ key: kv.key, modRevision: kv.modRevision, target, value, lease: kv.lease });
 };
 
-const taskEntry: Parser = (suffix, value, kv) => {
+const taskEntry: Parser<TaskEntry> = (suffix, value, kv) => {
   if (suffix === "" || suffix.includes("/")) return badKey(suffix, "<task-id>");
   const parsed = parseTaskRecord(value);
   return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, taskId: suffix, task: parsed.value }) : parsed;
@@ -86,15 +91,13 @@ export const FAMILIES: readonly FamilyDef[] = [
       if (!parsed.ok) return parsed;
       return entry({ key: kv.key, modRevision: kv.modRevision, target: parsed.target, shard: parsed.shard, event: parsed.event });
     },
-    // ~27,000 of these per production read: the key split as splitDemandEventKey does it,
-    // the value scanned from its bytes (lib/schema/demand-scan.ts)
+    // ~27,000 of these per production read: the value scanned from its bytes
+    // (lib/schema/demand-scan.ts)
     parseBytes: (suffix, kv) => {
-      const slash = suffix.indexOf("/");
-      const target = slash < 0 ? null : eventTarget(suffix, slash);
-      if (target === null) return undefined;
-      const shard = suffix.slice(slash + 1);
-      const event = scanDemandEvent(kv.value, shard);
-      return event === null ? undefined : entry({ key: kv.key, modRevision: kv.modRevision, target, shard, event });
+      const split = splitDemandEventKey(suffix);
+      if (split === null) return undefined;
+      const event = scanDemandEvent(kv.value, split.shard);
+      return event === null ? undefined : entry({ key: kv.key, modRevision: kv.modRevision, target: split.target, shard: split.shard, event });
     },
   },
   {
@@ -137,10 +140,10 @@ export const FAMILIES: readonly FamilyDef[] = [
     relPrefix: "leader",
     field: null,
     parse: (suffix, value, kv) => {
-      if (suffix === "-token") return entry({ token: value });
+      if (suffix === "-token") return entry<LeaderParsed>({ kind: "token", token: value });
       if (suffix !== "") return null;
       const parsed = parseLeader(value);
-      return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, record: parsed.value, lease: kv.lease }) : parsed;
+      return parsed.ok ? entry<LeaderParsed>({ kind: "leader", leader: { key: kv.key, modRevision: kv.modRevision, record: parsed.value, lease: kv.lease } }) : parsed;
     },
   },
   {
@@ -158,6 +161,8 @@ export const FAMILIES: readonly FamilyDef[] = [
   },
   { name: "queue", relPrefix: "queue/", field: "queue", parse: taskEntry },
   { name: "running", relPrefix: "running/", field: "running", parse: taskEntry },
+  // the task history, from the UUIDv7 of `tasksSinceMs` on (ids are time-ordered, §2.8)
+  { name: "tasks", relPrefix: "tasks/", field: "tasks", parse: taskEntry, startSuffix: uuidv7Prefix },
   {
     name: "cooldown",
     relPrefix: "cooldown/",
@@ -232,15 +237,53 @@ export const FAMILIES: readonly FamilyDef[] = [
 ];
 
 export const FAMILY_BY_NAME: ReadonlyMap<FamilyName, FamilyDef> = new Map(FAMILIES.map((f) => [f.name, f]));
+/** The families that fill a list (all but `leader`). */
+export const LIST_FAMILIES: readonly ListFamily[] = FAMILIES.filter((f): f is ListFamily => f.field !== null);
+const FAMILY_BY_DIR: ReadonlyMap<string, FamilyDef> = new Map(LIST_FAMILIES.map((f) => [f.relPrefix, f]));
+
+/** Full read prefix of a family under `P` (no trailing `/`). */
+export function familyPrefix(prefix: string, family: FamilyDef): string {
+  return `${prefix}/${family.relPrefix}`;
+}
+
+/**
+ * The family a full key under `prefix` belongs to (scheduler-model.md §1: `P/<family>/...`,
+ * `P/leader`, `P/leader-token`), or null for keys the console does not read.
+ */
+export function familyOfKey(prefix: string, key: string): FamilyDef | null {
+  if (!key.startsWith(prefix) || key.charCodeAt(prefix.length) !== 47 /* / */) return null;
+  const rel = key.slice(prefix.length + 1);
+  if (rel === "leader" || rel === "leader-token") return FAMILY_BY_NAME.get("leader")!;
+  const slash = rel.indexOf("/");
+  return slash <= 0 ? null : (FAMILY_BY_DIR.get(rel.slice(0, slash + 1)) ?? null);
+}
+
 
 const utf8 = new TextDecoder("utf-8");
 
-/** Parse one kv of `family` read under prefix `P`. `null` = not this family's key. */
+// The parse outcome is remembered on the kv object itself (a WeakMap of ~27,000 entries
+// costs measurably more in GC): a snapshot rebuilt after a one-key change parses one
+// record. A patched kv is a new object and is parsed afresh. Entries are shared between
+// snapshots built from the same kv objects: treat them as read-only.
+type Memo = SnapshotKv & { [KV_MEMO]?: unknown };
+
+/** Parse (or recall) one kv of `family` read under prefix `P`. `null` = not this family's key. */
+export function parseFamilyKv<F extends ListField>(prefix: string, family: ListFamilyDef<F>, kv: SnapshotKv): Outcome<EntryOf[F]> | null;
+export function parseFamilyKv(prefix: string, family: LeaderFamilyDef, kv: SnapshotKv): Outcome<LeaderParsed> | null;
+export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null;
 export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
+  const memo = kv as Memo;
+  if (memo[KV_MEMO] !== undefined) return memo[KV_MEMO] as EntryOutcome | null; // set below, by this function only
+  const outcome = parseUncached(prefix, family, kv);
+  memo[KV_MEMO] = outcome;
+  return outcome;
+}
+
+function parseUncached(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
   const suffix = kv.key.slice(prefix.length + 1 + family.relPrefix.length);
   if (kv.value.length > MAX_VALUE_BYTES) {
-    if (family.name === "leader" && suffix !== "" && suffix !== "-token") return null;
+    if (family.field === null && suffix !== "" && suffix !== "-token") return null;
     return skip("too_large", `value is ${kv.value.length} bytes (over ${MAX_VALUE_BYTES})`);
   }
-  return family.parseBytes?.(suffix, kv) ?? family.parse(suffix, utf8.decode(kv.value), kv);
+  return (family.field !== null ? family.parseBytes?.(suffix, kv) : undefined) ?? family.parse(suffix, utf8.decode(kv.value), kv);
 }

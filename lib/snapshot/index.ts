@@ -1,5 +1,6 @@
 import "server-only";
 export * from "./types";
-export { buildSnapshot, familyOfKey, familyPrefix, parseKvOnce, type KvsByFamily } from "./build";
-export { FAMILIES, FAMILY_BY_NAME, type FamilyDef } from "./families";
+export { buildSnapshot, emptySnapshot, groupByFamily, type KvsByFamily } from "./build";
+export { DemandIndex, eventsOfTarget, foldSnapshot } from "./demand-index";
+export { FAMILIES, FAMILY_BY_NAME, LIST_FAMILIES, familyOfKey, familyPrefix, parseFamilyKv, type FamilyDef } from "./families";
 export { createFleetReader, readFleet, readFleetWithKvs, type FleetRead, type FleetReader, type FleetReaderOptions, type ReadFleetOptions } from "./read";

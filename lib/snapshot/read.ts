@@ -1,39 +1,47 @@
 import "server-only";
-// readFleet: every family at ONE revision (scheduler-model.md §8.1 paging, families read
-// in parallel, all pinned), parsed into a FleetSnapshot. Concurrent callers share one
-// read (singleflight); a snapshot for an unchanged revision is served from a small
+// THE fleet read: every family at ONE revision (scheduler-model.md §8.1 paging, families
+// read in parallel, all pinned), each page parsed AND its demand events folded while etcd
+// serves the next one, into a FleetSnapshot plus its folded tables. The live cache's full
+// reads and pinned (`?revision=`) reads both come through here. Concurrent callers share
+// one read (singleflight); a read of an unchanged revision is served from a small
 // per-revision cache instead of being read twice.
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
 import { currentRevision, emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
-import { buildSnapshot, familyPrefix, parseKvOnce } from "./build";
-import { FAMILIES, type FamilyDef } from "./families";
+import type { TableDemand } from "@/lib/schema/demand";
+import { buildSnapshot, familyStartKey, TASKS_WINDOW_MS } from "./build";
+import { DemandIndex } from "./demand-index";
+import { FAMILIES, familyPrefix, parseFamilyKv, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
 
 export interface FleetRead {
   snapshot: FleetSnapshot;
-  /** the raw kvs per family, in key order (the watch-fed cache patches these) */
+  /** the fold of `snapshot`'s demand events (§3.6); never mutated */
+  tables: ReadonlyMap<string, TableDemand>;
+  /** the raw kvs per family, in key order */
   kvsByFamily: Map<FamilyName, SnapshotKv[]>;
 }
 
 export interface ReadFleetOptions {
   /** pin to this revision (time travel); a compacted one fails with RevisionCompacted */
   revision?: number;
+  /** `tasks/` records from the UUIDv7 of this time on (default: read time − 24 h) */
+  tasksSinceMs?: number;
 }
 
 export interface FleetReader {
   readFleet(opts?: ReadFleetOptions): Promise<FleetSnapshot>;
   readFleetWithKvs(opts?: ReadFleetOptions): Promise<FleetRead>;
-  /** drop cached snapshots (tests, or after this process wrote) */
+  /** drop cached reads (tests, or after this process wrote) */
   clearCache(): void;
 }
 
 export interface FleetReaderOptions {
   client: Etcd3;
   prefix: string;
-  /** snapshots kept per revision (default 2) */
+  /** reads kept per revision (default 2; 0 when the caller keeps its own) */
   cacheSize?: number;
   maxPageKeys?: number;
   /** sees every page as it arrives (metrics, tests) */
@@ -47,6 +55,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   // quantile keys of the last read per large family: the next read cuts it there and
   // reads the parts in parallel (same revision, same result; only faster)
   const splitHints = new SplitHints();
+  const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
 
   const remember = (read: FleetRead) => {
     cache.delete(read.snapshot.revision);
@@ -54,21 +63,27 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
   };
 
-  async function readAt(revision: number, restarts = 0): Promise<FleetRead> {
+  async function readAt(revision: number, restarts: number, tasksSinceMs: number | undefined): Promise<FleetRead> {
     const started = performance.now();
     const readAtMs = Date.now();
-    const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
+    const sinceMs = tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS;
     const stats = emptyStats();
+    const demand = new DemandIndex();
     const { kvsByPrefix } = await readPrefixesAtRevision(ctx.client, [...byPrefix.keys()], {
       revision,
       stats,
       maxLimit: ctx.maxPageKeys,
       probePrefix: ctx.prefix,
       splitKeys: (prefix) => splitHints.get(prefix),
-      // parse each page while etcd serves the next one
+      startKey: (prefix) => familyStartKey(ctx.prefix, byPrefix.get(prefix)!, sinceMs),
       onPage: (prefix, kvs) => {
         const family = byPrefix.get(prefix)!;
-        for (let i = 0; i < kvs.length; i++) parseKvOnce(ctx.prefix, family, kvs[i]);
+        if (family.field === "demandEvents") {
+          for (let i = 0; i < kvs.length; i++) {
+            const outcome = parseFamilyKv(ctx.prefix, family, kvs[i]);
+            if (outcome?.ok) demand.add(outcome.entry);
+          }
+        } else for (let i = 0; i < kvs.length; i++) parseFamilyKv(ctx.prefix, family, kvs[i]);
         ctx.observePage?.(family.name, kvs);
       },
     });
@@ -82,7 +97,8 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
       readAtMs,
       stats: { ...stats, durationMs: performance.now() - started, restarts },
     });
-    return { snapshot, kvsByFamily };
+    demand.addUnknownVersions(snapshot);
+    return { snapshot, tables: demand.tables(snapshot), kvsByFamily };
   }
 
   function shared(key: number | "latest", run: () => Promise<FleetRead>): Promise<FleetRead> {
@@ -94,17 +110,17 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     return p;
   }
 
-  async function latest(): Promise<FleetRead> {
+  async function latest(tasksSinceMs: number | undefined): Promise<FleetRead> {
     for (let attempt = 1; ; attempt++) {
       const revision = await currentRevision(ctx.client, ctx.prefix);
       const hit = cache.get(revision);
       if (hit) return hit;
       try {
-        const read = await shared(revision, () => readAt(revision, attempt - 1));
+        const read = await shared(revision, () => readAt(revision, attempt - 1, tasksSinceMs));
         remember(read);
         return read;
       } catch (e) {
-        // compacted between pages: restart once at a fresh revision
+        // compacted between pages: restart once at a fresh revision (a pinned read fails instead)
         if (e instanceof RevisionCompacted && attempt === 1) continue;
         throw e;
       }
@@ -112,11 +128,11 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   }
 
   async function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
-    if (opts.revision === undefined) return shared("latest", latest);
+    if (opts.revision === undefined) return shared("latest", () => latest(opts.tasksSinceMs));
     const revision = opts.revision;
     const hit = cache.get(revision);
     if (hit) return hit;
-    const read = await shared(revision, () => readAt(revision));
+    const read = await shared(revision, () => readAt(revision, 0, opts.tasksSinceMs));
     remember(read);
     return read;
   }

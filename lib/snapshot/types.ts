@@ -21,6 +21,7 @@ export const FAMILY_NAMES = [
   "policies",
   "queue",
   "running",
+  "tasks",
   "cooldown",
   "merge-failures",
   "target-locks",
@@ -139,7 +140,39 @@ export interface SnapshotReadStats {
   restarts?: number;
 }
 
-export interface FleetSnapshot {
+/** The entry type of each FleetSnapshot list, by field (one per list family). */
+export interface EntryOf {
+  demandEvents: DemandEventEntry;
+  demandTables: TableDemandEntry;
+  executors: ExecutorEntry;
+  assignments: AssignmentEntry;
+  policies: PolicyEntry;
+  queue: TaskEntry;
+  running: TaskEntry;
+  /**
+   * `tasks/` records whose UUIDv7 id is at or after the read's `tasksSinceMs` (default: read
+   * time − 24 h; console-api.md Additions "Fairness is live"), in id = creation order.
+   */
+  tasks: TaskEntry;
+  cooldowns: CooldownEntry;
+  mergeFailures: FailureEntry;
+  targetLocks: TargetValueEntry;
+  mergeExecutions: ExecutionEntry;
+  mergeProgress: ProgressEntry;
+  mergeWork: WorkEntry;
+  claims: ClaimEntry;
+  mergeClaims: TargetValueEntry;
+  catchupActive: TargetValueEntry;
+  compactPreparations: TargetValueEntry;
+  compactCommitReady: TargetValueEntry;
+}
+export type ListField = keyof EntryOf;
+/** Any parsed list entry. */
+export type AnyEntry = EntryOf[ListField];
+/** Every list of a snapshot, each sorted by key. */
+export type FamilyLists = { [F in ListField]: EntryOf[F][] };
+
+export interface FleetSnapshot extends FamilyLists {
   /** the prefix P read (no trailing `/`) */
   prefix: string;
   revision: number;
@@ -147,24 +180,6 @@ export interface FleetSnapshot {
   leader: LeaderEntry | null;
   /** `P/leader-token` (bare string) */
   leaderToken: string | null;
-  demandEvents: DemandEventEntry[];
-  demandTables: TableDemandEntry[];
-  executors: ExecutorEntry[];
-  assignments: AssignmentEntry[];
-  policies: PolicyEntry[];
-  queue: TaskEntry[];
-  running: TaskEntry[];
-  cooldowns: CooldownEntry[];
-  mergeFailures: FailureEntry[];
-  targetLocks: TargetValueEntry[];
-  mergeExecutions: ExecutionEntry[];
-  mergeProgress: ProgressEntry[];
-  mergeWork: WorkEntry[];
-  claims: ClaimEntry[];
-  mergeClaims: TargetValueEntry[];
-  catchupActive: TargetValueEntry[];
-  compactPreparations: TargetValueEntry[];
-  compactCommitReady: TargetValueEntry[];
   /** every key that did not parse, in family then key order */
   skipped: SkippedKey[];
   /** etcd read figures (zero for a snapshot rebuilt from patched kvs) */

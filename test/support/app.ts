@@ -21,8 +21,10 @@ const ROOT = path.resolve(__dirname, "../..");
 /**
  * `inspect`: start the server with the V8 inspector on a free loopback port, so a test can
  * force a GC and read the live heap (test/support/inspector.ts). Tests and benchmarks only.
+ * Returns once health says `ready` (the first full read and plan are done), or, with
+ * `ready: false`, as soon as the server answers at all.
  */
-export async function startApp(env: Record<string, string>, opts: { port?: number; inspect?: boolean } = {}): Promise<RunningApp> {
+export async function startApp(env: Record<string, string>, opts: { port?: number; inspect?: boolean; ready?: boolean } = {}): Promise<RunningApp> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
     throw new Error("no production build: run `npx next build` first (scripts/test.sh does)");
@@ -42,7 +44,8 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
     await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`next start exited: ${output}`);
       const res = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
-      return res.status > 0;
+      if (opts.ready === false) return res.status > 0;
+      return ((await res.json()) as { ready?: boolean }).ready === true;
     }, 60_000, `next start on ${url}`);
   } catch (e) {
     child.kill("SIGKILL");

@@ -1,5 +1,6 @@
 // Test fixtures following the §10 helper conventions.
-import { emptyTableDemand, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
+import fc from "fast-check";
+import { emptyTableDemand, SealedTimes, type DemandEvent, type DemandSource, type TableDemand } from "@/lib/schema";
 import { foldEvent } from "../fold";
 import { joinEvent } from "../join";
 
@@ -80,3 +81,35 @@ export function permutations<T>(items: readonly T[]): T[][] {
   });
   return out;
 }
+
+/** Any demand event of shards a–c (bytes grow with sealed; up to 80 times, so the 64-cap is exercised). */
+export const eventArb: fc.Arbitrary<DemandEvent> = fc
+  .record({
+    shard: fc.constantFrom("a", "b", "c"),
+    sealed: fc.nat({ max: 120 }),
+    merged: fc.option(fc.nat({ max: 120 }), { nil: null }),
+    mergedEpoch: fc.option(fc.nat({ max: 3 }), { nil: undefined }),
+    flushed: fc.integer({ min: 1000, max: 1100 }),
+    epoch: fc.nat({ max: 3 }),
+    source: fc.constantFrom("writer", "executor", "scan") as fc.Arbitrary<DemandEvent["source"]>,
+    // up to 80 times so the 64-cap is exercised
+    times: fc.option(fc.dictionary(fc.nat({ max: 150 }).map(String), fc.integer({ min: 900, max: 1100 }), { maxKeys: 80 }), {
+      nil: undefined,
+    }),
+  })
+  .map((r) => {
+    const e: DemandEvent = {
+      v: 1,
+      shard: r.shard,
+      sealed_through: r.sealed,
+      // bytes grow with the sealed value (§10 helper convention); see the join note below
+      sealed_bytes_through: r.sealed * 1000,
+      merged_through: r.merged,
+      flushed_at_ms: r.flushed,
+      writer_epoch: r.epoch,
+      source: r.source,
+    };
+    if (r.merged !== null && r.mergedEpoch !== undefined) e.merged_epoch = r.mergedEpoch;
+    if (r.times !== undefined) e.sealed_times = SealedTimes.fromRecord(r.times);
+    return e;
+  });

@@ -1,11 +1,14 @@
-// GET /api/v1/health (console-api.md): 200 while etcd answers, 503 with status "down" otherwise.
+// GET /api/v1/health (console-api.md): 200 while etcd answers, 503 with status "down"
+// otherwise, and 503 with status "starting" until the first full read and plan are done.
 import { z } from "zod";
 import { leader } from "./common";
 
 export const healthQuery = z.object({});
 
 export const healthResponse = z.object({
-  status: z.enum(["ok", "degraded", "down"]),
+  status: z.enum(["ok", "degraded", "down", "starting"]),
+  /** the first full read and plan are done (a load balancer sends traffic only then) */
+  ready: z.boolean(),
   revision: z.number().int().nullable(),
   endpoints: z.array(z.object({ url: z.string(), ok: z.boolean(), latency_ms: z.number().nullable(), error: z.string().optional() })),
   leader,

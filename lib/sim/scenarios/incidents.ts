@@ -1,6 +1,7 @@
 // `incidents`: named, stable situations the UI and API tests assert on (documented in
 // lib/sim/README.md). Times are relative to `now`; every target starts with `incident/`.
 import { hex, keys } from "@/lib/schema/keys";
+import { uuidv7 } from "@/lib/schema/task-id";
 import { demandEventKv, pendingTimes, type SeedKv } from "../seed-kv";
 import { heartbeatKv, type SimExecutor } from "./fleet";
 
@@ -18,8 +19,6 @@ export const INCIDENT = {
   /** legacy tasks on tables with no demand at all (phantom tasks) */
   phantomQueued: "incident/phantom-queued",
   phantomRunning: "incident/phantom-running",
-  phantomQueuedTaskId: "0192d000-task-phantom-q",
-  phantomRunningTaskId: "0192d001-task-phantom-r",
   /** target-lock and merge-claim held by a claim token (leased) */
   lockedTarget: "incident/locked",
   lockToken: "claim-token-7f3a",
@@ -144,8 +143,9 @@ export function* incidentKvs(prefix: string, now: number): Generator<SeedKv> {
     enqueued_at: now - 240_000,
     ...(state === "running" ? { started_at: now - 120_000 } : {}),
   });
-  const queued = task(INCIDENT.phantomQueuedTaskId, INCIDENT.phantomQueued, "queued");
-  const running = task(INCIDENT.phantomRunningTaskId, INCIDENT.phantomRunning, "running");
+  // real UUIDv7 ids of their enqueue time (§2.8), as the master mints them
+  const queued = task(uuidv7(now - 240_000, 0xd000), INCIDENT.phantomQueued, "queued");
+  const running = task(uuidv7(now - 240_000, 0xd001), INCIDENT.phantomRunning, "running");
   yield { key: `${prefix}/tasks/${queued.id}`, value: JSON.stringify(queued) };
   yield { key: `${prefix}/queue/${queued.id}`, value: JSON.stringify(queued) };
   yield { key: `${prefix}/tasks/${running.id}`, value: JSON.stringify(running) };

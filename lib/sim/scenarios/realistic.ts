@@ -4,6 +4,7 @@
 // a few shadow assignments and legacy tasks. Deterministic (seeded PRNG); times relative
 // to `now`.
 import { keys } from "@/lib/schema/keys";
+import { uuidv7 } from "@/lib/schema/task-id";
 import { demandEventKv, pad, pendingTimes, rng, shardId, type SeedKv } from "../seed-kv";
 import { fleetExecutors, heartbeatKv, leaderKvs } from "./fleet";
 
@@ -104,9 +105,10 @@ export function* realisticKvs(prefix: string, now: number): Generator<SeedKv> {
   // the legacy queue: merges queued for three backlog tables, one running (with its claim)
   for (let i = 0; i < 4; i++) {
     const target = tables[10 + i].target;
-    const id = `0192b${pad(i, 3)}-task-${pad(i, 4)}`;
+    const enqueuedAt = now - 90_000 + i * 1000;
+    const id = uuidv7(enqueuedAt, 0xb000 + i); // a real UUIDv7 of its enqueue time (§2.8)
     const running = i === 3;
-    const task = { id, kind: "merge_wal", target, state: running ? "running" : "queued", enqueued_at: now - 90_000 + i * 1000, ...(running ? { started_at: now - 30_000 } : {}) };
+    const task = { id, kind: "merge_wal", target, state: running ? "running" : "queued", enqueued_at: enqueuedAt, ...(running ? { started_at: now - 30_000 } : {}) };
     yield { key: `${prefix}/tasks/${id}`, value: JSON.stringify(task) };
     yield { key: `${prefix}/${running ? "running" : "queue"}/${id}`, value: JSON.stringify(task) };
     if (running) yield { key: `${prefix}/claims/${id}`, value: `claim-${id}`, leased: true };

@@ -3,7 +3,6 @@
 import { inject } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { createEtcdClient } from "@/lib/etcd/client";
-import { foldEvents } from "@/lib/planner/fold-events";
 import { createFleetReader, type FleetRead } from "@/lib/snapshot/read";
 
 export function suiteClient(): Etcd3 {
@@ -14,8 +13,7 @@ export function readerFor(client: Etcd3, prefix: string) {
   return createFleetReader({ client, prefix });
 }
 
-/** The planner fold (§3.6) of a read's raw `demand-events/` kvs. */
-export function foldRead(read: FleetRead, prefix: string, now = 1_000) {
-  const kvs = (read.kvsByFamily.get("demand-events") ?? []).map((kv) => ({ key: kv.key, value: kv.value.toString("utf8"), modRevision: kv.modRevision }));
-  return foldEvents(kvs, prefix, now);
+/** The production fold (§3.6) of a read: its folded tables and the `demand-events/` keys it skipped. */
+export function foldRead(read: FleetRead) {
+  return { tables: read.tables, skipped: read.snapshot.skipped.filter((s) => s.family === "demand-events") };
 }

@@ -48,7 +48,7 @@ describe("T23 reconcile_at_production_scale_pages_reads_and_keeps_the_lease (rea
   });
 
   it("folds 13,405 tables, Σ pending 656,620, 13,136 with pending > 0", () => {
-    const folded = foldRead(read, P);
+    const folded = foldRead(read);
     expect(folded.skipped).toHaveLength(0);
     expect(folded.tables.size).toBe(13_405);
     let total = 0;

@@ -44,7 +44,7 @@ describe("simulator", () => {
   });
 
   it("realistic: 13,405 tables + the incident tables, 354 with backlog, one past 4,096", () => {
-    const folded = foldRead(read, P);
+    const folded = foldRead(read);
     const pending = new Map([...folded.tables].map(([t, table]) => [t, deriveTable(table).pending_generations]));
     const realistic = [...pending].filter(([t]) => !t.startsWith("incident/"));
     expect(realistic).toHaveLength(REALISTIC_TABLES);

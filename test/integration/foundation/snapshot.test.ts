@@ -33,7 +33,7 @@ describe("readFleet", () => {
       ["demand-events", "bad_key", null],
     ]);
 
-    const folded = foldRead(read, P);
+    const folded = foldRead(read);
     expect(folded.skipped).toHaveLength(3);
     expect([...folded.tables.keys()].sort()).toEqual(["alpha", "gamma", "generic:beta"]);
     const alpha = folded.tables.get("alpha")!;

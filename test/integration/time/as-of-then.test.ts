@@ -9,7 +9,7 @@ import { INCIDENT, INCIDENT_PENDING, publishDemandEvent } from "@/lib/sim";
 import { writerEvent } from "@/lib/planner/join";
 import { planFleet } from "@/lib/planner/plan";
 import { createFleetReader } from "@/lib/snapshot/read";
-import { foldSnapshot } from "@/lib/live/demand-index";
+import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { plannerFleet } from "@/lib/live/planner-input";
 import { demandQuery } from "@/lib/schema/api/demand";
 import { historyQuery, historyResponse } from "@/lib/schema/api/history";

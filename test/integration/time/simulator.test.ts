@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { runLive, type LiveStats } from "@/lib/sim/live";
-import { foldEvents } from "@/lib/planner/fold-events";
+import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
+import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { sameTableDemand } from "@/lib/planner/cache";
 import { parseTableDemand } from "@/lib/schema/demand";
 import { hex, unhex } from "@/lib/schema/keys";
@@ -72,7 +73,7 @@ describe("the live simulator", () => {
     await reconcileDemandCache(client, prefix, "test-token");
     const events = await readPrefixPaged(client, `${prefix}/demand-events/`);
     const rows = await readPrefixPaged(client, `${prefix}/demand/`);
-    const folded = foldEvents(events.kvs.map((kv) => ({ key: kv.key, value: kv.value.toString("utf8"), modRevision: kv.modRevision })), prefix, 0).tables;
+    const folded = foldSnapshot(buildSnapshot(prefix, events.revision, groupByFamily(prefix, events.kvs)));
     for (const kv of rows.kvs) {
       const target = unhex(kv.key.slice(`${prefix}/demand/`.length))!;
       const row = parseTableDemand(kv.value.toString("utf8"));

@@ -1,7 +1,7 @@
 import { apiHandler } from "@/lib/api/handler";
 import { assignmentsResponse } from "@/lib/api/assignments";
 import { evaluate } from "@/lib/api/meta";
-import { fleetView } from "@/lib/live/cache";
+import { fleetView } from "@/lib/api/fleet";
 import { assignmentsQuery } from "@/lib/schema/api/assignments";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { apiHandler } from "@/lib/api/handler";
 import { executorsResponse } from "@/lib/api/executors";
 import { evaluate } from "@/lib/api/meta";
-import { fleetView } from "@/lib/live/cache";
+import { fleetView } from "@/lib/api/fleet";
 import { executorsQuery } from "@/lib/schema/api/executors";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 import { apiHandler } from "@/lib/api/handler";
 import { failuresResponse } from "@/lib/api/failures";
 import { evaluate } from "@/lib/api/meta";
-import { fleetView } from "@/lib/live/cache";
+import { fleetView } from "@/lib/api/fleet";
 import { failuresQuery } from "@/lib/schema/api/failures";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { apiHandler } from "@/lib/api/handler";
 import { shadowResponse } from "@/lib/api/shadow";
-import { fleetView } from "@/lib/live/cache";
+import { fleetView } from "@/lib/api/fleet";
 import { shadowQuery } from "@/lib/schema/api/shadow";
 
 export const dynamic = "force-dynamic";

@@ -1,14 +1,14 @@
-import "server-only";
-// Folded demand per table (scheduler-model.md §3.6), kept incrementally: a watch event on
-// one table's `demand-events/` marks that table, and the next hand-out re-folds it alone
-// from its events, which sit contiguously in the key-sorted snapshot list. A table exists
-// when it has a parsed event or an unknown-version one (the master creates the entry
-// before folding).
+// Folded demand per table (scheduler-model.md §3.6): THE fold of the console. The fleet
+// read folds each `demand-events/` page as it arrives; the live cache then keeps it
+// incrementally: a watch event on one table marks that table, and the next hand-out
+// re-folds it alone from its events, which sit contiguously in the key-sorted snapshot
+// list. A table exists when it has a parsed event or an unknown-version one (the master
+// creates the entry before folding). Pure: no I/O.
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { hex } from "@/lib/schema/keys";
 import { foldEvent } from "@/lib/planner/fold";
-import type { DemandEventEntry, FleetSnapshot } from "@/lib/snapshot/types";
 import { lowerBoundByKey } from "./key-order";
+import type { DemandEventEntry, FleetSnapshot } from "./types";
 
 /** The events of one table: a contiguous run of the key-sorted demand-events list. */
 export function eventsOfTarget(snapshot: FleetSnapshot, target: string): DemandEventEntry[] {
@@ -33,11 +33,12 @@ export class DemandIndex {
   private lastTarget: string | null = null;
   private lastTable: TableDemand | null = null;
 
-  /** Folds every event of `snapshot`; without one, events arrive through `add` (a read in progress). */
-  constructor(snapshot?: FleetSnapshot) {
-    if (!snapshot) return;
-    for (const e of snapshot.demandEvents) this.add(e);
-    this.addUnknownVersions(snapshot);
+  /**
+   * Starts from `seed` (the tables a read folded; they are never mutated, a re-fold makes
+   * a new table) or empty, with events arriving through `add` (a read in progress).
+   */
+  constructor(seed?: ReadonlyMap<string, TableDemand>) {
+    if (seed) this.folded = new Map(seed);
   }
 
   /** Fold one more event of the initial read (any order: the fold is order-independent). */
@@ -86,7 +87,10 @@ export class DemandIndex {
   }
 }
 
-/** One-shot fold of a snapshot (pinned revisions). */
+/** One-shot fold of a whole snapshot (what the read does page by page). */
 export function foldSnapshot(snapshot: FleetSnapshot): ReadonlyMap<string, TableDemand> {
-  return new DemandIndex(snapshot).tables(snapshot);
+  const index = new DemandIndex();
+  for (const e of snapshot.demandEvents) index.add(e);
+  index.addUnknownVersions(snapshot);
+  return index.tables(snapshot);
 }

@@ -1,0 +1,38 @@
+// DemandEvent (§2.1, the value of `P/demand-events/<hex>/<shard>`) and its `sealed_times`
+// map. Apart from lib/schema/demand.ts so that the hand validator (./demand-fast.ts) can
+// name the type without an import cycle.
+import { z } from "zod";
+import { I64, U32, U64 } from "./numbers";
+import { SealedTimes, type SealedTimesRecord } from "./sealed-times";
+
+export const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
+export const DemandSourceSchema = z.enum(DEMAND_SOURCES);
+export type DemandSource = z.infer<typeof DemandSourceSchema>;
+
+const DECIMAL = /^[0-9]+$/;
+
+/**
+ * `sealed_times`: JSON object, generation (decimal string) → flush ms, read into the
+ * compact `SealedTimes` (generations as numbers, so `"007"` and `"7"` are one generation,
+ * keeping the lower time).
+ */
+export const SealedTimesSchema = z
+  .record(z.string().regex(DECIMAL, { message: "generation keys must be decimal strings" }), I64)
+  .transform((times) => SealedTimes.fromRecord(times));
+
+export const DemandEventSchema = z.object({
+  v: U32.default(1),
+  shard: z.string(),
+  sealed_through: U64,
+  sealed_bytes_through: U64.default(0),
+  merged_through: U64.nullable().default(null),
+  merged_epoch: U64.nullable().optional(),
+  flushed_at_ms: I64,
+  writer_epoch: U64,
+  source: DemandSourceSchema,
+  sealed_times: SealedTimesSchema.optional(),
+});
+export type DemandEvent = z.infer<typeof DemandEventSchema>;
+
+/** What a publisher writes: a DemandEvent whose time map may still be the wire object. */
+export type DemandEventInput = Omit<DemandEvent, "sealed_times"> & { sealed_times?: SealedTimes | SealedTimesRecord };

@@ -7,7 +7,7 @@ import { deriveShard } from "@/lib/planner/derived";
 import { compareTargets } from "@/lib/planner/order";
 import { IDLE_TIMEOUT_SECS, mergeProgress } from "@/lib/planner/progress";
 import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/demand";
-import { fleetView, type FleetView } from "@/lib/live/cache";
+import { fleetView, type FleetView } from "./fleet";
 import { eventsOfTarget } from "@/lib/snapshot/demand-index";
 import { tableSummary } from "./demand";
 import { notFound } from "./errors";

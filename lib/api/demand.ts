@@ -4,7 +4,7 @@ import "server-only";
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import { compareTargets } from "@/lib/planner/order";
 import type { DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
-import { fleetView, type FleetView } from "@/lib/live/cache";
+import { fleetView, type FleetView } from "./fleet";
 import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor";
 import { ApiError } from "./errors";
 import { snapshotMeta } from "./meta";

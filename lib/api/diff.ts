@@ -9,7 +9,7 @@ import type { DiffQuery, DiffResponse, ExecutorState } from "@/lib/schema/api/di
 import type { OutcomeCounts } from "@/lib/schema/api/shadow";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { fleetView, type FleetView } from "@/lib/live/cache";
+import { fleetView, type FleetView } from "./fleet";
 import { shadowFor, type ShadowPlanned } from "./plan";
 import { revisionClock } from "./revision-clock";
 

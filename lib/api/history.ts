@@ -14,7 +14,7 @@ import { hex, keys } from "@/lib/schema/keys";
 import { DEFAULT_HISTORY_WINDOW_MS, type HistoryPoint, type HistoryQuery, type HistoryResponse } from "@/lib/schema/api/history";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
-import { keyHistory, readRange, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
+import { keyHistory, readRange, readRangesAt, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
@@ -48,7 +48,7 @@ export function ownKeys(prefix: string, target: string): { single: string[]; pre
       keys.mergeExecution(prefix, target),
       ...TASK_KINDS.filter((k) => k !== "merge_wal").map((k) => keys.cooldown(prefix, k, target)),
     ],
-    prefixes: [`${prefix}/demand-events/${h}/`, `${prefix}/merge-failures/${h}/`],
+    prefixes: [`${prefix}/demand-events/${h}/`, `${prefix}/merge-failures/${h}/`, `${prefix}/assignments/${h}/`],
   };
 }
 
@@ -68,8 +68,6 @@ async function windowOf(clock: RevisionClock, client: EtcdClient, prefix: string
   return { fromRevision: Math.max(fromRevision, oldest), toRevision, oldest, cut };
 }
 
-const asSnapshotKv = (kv: VersionedKv): SnapshotKv => ({ key: kv.key, value: Buffer.from(kv.value, "utf8"), modRevision: kv.modRevision, lease: "0" });
-
 /** The value of each walked key current at each of `revisions` (ascending): one sweep per key. */
 function statesAt(histories: KeyHistory[], revisions: readonly number[]): VersionedKv[][] {
   const out = revisions.map((): VersionedKv[] => []);
@@ -84,17 +82,28 @@ function statesAt(histories: KeyHistory[], revisions: readonly number[]): Versio
   return out;
 }
 
-/** Executors and assignments at `revision` (the capacity the table meets then). */
+/** Executors and assignments at `revision` (the capacity the table meets then), in one round trip. */
 async function capacityAt(client: EtcdClient, prefix: string, revision: number): Promise<VersionedKv[]> {
-  const [executors, assignments] = await Promise.all([
-    readRange(client, prefix, { key: keys.executors(prefix), prefix: true, revision }),
-    readRange(client, prefix, { key: keys.assignments(prefix), prefix: true, revision }),
-  ]);
-  return [...executors.kvs, ...assignments.kvs];
+  const ranges = [keys.executors(prefix), keys.assignments(prefix)].map((key) => ({ key, prefix: true }));
+  return (await readRangesAt(client, prefix, ranges, revision)).flat();
 }
 
-function evaluatePoint(prefix: string, target: string, revision: number, time: RevisionTime, kvs: VersionedKv[], now: number): HistoryPoint | null {
-  const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, kvs.map(asSnapshotKv)));
+/**
+ * One SnapshotKv per stored version for the whole request: a version current at many
+ * points is parsed once (buildSnapshot remembers the parse on the kv object).
+ */
+function versionCache(): (kv: VersionedKv) => SnapshotKv {
+  const seen = new Map<string, SnapshotKv>();
+  return (kv) => {
+    const id = `${kv.modRevision}:${kv.key}`;
+    let out = seen.get(id);
+    if (!out) seen.set(id, (out = { key: kv.key, value: Buffer.from(kv.value, "utf8"), modRevision: kv.modRevision, lease: "0" }));
+    return out;
+  };
+}
+
+function evaluatePoint(prefix: string, target: string, revision: number, time: RevisionTime, kvs: SnapshotKv[], now: number): HistoryPoint | null {
+  const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, kvs));
   const plan = planFleet(plannerFleet(snapshot, foldSnapshot(snapshot)), time.at_ms ?? now);
   const t = plan.byTarget.get(target);
   if (!t) return null; // the table did not exist at this revision
@@ -130,9 +139,13 @@ export async function demandHistory(q: HistoryQuery): Promise<HistoryResponse> {
   // every point is a mod_revision read just now, at or after the oldest: checking that one is enough
   if (revisions.length > 0) await clock.timeOf(revisions[0]);
   const states = statesAt(histories, revisions);
+  const snapshotKv = versionCache();
+  const assignmentsPrefix = keys.assignments(prefix);
   const points = await inParallel(revisions.map((revision, i) => ({ revision, i })), async ({ revision, i }) => {
     const [time, capacity] = await Promise.all([clock.timeOfReadable(revision), capacityAt(client, prefix, revision)]);
-    return evaluatePoint(prefix, q.target, revision, time, [...states[i], ...capacity], now);
+    // the table's own assignments also come with the capacity read: each key once
+    const own = states[i].filter((kv) => !kv.key.startsWith(assignmentsPrefix));
+    return evaluatePoint(prefix, q.target, revision, time, [...own, ...capacity].map(snapshotKv), now);
   });
   const cut = w.cut || histories.some((h) => h.compacted);
   return {

@@ -100,3 +100,21 @@ export async function keyHistory(client: Etcd3, consolePrefix: string, key: stri
   }
   return { versions: versions.reverse(), before: null, compacted: false };
 }
+
+/** Several ranges at one revision in one round trip (a read-only txn). */
+export async function readRangesAt(client: Etcd3, consolePrefix: string, queries: RangeQuery[], revision: number): Promise<VersionedKv[][]> {
+  try {
+    const res = await client.kv.txn({
+      compare: [],
+      success: queries.map((q) => {
+        const key = Buffer.from(q.key);
+        return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };
+      }),
+    });
+    return res.responses.map((r) =>
+      r.response_range.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),
+    );
+  } catch (e) {
+    throw await rangeError(client, e, revision, `ranges at ${revision}`, compactProbeKey(consolePrefix));
+  }
+}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadEnv, loadSamplerEnv } from "./env";
 
-const fails = (env: Record<string, string>) => {
+const fails = (env: Record<string, string>, load: (env: Record<string, string>) => unknown = loadEnv) => {
   try {
-    loadEnv(env);
+    load(env);
   } catch (e) {
     expect(e).toBeInstanceOf(ConfigError);
     return (e as ConfigError).message;
@@ -65,15 +65,7 @@ describe("loadEnv (console-api.md Configuration)", () => {
 });
 
 describe("loadSamplerEnv (the elected sampler)", () => {
-  const samplerFails = (env: Record<string, string>) => {
-    try {
-      loadSamplerEnv(env);
-    } catch (e) {
-      expect(e).toBeInstanceOf(ConfigError);
-      return (e as ConfigError).message;
-    }
-    throw new Error("expected a ConfigError");
-  };
+  const samplerFails = (env: Record<string, string>) => fails(env, loadSamplerEnv);
 
   it("applies the defaults: on, one minute of shadow history, a 10 s election lease", () => {
     expect(loadSamplerEnv({})).toEqual({ enabled: true, shadowSampleMs: 60_000, electionTtlSecs: 10 });

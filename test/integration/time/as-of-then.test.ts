@@ -15,8 +15,7 @@ import { demandQuery } from "@/lib/schema/api/demand";
 import { historyQuery, historyResponse } from "@/lib/schema/api/history";
 import { diffQuery, diffResponse } from "@/lib/schema/api/diff";
 import { revisionTime } from "@/lib/schema/api/revisions";
-import { classifyError } from "@/lib/api/errors";
-import { clientFor, HOUR_MS, seedDatedWorld, useConsoleEnv } from "./world";
+import { clientFor, failure, HOUR_MS, seedDatedWorld, useConsoleEnv } from "./world";
 
 let client: Etcd3;
 let prefix: string;
@@ -31,16 +30,6 @@ const api = () => ({
   diff: import("@/lib/api/diff").then((m) => m.fleetDiff),
 });
 const NEW_TABLE = "time/appeared-later";
-
-/** the contract's error for a thrown value (what the handler wrapper would answer) */
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    return classifyError(e);
-  }
-  throw new Error("expected a failure");
-}
 
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");

@@ -10,23 +10,13 @@ import { publishDemandEvent } from "@/lib/sim";
 import { writerEvent } from "@/lib/planner/join";
 import { ShadowSampler, clockPrefix } from "@/lib/live/sampler";
 import { historyQuery } from "@/lib/schema/api/history";
-import { classifyError } from "@/lib/api/errors";
-import { clientFor, HOUR_MS, poll, seedDatedWorld, useConsoleEnv } from "./world";
+import { clientFor, failure, HOUR_MS, poll, seedDatedWorld, useConsoleEnv } from "./world";
 
 const PREFIX = "/time-clock/lance-context/master";
 const SAMPLE_MS = 200;
 let cluster: EtcdCluster;
 let client: Etcd3;
 let sampler: ShadowSampler;
-
-async function failure(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (e) {
-    return classifyError(e);
-  }
-  throw new Error("expected a failure");
-}
 
 const samples = async () => Object.keys(await client.getAll().prefix(clockPrefix(PREFIX)).strings()).length;
 

@@ -4,6 +4,7 @@
 import type { Etcd3 } from "etcd3";
 import { createEtcdClient } from "@/lib/etcd/client";
 import { resetConsoleEnv } from "@/lib/config/env";
+import { classifyError } from "@/lib/api/errors";
 import { fleetExecutors, loadKvs, scenarioKvs } from "@/lib/sim";
 import { heartbeatKv, leaderKvs } from "@/lib/sim/scenarios/fleet";
 
@@ -36,3 +37,13 @@ export const poll = async <T>(what: string, get: () => Promise<T>, ok: (v: T) =>
     await new Promise((r) => setTimeout(r, 100));
   }
 };
+
+/** the contract's error for a thrown value (what the handler wrapper would answer) */
+export async function failure(p: Promise<unknown>) {
+  try {
+    await p;
+  } catch (e) {
+    return classifyError(e);
+  }
+  throw new Error("expected a failure");
+}

@@ -23,13 +23,17 @@ test("pins by wall time, shows when the revision was written, and returns to liv
   expect(written.at_ms).not.toBeNull();
   // the change's own second (UTC, as every page shows time), typed as a clock time
   const clockTime = new Date(written.at_ms! + 1000).toISOString().slice(11, 19);
-  const expected = await api<RevisionTime>(`/api/v1/revisions/time?at_ms=${Date.parse(`${new Date(written.at_ms! + 1000).toISOString().slice(0, 10)}T${clockTime}Z`)}`);
+  const atMs = Date.parse(`${new Date(written.at_ms! + 1000).toISOString().slice(0, 10)}T${clockTime}Z`);
   await page.goto(`/tables/${encodeURIComponent(changedTable.target)}`);
   await expect(page.getByTestId("live-state")).toContainText("live");
   await page.getByRole("textbox", { name: "time (UTC) or revision" }).fill(clockTime);
   await page.getByRole("button", { name: "Pin" }).click();
-  await expect(page).toHaveURL(new RegExp(`revision=${expected.revision}`));
-  await expect(page).toHaveURL(/at=/);
+  await expect(page).toHaveURL(/revision=\d+&at=/);
+  // the matching revision: the newest written by then, as the revision clock answers now
+  const expected = await api<RevisionTime>(`/api/v1/revisions/time?at_ms=${atMs}`);
+  expect(expected.at_ms!).toBeLessThanOrEqual(atMs);
+  expect(expected.revision).toBeGreaterThanOrEqual(changedRevision);
+  await expect(page).toHaveURL(new RegExp(`revision=${expected.revision}&`));
   await expect(page.getByTestId("live-state")).toContainText(`NOT LIVE · rev ${fmt(expected.revision)}`);
   const detail = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(changedTable.target)}&revision=${expected.revision}`);
   expect(detail.now_basis).toBe("revision_time");

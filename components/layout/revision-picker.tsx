@@ -60,7 +60,9 @@ export function RevisionPicker() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const pin = parsePin(draft, Date.now(), liveRevision);
+    // a revision is checked against the newest one, asked for now if health has not answered yet
+    const newest = liveRevision ?? (await fetchHealth().then((h) => h.revision ?? h.snapshot?.revision ?? null, () => null));
+    const pin = parsePin(draft, Date.now(), newest);
     if (pin.kind === "error") return setProblem(pin.message);
     if (pin.kind === "revision") return go(pin.revision);
     setBusy(true);

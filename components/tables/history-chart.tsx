@@ -69,7 +69,7 @@ function Bands({ h }: { h: HistoryResponse }) {
 function PointsTable({ points }: { points: HistoryPoint[] }) {
   return (
     <details>
-      <summary>The data as a table ({formatCount(points.length)} changes)</summary>
+      <summary>The data as a table ({formatCount(points.length)} change{points.length === 1 ? "" : "s"})</summary>
       <table className="table" data-testid="history-table">
         <thead>
           <tr>
@@ -140,7 +140,7 @@ export function HistoryChart({ target, nowMs }: { target: string; revision?: num
             </div>
             <Bands h={h} />
             <p className="muted">
-              {formatCount(h.points.length)} changes from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time; verdicts weigh this table against the
+              {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time; verdicts weigh this table against the
               capacity free then.
               {h.compacted_before !== null ? ` History before revision ${formatCount(h.compacted_before)} is compacted.` : ""}
             </p>

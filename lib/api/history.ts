@@ -1,13 +1,16 @@
 import "server-only";
 // GET /api/v1/scheduler/demand/history (console-api.md "Time"). The table's own keys —
-// its demand events, cache row, policies (its own and `_default`), write-turn lock and
-// execution fence, merge failures and cooldowns — are walked back through etcd's history
+// its demand events, cache row, policies (its own and `_default`), write-turn lock,
+// execution and the other fences (merge claim, catch-up, prepared compaction), merge
+// failures, cooldowns and assignments — are walked back through etcd's history
 // by mod_revision (lib/etcd/key-history.ts): one point per revision at which one of them
 // changed. Each point rebuilds the table from those keys as they were at that revision,
-// beside the executors and assignments current then, and plans it at the revision's own
+// beside the executors, assignments and legacy queue current then, and plans it at the revision's own
 // time (lib/api/revision-clock.ts) with the same parsers, fold and planner as every page.
-// The verdict weighs the table against the capacity free at that revision; other tables'
-// competition for it is not replayed (that would be one fleet plan per point).
+// The verdict weighs the table against the capacity free at that revision and the legacy
+// tasks then; other tables' competition for the capacity is not replayed (that would be
+// one fleet plan per point), nor is the `tasks/` window of fairness (§4.2 turns). Keys
+// deleted before the window's end are not found (no value is left to walk back from).
 import { planFleet } from "@/lib/planner/plan";
 import { TASK_KINDS } from "@/lib/schema/kinds";
 import { hex, keys } from "@/lib/schema/keys";
@@ -46,6 +49,7 @@ export function ownKeys(prefix: string, target: string): { single: string[]; pre
       `${prefix}/policies/${h}`,
       keys.targetLock(prefix, target),
       keys.mergeExecution(prefix, target),
+      ...["merge-claims", "catchup-active", "compact-preparations", "compact-commit-ready"].map((family) => `${prefix}/${family}/${h}`),
       ...TASK_KINDS.filter((k) => k !== "merge_wal").map((k) => keys.cooldown(prefix, k, target)),
     ],
     prefixes: [`${prefix}/demand-events/${h}/`, `${prefix}/merge-failures/${h}/`, `${prefix}/assignments/${h}/`],
@@ -82,9 +86,13 @@ function statesAt(histories: KeyHistory[], revisions: readonly number[]): Versio
   return out;
 }
 
-/** Executors and assignments at `revision` (the capacity the table meets then), in one round trip. */
-async function capacityAt(client: EtcdClient, prefix: string, revision: number): Promise<VersionedKv[]> {
-  const ranges = [keys.executors(prefix), keys.assignments(prefix)].map((key) => ({ key, prefix: true }));
+/**
+ * What the table meets at `revision` besides its own keys, in one round trip: executors
+ * and assignments (the capacity free then) and the legacy queue with its claims (a task
+ * running on the table), keyed by executor and task id rather than by table.
+ */
+async function surroundingsAt(client: EtcdClient, prefix: string, revision: number): Promise<VersionedKv[]> {
+  const ranges = [keys.executors(prefix), keys.assignments(prefix), `${prefix}/queue/`, `${prefix}/running/`, `${prefix}/claims/`].map((key) => ({ key, prefix: true }));
   return (await readRangesAt(client, prefix, ranges, revision)).flat();
 }
 
@@ -142,10 +150,10 @@ export async function demandHistory(q: HistoryQuery): Promise<HistoryResponse> {
   const snapshotKv = versionCache();
   const assignmentsPrefix = keys.assignments(prefix);
   const points = await inParallel(revisions.map((revision, i) => ({ revision, i })), async ({ revision, i }) => {
-    const [time, capacity] = await Promise.all([clock.timeOfReadable(revision), capacityAt(client, prefix, revision)]);
-    // the table's own assignments also come with the capacity read: each key once
+    const [time, around] = await Promise.all([clock.timeOfReadable(revision), surroundingsAt(client, prefix, revision)]);
+    // the table's own assignments also come with the fleet's: each key once
     const own = states[i].filter((kv) => !kv.key.startsWith(assignmentsPrefix));
-    return evaluatePoint(prefix, q.target, revision, time, [...own, ...capacity].map(snapshotKv), now);
+    return evaluatePoint(prefix, q.target, revision, time, [...own, ...around].map(snapshotKv), now);
   });
   const cut = w.cut || histories.some((h) => h.compacted);
   return {

@@ -52,7 +52,10 @@ describe("bad input answers with a reason", () => {
     await refused(`/api/v1/revisions/time?revision=${seeded + 1_000_000}`, 400, "invalid_query", /future revision/);
     await refused(`/api/v1/revisions/time?at_ms=${Date.now() + 86_400_000}`, 400, "invalid_query", /in the future/);
     const before = await refused(`/api/v1/revisions/time?at_ms=${t0 - 48 * HOUR_MS}`, 404, "not_found", /no readable revision/);
-    expect(before.error.oldest_revision).toBe(1);
+    // the suite's etcd may have been compacted by another file: the oldest readable revision answers
+    const oldest = Number(before.error.oldest_revision);
+    expect(oldest).toBeGreaterThanOrEqual(1);
+    expect((await api(app.url, `/api/v1/revisions/time?revision=${oldest}`)).status).toBe(200);
   });
 
   it("history, diff and change name the bad parameter", async () => {

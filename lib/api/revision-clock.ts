@@ -227,22 +227,27 @@ export class RevisionClock {
 
   private async recordBounds(revision: number): Promise<Bounds> {
     const p = this.prefix;
-    const [executors, leader, newestEvent] = await Promise.all([
+    const [executors, leader] = await Promise.all([
       readRange(this.client, p, { key: keys.executors(p), prefix: true, revision }),
       readRange(this.client, p, { key: keys.leader(p), revision }),
-      readRange(this.client, p, { key: keys.demandEvents(p), prefix: true, revision, limit: 1, descend: true, byModRevision: true }),
     ]);
-    const stamps: number[] = [];
     const beats: number[] = [];
     for (const kv of executors.kvs) {
       const hb = parseHeartbeat(kv.value);
       if (hb.ok) beats.push(hb.value.heartbeat_ms);
     }
-    stamps.push(...beats);
+    const stamps = [...beats];
     const lead = leader.kvs[0] ? parseLeader(leader.kvs[0].value) : null;
     if (lead?.ok) stamps.push(lead.value.since_ms);
-    const event = newestEvent.kvs[0] ? parseDemandEvent(newestEvent.kvs[0].value) : null;
-    if (event?.ok) stamps.push(event.value.flushed_at_ms);
+    // the newest demand event's flush time: found keys-only (etcd sorts the family by
+    // mod_revision and sends one key), then that one value
+    {
+      const newest = await readRange(this.client, p, { key: keys.demandEvents(p), prefix: true, revision, limit: 1, descend: true, byModRevision: true, keysOnly: true });
+      const key = newest.kvs[0]?.key;
+      const value = key === undefined ? undefined : (await readRange(this.client, p, { key, revision })).kvs[0]?.value;
+      const event = value === undefined ? null : parseDemandEvent(value);
+      if (event?.ok) stamps.push(event.value.flushed_at_ms);
+    }
     return { lo: stamps.length > 0 ? Math.max(...stamps) : null, hi: beats.length > 0 ? Math.min(...beats) + HEARTBEAT_TTL_MS : null };
   }
 

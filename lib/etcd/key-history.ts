@@ -28,6 +28,8 @@ export interface RangeQuery {
   byModRevision?: boolean;
   /** only keys last modified at or after this revision */
   minModRevision?: number;
+  /** keys without values */
+  keysOnly?: boolean;
 }
 
 export interface RangeAnswer {
@@ -50,6 +52,7 @@ export async function readRange(client: Etcd3, consolePrefix: string, q: RangeQu
       sort_order: q.descend ? "Descend" : q.byModRevision || q.limit ? "Ascend" : "None",
       sort_target: q.byModRevision ? "Mod" : "Key",
       min_mod_revision: q.minModRevision ?? 0,
+      keys_only: q.keysOnly ?? false,
     });
     return {
       kvs: res.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),

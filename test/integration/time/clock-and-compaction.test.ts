@@ -73,6 +73,9 @@ describe("compaction", () => {
     const compactAt = Number((await client.put(`${PREFIX}/x`).value("2").exec()).header.revision);
     await new EtcdHttp(cluster.members[0].clientUrl).compact(compactAt);
     await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 30, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    // a sample after the compaction point dates it to within a period (before one, its
+    // interval is open up to now and may reach back past beforeCompaction)
+    await poll("a sample after the compaction point", () => revisionTimeOf({ revision: compactAt }), (x) => x.error_ms !== null && x.error_ms <= SAMPLE_MS);
 
     const gone = await failure(revisionTimeOf({ revision: old }));
     expect(gone?.status).toBe(410);

@@ -96,6 +96,8 @@ test("the history of a table that was skipped, then placed", async ({ page }) =>
     [3, "would_skip", "tail_below_threshold"],
     [40, "would_place", null],
   ]);
+  // the live view serves the new table once the watch has brought it in
+  await expect.poll(async () => (await fetch(`${e2eState().url}/api/v1/scheduler/demand?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}`)).status, { timeout: 20_000 }).toBe(200);
   await page.goto(`/tables/${encodeURIComponent(SKIPPED_THEN_PLACED)}`);
   const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
   await expect(page.getByTestId("history-summary")).toHaveText(

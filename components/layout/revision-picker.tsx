@@ -26,7 +26,9 @@ export function RevisionPicker() {
   const [draft, setDraft] = useState(pinned === null ? "" : String(pinned));
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  useEffect(() => setDraft(params.get("at") !== null && pinned !== null ? draftOfAt(params.get("at")!) : pinned === null ? "" : String(pinned)), [pinned, params]);
+  const at = params.get("at");
+  // the box shows the pin; it is reset only when the pin itself changes (not on every render)
+  useEffect(() => setDraft(at !== null && pinned !== null ? draftOfAt(at) : pinned === null ? "" : String(pinned)), [pinned, at]);
 
   function go(revision: number | null, atMs?: number) {
     const next = new URLSearchParams(params.toString());
@@ -42,7 +44,6 @@ export function RevisionPicker() {
   }
 
   // a shared link with only `?at=`: find its revision once, then keep both in the URL
-  const at = params.get("at");
   useEffect(() => {
     if (at === null || pinned !== null) return;
     const atMs = Date.parse(at);

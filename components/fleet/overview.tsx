@@ -99,6 +99,7 @@ export function FleetOverview() {
                     </div>
                   )}
                 </div>
+                <div className="stat-label"><Link href="/diff?since=1h" data-testid="changed-last-hour">What changed in the last hour</Link></div>
               </section>
               <section className="panel" aria-label="skipped records">
                 <h2>Skipped records</h2>

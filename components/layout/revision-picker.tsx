@@ -1,13 +1,19 @@
 "use client";
-// Time travel (issue 5): pin every page to a past etcd revision via `?revision=R`;
-// "live" drops the pin. A pinned view is marked "not live" so nobody mistakes it for now.
+// Time travel by wall time (console-api.md "Time"): the picker takes a time ("03:10",
+// "yesterday 22:00", "2h ago", UTC like every page) or a revision, shows the matching
+// revision, and steps back / forward through the revisions where something on this page
+// changed. The URL holds the pin (`?revision=`, with `?at=` for a time), so a shared link
+// opens the same view; "Live" drops it.
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { LiveMark } from "@/components/layout/etcd-banner";
 import { formatCount } from "@/components/ui/format";
+import { ApiError } from "@/lib/client/fetch-json";
 import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
-import { usePinnedRevision } from "@/lib/client/revision";
+import { fetchChange, fetchRevisionAt, parsePin } from "@/lib/client/resources/revisions";
+import { changeScopeOf, usePinnedRevision } from "@/lib/client/revision";
 import { useHydrated } from "@/lib/client/use-hydrated";
 
 export function RevisionPicker() {
@@ -19,46 +25,113 @@ export function RevisionPicker() {
   const hydrated = useHydrated();
   const liveRevision = hydrated ? (health.data?.revision ?? health.data?.snapshot?.revision ?? null) : null;
   const [draft, setDraft] = useState(pinned === null ? "" : String(pinned));
-  useEffect(() => setDraft(pinned === null ? "" : String(pinned)), [pinned]);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const at = params.get("at");
+  // the box shows the pin; it is reset only when the pin itself changes (not on every render)
+  useEffect(() => setDraft(at !== null && pinned !== null ? draftOfAt(at) : pinned === null ? "" : String(pinned)), [pinned, at]);
 
-  function go(revision: number | null) {
+  function go(revision: number | null, atMs?: number) {
     const next = new URLSearchParams(params.toString());
-    if (revision === null) next.delete("revision");
-    else next.set("revision", String(revision));
+    next.delete("at");
+    if (revision === null) {
+      next.delete("revision");
+      next.delete("now");
+    } else next.set("revision", String(revision));
+    if (atMs !== undefined) next.set("at", new Date(atMs).toISOString());
     const query = next.toString();
+    setProblem(null);
     router.push(query ? `${pathname}?${query}` : pathname);
   }
 
-  function submit(e: FormEvent) {
+  // a shared link with only `?at=`: find its revision once, then keep both in the URL
+  useEffect(() => {
+    if (at === null || pinned !== null) return;
+    const atMs = Date.parse(at);
+    if (!Number.isFinite(atMs)) return setProblem(`cannot read the link's time ${JSON.stringify(at)}`);
+    let cancelled = false;
+    fetchRevisionAt(atMs).then(
+      (t) => !cancelled && go(t.revision, atMs),
+      (e) => !cancelled && setProblem(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [at, pinned]);
+
+  async function submit(e: FormEvent) {
     e.preventDefault();
-    const value = Number(draft);
-    if (Number.isInteger(value) && value > 0) go(value);
+    // a revision is checked against the newest one, asked for now if health has not answered yet
+    const newest = liveRevision ?? (await fetchHealth().then((h) => h.revision ?? h.snapshot?.revision ?? null, () => null));
+    const pin = parsePin(draft, Date.now(), newest);
+    if (pin.kind === "error") return setProblem(pin.message);
+    if (pin.kind === "revision") return go(pin.revision);
+    setBusy(true);
+    try {
+      go((await fetchRevisionAt(pin.atMs)).revision, pin.atMs);
+    } catch (err) {
+      setProblem(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function step(direction: "back" | "forward") {
+    const from = pinned ?? liveRevision;
+    if (from === null) return;
+    const { scope, target } = changeScopeOf(pathname);
+    setBusy(true);
+    try {
+      const change = await fetchChange(scope, target, from, direction);
+      if (direction === "forward" && liveRevision !== null && change.revision >= liveRevision) go(null);
+      else go(change.revision);
+    } catch (err) {
+      setProblem(err instanceof ApiError && err.status === 404 ? `no ${direction === "back" ? "earlier" : "later"} change on this page` : String(err));
+    } finally {
+      setBusy(false);
+    }
   }
 
   return (
-    <form className={`revision-picker ${pinned === null ? "is-live" : "is-pinned"}`} onSubmit={submit} aria-label="revision picker">
+    <form className={`revision-picker ${pinned === null ? "is-live" : "is-pinned"}`} onSubmit={submit} aria-label="time travel">
       {pinned === null ? (
         <LiveMark liveRevision={liveRevision} />
       ) : (
         <span className="pinned-mark" data-testid="live-state" role="status">
-          NOT LIVE · pinned at rev {formatCount(pinned)}
+          NOT LIVE · rev {formatCount(pinned)}
         </span>
       )}
+      <button type="button" onClick={() => void step("back")} disabled={busy || (pinned ?? liveRevision) === null} aria-label="step back one change" title="step back one change on this page">
+        ◀
+      </button>
       <label>
-        <span className="sr-only">revision</span>
-        <input
-          name="revision"
-          inputMode="numeric"
-          placeholder={liveRevision !== null ? `rev ≤ ${liveRevision}` : "revision"}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value.replace(/[^\d]/g, ""))}
-          size={10}
-        />
+        <span className="sr-only">time (UTC) or revision</span>
+        <input name="when" placeholder="03:10, 2h ago, rev" value={draft} onChange={(e) => setDraft(e.target.value)} size={14} aria-invalid={problem !== null} aria-describedby="pin-problem" />
       </label>
-      <button type="submit">Pin</button>
+      <button type="button" onClick={() => void step("forward")} disabled={busy || pinned === null} aria-label="step forward one change" title="step forward one change on this page">
+        ▶
+      </button>
+      <button type="submit" disabled={busy}>
+        Pin
+      </button>
       <button type="button" onClick={() => go(null)} disabled={pinned === null}>
         Live
       </button>
+      {pinned !== null ? (
+        <Link href={`/diff?from=${pinned}`} data-testid="compare-with-now">
+          compare with now
+        </Link>
+      ) : null}
+      <span id="pin-problem" className="pin-problem" role="alert" data-testid="pin-problem">
+        {problem ?? ""}
+      </span>
     </form>
   );
+}
+
+/** `?at=` (ISO) shown as the picker typed it: "2026-12-01 03:10:12". */
+function draftOfAt(at: string): string {
+  const ms = Date.parse(at);
+  return Number.isFinite(ms) ? new Date(ms).toISOString().slice(0, 19).replace("T", " ") : at;
 }

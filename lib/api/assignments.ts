@@ -4,9 +4,10 @@ import "server-only";
 import type { AssignmentRow, AssignmentsQuery, AssignmentsResponse } from "@/lib/schema/api/assignments";
 import type { FleetView } from "@/lib/live/cache";
 import { compareTargets } from "@/lib/planner/order";
-import { snapshotMeta } from "./meta";
+import { snapshotMeta, type Evaluation } from "./meta";
 
-export function assignmentsResponse(view: FleetView, query: AssignmentsQuery, now: number): AssignmentsResponse {
+export function assignmentsResponse(view: FleetView, query: AssignmentsQuery, evaluation: Evaluation): AssignmentsResponse {
+  const { now } = evaluation;
   const rows: AssignmentRow[] = [];
   for (const { assignment: a } of view.snapshot.assignments) {
     if (a.state === "released") continue;
@@ -28,5 +29,5 @@ export function assignmentsResponse(view: FleetView, query: AssignmentsQuery, no
     });
   }
   rows.sort((x, y) => x.created_ms - y.created_ms || compareTargets(x.target, y.target) || compareTargets(x.unit_id, y.unit_id));
-  return { ...snapshotMeta(view), now_ms: now, assignments: rows };
+  return { ...snapshotMeta(view, evaluation), now_ms: now, assignments: rows };
 }

@@ -1,12 +1,12 @@
 import "server-only";
 // Work that runs beside requests, started once per process from instrumentation.ts
 // register(), before any request: the first full read and live plan (console-api.md
-// Additions "Readiness": ready before traffic), then the shadow-history sampler (one
-// sampling replica per etcd, lib/live). State lives on globalThis: Next bundles the
+// Additions "Readiness": ready before traffic), then the elected sampler (shadow history and the revision
+// clock, one sampling replica per etcd, lib/live). State lives on globalThis: Next bundles the
 // instrumentation hook and the route handlers separately.
 import { fleetView } from "@/lib/live/cache";
 import { planFor } from "./plan";
-import { ensureShadowSampler } from "./shadow";
+import { ensureSampler } from "./sampling";
 
 /** retry delays of the first read while etcd is away (doubling, capped) */
 const RETRY_FIRST_MS = 200;
@@ -36,9 +36,8 @@ export function startBackground(): void {
   if (s.started) return;
   s.started = true;
   void warmUp(s, RETRY_FIRST_MS);
-  if (process.env.CONSOLE_SHADOW_SAMPLER === "off") return;
   try {
-    ensureShadowSampler();
+    ensureSampler(); // null when CONSOLE_SHADOW_SAMPLER=off
   } catch {
     // the environment was validated at start-up; a sampler that cannot start leaves the
     // history empty, which its own endpoint reports

@@ -9,7 +9,7 @@ import type { TablePlan, WhyNot } from "@/lib/planner/plan";
 import { IDLE_TIMEOUT_SECS, mergeProgress } from "@/lib/planner/progress";
 import { UNFINISHED_PHASES, lockedExecutionId, progressState } from "@/lib/planner/plan/write-turn";
 import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/demand";
-import { fleetView, type FleetView } from "@/lib/live/cache";
+import { fleetView, type FleetView } from "./fleet";
 import { eventsOfTarget } from "@/lib/snapshot/demand-index";
 import { tableSummary } from "./demand";
 import { notFound } from "./errors";
@@ -148,15 +148,15 @@ function agreementOf(t: TablePlan, planned: ShadowPlanned): TableDetail["executo
 
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
   // the shadow entry carries the plan too: one plan answers verdict and shadow alike
-  const planned = await shadowFor(await fleetView(q.revision), q.now_ms);
-  const { view, now, plan } = planned;
+  const planned = await shadowFor(await fleetView(q.revision), q);
+  const { view, now, plan, evaluation } = planned;
   const t = plan.byTarget.get(q.target);
   if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${view.revision}`);
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === q.target) ?? null;
   const folded = view.tables.get(q.target);
   const leader = view.snapshot.leader?.record ?? null;
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     now_ms: now,
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     table: {

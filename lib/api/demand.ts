@@ -4,7 +4,7 @@ import "server-only";
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import { compareTargets } from "@/lib/planner/order";
 import type { DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
-import { fleetView, type FleetView } from "@/lib/live/cache";
+import { fleetView, type FleetView } from "./fleet";
 import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor";
 import { ApiError } from "./errors";
 import { snapshotMeta } from "./meta";
@@ -120,14 +120,14 @@ async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: numb
 export async function demandList(q: DemandQuery): Promise<DemandList> {
   const page0 = await resolvePage(q);
   const { offset, query, fingerprint } = page0;
-  const { view, now, plan } = await planFor(page0.view, page0.now);
+  const { view, now, plan, evaluation } = await planFor(page0.view, { now_ms: page0.now, now: q.now });
   const selected = selectionOf(plan, query);
   const page = selected.slice(offset, offset + q.limit);
   const next =
     offset + q.limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + q.limit, query: fingerprint, filters: filtersOf(query) }) : null;
   const leader = view.snapshot.leader?.record ?? null;
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     now_ms: now,
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     total_tables: plan.total_tables,

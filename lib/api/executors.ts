@@ -7,7 +7,7 @@ import { bytesFree, foldHeadroom, slotsFree, type HeadroomRow } from "@/lib/plan
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
 import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta } from "./meta";
+import { snapshotMeta, type Evaluation } from "./meta";
 
 function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, number> {
   const free: Record<string, number> = {};
@@ -15,7 +15,7 @@ function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, 
   return free;
 }
 
-export function executorsResponse(view: FleetView): ExecutorsResponse {
+export function executorsResponse(view: FleetView, evaluation?: Evaluation): ExecutorsResponse {
   const { snapshot } = view;
   const heartbeats = new Map(snapshot.executors.map((e) => [e.id, e.heartbeat]));
   const assignments = snapshot.assignments.map((a) => a.assignment);
@@ -70,7 +70,7 @@ export function executorsResponse(view: FleetView): ExecutorsResponse {
     totalBytes += e.bytes_total;
   }
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     executors,
     totals: {
       executors: executors.filter((e) => !e.orphan).length,

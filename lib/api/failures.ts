@@ -6,7 +6,7 @@ import { isCooling } from "@/lib/planner/cooldown";
 import { compareTargets } from "@/lib/planner/order";
 import type { CooldownRow, FailureRow, FailuresQuery, FailuresResponse } from "@/lib/schema/api/failures";
 import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta } from "./meta";
+import { snapshotMeta, type Evaluation } from "./meta";
 
 export function failureRows(view: FleetView, now: number, target?: string): FailureRow[] {
   const rows: FailureRow[] = [];
@@ -48,8 +48,9 @@ export function cooldownRows(view: FleetView, now: number, target?: string): Coo
   return rows.sort((a, b) => Number(b.cooling) - Number(a.cooling) || (a.until_ms ?? 0) - (b.until_ms ?? 0) || compareTargets(a.target, b.target) || compareTargets(a.kind, b.kind));
 }
 
-export function failuresResponse(view: FleetView, query: FailuresQuery, now: number): FailuresResponse {
+export function failuresResponse(view: FleetView, query: FailuresQuery, evaluation: Evaluation): FailuresResponse {
+  const { now } = evaluation;
   let failures = failureRows(view, now, query.target);
   if (query.needs_attention !== undefined) failures = failures.filter((f) => f.needs_attention === query.needs_attention);
-  return { ...snapshotMeta(view), now_ms: now, failures, cooldowns: cooldownRows(view, now, query.target) };
+  return { ...snapshotMeta(view, evaluation), now_ms: now, failures, cooldowns: cooldownRows(view, now, query.target) };
 }

@@ -1,4 +1,16 @@
 import "server-only";
 // The fleet view a request asked for (pinned `?revision=` or live), for route handlers:
 // they import lib/api and lib/schema only (.dependency-cruiser.cjs "api-handlers-are-thin").
-export { fleetView, type FleetView } from "@/lib/live/cache";
+// A pinned read's task window is the 24 h before the revision's own time (console-api.md
+// "Fairness is live" as of then, "A pinned read is evaluated as of its own time").
+import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
+import { fleetView as cachedView, type FleetView } from "@/lib/live/cache";
+import { revisionClock } from "./revision-clock";
+
+export type { FleetView };
+
+export async function fleetView(revision?: number): Promise<FleetView> {
+  if (revision === undefined) return cachedView();
+  const time = await revisionClock().timeOf(revision);
+  return cachedView(revision, { tasksSinceMs: time.at_ms === null ? undefined : time.at_ms - TASKS_WINDOW_MS });
+}

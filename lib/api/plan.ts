@@ -13,11 +13,14 @@ import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/live/planner-input";
 import { metrics } from "@/lib/metrics";
+import { defaultNow, evaluate, type Evaluation, type NowChoice } from "./meta";
 
 export interface Planned {
   view: FleetView;
   now: number;
   plan: FleetPlan;
+  /** the clock this plan ran at and why (console-api.md "Time") */
+  evaluation: Evaluation;
 }
 
 export interface ShadowPlanned extends Planned {
@@ -29,15 +32,7 @@ export interface ShadowPlanned extends Planned {
 /** exact (`now_ms` / pinned) plans kept besides the live one */
 const EXACT_PLANS = 2;
 
-/**
- * A pinned request without `?now_ms` plans at the server clock rounded down to
- * NOW_STEP_MS, so its pages and repeats share one plan; the response's `now_ms` says which.
- */
-export const NOW_STEP_MS = 2000;
-
-export function defaultNow(): number {
-  return Math.floor(Date.now() / NOW_STEP_MS) * NOW_STEP_MS;
-}
+export { defaultNow, NOW_STEP_MS } from "./meta";
 
 /** While the fleet content is unchanged, the live plan is kept this long (waits move on a scale of minutes). */
 export const SAME_CONTENT_REUSE_MS = 5000;
@@ -95,7 +90,8 @@ function makeEntry(view: FleetView, now: number): { entry: Entry; durationMs: nu
   const plan = planFleet(plannerFleet(view.snapshot, view.tables, view.sequenceClocks), now);
   const durationMs = performance.now() - started;
   metrics().plans.inc();
-  return { entry: { key: keyOf(view, now), view, planned: { view, now, plan } }, durationMs };
+  const evaluation: Evaluation = { now, now_basis: "server_clock", revision_time: null };
+  return { entry: { key: keyOf(view, now), view, planned: { view, now, plan, evaluation } }, durationMs };
 }
 
 /** An exact plan for (view content, now): the live plan if it is that one, else the LRU. */
@@ -153,20 +149,35 @@ function liveEntry(view: FleetView): Promise<Entry> | Entry {
   return live.entry;
 }
 
-async function entryForRequest(view: FleetView, nowMs: number | undefined): Promise<Entry> {
-  if (nowMs !== undefined) return exactEntry(view, nowMs);
-  if (view.pinned) return exactEntry(view, defaultNow());
-  return liveEntry(view);
+/** `?now_ms` as a number (older callers) or the request's whole choice. */
+export type NowRequest = number | NowChoice | undefined;
+
+const choiceOf = (now: NowRequest): NowChoice => (typeof now === "number" ? { now_ms: now } : (now ?? {}));
+
+async function entryForRequest(view: FleetView, now: NowRequest): Promise<{ entry: Entry; evaluation: Evaluation }> {
+  const choice = choiceOf(now);
+  if (!view.pinned && choice.now_ms === undefined) {
+    const entry = await liveEntry(view);
+    return { entry, evaluation: { now: entry.planned.now, now_basis: "server_clock", revision_time: null } };
+  }
+  const evaluation = await evaluate(view, choice);
+  return { entry: await exactEntry(view, evaluation.now), evaluation };
+}
+
+function answer<T extends Planned>(requested: FleetView, entry: Entry, planned: T, evaluation: Evaluation): T {
+  const view = entry.view.contentId !== requested.contentId || entry.view === requested ? planned.view : requested;
+  return { ...planned, view, evaluation };
 }
 
 /**
- * The plan a request asked for: `?now_ms` and pinned revisions exactly; live ones from the
- * newest completed plan (see above). Use the returned `view`: it is the revision the plan
- * was made at (or the request's own when the fleet content is the same).
+ * The plan a request asked for: `?now_ms` and pinned revisions exactly (a pinned one at
+ * its revision's time, see ./meta.ts `evaluate`); live ones from the newest completed plan
+ * (see above). Use the returned `view`: it is the revision the plan was made at (or the
+ * request's own when the fleet content is the same).
  */
-export async function planFor(view: FleetView, nowMs: number | undefined): Promise<Planned> {
-  const entry = await entryForRequest(view, nowMs);
-  return entry.view.contentId !== view.contentId || entry.view === view ? entry.planned : { ...entry.planned, view };
+export async function planFor(view: FleetView, now: NowRequest): Promise<Planned> {
+  const { entry, evaluation } = await entryForRequest(view, now);
+  return answer(view, entry, entry.planned, evaluation);
 }
 
 /** An exact plan at (view, now). */
@@ -175,10 +186,9 @@ export async function plannedAt(view: FleetView, now: number): Promise<Planned> 
 }
 
 /** scheduler-model.md §6.2 over the same plan: the master's merge-only shadow pass. */
-export async function shadowFor(view: FleetView, nowMs: number | undefined): Promise<ShadowPlanned> {
-  const entry = await entryForRequest(view, nowMs);
-  const shadow = shadowOf(entry);
-  return entry.view.contentId !== view.contentId || entry.view === view ? shadow : { ...shadow, view };
+export async function shadowFor(view: FleetView, now: NowRequest): Promise<ShadowPlanned> {
+  const { entry, evaluation } = await entryForRequest(view, now);
+  return answer(view, entry, shadowOf(entry), evaluation);
 }
 
 function shadowOf(entry: Entry): ShadowPlanned {

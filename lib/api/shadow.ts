@@ -1,20 +1,20 @@
 import "server-only";
 // GET /api/v1/scheduler/shadow (scheduler-model.md §6.2): the console's own shadow pass at
 // one revision — the five outcomes, their tables, and its placements beside the master's
-// recorded `state: shadow` rows. Plus the shadow-history sampler and its read side.
+// recorded `state: shadow` rows. Plus the shadow history's read side (the sampler: ./sampling.ts).
 import { executorAgreement, masterMismatchReason } from "@/lib/planner/plan/agreement";
 import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { toEtcdError } from "@/lib/etcd/errors";
-import { liveCache, type FleetView } from "@/lib/live/cache";
-import { ShadowSampler, readShadowHistory } from "@/lib/live/sampler";
+import type { FleetView } from "@/lib/live/cache";
+import { readShadowHistory } from "@/lib/live/sampler";
 import { snapshotMeta } from "./meta";
-import { shadowFor } from "./plan";
+import { shadowFor, type NowRequest } from "./plan";
 
-export async function shadowResponse(requested: FleetView, nowMs: number | undefined): Promise<ShadowResponse> {
-  const { comparison, pass, view, now, plan } = await shadowFor(requested, nowMs);
+export async function shadowResponse(requested: FleetView, nowMs: NowRequest): Promise<ShadowResponse> {
+  const { comparison, pass, view, now, plan, evaluation } = await shadowFor(requested, nowMs);
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {
@@ -49,7 +49,7 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
     return [{ target, console: executor, verdict: verdict.state === "would_place" ? verdict.executor : null, verdict_code: verdict.state === "would_skip" ? verdict.code : null, reason: why }];
   });
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     now_ms: now,
     outcomes,
     disagreements: comparison.disagreements,
@@ -65,35 +65,6 @@ export async function shadowResponse(requested: FleetView, nowMs: number | undef
       verdict_mismatch,
     },
   };
-}
-
-/** One history sample from the live view (what the sampler records every minute). */
-export async function currentShadowSample(): Promise<ShadowSample> {
-  const { comparison, view } = await shadowFor(await liveCache().current(), undefined);
-  const outcomes = {} as OutcomeCounts;
-  for (const o of SHADOW_OUTCOMES) outcomes[o] = comparison.counts[o];
-  return { at_ms: Date.now(), revision: view.revision, outcomes, disagreements: comparison.disagreements };
-}
-
-const KEY = Symbol.for("scheduler-console.shadow-sampler");
-
-/** Starts this replica's sampler once (from the first API request). */
-export function ensureShadowSampler(): ShadowSampler {
-  const g = globalThis as unknown as Record<symbol, ShadowSampler | undefined>;
-  let sampler = g[KEY];
-  if (!sampler) {
-    const env = process.env;
-    sampler = new ShadowSampler({
-      client: etcdClient(),
-      prefix: etcdPrefix(),
-      sample: currentShadowSample,
-      intervalMs: Number(env.CONSOLE_SHADOW_SAMPLE_MS) > 0 ? Number(env.CONSOLE_SHADOW_SAMPLE_MS) : 60_000,
-      electionTtlSecs: Number(env.CONSOLE_SAMPLER_TTL_SECS) > 0 ? Number(env.CONSOLE_SAMPLER_TTL_SECS) : 10,
-    });
-    g[KEY] = sampler;
-    sampler.start();
-  }
-  return sampler;
 }
 
 export async function shadowHistory(fromMs: number, toMs: number): Promise<ShadowSample[]> {

@@ -4,7 +4,7 @@ import "server-only";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import type { SkippedResponse } from "@/lib/schema/api/skipped";
 import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta } from "./meta";
+import { snapshotMeta, type Evaluation } from "./meta";
 
 export function skippedSummary(snapshot: FleetSnapshot): { total: number; by_reason: Record<string, number> } {
   const by_reason: Record<string, number> = {};
@@ -12,9 +12,9 @@ export function skippedSummary(snapshot: FleetSnapshot): { total: number; by_rea
   return { total: snapshot.skipped.length, by_reason };
 }
 
-export function skippedResponse(view: FleetView): SkippedResponse {
+export function skippedResponse(view: FleetView, evaluation?: Evaluation): SkippedResponse {
   return {
-    ...snapshotMeta(view),
+    ...snapshotMeta(view, evaluation),
     skipped: view.snapshot.skipped.map((s) => ({ key: s.key, family: s.family, reason: s.reason, detail: s.detail ?? null })),
   };
 }

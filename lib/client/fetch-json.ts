@@ -29,6 +29,12 @@ export function buildQuery(params: QueryParams): string {
   return text ? `?${text}` : "";
 }
 
+/** A pinned page opened with `?now=server` asks every pinned read for the server clock (console-api.md "Time"). */
+function withPageClock(params: QueryParams): QueryParams {
+  if (typeof window === "undefined" || params.revision == null || params.now !== undefined) return params;
+  return new URLSearchParams(window.location.search).get("now") === "server" ? { ...params, now: "server" } : params;
+}
+
 async function decode<T>(res: Response): Promise<T> {
   const text = await res.text();
   let body: unknown = null;
@@ -88,7 +94,8 @@ const sleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
   });
 
-export async function fetchJson<T>(path: string, params: QueryParams = {}, signal?: AbortSignal): Promise<T> {
+export async function fetchJson<T>(path: string, query: QueryParams = {}, signal?: AbortSignal): Promise<T> {
+  const params = withPageClock(query);
   const url = `${path}${buildQuery(params)}`;
   const get = async () => decode<T>(await fetch(url, { signal, headers: { accept: "application/json" }, cache: "no-store" }));
   const first = await get();

@@ -28,3 +28,23 @@ export function withRevision(href: string, revision: number | null): string {
   if (revision === null) return href;
   return `${href}${href.includes("?") ? "&" : "?"}revision=${revision}`;
 }
+
+/** `?now=server` on a pinned page: evaluate at the server clock instead of the revision's time. */
+export function useEvaluateNow(): boolean {
+  return useSearchParams().get("now") === "server";
+}
+
+/** What a page shows, for "step back / forward one change" (GET /api/v1/revisions/change). */
+export function changeScopeOf(pathname: string): { scope: string; target: string | null } {
+  const table = /^\/tables\/([^/]+)/.exec(pathname);
+  if (table) {
+    try {
+      return { scope: "table", target: decodeURIComponent(table[1]) };
+    } catch {
+      return { scope: "tables", target: null };
+    }
+  }
+  const section = pathname.split("/")[1] ?? "";
+  const known: Record<string, string> = { tables: "tables", executors: "executors", shadow: "shadow", failures: "failures", policies: "policies", audit: "audit", skipped: "skipped" };
+  return { scope: known[section] ?? "overview", target: null };
+}

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadEnv } from "./env";
+import { ConfigError, loadEnv, loadSamplerEnv } from "./env";
 
-const fails = (env: Record<string, string>) => {
+const fails = (env: Record<string, string>, load: (env: Record<string, string>) => unknown = loadEnv) => {
   try {
-    loadEnv(env);
+    load(env);
   } catch (e) {
     expect(e).toBeInstanceOf(ConfigError);
     return (e as ConfigError).message;
@@ -61,5 +61,23 @@ describe("loadEnv (console-api.md Configuration)", () => {
     const text = fails(env);
     expect(text).toBe(message);
     expect(text).not.toContain("\n");
+  });
+});
+
+describe("loadSamplerEnv (the elected sampler)", () => {
+  const samplerFails = (env: Record<string, string>) => fails(env, loadSamplerEnv);
+
+  it("applies the defaults: on, one minute of shadow history, a 10 s election lease", () => {
+    expect(loadSamplerEnv({})).toEqual({ enabled: true, shadowSampleMs: 60_000, electionTtlSecs: 10 });
+    expect(loadSamplerEnv({ CONSOLE_SHADOW_SAMPLER: "off", CONSOLE_SHADOW_SAMPLE_MS: "500", CONSOLE_SAMPLER_TTL_SECS: " 5 " })).toEqual({ enabled: false, shadowSampleMs: 500, electionTtlSecs: 5 });
+  });
+
+  it("refuses a bad value instead of falling back to the default, naming the variable", () => {
+    expect(samplerFails({ CONSOLE_SHADOW_SAMPLE_MS: "abc" })).toBe('invalid configuration: CONSOLE_SHADOW_SAMPLE_MS must be a positive integer (got "abc")');
+    expect(samplerFails({ CONSOLE_SHADOW_SAMPLE_MS: "0" })).toBe('invalid configuration: CONSOLE_SHADOW_SAMPLE_MS must be 1..86400000 (got "0")');
+    expect(samplerFails({ CONSOLE_SAMPLER_TTL_SECS: "-3" })).toBe('invalid configuration: CONSOLE_SAMPLER_TTL_SECS must be a positive integer (got "-3")');
+    expect(samplerFails({ CONSOLE_SHADOW_SAMPLER: "disabled" })).toBe('invalid configuration: CONSOLE_SHADOW_SAMPLER must be on or off (got "disabled")');
+    // loadEnv checks the sampler block at start-up too
+    expect(fails({ CONSOLE_SAMPLER_TTL_SECS: "1.5" })).toBe('invalid configuration: CONSOLE_SAMPLER_TTL_SECS must be a positive integer (got "1.5")');
   });
 });

@@ -97,6 +97,7 @@ export class ConfigError extends Error {
 
 /** Validates `source` (default `process.env`); throws ConfigError naming the first bad variable. */
 export function loadEnv(source: Record<string, string | undefined> = process.env): ConsoleEnv {
+  loadSamplerEnv(source); // the sampler block below is checked at start-up with the rest
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -140,4 +141,57 @@ export function consoleEnv(): ConsoleEnv {
 /** Forget the memoized configuration (tests that change process.env). */
 export function resetConsoleEnv(): void {
   cached = undefined;
+}
+
+// ---------------------------------------------------------------------------------------
+// The elected sampler (lib/live/sampler.ts): shadow history and the revision clock.
+// A bad value is refused like any other variable, never replaced by the default.
+
+const positiveInt = (name: string, fallback: number, max: number) =>
+  z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? String(fallback) : s.trim()))
+    .refine((s) => /^\d+$/.test(s), "must be a positive integer")
+    .transform(Number)
+    .pipe(z.number().int().min(1, `must be 1..${max}`).max(max, `must be 1..${max}`))
+    .describe(name);
+
+export const samplerEnvSchema = z.object({
+  /** shadow-history period (ms) */
+  CONSOLE_SHADOW_SAMPLE_MS: positiveInt("CONSOLE_SHADOW_SAMPLE_MS", 60_000, 86_400_000),
+  /** sampler election lease TTL (s) */
+  CONSOLE_SAMPLER_TTL_SECS: positiveInt("CONSOLE_SAMPLER_TTL_SECS", 10, 3600),
+  /** `off` runs no sampler on this replica */
+  CONSOLE_SHADOW_SAMPLER: z
+    .string()
+    .optional()
+    .transform((s) => (s ?? "on").trim() || "on")
+    .pipe(z.enum(["on", "off"], "must be on or off")),
+});
+
+export interface SamplerEnv {
+  enabled: boolean;
+  shadowSampleMs: number;
+  electionTtlSecs: number;
+}
+
+export function loadSamplerEnv(source: Record<string, string | undefined> = process.env): SamplerEnv {
+  const parsed = samplerEnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue.path[0] ?? "environment");
+    const shown = source[variable];
+    throw new ConfigError(variable, `${issue.message}${shown === undefined ? "" : ` (got ${JSON.stringify(shown)})`}`);
+  }
+  const e = parsed.data;
+  return { enabled: e.CONSOLE_SHADOW_SAMPLER === "on", shadowSampleMs: e.CONSOLE_SHADOW_SAMPLE_MS, electionTtlSecs: e.CONSOLE_SAMPLER_TTL_SECS };
+}
+
+let cachedSampler: SamplerEnv | undefined;
+
+/** The sampler's validated configuration (memoized like consoleEnv). */
+export function samplerEnv(): SamplerEnv {
+  cachedSampler ??= loadSamplerEnv();
+  return cachedSampler;
 }

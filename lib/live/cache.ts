@@ -143,15 +143,18 @@ export class LiveCache {
     return this.viewOf(s);
   }
 
-  /** The fleet at a pinned revision (time travel); the live view when it is that revision. */
-  async at(revision: number): Promise<FleetView> {
+  /**
+   * The fleet at a pinned revision (time travel); the live view when it is that revision.
+   * `tasksSinceMs`: where its `tasks/` window starts (the revision's time − 24 h).
+   */
+  async at(revision: number, opts: { tasksSinceMs?: number } = {}): Promise<FleetView> {
     const s = this.state;
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
     const known = s && s.store.revision === revision ? this.viewOf(s) : (this.recent.get(revision) ?? this.held(revision));
     if (known) return { ...known, live: false, pinned: true };
     let p = this.pinned.get(revision);
     if (!p) {
-      p = this.readPinned(revision);
+      p = this.readPinned(revision, opts.tasksSinceMs);
       this.pinned.set(revision, p);
       p.catch(() => this.pinned.delete(revision));
       while (this.pinned.size > PINNED_LRU) this.pinned.delete(this.pinned.keys().next().value!);
@@ -193,9 +196,9 @@ export class LiveCache {
     this.state = null;
   }
 
-  private async readPinned(revision: number): Promise<FleetView> {
+  private async readPinned(revision: number, tasksSinceMs: number | undefined): Promise<FleetView> {
     await this.ping(); // fail fast when etcd is down
-    const { snapshot, tables } = await this.read("pinned", { revision });
+    const { snapshot, tables } = await this.read("pinned", { revision, tasksSinceMs });
     return {
       snapshot,
       tables,
@@ -209,7 +212,7 @@ export class LiveCache {
   }
 
   /** One full read through the fleet reader, counted in the read metrics. */
-  private async read(mode: "full" | "pinned", opts: { revision?: number }, reason = "pinned_revision"): Promise<FleetRead> {
+  private async read(mode: "full" | "pinned", opts: { revision?: number; tasksSinceMs?: number }, reason = "pinned_revision"): Promise<FleetRead> {
     const m = metrics();
     const started = performance.now();
     const read = await this.reader.readFleetWithKvs(opts);
@@ -364,6 +367,6 @@ export function liveCache(): LiveCache {
 }
 
 /** The view a request asked for: pinned (`?revision=`) or live. */
-export function fleetView(revision?: number): Promise<FleetView> {
-  return revision === undefined ? liveCache().current() : liveCache().at(revision);
+export function fleetView(revision?: number, opts: { tasksSinceMs?: number } = {}): Promise<FleetView> {
+  return revision === undefined ? liveCache().current() : liveCache().at(revision, opts);
 }

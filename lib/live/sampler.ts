@@ -1,21 +1,29 @@
 import "server-only";
-// Shadow history (issue 4): once a minute the shadow outcome counts are recorded under
-// `P/console/shadow-history/<zero-padded at_ms>` on a 14-day lease, so trends survive a
-// console restart. Among several replicas exactly one samples: the holder of
-// `P/console/sampler`, created in a txn only while absent and bound to that replica's
-// lease; a replica that dies stops renewing, the key vanishes with its lease, and a
-// follower (re-trying every second with its own lease) takes over within one TTL.
+// Durable samples kept by ONE elected console replica (lib/etcd/election.ts holds
+// `P/console/sampler`):
+// * the revision clock (console-api.md "Time"): every CLOCK_SAMPLE_MS, (wall time, current
+//   revision) at `P/console/revision-clock/<15-digit at_ms>`, kept CLOCK_TTL_SECS;
+// * shadow history: once a minute the shadow outcome counts at
+//   `P/console/shadow-history/<15-digit at_ms>`, kept HISTORY_TTL_SECS.
+// Both survive a console restart; a replica that dies hands over within one election TTL.
 import { randomUUID } from "node:crypto";
 import { etcdClient } from "@/lib/etcd/client";
+import { Election, RollingLease } from "@/lib/etcd/election";
+import { readRange } from "@/lib/etcd/key-history";
+import { currentRevision } from "@/lib/etcd/paged-read";
 import { metrics } from "@/lib/metrics";
 import { shadowSample, type ShadowSample } from "@/lib/schema/api/shadow";
+import { clockSample, type ClockSample } from "@/lib/schema/api/revisions";
 
 type Client = ReturnType<typeof etcdClient>;
-type Lease = ReturnType<Client["lease"]>;
 
 export const HISTORY_TTL_SECS = 14 * 24 * 3600;
 /** one history lease is reused this long, so a sample lives 14 days to 14 days + 1 h */
 const HISTORY_LEASE_REUSE_MS = 3600_000;
+/** revision-clock samples: every 5 s, kept 48 h (docs/operations.md "Revision clock") */
+export const CLOCK_SAMPLE_MS = 5000;
+export const CLOCK_TTL_SECS = 48 * 3600;
+const CLOCK_LEASE_REUSE_MS = 600_000;
 
 export interface SamplerOptions {
   client: Client;
@@ -23,34 +31,47 @@ export interface SamplerOptions {
   /** the counts to record now (null: nothing to record this time) */
   sample: () => Promise<ShadowSample | null>;
   intervalMs?: number;
+  /** revision-clock period (default CLOCK_SAMPLE_MS) */
+  clockIntervalMs?: number;
   electionTtlSecs?: number;
   retryMs?: number;
 }
 
+const sampleKey = (base: string, atMs: number) => `${base}${String(atMs).padStart(15, "0")}`;
 export const historyPrefix = (prefix: string) => `${prefix}/console/shadow-history/`;
-export const historyKey = (prefix: string, atMs: number) => `${historyPrefix(prefix)}${String(atMs).padStart(15, "0")}`;
+export const historyKey = (prefix: string, atMs: number) => sampleKey(historyPrefix(prefix), atMs);
+export const clockPrefix = (prefix: string) => `${prefix}/console/revision-clock/`;
+export const clockKey = (prefix: string, atMs: number) => sampleKey(clockPrefix(prefix), atMs);
+
+interface Loop {
+  everyMs: number;
+  timer: NodeJS.Timeout | null;
+  run: () => Promise<void>;
+}
 
 export class ShadowSampler {
   readonly replica = randomUUID();
-  private lease: Lease | null = null;
-  private leaseId: string | null = null;
-  private leader = false;
+  private readonly election: Election;
   private stopped = false;
   private electionTimer: NodeJS.Timeout | null = null;
-  private sampleTimer: NodeJS.Timeout | null = null;
-  private historyLease: { lease: Lease; id: string; sinceMs: number } | null = null;
-  private readonly intervalMs: number;
-  private readonly ttlSecs: number;
+  private readonly historyLease: RollingLease;
+  private readonly clockLease: RollingLease;
+  private readonly loops: Loop[];
   private readonly retryMs: number;
 
   constructor(private readonly opts: SamplerOptions) {
-    this.intervalMs = opts.intervalMs ?? 60_000;
-    this.ttlSecs = opts.electionTtlSecs ?? 10;
     this.retryMs = opts.retryMs ?? 1000;
+    this.election = new Election(opts.client, `${opts.prefix}/console/sampler`, this.replica, opts.electionTtlSecs ?? 10, () => this.setLeader(false));
+    this.historyLease = new RollingLease(opts.client, HISTORY_TTL_SECS, HISTORY_LEASE_REUSE_MS);
+    this.clockLease = new RollingLease(opts.client, CLOCK_TTL_SECS, CLOCK_LEASE_REUSE_MS);
+    this.loops = [
+      { everyMs: opts.clockIntervalMs ?? CLOCK_SAMPLE_MS, timer: null, run: () => this.recordClock() },
+      { everyMs: opts.intervalMs ?? 60_000, timer: null, run: () => this.recordShadow() },
+    ];
   }
 
   get isLeader(): boolean {
-    return this.leader;
+    return this.election.isHolder;
   }
 
   start(): void {
@@ -60,14 +81,10 @@ export class ShadowSampler {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.electionTimer) clearTimeout(this.electionTimer);
-    if (this.sampleTimer) clearTimeout(this.sampleTimer);
     this.setLeader(false);
-    await this.lease?.revoke().catch(() => undefined);
-    this.historyLease?.lease.release();
-  }
-
-  private get key(): string {
-    return `${this.opts.prefix}/console/sampler`;
+    await this.election.resign();
+    this.historyLease.release();
+    this.clockLease.release();
   }
 
   private schedule(ms: number): void {
@@ -77,78 +94,62 @@ export class ShadowSampler {
   }
 
   private setLeader(on: boolean): void {
-    this.leader = on;
     metrics().samplerLeader.set(on ? 1 : 0);
-    if (!on && this.sampleTimer) {
-      clearTimeout(this.sampleTimer);
-      this.sampleTimer = null;
+    if (on) return;
+    for (const loop of this.loops) {
+      if (loop.timer) clearTimeout(loop.timer);
+      loop.timer = null;
     }
-  }
-
-  private dropLease(): void {
-    this.lease?.release();
-    this.lease = null;
-    this.leaseId = null;
   }
 
   private async campaign(): Promise<void> {
     if (this.stopped) return;
-    const { client } = this.opts;
-    try {
-      if (!this.lease || this.lease.revoked()) {
-        const lease = client.lease(this.ttlSecs);
-        lease.on("lost", () => {
-          if (this.lease !== lease) return;
-          this.dropLease();
-          this.setLeader(false);
-        });
-        this.leaseId = await lease.grant();
-        this.lease = lease;
-      }
-      if (!this.leader) {
-        const res = await client
-          .if(this.key, "Create", "==", 0)
-          .then(client.put(this.key).value(this.replica).lease(this.leaseId!))
-          .commit();
-        if (res.succeeded) {
-          this.setLeader(true);
-          void this.sampleLoop();
-        }
-      }
-    } catch {
-      this.dropLease();
-      this.setLeader(false);
+    const wasLeader = this.election.isHolder;
+    if ((await this.election.campaign()) && !wasLeader) {
+      this.setLeader(true);
+      for (const loop of this.loops) void this.tick(loop);
     }
     this.schedule(this.retryMs);
   }
 
-  private async sampleLoop(): Promise<void> {
-    if (!this.leader || this.stopped) return;
+  private async tick(loop: Loop): Promise<void> {
+    if (!this.election.isHolder || this.stopped) return;
     try {
-      const sample = await this.opts.sample();
-      if (sample && this.leader) await this.record(sample);
+      await loop.run();
     } catch {
-      /* a failed sample is skipped; the next minute tries again */
+      /* a failed sample is skipped; the next period tries again */
     }
-    if (!this.leader || this.stopped) return;
-    this.sampleTimer = setTimeout(() => void this.sampleLoop(), this.intervalMs);
-    this.sampleTimer.unref();
+    if (!this.election.isHolder || this.stopped) return;
+    loop.timer = setTimeout(() => void this.tick(loop), loop.everyMs);
+    loop.timer.unref();
   }
 
-  private async record(sample: ShadowSample): Promise<void> {
+  private async recordShadow(): Promise<void> {
+    const sample = await this.opts.sample();
+    if (!sample || !this.election.isHolder) return;
+    const lease = await this.historyLease.id();
+    if (await this.election.putIfHolder([{ key: historyKey(this.opts.prefix, sample.at_ms), value: JSON.stringify(sample) }], lease)) metrics().shadowSamples.inc();
+  }
+
+  /** (wall time, current revision): the wall time is the middle of the revision read (loopback: ~1 ms). */
+  private async recordClock(): Promise<void> {
     const { client, prefix } = this.opts;
-    if (!this.historyLease || Date.now() - this.historyLease.sinceMs > HISTORY_LEASE_REUSE_MS) {
-      this.historyLease?.lease.release();
-      const lease = client.lease(HISTORY_TTL_SECS + HISTORY_LEASE_REUSE_MS / 1000, { autoKeepAlive: false });
-      this.historyLease = { lease, id: await lease.grant(), sinceMs: Date.now() };
-    }
-    // only the current holder may write: compare our election key in the same txn
-    const res = await client
-      .if(this.key, "Value", "==", this.replica)
-      .then(client.put(historyKey(prefix, sample.at_ms)).value(JSON.stringify(sample)).lease(this.historyLease.id))
-      .commit();
-    if (res.succeeded) metrics().shadowSamples.inc();
-    else this.setLeader(false);
+    const before = Date.now();
+    const revision = await currentRevision(client, prefix);
+    const sample: ClockSample = { at_ms: Math.round((before + Date.now()) / 2), revision };
+    const lease = await this.clockLease.id();
+    await this.election.putIfHolder([{ key: clockKey(prefix, sample.at_ms), value: JSON.stringify(sample) }], lease);
+  }
+}
+
+/** A stored clock sample, or null when the value is not one. */
+export function parseClockSample(value: string): ClockSample | null {
+  if (value.length > MAX_SAMPLE_CHARS) return null;
+  try {
+    const parsed = clockSample.safeParse(JSON.parse(value));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
   }
 }
 
@@ -186,15 +187,10 @@ export async function readShadowHistory(client: Client, prefix: string, fromMs: 
 
 /** Samples in [fromMs, toMs], oldest first, and how many stored values were left out. */
 export async function readShadowHistoryCounted(client: Client, prefix: string, fromMs: number, toMs: number): Promise<ShadowHistory> {
-  const kvs = await client
-    .getAll()
-    .inRange({ start: historyKey(prefix, fromMs), end: `${historyKey(prefix, toMs)}\0` })
-    .limit(HISTORY_TTL_SECS / 60 + 120)
-    .sort("Key", "Ascend")
-    .strings();
+  const { kvs } = await readRange(client, prefix, { key: historyKey(prefix, fromMs), end: `${historyKey(prefix, toMs)}\0`, limit: HISTORY_TTL_SECS / 60 + 120 });
   const samples: ShadowSample[] = [];
   let skipped = 0;
-  for (const value of Object.values(kvs)) {
+  for (const { value } of kvs) {
     const sample = parseShadowSample(value);
     if (sample) samples.push(sample);
     else skipped++;

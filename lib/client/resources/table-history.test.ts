@@ -1,17 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { historyRevisions } from "./table-history";
+import { verdictSpans, type HistoryPoint } from "./table-history";
 
-describe("historyRevisions", () => {
-  it("spreads 16 reads over the last 2,400 revisions, newest first", () => {
-    const r = historyRevisions(10_000);
-    expect(r).toHaveLength(16);
-    expect(r[0]).toBe(10_000);
-    expect(r[1]).toBe(10_000 - 160);
-    expect(r[15]).toBe(10_000 - 15 * 160);
+const point = (at_ms: number, state: "would_place" | "would_skip", code: string | null): HistoryPoint => ({
+  revision: at_ms,
+  at_ms,
+  error_ms: 0,
+  pending_generations: 1,
+  wait_ms: 0,
+  class: "normal",
+  score: 1,
+  verdict: { state, code },
+});
+
+describe("verdictSpans", () => {
+  it("joins runs of one verdict and ends each where the next begins", () => {
+    const spans = verdictSpans([point(10, "would_skip", "no_free_slot"), point(20, "would_skip", "no_free_slot"), point(30, "would_place", null), point(40, "would_skip", "cooldown")], 50);
+    expect(spans).toEqual([
+      { state: "would_skip", code: "no_free_slot", fromMs: 10, toMs: 30, points: 2 },
+      { state: "would_place", code: null, fromMs: 30, toMs: 40, points: 1 },
+      { state: "would_skip", code: "cooldown", fromMs: 40, toMs: 50, points: 1 },
+    ]);
   });
 
-  it("never reads before the floor or revision 1", () => {
-    expect(historyRevisions(10_000, 9_990)).toEqual([10_000, 9_999, 9_998, 9_997, 9_996, 9_995, 9_994, 9_993, 9_992, 9_991, 9_990]);
-    expect(historyRevisions(3)).toEqual([3, 2, 1]);
+  it("leaves out points whose time is unknown", () => {
+    expect(verdictSpans([{ ...point(10, "would_place", null), at_ms: null }], 50)).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 // GET /api/v1/scheduler/assignments: live assignments (state != released), console-api.md.
 import { z } from "zod";
-import { nowMsParam, revisionParam, snapshotMeta, targetParam } from "./common";
+import { nowMsParam, nowChoiceParam, revisionParam, snapshotMeta, targetParam } from "./common";
 
 export const assignmentsQuery = z.object({
   revision: revisionParam,
   now_ms: nowMsParam,
+  now: nowChoiceParam,
   target: targetParam.optional(),
   executor: z.string().min(1).max(512).optional(),
 });

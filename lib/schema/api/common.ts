@@ -46,17 +46,35 @@ export function repeatable<T extends readonly [string, ...string[]]>(values: T) 
 export const limitParam = digits("limit").transform(Number).pipe(z.number().int().min(1).max(2000)).optional().transform((v) => v ?? 100);
 
 /** What every read endpoint accepts. */
-export const readQuery = z.object({ revision: revisionParam, now_ms: nowMsParam });
+/** `?now=server` on a pinned read: evaluate at the server clock, not the revision's time (console-api.md "Time"). */
+export const nowChoiceParam = z.enum(["server"]).optional();
+
+export const readQuery = z.object({ revision: revisionParam, now_ms: nowMsParam, now: nowChoiceParam });
 export type ReadQuery = z.output<typeof readQuery>;
 
 export const leader = z.object({ token: z.string(), instance: z.string(), since_ms: z.number() }).nullable();
 export const skippedSummary = z.object({ total: z.number().int(), by_reason: z.record(z.string(), z.number().int()) });
 
-/** Where a response's data came from: its revision and the cache that served it. */
+/** console-api.md "Time": how a revision's wall time is known, and which clock a read ran at. */
+export const REVISION_TIME_BASES = ["console_clock", "record_timestamps", "unknown"] as const;
+export const NOW_BASES = ["revision_time", "request", "server_clock"] as const;
+export const revisionTime = z.object({
+  revision: z.number().int(),
+  /** when the revision was written (null when nothing tells) */
+  at_ms: z.number().int().nullable(),
+  basis: z.enum(REVISION_TIME_BASES),
+  /** how far off `at_ms` may be, either way */
+  error_ms: z.number().int().nullable(),
+});
+
+/** Where a response's data came from: its revision, the cache that served it, the clock it ran at. */
 export const snapshotMeta = z.object({
   revision: z.number().int(),
   read_at_ms: z.number().int(),
   snapshot: z.object({ revision: z.number().int(), age_ms: z.number().int(), live: z.boolean(), pinned: z.boolean() }),
+  now_basis: z.enum(NOW_BASES),
+  /** a pinned revision's own time; null for live reads */
+  revision_time: revisionTime.nullable(),
 });
 
 export const errorBody = z.object({

@@ -1,7 +1,7 @@
 // GET /api/v1/scheduler/demand (list and ?target= detail), console-api.md.
 import { z } from "zod";
 import {
-  BACKLOG_CLASSES, CLASS_NAMES, backlogClass, booleanParam, className, leader, limitParam, nowMsParam,
+  BACKLOG_CLASSES, CLASS_NAMES, backlogClass, booleanParam, className, leader, limitParam, nowMsParam, nowChoiceParam,
   repeatable, revisionParam, skippedSummary, snapshotMeta, targetParam,
 } from "./common";
 
@@ -19,6 +19,7 @@ export const demandQuery = z.object({
   order: z.enum(["asc", "desc"]).optional(),
   revision: revisionParam,
   now_ms: nowMsParam,
+  now: nowChoiceParam,
 });
 export type DemandQuery = z.output<typeof demandQuery>;
 

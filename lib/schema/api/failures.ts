@@ -1,11 +1,12 @@
 // GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected, §9.1) and task
 // cooldowns (§9.2), console-api.md.
 import { z } from "zod";
-import { nowMsParam, revisionParam, snapshotMeta, targetParam } from "./common";
+import { nowMsParam, nowChoiceParam, revisionParam, snapshotMeta, targetParam } from "./common";
 
 export const failuresQuery = z.object({
   revision: revisionParam,
   now_ms: nowMsParam,
+  now: nowChoiceParam,
   target: targetParam.optional(),
   needs_attention: z.enum(["true", "false", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
 });

@@ -8,5 +8,5 @@ export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/shadow: the §6.2 comparison, console placements beside the master's shadow rows.
 export const GET = apiHandler({ route: "/api/v1/scheduler/shadow", query: shadowQuery }, async ({ query }) =>
-  shadowResponse(await fleetView(query.revision), query.now_ms),
+  shadowResponse(await fleetView(query.revision), query),
 );

@@ -1,5 +1,6 @@
 import { apiHandler } from "@/lib/api/handler";
 import { skippedResponse } from "@/lib/api/skipped";
+import { evaluate } from "@/lib/api/meta";
 import { fleetView } from "@/lib/api/fleet";
 import { skippedQuery } from "@/lib/schema/api/skipped";
 
@@ -7,6 +8,7 @@ export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/skipped: every record skipped at one revision, with key, family and reason.
-export const GET = apiHandler({ route: "/api/v1/scheduler/skipped", query: skippedQuery }, async ({ query }) =>
-  skippedResponse(await fleetView(query.revision)),
-);
+export const GET = apiHandler({ route: "/api/v1/scheduler/skipped", query: skippedQuery }, async ({ query }) => {
+  const view = await fleetView(query.revision);
+  return skippedResponse(view, await evaluate(view, query));
+});

@@ -1,0 +1,9 @@
+import { apiHandler } from "@/lib/api/handler";
+import { fleetDiff } from "@/lib/api/diff";
+import { diffQuery } from "@/lib/schema/api/diff";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+// GET /api/v1/scheduler/diff?from=R1&to=R2 (or from_ms/to_ms; to defaults to now): what changed between two moments.
+export const GET = apiHandler({ route: "/api/v1/scheduler/diff", query: diffQuery }, async ({ query }) => fleetDiff(query));

@@ -1,0 +1,123 @@
+import "server-only";
+// Small ranges at a revision, and one key's earlier values, for the revision clock and
+// table history (console-api.md "Time"). etcd keeps every version of a key until
+// compaction: the value current at revision R carries its mod_revision M ≤ R, and the
+// value before it is the one current at M − 1.
+import type { Etcd3 } from "etcd3";
+import { compactProbeKey } from "./compaction";
+import { prefixRangeEnd, rangeError } from "./paged-read";
+
+export interface VersionedKv {
+  key: string;
+  value: string;
+  modRevision: number;
+  createRevision: number;
+}
+
+export interface RangeQuery {
+  /** first key, or the prefix with `prefix: true` */
+  key: string;
+  /** exclusive end key (ignored with `prefix`) */
+  end?: string;
+  prefix?: boolean;
+  revision?: number;
+  limit?: number;
+  /** newest key first (by key) */
+  descend?: boolean;
+  /** order by mod_revision instead of key */
+  byModRevision?: boolean;
+  /** only keys last modified at or after this revision */
+  minModRevision?: number;
+  /** keys without values */
+  keysOnly?: boolean;
+}
+
+export interface RangeAnswer {
+  kvs: VersionedKv[];
+  /** the store's revision when it answered */
+  revision: number;
+  more: boolean;
+}
+
+/** One range at `q.revision` (default: now). Compacted → RevisionCompacted; future → FutureRevision. */
+export async function readRange(client: Etcd3, consolePrefix: string, q: RangeQuery): Promise<RangeAnswer> {
+  const key = Buffer.from(q.key);
+  const rangeEnd = q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined;
+  try {
+    const res = await client.kv.range({
+      key,
+      range_end: rangeEnd,
+      revision: q.revision ?? 0,
+      limit: q.limit ?? 0,
+      sort_order: q.descend ? "Descend" : q.byModRevision || q.limit ? "Ascend" : "None",
+      sort_target: q.byModRevision ? "Mod" : "Key",
+      min_mod_revision: q.minModRevision ?? 0,
+      keys_only: q.keysOnly ?? false,
+    });
+    return {
+      kvs: res.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),
+      revision: Number(res.header.revision),
+      more: res.more,
+    };
+  } catch (e) {
+    throw await rangeError(client, e, q.revision, `range ${q.key}`, compactProbeKey(consolePrefix));
+  }
+}
+
+export interface KeyHistory {
+  /** the key's values with mod_revision in [fromRevision, uptoRevision], oldest first */
+  versions: VersionedKv[];
+  /** the value current at fromRevision − 1 (what the window starts from), if any */
+  before: VersionedKv | null;
+  /** true when compaction cut the walk before fromRevision was reached */
+  compacted: boolean;
+}
+
+/**
+ * Walks `key` back from `uptoRevision` through its versions down to `fromRevision`, one
+ * read per version. A deletion ends the walk (the key did not exist before it was
+ * re-created at createRevision).
+ */
+export async function keyHistory(client: Etcd3, consolePrefix: string, key: string, fromRevision: number, uptoRevision: number, maxVersions = 10_000): Promise<KeyHistory> {
+  const versions: VersionedKv[] = [];
+  let at = uptoRevision;
+  for (let i = 0; i < maxVersions && at > 0; i++) {
+    let kv: VersionedKv | undefined;
+    try {
+      kv = (await readRange(client, consolePrefix, { key, revision: at })).kvs[0];
+    } catch (e) {
+      if ((e as { code?: string }).code === "revision_compacted") return { versions: versions.reverse(), before: null, compacted: true };
+      throw e;
+    }
+    if (!kv) return { versions: versions.reverse(), before: null, compacted: false };
+    if (kv.modRevision < fromRevision) return { versions: versions.reverse(), before: kv, compacted: false };
+    versions.push(kv);
+    // the version before a (re)creation is a deleted gap: nothing older belongs to this life
+    if (kv.modRevision === kv.createRevision) {
+      at = kv.createRevision - 1;
+      const prev = at > 0 ? await readRange(client, consolePrefix, { key, revision: at }).then((a) => a.kvs[0]).catch(() => undefined) : undefined;
+      if (!prev || prev.modRevision < fromRevision) return { versions: versions.reverse(), before: prev ?? null, compacted: false };
+      continue;
+    }
+    at = kv.modRevision - 1;
+  }
+  return { versions: versions.reverse(), before: null, compacted: false };
+}
+
+/** Several ranges at one revision in one round trip (a read-only txn). */
+export async function readRangesAt(client: Etcd3, consolePrefix: string, queries: RangeQuery[], revision: number): Promise<VersionedKv[][]> {
+  try {
+    const res = await client.kv.txn({
+      compare: [],
+      success: queries.map((q) => {
+        const key = Buffer.from(q.key);
+        return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };
+      }),
+    });
+    return res.responses.map((r) =>
+      r.response_range.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),
+    );
+  } catch (e) {
+    throw await rangeError(client, e, revision, `ranges at ${revision}`, compactProbeKey(consolePrefix));
+  }
+}

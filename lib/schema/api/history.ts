@@ -1,0 +1,46 @@
+// GET /api/v1/scheduler/demand/history (console-api.md "Time"): one point per revision at
+// which one of the table's own keys changed, each evaluated at that revision's own time.
+import { z } from "zod";
+import { className, targetParam } from "./common";
+import { score } from "./demand";
+import { atMsParam } from "./revisions";
+
+/** a window longer than the revision clock's retention could not be placed in time */
+export const MAX_HISTORY_WINDOW_MS = 7 * 24 * 3600_000;
+export const DEFAULT_HISTORY_WINDOW_MS = 6 * 3600_000;
+
+export const historyQuery = z
+  .object({ target: targetParam, from_ms: atMsParam.optional(), to_ms: atMsParam.optional() })
+  .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms < q.to_ms, { message: "from_ms must be before to_ms", path: ["from_ms"] })
+  .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.to_ms - q.from_ms <= MAX_HISTORY_WINDOW_MS, {
+    message: "the window is at most 7 days",
+    path: ["from_ms"],
+  });
+export type HistoryQuery = z.output<typeof historyQuery>;
+
+export const historyVerdict = z.object({ state: z.enum(["would_place", "would_skip"]), code: z.string().nullable() });
+
+export const historyPoint = z.object({
+  revision: z.number().int(),
+  at_ms: z.number().int().nullable(),
+  /** how far off at_ms may be (the revision clock's error) */
+  error_ms: z.number().int().nullable(),
+  pending_generations: z.number(),
+  wait_ms: z.number().nullable(),
+  class: className,
+  score,
+  verdict: historyVerdict,
+});
+export type HistoryPoint = z.infer<typeof historyPoint>;
+
+export const historyResponse = z.object({
+  target: z.string(),
+  from_ms: z.number().int(),
+  to_ms: z.number().int(),
+  from_revision: z.number().int(),
+  to_revision: z.number().int(),
+  points: z.array(historyPoint),
+  /** the oldest readable revision when compaction cut the window short, else null */
+  compacted_before: z.number().int().nullable(),
+});
+export type HistoryResponse = z.infer<typeof historyResponse>;

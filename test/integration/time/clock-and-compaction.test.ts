@@ -1,0 +1,93 @@
+// console-api.md "Time" on its own etcd: the elected sampler's revision-clock samples date
+// new revisions (`console_clock`, error half a sample period), and compaction answers 410
+// for a revision, 404 for a time before any readable revision, and marks where it cut a
+// table's history.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Etcd3 } from "etcd3";
+import { startEtcd, type EtcdCluster } from "../../support/etcd";
+import { EtcdHttp } from "../../support/etcd-http";
+import { publishDemandEvent } from "@/lib/sim";
+import { writerEvent } from "@/lib/planner/join";
+import { ShadowSampler, clockPrefix } from "@/lib/live/sampler";
+import { historyQuery } from "@/lib/schema/api/history";
+import { clientFor, failure, HOUR_MS, poll, seedDatedWorld, useConsoleEnv } from "./world";
+
+const PREFIX = "/time-clock/lance-context/master";
+const SAMPLE_MS = 200;
+let cluster: EtcdCluster;
+let client: Etcd3;
+let sampler: ShadowSampler;
+
+const samples = async () => Object.keys(await client.getAll().prefix(clockPrefix(PREFIX)).strings()).length;
+
+beforeAll(async () => {
+  cluster = await startEtcd();
+  useConsoleEnv(cluster.endpoints, PREFIX);
+  client = clientFor(cluster.endpoints);
+  sampler = new ShadowSampler({ client, prefix: PREFIX, sample: async () => null, clockIntervalMs: SAMPLE_MS, electionTtlSecs: 5 });
+});
+
+afterAll(async () => {
+  await sampler?.stop();
+  client?.close();
+  await cluster?.stop();
+});
+
+describe("the console clock", () => {
+  it("dates a revision written while the sampler runs to within half a sample period", async () => {
+    const t0 = Date.now() - 3 * HOUR_MS;
+    const seeded = await seedDatedWorld(client, PREFIX, t0);
+    sampler.start();
+    await poll("three clock samples", samples, (n) => n >= 3);
+    const before = Date.now();
+    const written = (await client.put(`${PREFIX}/demand-events/74/s1`).value(JSON.stringify({ shard: "s1", sealed_through: 5, flushed_at_ms: before, writer_epoch: 1, source: "writer" })).exec()).header.revision;
+    const after = Date.now();
+    const { revisionTimeOf } = await import("@/lib/api/revision-clock");
+    const t = await poll("a sample after the write", () => revisionTimeOf({ revision: Number(written) }), (x) => x.error_ms !== null && x.error_ms <= SAMPLE_MS);
+    expect(t.basis).toBe("console_clock");
+    expect(t.at_ms!).toBeGreaterThanOrEqual(before - SAMPLE_MS);
+    expect(t.at_ms!).toBeLessThanOrEqual(after + SAMPLE_MS);
+    // the seeded revision predates every sample: still dated from its records, three hours ago
+    const old = await revisionTimeOf({ revision: seeded });
+    expect(old).toMatchObject({ basis: "record_timestamps", at_ms: t0 + 15_000, error_ms: 15_000 });
+    // by wall time: now → a revision at or after the write; t0 + 1 min → the newest revision
+    // dated by then (the seeded one, or a console write after it that changed no record)
+    expect((await revisionTimeOf({ at_ms: Date.now() })).revision).toBeGreaterThanOrEqual(Number(written));
+    const then = await revisionTimeOf({ at_ms: t0 + 60_000 });
+    expect(then.revision).toBeGreaterThanOrEqual(seeded);
+    expect(then.at_ms!).toBeLessThanOrEqual(t0 + 60_000);
+    expect((await revisionTimeOf({ revision: then.revision + 1 })).at_ms!).toBeGreaterThan(t0 + 60_000);
+  });
+});
+
+describe("compaction", () => {
+  it("410 for a compacted revision, 404 before the oldest readable one, and the history says where it was cut", async () => {
+    const { revisionTimeOf } = await import("@/lib/api/revision-clock");
+    const { demandHistory } = await import("@/lib/api/history");
+    const target = "time/compacted";
+    await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 10, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    const beforeCompaction = Date.now();
+    const old = Number((await client.put(`${PREFIX}/x`).value("1").exec()).header.revision);
+    await poll("a sample after it", () => revisionTimeOf({ revision: old }), (x) => x.error_ms !== null && x.error_ms <= SAMPLE_MS);
+    await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 20, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    const compactAt = Number((await client.put(`${PREFIX}/x`).value("2").exec()).header.revision);
+    await new EtcdHttp(cluster.members[0].clientUrl).compact(compactAt);
+    await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 30, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    // a sample after the compaction point dates it to within a period (before one, its
+    // interval is open up to now and may reach back past beforeCompaction)
+    await poll("a sample after the compaction point", () => revisionTimeOf({ revision: compactAt }), (x) => x.error_ms !== null && x.error_ms <= SAMPLE_MS);
+
+    const gone = await failure(revisionTimeOf({ revision: old }));
+    expect(gone?.status).toBe(410);
+    expect(gone?.body.error).toMatchObject({ code: "revision_compacted", compact_revision: compactAt });
+    const early = await failure(revisionTimeOf({ at_ms: beforeCompaction }));
+    expect(early?.status).toBe(404);
+    expect(early?.body.error).toMatchObject({ code: "not_found", oldest_revision: compactAt });
+
+    const history = await demandHistory(historyQuery.parse({ target, from_ms: String(beforeCompaction - 60_000) }));
+    expect(history.compacted_before).toBe(compactAt);
+    // what is left: the last change before the cut is unknown; the one after it is a point
+    expect(history.points.map((p) => p.pending_generations)).toContain(30);
+    expect(history.points.every((p) => p.revision >= compactAt)).toBe(true);
+  });
+});

@@ -18,6 +18,9 @@ import {
 import { sessionResponse, signedInResponse, signedOutResponse, signInBody } from "@/lib/schema/api/session";
 import { shadowHistoryQuery, shadowHistoryResponse, shadowQuery, shadowResponse } from "@/lib/schema/api/shadow";
 import { skippedQuery, skippedResponse } from "@/lib/schema/api/skipped";
+import { changeQuery, revisionTime, revisionTimeQuery } from "@/lib/schema/api/revisions";
+import { historyQuery, historyResponse } from "@/lib/schema/api/history";
+import { diffQuery, diffResponse } from "@/lib/schema/api/diff";
 import type { Access } from "./handler";
 
 type JsonSchema = Record<string, unknown>;
@@ -75,6 +78,7 @@ const TAGS = {
   audit: "Every accepted policy write, with its actor and reason",
   session: "Sign-in with a token for an httpOnly session cookie",
   operations: "Health, metrics and this document",
+  time: "Every revision has a wall time: the revision clock, stepping by change, a table's history and what changed between two moments",
 };
 
 const READ_ERRORS: ErrorStatus[] = ["400", "401", "410", "503", "504"];
@@ -89,6 +93,11 @@ export const ENDPOINTS: Endpoint[] = [
   { method: "get", path: "/api/v1/scheduler/shadow/history", operationId: "getShadowHistory", tag: "scheduler", access: "read", summary: "Shadow outcome counts sampled over time", query: shadowHistoryQuery, responses: { "200": { description: "samples", schema: shadowHistoryResponse } }, errors: ["400", "401", "503", "504"] },
   { method: "get", path: "/api/v1/scheduler/failures", operationId: "getFailures", tag: "scheduler", access: "read", summary: "Merge failure ledger (read-time corrected) and task cooldowns", query: failuresQuery, responses: { "200": { description: "failures and cooldowns", schema: failuresResponse } }, errors: READ_ERRORS },
   { method: "get", path: "/api/v1/scheduler/skipped", operationId: "getSkipped", tag: "scheduler", access: "read", summary: "Records skipped at one revision, with reasons", query: skippedQuery, responses: { "200": { description: "skipped records", schema: skippedResponse } }, errors: READ_ERRORS },
+
+  { method: "get", path: "/api/v1/scheduler/demand/history", operationId: "getDemandHistory", tag: "time", access: "read", summary: "One table over time: a point per revision at which its own keys changed, each evaluated at its own time", query: historyQuery, responses: { "200": { description: "the points, oldest first, and where compaction cut the history", schema: historyResponse } }, errors: [...READ_ERRORS, "404"] },
+  { method: "get", path: "/api/v1/scheduler/diff", operationId: "getDiff", tag: "time", access: "read", summary: "What changed between two moments (revisions or wall times), each side evaluated at its own time", query: diffQuery, responses: { "200": { description: "counts and members of every change", schema: diffResponse } }, errors: [...READ_ERRORS, "404"] },
+  { method: "get", path: "/api/v1/revisions/time", operationId: "getRevisionTime", tag: "time", access: "read", summary: "A revision's wall time, or the newest revision at or before a wall time, with its basis and error", query: revisionTimeQuery, responses: { "200": { description: "the revision and when it was written", schema: revisionTime } }, errors: [...READ_ERRORS, "404"] },
+  { method: "get", path: "/api/v1/revisions/change", operationId: "getRevisionChange", tag: "time", access: "read", summary: "The neighbouring revision at which something a page shows changed (step back / forward one change)", query: changeQuery, responses: { "200": { description: "the neighbouring revision and its time", schema: revisionTime } }, errors: [...READ_ERRORS, "404"] },
 
   { method: "get", path: "/api/v1/policies", operationId: "listPolicies", tag: "policies", access: "read", summary: "The fleet default and every per-table override, at one revision", query: policyQuery, responses: { "200": { description: "stored policies", schema: policyListResponse } }, errors: READ_ERRORS },
   { method: "get", path: "/api/v1/policies/{target}", operationId: "getPolicy", tag: "policies", access: "read", summary: "One policy: stored document, effective policy and the source of every field", query: policyQuery, pathParams: TARGET, responses: { "200": { description: "the policy; ETag = the stored record's mod_revision (0 when absent)", schema: policyResponse, etag: true } }, errors: READ_ERRORS },

@@ -7,10 +7,11 @@ import "server-only";
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import { waitPromotes } from "@/lib/planner/plan/units";
 import { fleetView, liveCache } from "@/lib/live/cache";
-import { metrics } from "@/lib/metrics";
+import { metrics, recordRevisionClockError } from "@/lib/metrics";
 import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } from "@/lib/metrics/fleet";
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
 import { shadowFor } from "./plan";
+import { revisionTimeOf } from "./revision-clock";
 import { executorsResponse } from "./executors";
 import { cooldownRows, failureRows } from "./failures";
 
@@ -83,6 +84,9 @@ async function recordFromLivePlan(): Promise<void> {
       shadowDisagreements: comparison.disagreements,
     };
     recordFleet(m, facts, Date.now());
+    // how far off the wall time of the live revision may be (unknown basis: NaN)
+    const clock = await revisionTimeOf({ revision: view.revision });
+    recordRevisionClockError(clock.basis === "unknown" ? null : clock.error_ms);
   } catch {
     // keep the last values (see above); the failure shows as snapshot age and live = 0
   }

@@ -23,8 +23,6 @@ const ROOT = path.resolve(__dirname, "../../..");
 const BIN = path.join(ROOT, "bin/scheduler-console.mjs");
 const TOKEN = "ops-cli-viewer-token";
 /** the revision clock and the diff (console-api.md Additions "Time") */
-const HAS_REVISION_TIME = fs.existsSync(path.join(ROOT, "app/api/v1/revisions/time/route.ts"));
-const HAS_DIFF = fs.existsSync(path.join(ROOT, "app/api/v1/scheduler/diff/route.ts"));
 
 let client: Etcd3;
 let app: RunningApp;
@@ -256,7 +254,7 @@ async function bracketed(ask: () => Promise<any>, command: () => Promise<Run>): 
   return { run, before, after };
 }
 
-describe.skipIf(!HAS_REVISION_TIME)("--at <time>", () => {
+describe("--at <time>", () => {
   it("resolves the time through GET /api/v1/revisions/time and answers at that revision", async () => {
     const at = Date.now() - 1000;
     const clock = () => apiJson(`/api/v1/revisions/time?at_ms=${at}`).then((r) => (expect(r.status).toBe(200), r.body));
@@ -273,7 +271,7 @@ describe.skipIf(!HAS_REVISION_TIME)("--at <time>", () => {
   });
 });
 
-describe.skipIf(!HAS_DIFF)("diff --from --to", () => {
+describe("diff --from --to", () => {
   it("prints GET /api/v1/scheduler/diff in words, and as JSON", async () => {
     const from = (await apiJson("/api/v1/scheduler/executors")).body.revision;
     await client.put(keys.demandEvent(prefix, "ops-cli/appeared", "s1")).value(JSON.stringify({ shard: "s1", sealed_through: 30, flushed_at_ms: Date.now(), writer_epoch: 1, source: "writer" }));

@@ -85,6 +85,9 @@ afterAll(async () => {
 
 describe("hostile records", () => {
   it("every endpoint answers 200 through 10,000 hostile records; skipped counts agree; memory stays flat", async () => {
+    // start-up's health polls answer 503 `starting` until the first read and plan are done
+    // (console-api.md "Readiness"); only what the server logs from here on is judged
+    const logsFrom = app.logs().length;
     console.log(`[hostile] generated ${records.length}: ${JSON.stringify(tally(records))}`);
     // every failure of every round, so one run shows them all
     const failures = new Map<string, string>();
@@ -166,6 +169,6 @@ describe("hostile records", () => {
     expect(liveSteady).toBeLessThanOrEqual(liveAfterWrites * 1.05);
     // no endpoint failed in any round and no 5xx was logged
     expect([...failures.values()]).toEqual([]);
-    expect(app.logs().match(/"status":5\d\d/g) ?? []).toEqual([]);
+    expect(app.logs().slice(logsFrom).match(/"status":5\d\d/g) ?? []).toEqual([]);
   });
 });

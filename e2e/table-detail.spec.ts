@@ -64,7 +64,7 @@ test("a running merge holds the write turn: who runs it, where, how far, and the
   await expect(page.getByRole("region", { name: "legacy view" })).not.toContainText("neither queued nor running");
   await expect(page.getByTestId("target-lock")).toContainText(`held by merge execution ${INCIDENT.mergingExecutionId} · durable`);
   await expect(page.getByTestId("place-in-line")).toContainText(/Its turn may come: (unknown|now|in )/);
-  await expect(page.getByTestId("history-chart")).toContainText("revisions read");
+  await expect(page.getByTestId("history-chart")).toContainText("The last 6 hours");
   await docsScreenshot(page, "table-detail");
 });
 

@@ -48,7 +48,9 @@ test("pins by wall time, shows when the revision was written, and returns to liv
   await page.goto(shared);
   await expect(page.getByTestId("live-state")).toContainText(`rev ${fmt(expected.revision)}`);
 
-  // nonsense and the future are refused with a reason, the pin unchanged
+  // nonsense and the future are refused with a reason, the pin unchanged (the box first
+  // shows the pin's time, once the page has read the link)
+  await expect(page.getByRole("textbox", { name: "time (UTC) or revision" })).toHaveValue(/^\d{4}-\d\d-\d\d \d\d:\d\d/);
   await page.getByRole("textbox", { name: "time (UTC) or revision" }).fill("999999999999");
   await page.getByRole("button", { name: "Pin" }).click();
   await expect(page.getByTestId("pin-problem")).toContainText("does not exist yet");

@@ -5,12 +5,19 @@ import "server-only";
 // "Fairness is live" as of then, "A pinned read is evaluated as of its own time").
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { fleetView as cachedView, type FleetView } from "@/lib/live/cache";
-import { revisionClock } from "./revision-clock";
+import { etcdAway, revisionClock } from "./revision-clock";
 
 export type { FleetView };
 
 export async function fleetView(revision?: number): Promise<FleetView> {
   if (revision === undefined) return cachedView();
-  const time = await revisionClock().timeOf(revision);
-  return cachedView(revision, { tasksSinceMs: time.at_ms === null ? undefined : time.at_ms - TASKS_WINDOW_MS });
+  let atMs: number | null = null;
+  try {
+    atMs = (await revisionClock().timeOf(revision)).at_ms;
+  } catch (e) {
+    // etcd away: a revision the cache holds in memory is immutable and still answers; any
+    // other needs a read, which fails fast and typed in the cache
+    if (!etcdAway(e)) throw e;
+  }
+  return cachedView(revision, { tasksSinceMs: atMs === null ? undefined : atMs - TASKS_WINDOW_MS });
 }

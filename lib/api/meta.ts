@@ -37,7 +37,8 @@ export function defaultNow(): number {
  * `live` is the server clock of a live read (its plan picks its own `now`).
  */
 export async function evaluate(view: FleetView, choice: NowChoice = {}, live = Date.now()): Promise<Evaluation> {
-  const revision_time = view.pinned ? await revisionClock().timeOf(view.revision) : null;
+  // the view is in memory: its time needs no compaction check, and etcd being away only makes it unknown
+  const revision_time = view.pinned ? await revisionClock().timeOfHeld(view.revision) : null;
   if (choice.now_ms !== undefined) return { now: choice.now_ms, now_basis: "request", revision_time };
   if (!view.pinned) return { now: live, now_basis: "server_clock", revision_time };
   if (choice.now !== "server" && revision_time?.at_ms != null) return { now: revision_time.at_ms, now_basis: "revision_time", revision_time };

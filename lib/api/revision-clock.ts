@@ -21,7 +21,13 @@ import { parseLeader } from "@/lib/schema/leader";
 import { parseDemandEvent } from "@/lib/schema/demand";
 import type { RevisionTime, RevisionTimeQuery } from "@/lib/schema/api/revisions";
 import { clockPrefix, parseClockSample } from "@/lib/live/sampler";
-import { ApiError } from "./errors";
+import { ApiError, classifyError } from "./errors";
+
+/** etcd did not answer (503 / 504): what is already in memory still can. */
+export function etcdAway(e: unknown): boolean {
+  const status = classifyError(e)?.status;
+  return status === 503 || status === 504;
+}
 
 /** scheduler-model.md §5.1: heartbeat lease TTL max(ETCD_LEASE_TTL_SECS, 5), default 30 s; a live heartbeat was put within it. */
 export const HEARTBEAT_TTL_MS = 30_000;
@@ -130,6 +136,20 @@ export class RevisionClock {
     private readonly prefix: string,
   ) {
     this.samples = new SampleIndex(client, prefix);
+  }
+
+  /**
+   * When a revision the caller already holds in memory was written, without the checks
+   * `timeOf` makes: while etcd is away it answers from what the clock already knows, else
+   * `unknown` (console-api.md "Time": unknown is honest; the caller then says which clock it used).
+   */
+  async timeOfHeld(revision: number): Promise<RevisionTime> {
+    try {
+      return await this.timeOfReadable(revision);
+    } catch (e) {
+      if (!etcdAway(e)) throw e;
+      return this.cache.get(revision) ?? { revision, at_ms: null, basis: "unknown", error_ms: null };
+    }
   }
 
   /** When revision R was written. FutureRevision (400) past the store's revision; RevisionCompacted (410). */

@@ -27,7 +27,9 @@ function stripTimes(v: unknown): unknown {
   if (v && typeof v === "object") {
     return Object.fromEntries(
       Object.entries(v)
-        .filter(([k]) => k !== "read_at_ms" && k !== "age_ms")
+        // when it was read, the cache's age, and the revision clock's estimate of the
+        // revision's time (it narrows as samples arrive; console-api.md "Time")
+        .filter(([k]) => k !== "read_at_ms" && k !== "age_ms" && k !== "revision_time")
         .map(([k, x]) => [k, stripTimes(x)]),
     );
   }

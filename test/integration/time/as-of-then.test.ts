@@ -120,7 +120,8 @@ describe("the table page, the history and the diff agree", () => {
     for (const target of [...Object.keys(INCIDENT_PENDING), INCIDENT.futureVersionTarget]) {
       const h = historyResponse.parse(await history(historyQuery.parse({ target, from_ms: String(t0 - HOUR_MS) })));
       expect(h.points.length, target).toBeGreaterThan(0);
-      expect(h.compacted_before).toBeNull();
+      // other suites compact the shared etcd: a cut may only lie below every point of this world
+      if (h.compacted_before !== null) expect(h.compacted_before).toBeLessThanOrEqual(Math.min(...h.points.map((p) => p.revision)));
       for (const p of h.points) {
         const page = await detail({ ...demandQuery.parse({ target, revision: String(p.revision) }), target });
         expect(p.at_ms).toBe(page.now_ms);

@@ -1,4 +1,4 @@
-// `npm run bench:api` (issue 4): a fresh etcd with the production scenario (§10 T23, 13,405
+// `npm run bench:api`: a fresh etcd with the production scenario (§10 T23, 13,405
 // tables) and a real `next start` of the production build ($NEXT_DIST_DIR, default .next).
 // Prints, from one run:
 // * the cold first response of `demand?limit=2000` against the `etcdctl get --prefix`

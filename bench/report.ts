@@ -1,6 +1,6 @@
 // Renders bench/results/report.md from bench/results/<name>.json (used by bench/all.ts).
 // Each benchmark writes its own JSON shape; figures are found by their key path (flattened
-// with dots) and shown next to the target the issues set. Every other numeric leaf is
+// with dots) and shown next to its target. Every other numeric leaf is
 // listed too, so nothing a benchmark measured is hidden.
 import fs from "node:fs";
 import path from "node:path";
@@ -18,28 +18,28 @@ interface Target {
   label: string;
   /** matches the flattened key path (first match wins) */
   key: RegExp;
-  /** the target as written in the issue */
+  /** the target, as the report prints it */
   target: string;
   check?: (v: number | boolean | string) => boolean;
 }
 
 const num = (v: number | boolean | string) => (typeof v === "number" ? v : Number.NaN);
 
-/** Targets per benchmark (issues 2..7). */
+/** Targets per benchmark. */
 export const BENCHES: { name: string; title: string; targets: Target[] }[] = [
   {
     name: "read",
-    title: "Paged fleet read (issue 2): readFleet vs `etcdctl get --prefix`",
+    title: "Paged fleet read (§8.1): readFleet vs `etcdctl get --prefix`",
     targets: [{ label: "readFleet / etcdctl median ratio", key: /(^|\.)ratio$|read.*ratio|ratio.*floor/i, target: "≤ 1.5", check: (v) => num(v) <= 1.5 }],
   },
   {
     name: "plan",
-    title: "Full plan vs JSON.parse of the same records (issue 3)",
+    title: "Full plan vs JSON.parse of the same records",
     targets: [{ label: "plan / JSON.parse median ratio", key: /(^|\.)ratio$|plan.*ratio|ratio.*parse/i, target: "≤ 1.0", check: (v) => num(v) <= 1.0 }],
   },
   {
     name: "api",
-    title: "API: cold list vs etcdctl floor, warm latency, incremental refresh (issue 4)",
+    title: "API: cold list vs etcdctl floor, warm latency, incremental refresh",
     targets: [
       { label: "cold demand?limit=2000 / etcdctl floor", key: /^cold_over_floor_ratio$/, target: "≤ 1.5", check: (v) => num(v) <= 1.5 },
       { label: "cold request's CPU (console + etcd) ÷ CPUs ÷ floor: the least ratio that work allows", key: /^cold_capacity_bound_ratio$/, target: "reported (why ≤ 1.5 is out of reach here)" },
@@ -54,7 +54,7 @@ export const BENCHES: { name: string; title: string; targets: Target[] }[] = [
   },
   {
     name: "ui",
-    title: "UI in Chromium: navigation to first row of /tables (13,405 tables), scroll frame time (issue 5)",
+    title: "UI in Chromium: navigation to first row of /tables (13,405 tables), scroll frame time",
     targets: [
       { label: "navigation → first row (ms)", key: /first.?row|navigation|nav_to/i, target: "reported (no fixed target)" },
       { label: "scroll frame time (ms)", key: /frame/i, target: "reported; ≤ 16.7 ms (60 fps) is smooth", check: (v) => num(v) <= 16.7 },
@@ -62,7 +62,7 @@ export const BENCHES: { name: string; title: string; targets: Target[] }[] = [
   },
   {
     name: "load",
-    title: "Load: 64 clients for 60 s on list/detail/executors/shadow with the simulator writing (issue 7)",
+    title: "Load: 64 clients for 60 s on list/detail/executors/shadow with the simulator writing",
     targets: [
       { label: "errors (non-2xx or network)", key: /(^|\.)errors$/i, target: "0", check: (v) => num(v) === 0 },
       { label: "p50 latency (ms), all requests", key: /^all\.p50_ms$/i, target: "reported" },
@@ -70,7 +70,7 @@ export const BENCHES: { name: string; title: string; targets: Target[] }[] = [
       { label: "requests per second, all clients", key: /^all\.requests_per_s$/i, target: "reported" },
       { label: "RSS after run / after warm-up (medians of each phase's last 3 s)", key: /rss_ratio$/i, target: "≤ 1.10", check: (v) => num(v) <= 1.1 },
       { label: "live heap after run / after warm-up (in use after a full GC forced through the inspector)", key: /live_ratio$/i, target: "reported (the CI smoke bounds it at 1.05)" },
-      // the watch-fed cache (issue 4) applies a burst incrementally: 0 full reads is the
+      // the watch-fed cache applies a burst incrementally: 0 full reads is the
       // expected figure; more than one per burst would mean requests multiplied reads
       { label: "full etcd reads per revision-change burst", key: /full_reads_per_burst$/i, target: "≤ 1 (0 with the watch-fed cache)", check: (v) => num(v) <= 1 },
     ],

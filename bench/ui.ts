@@ -1,4 +1,4 @@
-// `npm run bench:ui` (issue 5): with a production-size fleet (13,405 tables + incidents)
+// `npm run bench:ui`: with a production-size fleet (13,405 tables + incidents)
 // in a real etcd and a real `next start`, measure in Chromium (playwright-core):
 //   * navigation → first row of /tables (page.goto start until a row is in the DOM)
 //   * frame time while scrolling the virtualized list (requestAnimationFrame deltas)

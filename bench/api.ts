@@ -28,7 +28,7 @@ import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
 import { cpuMsOf } from "../test/support/observe";
 import { etcdctlGet, median } from "./etcdctl-floor";
-import { writeResult } from "./result-file";
+import { runBench, writeResult } from "./harness";
 
 const PREFIX = "/bench-api/lance-context/master";
 const CLIENTS = 32;
@@ -198,7 +198,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -12,7 +12,7 @@ import { seedScenarios } from "../lib/sim/seed";
 import { createFleetReader } from "../lib/snapshot/read";
 import { startEtcd } from "../test/support/etcd";
 import { median } from "./etcdctl-floor";
-import { writeResult } from "./result-file";
+import { runBench, writeResult } from "./harness";
 
 const PREFIX = "/bench-diff/lance-context/master";
 const RUNS = 5;
@@ -64,7 +64,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

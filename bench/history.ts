@@ -14,7 +14,7 @@ import { publishDemandEvent } from "../lib/sim/publish";
 import { fleetExecutors, heartbeatValue } from "../lib/sim/scenarios/fleet";
 import { startEtcd } from "../test/support/etcd";
 import { median } from "./etcdctl-floor";
-import { writeResult } from "./result-file";
+import { runBench, writeResult } from "./harness";
 
 const PREFIX = "/bench-history/lance-context/master";
 const TARGET = "ingest/clickstream";
@@ -93,7 +93,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

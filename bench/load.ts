@@ -23,6 +23,7 @@ import { EtcdHttp } from "../test/support/etcd-http";
 import { liveHeapBytes } from "../test/support/inspector";
 import { runLoad, type LoadWriter } from "../test/support/load-driver";
 import { seedProduction } from "../test/support/production-load";
+import { runBench } from "./harness";
 
 const P = "/lance-context/master";
 
@@ -97,7 +98,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -33,6 +33,7 @@ import {
 } from "@/lib/planner";
 import { planFleet, type FleetPlan, type PlannerFleet } from "@/lib/planner/plan";
 import { mergeThresholds } from "@/lib/planner/plan/table";
+import { runBench } from "./harness";
 
 const P = "/lance-context/master";
 const NOW = 1_700_000_400_000;
@@ -346,7 +347,4 @@ async function main() {
   fs.writeFileSync(path.join(dir, "plan.json"), JSON.stringify(result, null, 2) + "\n");
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

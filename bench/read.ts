@@ -16,7 +16,7 @@ import { createFleetReader } from "../lib/snapshot/read";
 import type { FleetSnapshot } from "../lib/snapshot/types";
 import { startEtcd } from "../test/support/etcd";
 import { etcdctlGet, median } from "./etcdctl-floor";
-import { writeResult } from "./result-file";
+import { runBench, writeResult } from "./harness";
 
 const RUNS = 5;
 const PREFIX = "/bench/lance-context/master";
@@ -92,7 +92,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

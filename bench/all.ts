@@ -1,4 +1,4 @@
-// `npm run bench` (issue 7): runs every benchmark in turn (read, plan, api, ui, load),
+// `npm run bench`: runs every benchmark in turn (read, plan, api, ui, load),
 // each as its own `tsx bench/<name>.ts` process, then writes ONE report,
 // bench/results/report.md, with every figure from bench/results/<name>.json next to its
 // target. A benchmark that fails or writes no JSON is reported as such; the others still run.

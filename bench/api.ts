@@ -1,4 +1,4 @@
-// `npm run bench:api` (issue 4): a fresh etcd with the production scenario (§10 T23, 13,405
+// `npm run bench:api`: a fresh etcd with the production scenario (§10 T23, 13,405
 // tables) and a real `next start` of the production build ($NEXT_DIST_DIR, default .next).
 // Prints, from one run:
 // * the cold first response of `demand?limit=2000` against the `etcdctl get --prefix`
@@ -12,7 +12,6 @@
 // and writes bench/results/api.json.
 import "../lib/sim/node-entry";
 import { execFile } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -29,6 +28,7 @@ import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
 import { cpuMsOf } from "../test/support/observe";
 import { etcdctlGet, median } from "./etcdctl-floor";
+import { runBench, writeResult } from "./harness";
 
 const PREFIX = "/bench-api/lance-context/master";
 const CLIENTS = 32;
@@ -179,9 +179,7 @@ async function main() {
       refresh_target_ratio: 0.05,
       cpus: os.cpus().length,
     };
-    const out = path.join(__dirname, "results", "api.json");
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    const out = writeResult("api", result);
     console.log(
       `cold demand?limit=2000 ${result.cold_first_list_ms} ms (of which full read + parse + fold ${result.cold_full_read_and_fold_ms} ms) vs etcdctl floor ${result.etcdctl_floor_ms.median} ms → ratio ${result.cold_over_floor_ratio} (target ≤ 1.5)\n` +
         `  cold request CPU: console ${coldCpu.console} ms + etcd ${coldCpu.etcd} ms (etcd ${result.floor_etcd_cpu_ms} ms for the floor) → at least ${result.cold_capacity_bound_ms} ms on ${os.cpus().length} CPUs even if perfectly parallel (${result.cold_capacity_bound_ratio}× the floor)\n` +
@@ -200,7 +198,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -6,6 +6,7 @@
 import "../lib/sim/node-entry";
 import { createEtcdClient } from "../lib/etcd/client";
 import { currentRevision, readPrefixPaged } from "../lib/etcd/paged-read";
+import { runBench } from "./harness";
 
 async function main() {
   const [endpoints, prefix] = process.argv.slice(2);
@@ -23,7 +24,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -4,9 +4,7 @@
 // fresh etcd; the diff's caches are emptied between runs (a new process module state per
 // run is too slow here), so every run reads both sides. Prints the ratio; no pass/fail.
 import "../lib/sim/node-entry";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { createEtcdClient } from "../lib/etcd/client";
 import { writerEvent } from "../lib/planner/join";
 import { publishDemandEvent } from "../lib/sim/publish";
@@ -14,6 +12,7 @@ import { seedScenarios } from "../lib/sim/seed";
 import { createFleetReader } from "../lib/snapshot/read";
 import { startEtcd } from "../test/support/etcd";
 import { median } from "./etcdctl-floor";
+import { runBench, writeResult } from "./harness";
 
 const PREFIX = "/bench-diff/lance-context/master";
 const RUNS = 5;
@@ -58,15 +57,11 @@ async function main() {
       cpus: os.cpus().length,
     };
     console.log(`diff across 13,405 tables: ${result.diff_ms} ms vs two pinned reads ${result.two_pinned_reads_ms} ms = ${result.ratio}× (load ${result.load[0].toFixed(1)} on ${result.cpus} CPUs)`);
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "diff.json"), `${JSON.stringify(result, null, 2)}\n`);
+    writeResult("diff", result);
   } finally {
     client.close();
     await cluster.stop();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

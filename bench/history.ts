@@ -5,9 +5,7 @@
 // heartbeats and the revision clock's samples between them on a compressed 6 h clock, then
 // times demandHistory() (median of 5) and prints it beside the 1 s target. No pass/fail.
 import "../lib/sim/node-entry";
-import fs from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import { createEtcdClient } from "../lib/etcd/client";
 import { executorMergedEvent, writerEvent } from "../lib/planner/join";
 import { clockKey } from "../lib/live/sampler";
@@ -16,6 +14,7 @@ import { publishDemandEvent } from "../lib/sim/publish";
 import { fleetExecutors, heartbeatValue } from "../lib/sim/scenarios/fleet";
 import { startEtcd } from "../test/support/etcd";
 import { median } from "./etcdctl-floor";
+import { runBench, writeResult } from "./harness";
 
 const PREFIX = "/bench-history/lance-context/master";
 const TARGET = "ingest/clickstream";
@@ -87,15 +86,11 @@ async function main() {
     console.log(
       `demand history, 6 h of demo history (${points} points): median ${Math.round(ms)} ms (console CPU ${Math.round(cpuMs)} ms) over ${RUNS} runs = ${result.ratio_to_target}× the 1 s target; load ${loadBefore[0].toFixed(1)} on ${result.cpus} CPUs`,
     );
-    fs.mkdirSync(path.join(__dirname, "results"), { recursive: true });
-    fs.writeFileSync(path.join(__dirname, "results", "history.json"), `${JSON.stringify(result, null, 2)}\n`);
+    writeResult("history", result);
   } finally {
     client.close();
     await cluster.stop();
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

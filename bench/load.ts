@@ -1,4 +1,4 @@
-// `npm run bench:load` (issue 7): the production scenario (§10 T23: 13,405 tables × 2
+// `npm run bench:load`: the production scenario (§10 T23: 13,405 tables × 2
 // shards) in a fresh etcd, a real `next start` of the production build, lib/sim's live
 // simulator writing (one tick a second: ~20 writer flushes, ~8 executor merges and six
 // heartbeats, each a CAS publish), and 64 concurrent clients on list,
@@ -23,6 +23,7 @@ import { EtcdHttp } from "../test/support/etcd-http";
 import { liveHeapBytes } from "../test/support/inspector";
 import { runLoad, type LoadWriter } from "../test/support/load-driver";
 import { seedProduction } from "../test/support/production-load";
+import { runBench } from "./harness";
 
 const P = "/lance-context/master";
 
@@ -97,7 +98,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

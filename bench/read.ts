@@ -7,7 +7,6 @@
 // (every demand event's `sealed_times` built into its compact form), every skip counted;
 // the report counts the time entries of the last snapshot to show it.
 import "../lib/sim/node-entry";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createEtcdClient } from "../lib/etcd/client";
@@ -17,6 +16,7 @@ import { createFleetReader } from "../lib/snapshot/read";
 import type { FleetSnapshot } from "../lib/snapshot/types";
 import { startEtcd } from "../test/support/etcd";
 import { etcdctlGet, median } from "./etcdctl-floor";
+import { runBench, writeResult } from "./harness";
 
 const RUNS = 5;
 const PREFIX = "/bench/lance-context/master";
@@ -77,9 +77,7 @@ async function main() {
       load_average: { before: loadBefore.map((l) => Number(l.toFixed(2))), after: loadAfter.map((l) => Number(l.toFixed(2))) },
       node: process.version,
     };
-    const out = path.join(__dirname, "results", "read.json");
-    fs.mkdirSync(path.dirname(out), { recursive: true });
-    fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);
+    const out = writeResult("read", result);
     console.log(
       `readFleet median ${result.read_fleet_ms.median} ms vs etcdctl get --prefix median ${result.etcdctl_ms.median} ms → ratio ${result.ratio} (target ≤ ${result.target_ratio}); ` +
         `${result.keys} keys, ${result.pages} pages, ${result.shrinks} shrinks, ${result.bytes} bytes → ${path.relative(process.cwd(), out)}`,
@@ -94,7 +92,4 @@ async function main() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

@@ -1,4 +1,4 @@
-// `npm run bench:ui` (issue 5): with a production-size fleet (13,405 tables + incidents)
+// `npm run bench:ui`: with a production-size fleet (13,405 tables + incidents)
 // in a real etcd and a real `next start`, measure in Chromium (playwright-core):
 //   * navigation → first row of /tables (page.goto start until a row is in the DOM)
 //   * frame time while scrolling the virtualized list (requestAnimationFrame deltas)
@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
 import { startStack } from "../e2e/support/stack";
+import { runBench } from "./harness";
 
 const ROOT = path.resolve(__dirname, "..");
 const RUNS = Number(process.env.BENCH_UI_RUNS ?? 5);
@@ -134,7 +135,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+runBench(main);

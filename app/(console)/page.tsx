@@ -1,4 +1,4 @@
-// `/`: fleet overview (issue 5). Data is fetched and refreshed in the browser.
+// `/`: fleet overview. Data is fetched and refreshed in the browser.
 import { Suspense } from "react";
 import { FleetOverview } from "@/components/fleet/overview";
 

@@ -1,6 +1,6 @@
 "use client";
 // Loading / error / stale states for one query. With data on screen an error becomes a
-// thin "kept last good data" note instead of replacing the page (issue 5).
+// thin "kept last good data" note instead of replacing the page.
 import type { ReactNode } from "react";
 import { ApiError } from "@/lib/client/fetch-json";
 import { useHydrated } from "@/lib/client/use-hydrated";

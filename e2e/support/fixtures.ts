@@ -40,7 +40,7 @@ export async function api<T>(pathAndQuery: string): Promise<T> {
 export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: RegExp[] }>({
   baseURL: async ({}, use) => use(e2eState().url),
   allowConsoleErrors: [[], { option: true }],
-  // Every page must log no console error (issue 5). Collected for the whole test, checked after.
+  // Every page must log no console error. Collected for the whole test, checked after.
   consoleErrors: [
     async ({ page, allowConsoleErrors }, use) => {
       const errors: string[] = [];

@@ -1,4 +1,4 @@
-// Response shapes of the console API as the browser sees them: the types H4's zod schemas
+// Response shapes of the console API as the browser sees them: the types the zod schemas
 // infer (lib/schema/api/*, console-api.md). Type-only imports, so no zod in the bundle;
 // the small value lists below mirror lib/schema/api/common.ts.
 import type { BacklogClass, ClassName } from "@/lib/schema/api/common";

@@ -1,6 +1,7 @@
 "use client";
-// Time travel (issue 5): `?revision=R` in the URL pins every query to that etcd revision.
-// Pinned data never changes, so it isn't polled; live data refetches every few seconds.
+// Time travel (console-api.md "Conventions"): `?revision=R` in the URL pins every query
+// to that etcd revision. Pinned data never changes, so it isn't polled; live data
+// refetches every few seconds.
 import { keepPreviousData } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
 import { LIVE_REFETCH_MS } from "./query-client";

@@ -1,4 +1,4 @@
-// Parsing etcd values never throws into callers (team rule; issue 2): every family parser
+// Parsing never throws into callers (console-api.md "Conventions"): every family parser
 // returns either the record or a skip reason with a short human detail.
 import type { z } from "zod";
 
@@ -6,7 +6,7 @@ export type SkipReason = "bad_key" | "bad_json" | "schema" | "unknown_version" |
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: SkipReason; detail: string };
 
-/** Values larger than this are skipped unread (issue 2: "a value over 1 MiB"). */
+/** Larger values are skipped unread as `too_large` (the §8.1 page byte budget, 1 MiB). */
 export const MAX_VALUE_BYTES = 1_048_576;
 
 export function skip(reason: SkipReason, detail: string): { ok: false; reason: SkipReason; detail: string } {

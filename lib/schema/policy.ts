@@ -62,7 +62,7 @@ const CompactSection = z.strictObject({
 
 const IndexSection = z.strictObject({ type: inherit(z.enum(INDEX_TYPES)) });
 
-/** [PROPOSAL] backlog thresholds (issue 3: "thresholds from policy"); ok < warn ≤ … < critical. */
+/** [PROPOSAL] backlog_class thresholds (scheduler-model.md §4.2); ok < warn ≤ … < critical. */
 const BacklogSection = z.strictObject({
   warn_generations: inherit(count(1)),
   critical_generations: inherit(count(1)),

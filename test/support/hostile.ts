@@ -1,4 +1,4 @@
-// Hostile etcd records for the reliability fuzz test (issue 7): deterministic from a seed,
+// Hostile etcd records for the reliability fuzz test: deterministic from a seed,
 // spread over every key family of scheduler-model.md §1, each broken in one of the ways a
 // real prefix can surprise a reader: random bytes, malformed JSON, wrong types, numbers
 // beyond 2^53, negative values, deep nesting, values near etcd's 1.5 MiB request limit,

@@ -1,4 +1,4 @@
-// The load run of issue 7, shared by bench/load.ts (64 clients, 60 s) and the CI smoke
+// The load run, shared by bench/load.ts (64 clients, 60 s) and the CI smoke
 // test (16 clients, 15 s): concurrent clients on list, detail, executors and shadow while
 // a writer changes demand in bursts (one etcd txn per burst, like a writer's flush), then
 // latency percentiles, errors, the server's RSS and live heap after the run against after

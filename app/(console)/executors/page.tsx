@@ -1,4 +1,4 @@
-// `/executors`: headroom per executor and live assignments (issue 5).
+// `/executors`: headroom per executor and live assignments (§2.6, §5.2).
 import { Suspense } from "react";
 import { ExecutorsView } from "@/components/executors/executors-view";
 

@@ -1,4 +1,4 @@
-// `/failures`: failure ledger and cooldowns (issue 5).
+// `/failures`: failure ledger and cooldowns (§9.1, §9.2).
 import { Suspense } from "react";
 import { FailuresView } from "@/components/failures/failures-view";
 

@@ -1,4 +1,4 @@
-// `/shadow`: the shadow canary (issue 5, spec §6.2).
+// `/shadow`: the shadow canary (scheduler-model.md §6.2).
 import { Suspense } from "react";
 import { ShadowView } from "@/components/shadow/shadow-view";
 

@@ -1,4 +1,4 @@
-// `/skipped`: records skipped at read time, with key and reason (issue 5).
+// `/skipped`: records skipped at read time, with key and reason (console-api.md "Conventions").
 import { Suspense } from "react";
 import { SkippedView } from "@/components/fleet/skipped-view";
 

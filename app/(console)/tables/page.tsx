@@ -1,4 +1,4 @@
-// `/tables`: every table in one virtualized list (issue 5).
+// `/tables`: every table in one virtualized list.
 import { Suspense } from "react";
 import { TablesList } from "@/components/tables/tables-list";
 

@@ -1,5 +1,5 @@
 // One pass over the fleet-wide lists, indexed by target and by executor, so planning a
-// table never scans the whole fleet (13,405 tables per refresh; issue 3 bench).
+// table never scans the whole fleet (13,405 tables per refresh, §8.3).
 import type { Assignment } from "@/lib/schema/assignments";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { TaskCooldown, TaskRecord } from "@/lib/schema/tasks";

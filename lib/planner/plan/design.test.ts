@@ -10,7 +10,7 @@ import { planFleet } from "./plan-fleet";
 import type { PlannerFleet, TurnHistory } from "./input";
 import { NOW, GiB, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 
-/** H1's master path (§4.1 score + order, §6.2 step 3 headroom, §5.4 place) on the same input. */
+/** The master's path (§4.1 score + order, §6.2 step 3 headroom, §5.4 place) on the same input. */
 function masterPlacements(f: PlannerFleet, now: number) {
   const ordered = sortPlannerOrder(scoreTables(f.tables, now));
   const rows = foldHeadroom([...f.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat })), f.assignments, { countShadow: false });

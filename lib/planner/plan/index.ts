@@ -1,4 +1,4 @@
-// The unified design planner (issue 3 "the design"): units per kind, fairness, per-executor
+// The unified design planner (§4.2, §5.5): units per kind, fairness, per-executor
 // limits, verdicts and why-not, over one revision.
 export { planFleet } from "./plan-fleet";
 export { DEFAULT_PLANNER_LIMITS } from "./input";

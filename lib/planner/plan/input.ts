@@ -1,4 +1,4 @@
-// The design planner's input (issue 3 "the design"): plain data, adapted from one
+// The design planner's input (§4.2): plain data, adapted from one
 // revision's FleetSnapshot by the API layer. Everything is keyed or listed as read; the
 // planner indexes it once (no per-table scans of fleet-wide lists).
 import type { Assignment } from "@/lib/schema/assignments";

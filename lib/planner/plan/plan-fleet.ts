@@ -1,6 +1,6 @@
-// planFleet: the unified design planner over one revision (issue 3 "the design";
-// scheduler-model.md §4.2, §5.5, §7.3). With the built-in policy and no design-only state,
-// its merge scores, classes, order and placements are the master's (§4.1, §5.4).
+// planFleet: the unified design planner over one revision (scheduler-model.md §4.2,
+// §5.5, §7.3). With the built-in policy and no design-only state, its merge scores,
+// classes, order and placements are the master's (§4.1, §5.4).
 import type { TaskKind } from "@/lib/schema/kinds";
 import { BUILTIN_POLICY, type PolicyDocument } from "@/lib/schema/policy";
 import { backlogClass, type BacklogClass } from "../backlog";

@@ -1,4 +1,4 @@
-// Why-not entries and verdicts, scheduler-model.md §5.6(f) [PROPOSAL] / issue 3: stable
+// Why-not entries and verdicts, scheduler-model.md §5.6(f) [PROPOSAL]: stable
 // codes, plain-English messages with units spelled out, a retryable flag and detail.
 
 export const WHY_NOT_CODES = [

@@ -1,6 +1,7 @@
-// The shadow-history sampler's election (issue 4): among three replica processes exactly
-// one samples, and when it is SIGKILLed (lease not revoked) another takes over within one
-// lease TTL of the old lease running out.
+// The shadow-history sampler's election (console-api.md "shadow/history": one durable
+// history across restarts): among three replica processes exactly one samples, and when
+// it is SIGKILLed (lease not revoked) another takes over within one lease TTL of the old
+// lease running out.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";

@@ -1,6 +1,6 @@
-// Faults against a real etcd of our own (issue 2): a read pinned to a compacted revision
-// fails with RevisionCompacted and its compact revision; a stopped etcd fails with
-// EtcdUnavailable within 2 s, never a hang.
+// Faults against a real etcd of our own (console-api.md "Conventions"): a read pinned to
+// a compacted revision fails with RevisionCompacted and its compact revision; a stopped
+// etcd fails with EtcdUnavailable within 2 s, never a hang.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { createEtcdClient } from "@/lib/etcd/client";

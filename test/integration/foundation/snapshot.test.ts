@@ -1,5 +1,5 @@
 // §10 T18 end to end (keys in etcd → readFleet → fold) and bad input: every unparsable
-// key is skipped and counted while the snapshot completes (issue 2, "Bad input").
+// key is skipped and counted while the snapshot completes (console-api.md "Conventions").
 import { afterAll, describe, expect, it } from "vitest";
 import { deriveTable } from "@/lib/planner/derived";
 import { FutureRevision } from "@/lib/etcd/errors";

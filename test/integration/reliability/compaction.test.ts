@@ -1,4 +1,4 @@
-// Issue 7 "compaction races": etcd compacted while a paged fleet read is between pages.
+// Compaction races (§8.1): etcd compacted while a paged fleet read is between pages.
 // The read restarts ONCE at a fresh revision and never mixes revisions; a second
 // compaction during the restart fails with RevisionCompacted (never a mixed snapshot); a
 // read pinned to a compacted revision fails with RevisionCompacted and its compact

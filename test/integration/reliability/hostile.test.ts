@@ -1,4 +1,4 @@
-// Issue 7 "hostile records": 10,000 deterministic hostile records (test/support/hostile.ts)
+// Hostile records (console-api.md "Conventions"): 10,000 deterministic hostile records (test/support/hostile.ts)
 // across every key family, half written before the console starts (the full read) and
 // half while it runs (the watch path). Every read endpoint and page keeps answering 200,
 // bad records are counted in `skipped` (the live count equals a fresh pinned read's), no

@@ -1,4 +1,4 @@
-// The CI smoke version of `npm run bench:load` (issue 7): 16 clients for 15 s on list,
+// The CI smoke version of `npm run bench:load`: 16 clients for 15 s on list,
 // detail, executors and shadow, a slice of the production scenario (2,000 of its 13,405
 // tables; the full run is the benchmark), a write burst every 500 ms. Zero errors; no
 // more than one full etcd read per write burst (the watch-fed cache applies bursts
@@ -64,7 +64,7 @@ describe("load smoke", () => {
     expect(heap.live_ratio).toBeLessThanOrEqual(1.05);
     // the server's own gauge saw that GC (docs/operations.md alerts on it)
     expect(Math.abs(heap.gauge_after_mib - heap.after_live_mib)).toBeLessThanOrEqual(heap.after_live_mib * 0.1);
-    // RSS, the issue's figure, is coarse: it climbs through the warm-up as V8 grows its
+    // RSS, the benchmark's figure, is coarse: it climbs through the warm-up as V8 grows its
     // heap (~150 → ~315 MiB) and can step up tens of MiB more in the run while the live
     // heap stays flat (tail medians 1.04–1.16× here; one CI run's single samples read
     // 1.33×). The benchmark holds it to 10 % over 60 s; here it only bounds gross growth.

@@ -1,4 +1,4 @@
-// Issue 7 "replicas": two `next start` processes against one etcd prefix.
+// Replicas: two `next start` processes against one etcd prefix.
 // * both serve identical answers for the same `?revision=` (and `now_ms`);
 // * policy edits through either are serialised by the compare-and-swap: racing writes
 //   with the same If-Match → exactly one wins; read-modify-write loops through both

@@ -1,4 +1,4 @@
-// Issue 7 "security checks", against a real `next start` and an etcd with auth enabled
+// Security (console-api.md "Security"), against a real `next start` and an etcd with auth enabled
 // (root user + a `console` user whose role is limited to the console's prefix, the setup
 // docs/operations.md describes):
 // * the policy endpoints refuse cross-site requests (403), bodies over 64 KiB (413) and

@@ -1,4 +1,4 @@
-// `/tables/[target]`: one table in depth (issue 5). The target travels URL-encoded.
+// `/tables/[target]`: one table in depth. The target travels URL-encoded.
 import { Suspense } from "react";
 import { TableDetailView } from "@/components/tables/table-detail";
 

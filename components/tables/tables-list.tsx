@@ -94,6 +94,17 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
     return () => cancelAnimationFrame(frame);
   }, [selected]);
 
+  /**
+   * Enter opens the selected row unless focus is on another page link, or on the selected
+   * row's own link (which opens itself). A row link that still holds focus from an earlier
+   * selection (focus follows the selection one frame later) does not win over the selection.
+   */
+  const opensSelected = useCallback((target: EventTarget | null, index: number) => {
+    if (!(target instanceof HTMLAnchorElement)) return true;
+    if (!scrollRef.current?.contains(target)) return false;
+    return Number(target.closest("[data-index]")?.getAttribute("data-index")) !== index;
+  }, []);
+
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.metaKey || e.ctrlKey || e.altKey) return;
@@ -107,15 +118,15 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
       } else if (e.key === "ArrowUp" || (e.key === "k" && !typing)) {
         e.preventDefault();
         move(-1);
-      } else if (e.key === "Enter" && selected >= 0 && rows[selected] && !(e.target instanceof HTMLAnchorElement)) {
-        // (a focused row link opens itself; anywhere else Enter opens the selected row)
+      } else if (e.key === "Enter" && selected >= 0 && rows[selected] && opensSelected(e.target, selected)) {
+        // the selected row's own link opens itself; a link elsewhere on the page too
         e.preventDefault();
         router.push(tableHref(rows[selected].target, revision));
       }
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [move, rows, selected, router, revision]);
+  }, [move, rows, selected, router, revision, opensSelected]);
 
   return (
     <div className="vlist" data-testid="tables-list">

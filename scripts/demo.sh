@@ -19,7 +19,9 @@ pids=()
 cleanup() {
   trap - INT TERM EXIT
   echo; echo "stopping demo..."
-  for ((i=${#pids[@]}-1; i>=0; i--)); do kill "${pids[$i]}" 2>/dev/null || true; done
+  # each started process with its children (npx → tsx → node), so nothing outlives the demo
+  killtree() { local c; for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done; kill "$1" 2>/dev/null || true; }
+  for ((i=${#pids[@]}-1; i>=0; i--)); do killtree "${pids[$i]}"; done
   wait 2>/dev/null || true
   rm -rf "$RUN_DIR"
 }

@@ -2,6 +2,7 @@
 // accepts, when a revision was written, and the neighbouring change on a page.
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { fetchJson } from "../fetch-json";
+import { formatDuration } from "@/lib/schema/format";
 
 export type { RevisionTime };
 
@@ -72,7 +73,7 @@ export function parsePin(input: string, nowMs: number, liveRevision: number | nu
 export function describeRevisionTime(t: RevisionTime): string {
   const basis = t.basis === "console_clock" ? "from the console's clock" : t.basis === "record_timestamps" ? "estimated from heartbeats and flush times" : "time unknown";
   if (t.error_ms === null) return basis;
-  const err = t.error_ms < 1000 ? "< 1 s" : t.error_ms < 120_000 ? `${Math.round(t.error_ms / 1000)} s` : `${Math.round(t.error_ms / 60_000)} min`;
+  const err = t.error_ms < 1000 ? "< 1 s" : t.error_ms < 120_000 ? `${Math.round(t.error_ms / 1000)} s` : formatDuration(t.error_ms);
   return `±${err}, ${basis}`;
 }
 

@@ -264,7 +264,20 @@ async function bracketed(ask: () => Promise<any>, command: () => Promise<Run>): 
 
 describe("--at <time>", () => {
   it("resolves the time through GET /api/v1/revisions/time and answers at that revision", async () => {
-    const at = Date.now() - 1000;
+    // a time the clock has samples on both sides of, so its revision is settled: after the
+    // newest sample the answer is an estimate that narrows as samples arrive (console-api.md "Time")
+    const samplesAt = async () =>
+      Object.values(await client.getAll().prefix(`${prefix}/console/revision-clock/`).strings())
+        .map((v) => (JSON.parse(v) as { at_ms: number }).at_ms)
+        .sort((a, b) => a - b);
+    let times = await samplesAt();
+    const deadline = Date.now() + 30_000;
+    while (times.length < 2 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 250));
+      times = await samplesAt();
+    }
+    expect(times.length, "two revision-clock samples").toBeGreaterThanOrEqual(2);
+    const at = times[times.length - 2];
     const clock = () => apiJson(`/api/v1/revisions/time?at_ms=${at}`).then((r) => (expect(r.status).toBe(200), r.body));
     const text = await bracketed(clock, () => cli(["tables", "--limit", "2", "--at", new Date(at).toISOString(), "--now-ms", String(NOW)]));
     expect(text.run.err).toBe("");

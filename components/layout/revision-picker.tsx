@@ -60,11 +60,14 @@ export function RevisionPicker() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [at, pinned]);
 
-  async function submit(e: FormEvent) {
+  async function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
+    const form = e.currentTarget;
     // a revision is checked against the newest one, asked for now if health has not answered yet
     const newest = liveRevision ?? (await fetchHealth().then((h) => h.revision ?? h.snapshot?.revision ?? null, () => null));
-    const pin = parsePin(draft, Date.now(), newest);
+    // what the box holds now: text typed before the page finished hydrating is in the box but not yet in state
+    const typed = new FormData(form).get("when");
+    const pin = parsePin(typeof typed === "string" ? typed : draft, Date.now(), newest);
     if (pin.kind === "error") return setProblem(pin.message);
     if (pin.kind === "revision") return go(pin.revision);
     setBusy(true);

@@ -25,7 +25,9 @@ test("pins by wall time, shows when the revision was written, and returns to liv
   const clockTime = new Date(written.at_ms! + 1000).toISOString().slice(11, 19);
   const atMs = Date.parse(`${new Date(written.at_ms! + 1000).toISOString().slice(0, 10)}T${clockTime}Z`);
   await page.goto(`/tables/${encodeURIComponent(changedTable.target)}`);
-  await expect(page.getByTestId("live-state")).toContainText("live");
+  // the header names the live revision once the page is hydrated and health answered: typing
+  // before that races the picker's first render
+  await expect(page.getByTestId("live-state")).toContainText(/live · rev \d/);
   await page.getByRole("textbox", { name: "time (UTC) or revision" }).fill(clockTime);
   await page.getByRole("button", { name: "Pin" }).click();
   await expect(page).toHaveURL(/revision=\d+&at=/);

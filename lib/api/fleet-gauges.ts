@@ -11,7 +11,7 @@ import { metrics, recordRevisionClockError } from "@/lib/metrics";
 import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } from "@/lib/metrics/fleet";
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
 import { shadowFor } from "./plan";
-import { revisionTimeOf } from "./revision-clock";
+import { revisionClock } from "./revision-clock";
 import { executorsResponse } from "./executors";
 import { cooldownRows, failureRows } from "./failures";
 
@@ -84,8 +84,9 @@ async function recordFromLivePlan(): Promise<void> {
       shadowDisagreements: comparison.disagreements,
     };
     recordFleet(m, facts, Date.now());
-    // how far off the wall time of the live revision may be (unknown basis: NaN)
-    const clock = await revisionTimeOf({ revision: view.revision });
+    // how far off the wall time of the live revision may be (unknown basis: NaN); the view
+    // is in memory, so this asks only the clock's samples (no etcd read per scrape)
+    const clock = await revisionClock().timeOfHeld(view.revision);
     recordRevisionClockError(clock.basis === "unknown" ? null : clock.error_ms);
   } catch {
     // keep the last values (see above); the failure shows as snapshot age and live = 0

@@ -17,7 +17,7 @@ import { hex, keys } from "@/lib/schema/keys";
 import { DEFAULT_HISTORY_WINDOW_MS, type HistoryPoint, type HistoryQuery, type HistoryResponse } from "@/lib/schema/api/history";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
-import { keyHistory, readRange, readRangesAt, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
+import { keyHistory, readRange, readRangesAtRevisions, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
@@ -87,13 +87,14 @@ function statesAt(histories: KeyHistory[], revisions: readonly number[]): Versio
 }
 
 /**
- * What the table meets at `revision` besides its own keys, in one round trip: executors
- * and assignments (the capacity free then) and the legacy queue with its claims (a task
- * running on the table), keyed by executor and task id rather than by table.
+ * What the table meets at each of `revisions` besides its own keys: executors and
+ * assignments (the capacity free then) and the legacy queue with its claims (a task
+ * running on the table), keyed by executor and task id rather than by table. Many
+ * revisions share one round trip (readRangesAtRevisions).
  */
-async function surroundingsAt(client: EtcdClient, prefix: string, revision: number): Promise<VersionedKv[]> {
+async function surroundingsAt(client: EtcdClient, prefix: string, revisions: readonly number[]): Promise<VersionedKv[][]> {
   const ranges = [keys.executors(prefix), keys.assignments(prefix), `${prefix}/queue/`, `${prefix}/running/`, `${prefix}/claims/`].map((key) => ({ key, prefix: true }));
-  return (await readRangesAt(client, prefix, ranges, revision)).flat();
+  return (await readRangesAtRevisions(client, prefix, ranges, revisions)).map((perRange) => perRange.flat());
 }
 
 /**
@@ -149,11 +150,11 @@ export async function demandHistory(q: HistoryQuery): Promise<HistoryResponse> {
   const states = statesAt(histories, revisions);
   const snapshotKv = versionCache();
   const assignmentsPrefix = keys.assignments(prefix);
-  const points = await inParallel(revisions.map((revision, i) => ({ revision, i })), async ({ revision, i }) => {
-    const [time, around] = await Promise.all([clock.timeOfReadable(revision), surroundingsAt(client, prefix, revision)]);
+  const [times, around] = await Promise.all([inParallel(revisions, (revision) => clock.timeOfReadable(revision)), surroundingsAt(client, prefix, revisions)]);
+  const points = revisions.map((revision, i) => {
     // the table's own assignments also come with the fleet's: each key once
     const own = states[i].filter((kv) => !kv.key.startsWith(assignmentsPrefix));
-    return evaluatePoint(prefix, q.target, revision, time, [...own, ...around].map(snapshotKv), now);
+    return evaluatePoint(prefix, q.target, revision, times[i], [...own, ...around[i]].map(snapshotKv), now);
   });
   const cut = w.cut || histories.some((h) => h.compacted);
   return {

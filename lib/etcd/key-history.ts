@@ -5,6 +5,7 @@ import "server-only";
 // value before it is the one current at M − 1.
 import type { Etcd3 } from "etcd3";
 import { compactProbeKey } from "./compaction";
+import { isMessageSizeError } from "./errors";
 import { prefixRangeEnd, rangeError } from "./paged-read";
 
 export interface VersionedKv {
@@ -13,6 +14,9 @@ export interface VersionedKv {
   modRevision: number;
   createRevision: number;
 }
+
+const toVersioned = (kvs: Array<{ key: Buffer; value: Buffer; mod_revision: string; create_revision: string }>): VersionedKv[] =>
+  kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) }));
 
 export interface RangeQuery {
   /** first key, or the prefix with `prefix: true` */
@@ -55,7 +59,7 @@ export async function readRange(client: Etcd3, consolePrefix: string, q: RangeQu
       keys_only: q.keysOnly ?? false,
     });
     return {
-      kvs: res.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),
+      kvs: toVersioned(res.kvs),
       revision: Number(res.header.revision),
       more: res.more,
     };
@@ -104,20 +108,49 @@ export async function keyHistory(client: Etcd3, consolePrefix: string, key: stri
   return { versions: versions.reverse(), before: null, compacted: false };
 }
 
+const rangeOp = (q: RangeQuery, revision: number) => {
+  const key = Buffer.from(q.key);
+  return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };
+};
+
 /** Several ranges at one revision in one round trip (a read-only txn). */
 export async function readRangesAt(client: Etcd3, consolePrefix: string, queries: RangeQuery[], revision: number): Promise<VersionedKv[][]> {
-  try {
-    const res = await client.kv.txn({
-      compare: [],
-      success: queries.map((q) => {
-        const key = Buffer.from(q.key);
-        return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };
-      }),
-    });
-    return res.responses.map((r) =>
-      r.response_range.kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) })),
-    );
-  } catch (e) {
-    throw await rangeError(client, e, revision, `ranges at ${revision}`, compactProbeKey(consolePrefix));
-  }
+  return (await readRangesAtRevisions(client, consolePrefix, queries, [revision]))[0];
+}
+
+/** etcd's default `--max-txn-ops`: the most ranges one txn may carry */
+const MAX_TXN_OPS = 128;
+/** txns of one call in flight at once */
+const TXNS_IN_FLIGHT = 4;
+
+/**
+ * The same ranges at each of several revisions (`out[i][j]`: query j at revisions[i]),
+ * packed into as few read-only txns as etcd's op limit allows: a history walk asks the
+ * same few ranges at hundreds of revisions, and one round trip per revision would cost
+ * more than the reads themselves. A txn whose answer is too large for the client is split
+ * in halves, never sent again as it was (§8.1, as the paged reader shrinks a page).
+ */
+export async function readRangesAtRevisions(client: Etcd3, consolePrefix: string, queries: RangeQuery[], revisions: readonly number[]): Promise<VersionedKv[][][]> {
+  const perTxn = Math.max(1, Math.floor(MAX_TXN_OPS / Math.max(1, queries.length)));
+  const read = async (revs: readonly number[]): Promise<VersionedKv[][][]> => {
+    try {
+      const res = await client.kv.txn({ compare: [], success: revs.flatMap((r) => queries.map((q) => rangeOp(q, r))) });
+      return revs.map((_, i) => queries.map((_, j) => toVersioned(res.responses[i * queries.length + j].response_range.kvs)));
+    } catch (e) {
+      if (isMessageSizeError(e) && revs.length > 1) {
+        const half = revs.length >> 1;
+        return [...(await read(revs.slice(0, half))), ...(await read(revs.slice(half)))];
+      }
+      throw await rangeError(client, e, revs[0], `ranges at ${revs[0]}`, compactProbeKey(consolePrefix));
+    }
+  };
+  const chunks: number[][] = [];
+  for (let i = 0; i < revisions.length; i += perTxn) chunks.push(revisions.slice(i, i + perTxn));
+  const out: VersionedKv[][][][] = new Array(chunks.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < chunks.length; i = next++) out[i] = await read(chunks[i]);
+  };
+  await Promise.all(Array.from({ length: Math.min(TXNS_IN_FLIGHT, chunks.length) }, worker));
+  return out.flat();
 }

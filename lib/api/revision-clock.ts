@@ -194,14 +194,14 @@ export class RevisionClock {
     if (atMs > now + FUTURE_SLACK_MS) throw futureTime(atMs, now);
     const s = await this.samples.fresh();
     const i = s.lastAtOrBefore(atMs);
-    if (i >= 0 && i === s.rev.length - 1) {
-      // after the newest sample: a newer revision counts once its estimated time is ≤ T
+    if (i >= 0 && i === s.rev.length - 1 && atMs >= now - FUTURE_SLACK_MS) {
+      // T is now (within the slack): the store's current revision was written by then
       const current = await currentRevision(this.client, this.prefix);
-      if (current > s.rev[i]) {
-        const latest = await this.timeOf(current);
-        if (latest.at_ms !== null && latest.at_ms <= atMs) return latest;
-      }
+      if (current > s.rev[i]) return this.timeOf(current);
     }
+    // Between the newest sample and now, a later revision may have been written after T:
+    // only the sample's own revision is certainly written by T. Answering it keeps the
+    // answer for T the same once the next sample (taken after the ask, so after T) arrives.
     if (i >= 0) return this.readable(s.rev[i], atMs);
     // before the samples: binary search over readable revisions on the record estimate.
     // A revision whose time nothing tells (no records yet) counts as older than any time.

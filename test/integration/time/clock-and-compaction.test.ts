@@ -98,3 +98,30 @@ describe("compaction", () => {
     expect(history.points.every((p) => p.revision >= compactAt)).toBe(true);
   });
 });
+
+describe("a time after the newest sample", () => {
+  it("answers the revision certainly written by then, and the same once the next sample arrives", async () => {
+    const { revisionTimeOf } = await import("@/lib/api/revision-clock");
+    await sampler.stop(); // the clock stalls: no sample is taken after this one
+    const newest = async () => {
+      const rows = Object.values(await client.getAll().prefix(clockPrefix(PREFIX)).strings()).map((v) => JSON.parse(v) as { at_ms: number; revision: number });
+      return rows.reduce((a, b) => (b.at_ms > a.at_ms ? b : a));
+    };
+    const stalled = await newest();
+    // long enough after it that the middle of (newest sample, the ask) is before the time asked for
+    await poll("the clock to stall for 4 s", async () => Date.now(), (now) => now > stalled.at_ms + 4000);
+    const written = Number((await client.put(`${PREFIX}/x`).value("after the newest sample").exec()).header.revision);
+    const at = Date.now();
+    expect(written).toBeGreaterThan(stalled.revision);
+    // past the 2 s within which a time counts as "now" (then the current revision answers)
+    await poll("the time to be in the past", async () => Date.now(), (now) => now > at + 2500);
+    const answer = await revisionTimeOf({ at_ms: at });
+    // the write came before `at`, but nothing the clock holds says so: only the sample's revision is certain
+    expect(answer.revision).toBe(stalled.revision);
+    expect(answer.at_ms!).toBeLessThanOrEqual(at);
+    sampler = new ShadowSampler({ client, prefix: PREFIX, sample: async () => null, clockIntervalMs: SAMPLE_MS, electionTtlSecs: 5 });
+    sampler.start();
+    await poll("a sample after the time", newest, (s) => s.at_ms > at);
+    expect(await revisionTimeOf({ at_ms: at })).toEqual(answer);
+  });
+});

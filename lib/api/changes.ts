@@ -5,14 +5,19 @@ import "server-only";
 // * forward from R: the oldest mod_revision after R among the keys now, then again at the
 //   revision just before it until nothing older after R remains (a key written twice
 //   after R shows only its last write now).
+// * a deletion has no mod_revision left to read, so it is found by counting: a range that
+//   holds fewer keys at the later end of the interval than at the earlier lost a key in
+//   between, and a binary search over counts finds the revision. A key both created and
+//   deleted inside the interval leaves the counts equal and is not found (etcd answers
+//   "what changed between two revisions" only through a watch).
 // The console's own keys (`P/console/`: clock samples, the election) are never a change.
-// Deletions are not found (a deleted key has no mod_revision left to read).
 import type { ChangeQuery, RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readRange, type RangeQuery } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { ApiError } from "./errors";
 import { ownKeys } from "./history";
+import { RevisionCompacted } from "@/lib/etcd/errors";
 import { revisionClock } from "./revision-clock";
 
 const FLEET = ["demand-events/", "demand/", "executors/", "assignments/", "leader", "policies/", "queue/", "running/", "target-locks/", "merge-executions/", "merge-progress/"];
@@ -38,6 +43,60 @@ function rangesOf(prefix: string, q: ChangeQuery): RangeQuery[] {
 
 const MAX_STEPS = 64;
 
+type Client = ReturnType<typeof etcdClient>;
+
+/** keys in the range at `revision`; null when compaction took that revision */
+async function countAt(client: Client, prefix: string, range: RangeQuery, revision: number): Promise<number | null> {
+  try {
+    return (await readRange(client, prefix, { ...range, revision, countOnly: true })).count;
+  } catch (e) {
+    if (e instanceof RevisionCompacted) return null;
+    throw e;
+  }
+}
+
+/**
+ * The revision in (lo, hi] at which the range's count first drops to `countAtHi`, given
+ * count(lo) > countAtHi = count(hi): the newest deletion of a key that existed at lo
+ * (only deletions change the count in between, see the header).
+ */
+async function deletionIn(client: Client, prefix: string, range: RangeQuery, lo: number, hi: number, settled: (count: number) => boolean): Promise<number> {
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (settled((await countAt(client, prefix, range, mid))!)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/** The newest deletion in (from, to] of a key that existed at `from`, over every range. */
+async function newestDeletion(client: Client, prefix: string, ranges: RangeQuery[], from: number, to: number): Promise<number | null> {
+  if (to <= from) return null;
+  const found = await Promise.all(
+    ranges.map(async (range) => {
+      const [before, after] = await Promise.all([countAt(client, prefix, range, from), countAt(client, prefix, range, to)]);
+      if (before === null || after === null || before <= after) return null;
+      return deletionIn(client, prefix, range, from, to, (n) => n <= after);
+    }),
+  );
+  const revisions = found.filter((r): r is number => r !== null);
+  return revisions.length ? Math.max(...revisions) : null;
+}
+
+/** The oldest deletion in (from, to] of a key that existed at `from`, over every range. */
+async function oldestDeletion(client: Client, prefix: string, ranges: RangeQuery[], from: number, to: number): Promise<number | null> {
+  if (to <= from) return null;
+  const found = await Promise.all(
+    ranges.map(async (range) => {
+      const [before, after] = await Promise.all([countAt(client, prefix, range, from), countAt(client, prefix, range, to)]);
+      if (before === null || after === null || before <= after) return null;
+      return deletionIn(client, prefix, range, from, to, (n) => n < before);
+    }),
+  );
+  const revisions = found.filter((r): r is number => r !== null);
+  return revisions.length ? Math.min(...revisions) : null;
+}
+
 export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> {
   const client = etcdClient();
   const prefix = etcdPrefix();
@@ -50,7 +109,13 @@ export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> 
   };
   let found: number | null = null;
   if (q.direction === "back") {
-    if (q.revision > 1) found = await newestModAt(q.revision - 1, true);
+    if (q.revision > 1) {
+      const written = await newestModAt(q.revision - 1, true);
+      // a deletion after the newest write (or anywhere readable, when nothing is left)
+      const from = Math.max(written ?? 0, await revisionClock().oldestReadable());
+      const deleted = await newestDeletion(client, prefix, ranges, from, q.revision - 1);
+      found = deleted ?? written;
+    }
   } else {
     const current = await currentRevision(client, prefix);
     let upper = q.revision < current ? await newestModAt(current, false, q.revision + 1) : null;
@@ -59,7 +124,9 @@ export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> 
       if (earlier === null) break;
       upper = earlier;
     }
-    found = upper;
+    // a deletion before that write (or before now, when nothing was written after R)
+    const deleted = await oldestDeletion(client, prefix, ranges, q.revision, upper === null ? current : upper - 1);
+    found = deleted ?? upper;
   }
   if (found === null) throw new ApiError(404, "not_found", `nothing on this page changed ${q.direction === "back" ? "before" : "after"} revision ${q.revision}`);
   return revisionClock().timeOf(found);

@@ -34,6 +34,8 @@ export interface RangeQuery {
   minModRevision?: number;
   /** keys without values */
   keysOnly?: boolean;
+  /** only the number of keys (`count`), no keys */
+  countOnly?: boolean;
 }
 
 export interface RangeAnswer {
@@ -41,6 +43,8 @@ export interface RangeAnswer {
   /** the store's revision when it answered */
   revision: number;
   more: boolean;
+  /** how many keys the range holds (all of them, whatever the limit) */
+  count: number;
 }
 
 /** One range at `q.revision` (default: now). Compacted → RevisionCompacted; future → FutureRevision. */
@@ -57,11 +61,13 @@ export async function readRange(client: Etcd3, consolePrefix: string, q: RangeQu
       sort_target: q.byModRevision ? "Mod" : "Key",
       min_mod_revision: q.minModRevision ?? 0,
       keys_only: q.keysOnly ?? false,
+      count_only: q.countOnly ?? false,
     });
     return {
       kvs: toVersioned(res.kvs),
       revision: Number(res.header.revision),
       more: res.more,
+      count: Number(res.count),
     };
   } catch (e) {
     throw await rangeError(client, e, q.revision, `range ${q.key}`, compactProbeKey(consolePrefix));

@@ -99,7 +99,18 @@ describe("good answers", () => {
     expect(forward.revision).toBe(flushed);
     const back = revisionTime.parse((await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${flushed}&direction=back`)).body);
     expect(back.revision).toBe(seeded);
-    // the console's own writes (clock samples) are never a change: nothing after the flush
-    await refused(`/api/v1/revisions/change?scope=tables&revision=${flushed}&direction=forward`, 404, "not_found", /nothing on this page changed after/);
+    // a deletion is a change too (it leaves no mod_revision to find): both ways, also past
+    // unrelated writes. Here a shard of a seeded table goes away.
+    const seededShard = (await client.getAll().prefix(`${prefix}/demand-events/`).keys()).find((k) => !k.includes(hex("time/later")))!;
+    const gone = Number((await client.delete().key(seededShard).exec()).header.revision);
+    const later = Number((await client.put(`${testPrefix("unused")}/x`).value("2").exec()).header.revision);
+    const toDeletion = revisionTime.parse((await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${flushed}&direction=forward`)).body);
+    expect(toDeletion.revision).toBe(gone);
+    const backToDeletion = revisionTime.parse((await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${later}&direction=back`)).body);
+    expect(backToDeletion.revision).toBe(gone);
+    const backFromDeletion = revisionTime.parse((await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${gone}&direction=back`)).body);
+    expect(backFromDeletion.revision).toBe(flushed);
+    // the console's own writes (clock samples) are never a change: nothing after the deletion
+    await refused(`/api/v1/revisions/change?scope=tables&revision=${gone}&direction=forward`, 404, "not_found", /nothing on this page changed after/);
   });
 });

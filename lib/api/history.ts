@@ -112,8 +112,10 @@ function versionCache(): (kv: VersionedKv) => SnapshotKv {
 }
 
 function evaluatePoint(prefix: string, target: string, revision: number, time: RevisionTime, kvs: SnapshotKv[], now: number): HistoryPoint | null {
-  const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, kvs));
-  const plan = planFleet(plannerFleet(snapshot, foldSnapshot(snapshot)), time.at_ms ?? now);
+  const at = time.at_ms ?? now;
+  // read "at" the point's own time: an execution first seen here was there by then (not at 0 ms)
+  const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, kvs), { readAtMs: at });
+  const plan = planFleet(plannerFleet(snapshot, foldSnapshot(snapshot)), at);
   const t = plan.byTarget.get(target);
   if (!t) return null; // the table did not exist at this revision
   return {

@@ -12,6 +12,7 @@ import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
+import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
@@ -49,6 +50,8 @@ const PING_TIMEOUT_MS = 1500;
 /** a live watch is trusted this long without any sign of life before we ping etcd */
 const TRUST_WATCH_MS = 10_000;
 const PINNED_LRU = 4;
+/** how often the live store drops `tasks/` records older than its 24 h window */
+const TRIM_EVERY_MS = 60_000;
 /** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
 const RECENT_LIVE = 2;
 
@@ -111,6 +114,8 @@ interface LiveState {
   confirmedMs: number;
   clocks: Map<string, SequenceClock>;
   view: FleetView | null;
+  /** when the store last dropped records that left the `tasks/` window */
+  trimmedMs: number;
 }
 
 export class LiveCache {
@@ -206,7 +211,8 @@ export class LiveCache {
       readAtMs: snapshot.readAtMs,
       live: false,
       pinned: true,
-      sequenceClocks: this.state?.clocks ?? new Map(),
+      // a copy: the live clocks move on with later watch events, a pinned view must not
+      sequenceClocks: new Map(this.state?.clocks ?? []),
       contentId: `rev:${revision}`,
     };
   }
@@ -275,6 +281,7 @@ export class LiveCache {
       confirmedMs: Date.now(),
       clocks,
       view: null,
+      trimmedMs: Date.now(),
     };
     this.lastRefolds = 0;
     await old?.watch?.cancel();
@@ -320,6 +327,10 @@ export class LiveCache {
     if (this.state !== s) return;
     const m = metrics();
     const now = Date.now();
+    if (now - s.trimmedMs >= TRIM_EVERY_MS) {
+      s.trimmedMs = now;
+      s.store.trimWindows(now - TASKS_WINDOW_MS);
+    }
     const applied = s.store.apply(batch, (family, key, deleted) => {
       m.watchEvents.inc({ type: deleted ? "delete" : "put" });
       const p = family === "merge-progress" && !deleted ? s.store.entry("mergeProgress", key) : undefined;

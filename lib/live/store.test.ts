@@ -6,6 +6,7 @@ import type { FamilyName, SnapshotKv } from "@/lib/snapshot/types";
 import { hex } from "@/lib/schema/keys";
 import { deriveTable } from "@/lib/planner/derived";
 import { DemandIndex, foldSnapshot } from "@/lib/snapshot/demand-index";
+import { uuidv7 } from "@/lib/schema/task-id";
 import { LiveStore } from "./store";
 
 const P = "/p";
@@ -89,5 +90,29 @@ describe("DemandIndex", () => {
     const tables = foldSnapshot(snapshot);
     expect([...tables.keys()]).toEqual(["gamma"]);
     expect(Object.keys(tables.get("gamma")!.shards)).toEqual([]);
+  });
+});
+
+describe("LiveStore windows", () => {
+  it("drops tasks/ records that left the 24 h window, as a full read from that moment would not hold them", () => {
+    const task = (ms: number, n: number) => {
+      const id = uuidv7(ms, n);
+      return kv(`${P}/tasks/${id}`, { id, kind: "merge_wal", target: "alpha", state: "done", enqueued_at: ms });
+    };
+    const day = 86_400_000;
+    const [old, edge, fresh] = [task(1_000, 1), task(day, 2), task(2 * day, 3)];
+    const snapshot = buildSnapshot(P, rev, new Map<FamilyName, SnapshotKv[]>([["tasks", [old, edge]]]));
+    const store = new LiveStore(snapshot);
+    store.apply({ revision: rev + 1, changes: [{ type: "put", kv: fresh }] });
+    const before = store.snapshot();
+    expect(before.tasks.map((t) => t.key)).toEqual([old.key, edge.key, fresh.key]);
+    const version = store.contentVersion;
+    expect(store.trimWindows(day)).toBe(1);
+    const after = store.snapshot();
+    expect(after.tasks.map((t) => t.key)).toEqual([edge.key, fresh.key]);
+    expect(store.contentVersion).toBe(version + 1);
+    expect(before.tasks).toHaveLength(3); // the snapshot handed out before is untouched
+    expect(store.trimWindows(day)).toBe(0);
+    expect(store.snapshot()).toBe(after);
   });
 });

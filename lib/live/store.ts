@@ -6,7 +6,7 @@ import "server-only";
 // copy-and-replace, not a re-sort).
 import type { WatchBatch } from "@/lib/etcd/watch";
 import { splitDemandEventKey } from "@/lib/schema/keys";
-import { skippedKey } from "@/lib/snapshot/build";
+import { familyStartKey, skippedKey } from "@/lib/snapshot/build";
 import { LIST_FAMILIES, familyOfKey, parseFamilyKv, type LeaderFamilyDef, type ListFamilyDef } from "@/lib/snapshot/families";
 import { lowerBoundByKey } from "@/lib/snapshot/key-order";
 import type { EntryOf, FamilyLists, FamilyName, FleetSnapshot, ListField, SkippedKey } from "@/lib/snapshot/types";
@@ -143,6 +143,35 @@ export class LiveStore {
       }
     } else if (outcome.entry.kind === "token") this.leaderToken = outcome.entry.token;
     else this.leader = outcome.entry.leader;
+  }
+
+  /**
+   * Drops the entries of families read from a moment on (`tasks/` from now − 24 h) that
+   * fell out of that window since: a full read never holds them, and a watch only adds
+   * (task records are never deleted, §1.2). Returns how many were dropped.
+   */
+  trimWindows(sinceMs: number): number {
+    const states: ListStates = this.lists;
+    let dropped = 0;
+    for (const family of LIST_FAMILIES) {
+      const start = familyStartKey(this.base.prefix, family, sinceMs);
+      if (!start) continue;
+      const cut = start.toString("utf8");
+      const state = states[family.field];
+      const before = dropped;
+      for (const key of state.byKey.keys()) {
+        if (key < cut) {
+          state.byKey.delete(key);
+          dropped++;
+        }
+      }
+      if (dropped > before) state.membershipChanged = true;
+    }
+    if (dropped > 0) {
+      this.contentVersion += 1;
+      this.built = null;
+    }
+    return dropped;
   }
 
   /** The fleet at the current revision (same object until the next change). */

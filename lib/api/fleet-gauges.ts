@@ -85,7 +85,8 @@ async function recordFromLivePlan(): Promise<void> {
     };
     recordFleet(m, facts, Date.now());
     // how far off the wall time of the live revision may be (unknown basis: NaN); the view
-    // is in memory, so this asks only the clock's samples (no etcd read per scrape)
+    // is in memory, so this needs no compaction check, only the clock's samples (read on
+    // from the newest one, at most once a second, shared with every page)
     const clock = await revisionClock().timeOfHeld(view.revision);
     recordRevisionClockError(clock.basis === "unknown" ? null : clock.error_ms);
   } catch {

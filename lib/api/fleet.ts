@@ -4,13 +4,15 @@ import "server-only";
 // A pinned read's task window is the 24 h before the revision's own time (console-api.md
 // "Fairness is live" as of then, "A pinned read is evaluated as of its own time").
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
-import { fleetView as cachedView, type FleetView } from "@/lib/live/cache";
+import { fleetView as cachedView, liveCache, type FleetView } from "@/lib/live/cache";
 import { etcdAway, revisionClock } from "./revision-clock";
 
 export type { FleetView };
 
 export async function fleetView(revision?: number): Promise<FleetView> {
   if (revision === undefined) return cachedView();
+  // held in memory: no read, so neither the compaction check nor the task window's start is needed
+  if (liveCache().known(revision)) return cachedView(revision);
   let atMs: number | null = null;
   try {
     atMs = (await revisionClock().timeOf(revision)).at_ms;

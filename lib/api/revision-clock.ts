@@ -20,7 +20,7 @@ import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseLeader } from "@/lib/schema/leader";
 import { parseDemandEvent } from "@/lib/schema/demand";
 import type { RevisionTime, RevisionTimeQuery } from "@/lib/schema/api/revisions";
-import { clockPrefix, parseClockSample } from "@/lib/live/sampler";
+import { CLOCK_KEPT_MS, clockPrefix, parseClockSample } from "@/lib/live/sampler";
 import { ApiError, classifyError } from "./errors";
 
 /** etcd did not answer (503 / 504): what is already in memory still can. */
@@ -98,6 +98,12 @@ class SampleIndex {
       if (this.rev.length > 0 && (sample.revision < this.rev[this.rev.length - 1] || sample.at_ms < this.at[this.at.length - 1])) continue;
       this.at.push(sample.at_ms);
       this.rev.push(sample.revision);
+    }
+    // what etcd still holds, no more: every replica then dates a revision the same way
+    const first = this.lastAtOrBefore(started - CLOCK_KEPT_MS) + 1;
+    if (first > 0) {
+      this.at.splice(0, first);
+      this.rev.splice(0, first);
     }
     this.loadedMs = started;
   }
@@ -207,8 +213,9 @@ export class RevisionClock {
     // A revision whose time nothing tells (no records yet) counts as older than any time.
     const oldest = await this.oldestReadable();
     const top = s.rev.length > 0 ? s.rev[0] : await currentRevision(this.client, this.prefix);
+    // every revision in [oldest, top] is readable and not in the future: no checks per step
     const writtenBy = async (revision: number) => {
-      const t = await this.timeOf(revision);
+      const t = await this.timeOfReadable(revision);
       return t.at_ms === null || t.at_ms <= atMs;
     };
     if (!(await writtenBy(oldest))) throw beforeHistory(atMs, oldest);
@@ -219,7 +226,7 @@ export class RevisionClock {
       if (await writtenBy(mid)) lo = mid;
       else hi = mid - 1;
     }
-    const found = await this.timeOf(lo);
+    const found = await this.timeOfReadable(lo);
     if (found.at_ms === null) throw beforeHistory(atMs, oldest);
     return found;
   }

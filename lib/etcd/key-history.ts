@@ -5,7 +5,7 @@ import "server-only";
 // value before it is the one current at M − 1.
 import type { Etcd3 } from "etcd3";
 import { compactProbeKey } from "./compaction";
-import { isMessageSizeError } from "./errors";
+import { isMessageSizeError, RevisionCompacted } from "./errors";
 import { prefixRangeEnd, rangeError } from "./paged-read";
 
 export interface VersionedKv {
@@ -96,7 +96,7 @@ export async function keyHistory(client: Etcd3, consolePrefix: string, key: stri
     try {
       kv = (await readRange(client, consolePrefix, { key, revision: at })).kvs[0];
     } catch (e) {
-      if ((e as { code?: string }).code === "revision_compacted") return { versions: versions.reverse(), before: null, compacted: true };
+      if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
       throw e;
     }
     if (!kv) return { versions: versions.reverse(), before: null, compacted: false };
@@ -105,7 +105,14 @@ export async function keyHistory(client: Etcd3, consolePrefix: string, key: stri
     // the version before a (re)creation is a deleted gap: nothing older belongs to this life
     if (kv.modRevision === kv.createRevision) {
       at = kv.createRevision - 1;
-      const prev = at > 0 ? await readRange(client, consolePrefix, { key, revision: at }).then((a) => a.kvs[0]).catch(() => undefined) : undefined;
+      let prev: VersionedKv | undefined;
+      try {
+        prev = at > 0 ? (await readRange(client, consolePrefix, { key, revision: at })).kvs[0] : undefined;
+      } catch (e) {
+        // compaction took the gap's start: what came before is unknown (said, not guessed)
+        if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
+        throw e;
+      }
       if (!prev || prev.modRevision < fromRevision) return { versions: versions.reverse(), before: prev ?? null, compacted: false };
       continue;
     }

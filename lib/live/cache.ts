@@ -153,9 +153,8 @@ export class LiveCache {
    * `tasksSinceMs`: where its `tasks/` window starts (the revision's time − 24 h).
    */
   async at(revision: number, opts: { tasksSinceMs?: number } = {}): Promise<FleetView> {
-    const s = this.state;
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
-    const known = s && s.store.revision === revision ? this.viewOf(s) : (this.recent.get(revision) ?? this.held(revision));
+    const known = this.known(revision);
     if (known) return { ...known, live: false, pinned: true };
     let p = this.pinned.get(revision);
     if (!p) {
@@ -173,6 +172,12 @@ export class LiveCache {
    */
   holdViews(lookup: (revision: number) => FleetView | undefined): void {
     this.holders.push(lookup);
+  }
+
+  /** The view of `revision` when this process holds it in memory (no read needed). */
+  known(revision: number): FleetView | undefined {
+    const s = this.state;
+    return s && s.store.revision === revision ? this.viewOf(s) : (this.recent.get(revision) ?? this.held(revision));
   }
 
   private held(revision: number): FleetView | undefined {

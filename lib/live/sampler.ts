@@ -24,6 +24,8 @@ const HISTORY_LEASE_REUSE_MS = 3600_000;
 export const CLOCK_SAMPLE_MS = 5000;
 export const CLOCK_TTL_SECS = 48 * 3600;
 const CLOCK_LEASE_REUSE_MS = 600_000;
+/** the longest a sample lives (48 h to 48 h 10 min, by when in its lease's reuse window it was written) */
+export const CLOCK_KEPT_MS = CLOCK_TTL_SECS * 1000 + CLOCK_LEASE_REUSE_MS;
 
 export interface SamplerOptions {
   client: Client;

@@ -41,7 +41,8 @@ export const digestOf = (effect: string) => createHash("sha256").update(effect, 
 export async function previewFor(target: string, doc: PolicyDocument | null, nowMs: number): Promise<PreviewResponse> {
   const stored = await readPolicyWithDefault(etcdClient(), etcdPrefix(), target);
   const view = await viewAtLeast(stored.revision);
-  const preview = previewPolicy(plannerFleet(view.snapshot, view.tables), target, doc, nowMs);
+  // the same planner input as the pages (their write-turn verdicts use the sequence clocks)
+  const preview = previewPolicy(plannerFleet(view.snapshot, view.tables, view.sequenceClocks), target, doc, nowMs);
   const isDefault = target === DEFAULT_POLICY_TARGET;
   const proposed = doc ?? {};
   const effective = isDefault ? effectivePolicy(BUILTIN_POLICY, proposed, null) : effectivePolicy(BUILTIN_POLICY, usableDoc(stored.defaultPolicy).doc, proposed);

@@ -60,6 +60,8 @@ export class ShadowSampler {
   private readonly clockLease: RollingLease;
   private readonly loops: Loop[];
   private readonly retryMs: number;
+  /** one per leadership won or lost: a tick of an earlier term never re-arms its timer */
+  private term = 0;
 
   constructor(private readonly opts: SamplerOptions) {
     this.retryMs = opts.retryMs ?? 1000;
@@ -97,6 +99,7 @@ export class ShadowSampler {
 
   private setLeader(on: boolean): void {
     metrics().samplerLeader.set(on ? 1 : 0);
+    this.term += 1;
     if (on) return;
     for (const loop of this.loops) {
       if (loop.timer) clearTimeout(loop.timer);
@@ -109,20 +112,22 @@ export class ShadowSampler {
     const wasLeader = this.election.isHolder;
     if ((await this.election.campaign()) && !wasLeader) {
       this.setLeader(true);
-      for (const loop of this.loops) void this.tick(loop);
+      for (const loop of this.loops) void this.tick(loop, this.term);
     }
     this.schedule(this.retryMs);
   }
 
-  private async tick(loop: Loop): Promise<void> {
-    if (!this.election.isHolder || this.stopped) return;
+  private async tick(loop: Loop, term: number): Promise<void> {
+    const current = () => term === this.term && this.election.isHolder && !this.stopped;
+    if (!current()) return;
     try {
       await loop.run();
     } catch {
       /* a failed sample is skipped; the next period tries again */
     }
-    if (!this.election.isHolder || this.stopped) return;
-    loop.timer = setTimeout(() => void this.tick(loop), loop.everyMs);
+    // leadership lost (and perhaps won again, with its own ticks) while this one ran
+    if (!current()) return;
+    loop.timer = setTimeout(() => void this.tick(loop, term), loop.everyMs);
     loop.timer.unref();
   }
 

@@ -14,22 +14,25 @@ import "server-only";
 import type { ChangeQuery, RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readRange, type RangeQuery } from "@/lib/etcd/key-history";
+import { policyKeys } from "@/lib/etcd/policy-store";
+import { FAMILIES, familyPrefix } from "@/lib/snapshot/families";
+import type { FamilyName } from "@/lib/snapshot/types";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { ApiError } from "./errors";
 import { ownKeys } from "./history";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { revisionClock } from "./revision-clock";
 
-const FLEET = ["demand-events/", "demand/", "executors/", "assignments/", "leader", "policies/", "queue/", "running/", "target-locks/", "merge-executions/", "merge-progress/"];
+/** Every family the console reads: what the overview and the skipped-records page show. */
+const FLEET: readonly FamilyName[] = FAMILIES.map((f) => f.name);
 
-const SCOPES: Record<Exclude<ChangeQuery["scope"], "table">, string[]> = {
+const SCOPES: Record<Exclude<ChangeQuery["scope"], "table" | "audit">, readonly FamilyName[]> = {
   overview: FLEET,
-  tables: ["demand-events/", "demand/", "assignments/", "policies/", "target-locks/", "merge-executions/"],
-  executors: ["executors/", "assignments/"],
-  shadow: ["demand-events/", "assignments/", "queue/", "running/"],
-  failures: ["merge-failures/", "cooldown/"],
-  policies: ["policies/"],
-  audit: ["console/audit/"],
+  tables: ["demand-events", "demand", "assignments", "policies", "target-locks", "merge-executions"],
+  executors: ["executors", "assignments"],
+  shadow: ["demand-events", "assignments", "queue", "running"],
+  failures: ["merge-failures", "cooldown"],
+  policies: ["policies"],
   skipped: FLEET,
 };
 
@@ -38,7 +41,12 @@ function rangesOf(prefix: string, q: ChangeQuery): RangeQuery[] {
     const own = ownKeys(prefix, q.target!);
     return [...own.single.map((key) => ({ key })), ...own.prefixes.map((key) => ({ key, prefix: true }))];
   }
-  return SCOPES[q.scope].map((rel) => (rel.endsWith("/") ? { key: `${prefix}/${rel}`, prefix: true } : { key: `${prefix}/${rel}` }));
+  if (q.scope === "audit") return [{ key: policyKeys.audit(prefix), prefix: true }];
+  return SCOPES[q.scope].map((name) => {
+    const family = FAMILIES.find((f) => f.name === name)!;
+    // a family is a prefix ("executors/") or one key and its siblings ("leader", "leader-token")
+    return { key: familyPrefix(prefix, family), prefix: true };
+  });
 }
 
 const MAX_STEPS = 64;

@@ -8,8 +8,8 @@ import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { QueryState } from "@/components/ui/query-state";
 import { withoutVersion } from "./fields";
 import { PolicyDiff } from "./policy-diff";
+import { formatCount, formatTime } from "@/components/ui/format";
 
-const when = (ms: number) => new Date(ms).toISOString().replace("T", " ").slice(0, 19) + " UTC";
 
 export function AuditList({ target, canWrite }: { target: string | null; canWrite: boolean }) {
   const query = useAudit(target);
@@ -19,7 +19,7 @@ export function AuditList({ target, canWrite }: { target: string | null; canWrit
     <div>
       <div className="page-title">
         <h1>Audit log{target ? ` · ${target}` : ""}</h1>
-        {pinned !== null && <span className="muted">changes up to etcd revision {pinned.toLocaleString("en-US")}</span>}
+        {pinned !== null && <span className="muted">changes up to etcd revision {formatCount(pinned)}</span>}
         {target && <Link href={withRevision("/audit", pinned)}>all tables</Link>}
         <Link href={withRevision("/policies", pinned)}>policies</Link>
       </div>
@@ -32,11 +32,11 @@ export function AuditList({ target, canWrite }: { target: string | null; canWrit
               {entries.map((e) => (
                 <li key={e.id} className="panel" data-testid="audit-entry" data-target={e.target} data-id={e.id}>
                   <div>
-                    <strong>{when(e.at_ms)}</strong> · <span className="mono">{e.actor}</span> ·{" "}
+                    <strong>{formatTime(e.at_ms)}</strong> · <span className="mono">{e.actor}</span> ·{" "}
                     <Link className="target" href={withRevision(`/policies/${encodeURIComponent(e.target)}`, pinned)}>
                       {e.target}
                     </Link>{" "}
-                    · {e.after === null ? "deleted the override" : e.before === null ? "created" : "changed"} · mod_revision {e.mod_revision.toLocaleString("en-US")}
+                    · {e.after === null ? "deleted the override" : e.before === null ? "created" : "changed"} · mod_revision {formatCount(e.mod_revision)}
                   </div>
                   <p data-testid="audit-reason">{e.reason === null ? <span className="muted">no reason recorded</span> : <>Reason: {e.reason}</>}</p>
                   <PolicyDiff before={withoutVersion(e.before)} after={withoutVersion(e.after)} />

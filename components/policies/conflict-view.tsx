@@ -8,6 +8,7 @@ import type { PolicyDocument } from "@/lib/schema/policy";
 import { labelOf, resolveConflicts, showValue, threeWay, withoutVersion } from "./fields";
 import { PolicyDiff } from "./policy-diff";
 import styles from "./policies.module.css";
+import { formatCount } from "@/components/ui/format";
 
 export function ConflictView({
   target,
@@ -32,7 +33,7 @@ export function ConflictView({
   return (
     <section className={styles.conflict} role="alert" data-testid="conflict-view" aria-label="conflict" tabIndex={-1} data-takes-focus>
       <h3>
-        Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision {currentModRevision.toLocaleString("en-US")})
+        Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision {formatCount(currentModRevision)})
       </h3>
       <p>Nothing of yours was written. Their change and yours are combined below; where you both changed a field, choose which value wins.</p>
       <h4>Their change</h4>

@@ -9,6 +9,7 @@ import {
   POLICY_UNIT_KINDS,
   type PolicyDocument,
 } from "@/lib/schema/policy";
+import { formatCount } from "@/components/ui/format";
 
 export type FieldKind = "int" | "bool" | "enum" | "list";
 
@@ -75,7 +76,7 @@ export function describeIssue(path: string, value: unknown, detail: string): str
   }
   switch (field.kind) {
     case "int":
-      return `${field.label} must be a whole number of at least ${(field.min ?? 0).toLocaleString("en-US")} ${field.unit}; you gave ${given(value)}.`;
+      return `${field.label} must be a whole number of at least ${formatCount(field.min ?? 0)} ${field.unit}; you gave ${given(value)}.`;
     case "enum":
       return `${field.label} must be one of ${field.options?.join(", ")}; you gave ${given(value)}.`;
     case "bool":

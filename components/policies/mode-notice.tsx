@@ -3,8 +3,9 @@
 // master's task queue, so the save changes the console's model and preview only.
 import type { PreviewResponse } from "@/lib/schema/api/policies";
 import styles from "./policies.module.css";
+import { formatCount } from "@/components/ui/format";
 
-const n = (v: number) => v.toLocaleString("en-US");
+const n = formatCount;
 
 export function ModeNotice({ modes, targetMode }: { modes: PreviewResponse["modes"] | null; targetMode: string }) {
   const legacy = modes?.legacy ?? 0;

@@ -8,6 +8,7 @@ import { usePolicyList } from "@/lib/client/hooks";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { flattenDoc, labelOf, showValue } from "./fields";
+import { formatCount } from "@/components/ui/format";
 
 function Overrides({ doc }: { doc: unknown }) {
   const leaves = [...flattenDoc(doc)].filter(([p]) => p !== "v");
@@ -25,7 +26,7 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
     <div>
       <div className="page-title">
         <h1>Policies</h1>
-        {query.data && <span className="muted">etcd revision {query.data.revision.toLocaleString("en-US")}</span>}
+        {query.data && <span className="muted">etcd revision {formatCount(query.data.revision)}</span>}
         <Link href={withRevision("/audit", pinned)}>audit log</Link>
       </div>
       {readOnly && <p className="muted" data-testid="read-only-notice">Read-only: no admin tokens are configured.</p>}

@@ -14,6 +14,7 @@ import { QueryState } from "@/components/ui/query-state";
 import { PolicyForm, type StartingEdit } from "./policy-form";
 import { PolicyReadView } from "./policy-read-view";
 import styles from "./policies.module.css";
+import { formatCount, formatTime } from "@/components/ui/format";
 
 /** The audit entry `id` of `target`: ids are fixed-width, so `id + "0"` is the first key after it. */
 function useRevertTo(target: string): { start: StartingEdit | null; loading: boolean } {
@@ -26,10 +27,9 @@ function useRevertTo(target: string): { start: StartingEdit | null; loading: boo
   });
   const entry = query.data?.entries.find((e) => e.id === id);
   if (!entry) return { start: null, loading: query.isFetching };
-  const when = new Date(entry.at_ms).toISOString().replace("T", " ").slice(0, 19);
   // before the change the table had no override: the revert deletes it (`_default` cannot be deleted: it empties instead)
   const deletes = entry.before === null && target !== DEFAULT_POLICY_TARGET;
-  return { start: { doc: entry.before ?? {}, deletes, reason: `Revert the change of ${when} UTC by ${entry.actor}` }, loading: false };
+  return { start: { doc: entry.before ?? {}, deletes, reason: `Revert the change of ${formatTime(entry.at_ms)} by ${entry.actor}` }, loading: false };
 }
 
 export function PolicyEditor({ target, canWrite, readOnly }: { target: string; canWrite: boolean; readOnly: boolean }) {
@@ -54,7 +54,7 @@ export function PolicyEditor({ target, canWrite, readOnly }: { target: string; c
       )}
       {canWrite && pinned !== null && (
         <div className={styles.notice} data-testid="pinned-notice">
-          This is the policy stored at etcd revision {pinned.toLocaleString("en-US")}. Edits apply to the live policy: <Link href={`/policies/${encodeURIComponent(target)}`}>return to live</Link> to edit.
+          This is the policy stored at etcd revision {formatCount(pinned)}. Edits apply to the live policy: <Link href={`/policies/${encodeURIComponent(target)}`}>return to live</Link> to edit.
         </div>
       )}
       <QueryState query={query} what="the policy">

@@ -3,8 +3,9 @@
 import Link from "next/link";
 import type { PreviewEffectName, PreviewResponse, PreviewRow } from "@/lib/schema/api/policies";
 import styles from "./policies.module.css";
+import { formatCount, formatScore } from "@/components/ui/format";
 
-const n = (v: number) => v.toLocaleString("en-US");
+const n = formatCount;
 
 /** Losses first: what an admin must see before anything else. */
 export const EFFECTS: { effect: PreviewEffectName; one: string; many: string; bad: boolean }[] = [
@@ -21,7 +22,6 @@ function verdictText(v: PreviewRow["before"]["verdict"]): string {
   return v.state === "would_place" ? `placed on ${v.executor}` : `skipped: ${v.code.replace(/_/g, " ")}`;
 }
 
-const score = (s: PreviewRow["before"]["score"]) => (s === null ? "—" : s === "infinity" ? "∞" : Number.isInteger(s) ? String(s) : s.toFixed(3));
 
 function TableLink({ target }: { target: string }) {
   return <Link href={`/tables/${encodeURIComponent(target)}`} className="target">{target}</Link>;
@@ -96,7 +96,7 @@ export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
                   <span data-testid="preview-class-before">{row.before.class}</span> → <strong data-testid="preview-class-after">{row.after.class}</strong>
                 </td>
                 <td className="num">
-                  {score(row.before.score)} → {score(row.after.score)}
+                  {formatScore(row.before.score)} → {formatScore(row.after.score)}
                 </td>
                 <td data-testid="preview-verdict">
                   {verdictText(row.before.verdict)} → <strong>{verdictText(row.after.verdict)}</strong>

@@ -1,6 +1,7 @@
 // `scheduler-console diff --from … --to …`: what changed between two moments
 // (console-api.md Additions, GET /api/v1/scheduler/diff), each side evaluated at its own time.
 import { formatCount, formatTime } from "../../components/ui/format";
+import { moreOf } from "./text";
 
 type VerdictKey = { state: string; code?: string | null } | null;
 type Leader = { instance?: string; token?: string } | null;
@@ -38,7 +39,7 @@ function changedFields(before: unknown, after: unknown): string {
 /** A titled list, capped like every list here (the JSON answer has them all). */
 function section(title: string, items: string[], max = 50): string[] {
   if (items.length === 0) return [`${title}: none`];
-  const more = items.length > max ? [`  … and ${formatCount(items.length - max)} more (--json lists all)`] : [];
+  const more = items.length > max ? [`  ${moreOf(items.length, max)}`] : [];
   return [`${title} (${formatCount(items.length)}):`, ...items.slice(0, max).map((i) => `  ${i}`), ...more];
 }
 

@@ -4,6 +4,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { formatDuration, formatTime } from "../../components/ui/format";
 import { BACKLOG_CLASSES, CLASS_NAMES } from "../schema/api/common";
+import type { RevisionTime } from "../schema/api/revisions";
 import type { DemandList, DemandOne, ExecutorsResponse, ShadowResponse } from "../client/api-types";
 import { ApiFailure, ConsoleClient, type Query } from "./client";
 import { diffText, type FleetDiff } from "./diff";
@@ -61,13 +62,6 @@ const collect = (choices: readonly string[], what: string) => (value: string, pr
   for (const v of values) if (!choices.includes(v)) throw new InvalidArgumentError(`${what} must be one of ${choices.join(", ")}.`);
   return [...(previous ?? []), ...values];
 };
-
-interface RevisionTime {
-  revision: number;
-  at_ms: number | null;
-  basis: string;
-  error_ms: number | null;
-}
 
 /** `--revision R`, or `--at T` resolved through GET /api/v1/revisions/time?at_ms=T, plus `--now-ms`. */
 async function pinOf(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promise<Query> {

@@ -1,5 +1,6 @@
 // Plain text for a terminal: columns (each as wide as its widest cell, numbers right-
 // aligned), counted nouns and capped lists.
+import { formatCount } from "../../components/ui/format";
 
 export interface Column<R> {
   title: string;
@@ -20,12 +21,17 @@ export function columns<R>(rows: readonly R[], cols: readonly Column<R>[]): stri
 
 /** "1 shard", "13,405 tables". */
 export function countOf(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
+  return `${formatCount(n)} ${n === 1 ? word : many}`;
 }
 
 /** At most `max` items, then how many more (the JSON answer has them all). */
 export function listOf(items: readonly string[], max = 20): string {
   if (items.length === 0) return "none";
   const shown = items.slice(0, max).join(", ");
-  return items.length > max ? `${shown} … and ${(items.length - max).toLocaleString("en-US")} more (--json lists all)` : shown;
+  return items.length > max ? `${shown} ${moreOf(items.length, max)}` : shown;
+}
+
+/** What a capped list leaves out: "… and 12 more (--json lists all)". */
+export function moreOf(total: number, max: number): string {
+  return `… and ${formatCount(total - max)} more (--json lists all)`;
 }

@@ -8,8 +8,6 @@ import { BACKLOG_CLASSES, CLASS_NAMES } from "@/lib/schema/api/common";
 import { TASK_KINDS } from "@/lib/schema/kinds";
 import { WHY_NOT_CODES } from "@/lib/planner/plan/why-not";
 
-/** Verdict codes of the write turn (console-api.md Additions "The write turn is part of the verdict"). */
-export const WRITE_TURN_CODES = { held: "write_turn_held", stalled: "write_turn_stalled" } as const;
 export const EXECUTOR_STATES = ["live", "draining", "orphan"] as const;
 export type ExecutorState = (typeof EXECUTOR_STATES)[number];
 
@@ -73,9 +71,10 @@ export function recordFleet(g: FleetGauges, facts: FleetFacts, scrapeMs: number)
   setAll(g.longestWait, "class", CLASS_NAMES, waitSecs);
   g.starving.set(facts.starving);
   g.wouldPlace.set(facts.wouldPlace);
-  setAll(g.wouldSkip, "code", [...WHY_NOT_CODES, WRITE_TURN_CODES.held, WRITE_TURN_CODES.stalled], facts.wouldSkipByCode);
-  g.writeTurns.set({ state: "held" }, facts.wouldSkipByCode[WRITE_TURN_CODES.held] ?? 0);
-  g.writeTurns.set({ state: "stalled" }, facts.wouldSkipByCode[WRITE_TURN_CODES.stalled] ?? 0);
+  setAll(g.wouldSkip, "code", WHY_NOT_CODES, facts.wouldSkipByCode);
+  // the write turn's verdict codes (console-api.md Additions "The write turn is part of the verdict")
+  g.writeTurns.set({ state: "held" }, facts.wouldSkipByCode["write_turn_held"] ?? 0);
+  g.writeTurns.set({ state: "stalled" }, facts.wouldSkipByCode["write_turn_stalled"] ?? 0);
   g.failuresAttention.set(facts.failuresNeedingAttention);
   g.cooldownsActive.set(facts.cooldownsActive);
   setAll(g.executors, "state", EXECUTOR_STATES, facts.executorsByState);

@@ -3,6 +3,7 @@
 // range it leaves and why the range matters. Pure.
 import type { EffectivePolicy, PolicyDocument } from "@/lib/schema/policy";
 import { POLICY_TURN_KINDS } from "@/lib/schema/policy";
+import { formatCount } from "@/lib/schema/format";
 
 export interface PolicyWarning {
   /** dot path of the field the warning is about */
@@ -19,7 +20,7 @@ const DAY_SECS = 86_400;
 const TIB = 1_099_511_627_776;
 const MAX_SANE_TURNS = 100;
 
-const n = (v: number) => v.toLocaleString("en-US");
+const n = formatCount;
 
 interface Rule {
   path: string;

@@ -5,7 +5,7 @@ import { className, targetParam } from "./common";
 import { score } from "./demand";
 import { atMsParam } from "./revisions";
 
-/** a window longer than the revision clock's retention could not be placed in time */
+/** one request walks at most a week of versions (one read each); past the clock's 48 h the points are dated from records */
 export const MAX_HISTORY_WINDOW_MS = 7 * 24 * 3600_000;
 export const DEFAULT_HISTORY_WINDOW_MS = 6 * 3600_000;
 

@@ -9,8 +9,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { etcdClient } from "@/lib/etcd/client";
 import { Election, RollingLease } from "@/lib/etcd/election";
-import { readRange } from "@/lib/etcd/key-history";
-import { currentRevision } from "@/lib/etcd/paged-read";
+import { currentRevision, readPrefixPaged } from "@/lib/etcd/paged-read";
 import { metrics } from "@/lib/metrics";
 import { shadowSample, type ShadowSample } from "@/lib/schema/api/shadow";
 import { clockSample, type ClockSample } from "@/lib/schema/api/revisions";
@@ -160,13 +159,6 @@ export function parseClockSample(value: string): ClockSample | null {
   }
 }
 
-export interface ShadowHistory {
-  /** the samples in range, oldest first */
-  samples: ShadowSample[];
-  /** values in the range that are not a sample (foreign, damaged or hostile), left out */
-  skipped: number;
-}
-
 /** a sample is ~200 characters; anything far larger is not one and is not even parsed */
 export const MAX_SAMPLE_CHARS = 4096;
 
@@ -189,19 +181,18 @@ export function parseShadowSample(value: string): ShadowSample | null {
 
 /** Samples in [fromMs, toMs], oldest first (values that are not a sample are left out). */
 export async function readShadowHistory(client: Client, prefix: string, fromMs: number, toMs: number): Promise<ShadowSample[]> {
-  return (await readShadowHistoryCounted(client, prefix, fromMs, toMs)).samples;
-}
-
-/** Samples in [fromMs, toMs], oldest first, and how many stored values were left out. */
-export async function readShadowHistoryCounted(client: Client, prefix: string, fromMs: number, toMs: number): Promise<ShadowHistory> {
-  const { kvs } = await readRange(client, prefix, { key: historyKey(prefix, fromMs), end: `${historyKey(prefix, toMs)}\0`, limit: HISTORY_TTL_SECS / 60 + 120 });
+  // paged like every read (14 days of samples is tens of MB); keys are zero-padded times, so
+  // etcd's key order is time order and the read starts at the first key of the window
+  const { kvs } = await readPrefixPaged(client, historyPrefix(prefix), { startKey: Buffer.from(historyKey(prefix, fromMs)), probePrefix: prefix });
+  const end = historyKey(prefix, toMs);
   const samples: ShadowSample[] = [];
   let skipped = 0;
-  for (const { value } of kvs) {
-    const sample = parseShadowSample(value);
+  for (const kv of kvs) {
+    if (kv.key > end) break;
+    const sample = parseShadowSample(kv.value.toString("utf8"));
     if (sample) samples.push(sample);
     else skipped++;
   }
   if (skipped > 0) metrics().shadowHistorySkipped.inc(skipped);
-  return { samples: samples.sort((a, b) => a.at_ms - b.at_ms), skipped };
+  return samples;
 }

@@ -86,7 +86,7 @@ export function describeIssue(path: string, value: unknown, detail: string): str
   }
 }
 
-type Plain = Record<string, unknown>;
+export type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The value at a dot path, or undefined. */
@@ -112,28 +112,30 @@ export function flattenDoc(doc: unknown, prefix = ""): Map<string, unknown> {
   return out;
 }
 
+/** Sets the value at a dot path of `out`, creating the sections on the way. */
+export function setPath(out: Plain, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let cur = out;
+  for (const part of parts.slice(0, -1)) cur = (cur[part] ??= {}) as Plain;
+  cur[parts[parts.length - 1]] = value;
+}
+
+/** `path → value` leaves as a document. */
+function unflatten(leaves: Map<string, unknown>): Plain {
+  const out: Plain = {};
+  for (const [path, value] of leaves) setPath(out, path, value);
+  return out;
+}
+
 /** A sparse document: null leaves and empty sections dropped (null and absent both inherit). */
 export function cleanDoc(doc: unknown): PolicyDocument {
-  const out: Plain = {};
-  for (const [path, value] of flattenDoc(doc)) {
-    const parts = path.split(".");
-    let cur = out;
-    for (const part of parts.slice(0, -1)) cur = (cur[part] ??= {}) as Plain;
-    cur[parts[parts.length - 1]] = value;
-  }
-  return out as PolicyDocument;
+  return unflatten(flattenDoc(doc)) as PolicyDocument;
 }
 
 /** A full form value: every section present, every leaf null unless the document sets it. */
 export function formValues(doc: unknown): PolicyDocument {
   const out: Plain = {};
-  for (const field of POLICY_FIELDS) {
-    const parts = field.path.split(".");
-    let cur = out;
-    for (const part of parts.slice(0, -1)) cur = (cur[part] ??= {}) as Plain;
-    const value = getPath(doc, field.path);
-    cur[parts[parts.length - 1]] = value === undefined ? null : value;
-  }
+  for (const field of POLICY_FIELDS) setPath(out, field.path, getPath(doc, field.path) ?? null);
   const v = getPath(doc, "v");
   if (v !== undefined && v !== null) out.v = v;
   return out as PolicyDocument;
@@ -202,17 +204,6 @@ export function resolveConflicts(merged: PolicyDocument, conflicts: BothChanged[
     else out.set(c.path, value);
   }
   return cleanDoc(unflatten(out));
-}
-
-function unflatten(leaves: Map<string, unknown>): Plain {
-  const out: Plain = {};
-  for (const [path, value] of leaves) {
-    const parts = path.split(".");
-    let cur = out;
-    for (const part of parts.slice(0, -1)) cur = (cur[part] ??= {}) as Plain;
-    cur[parts[parts.length - 1]] = value;
-  }
-  return out;
 }
 
 /** A document without its version marker, for diffs that should show only policy changes. */

@@ -5,17 +5,16 @@
 import type { FieldErrors, Resolver } from "react-hook-form";
 import { validatePolicy } from "@/lib/planner/policy";
 import type { PolicyDocument } from "@/lib/schema/policy";
-import { cleanDoc, describeIssue, getPath } from "./fields";
+import { cleanDoc, describeIssue, getPath, setPath, type Plain } from "./fields";
 
 /** `{path, message}` issues → react-hook-form's nested error object, messages in words. */
 export function issuesToErrors(issues: { path: string; message: string }[], values: unknown): FieldErrors<PolicyDocument> {
-  const errors: Record<string, unknown> = {};
+  const errors: Plain = {};
   for (const issue of issues) {
-    const parts = (issue.path || "root").split(".");
-    let cur = errors;
-    for (const part of parts.slice(0, -1)) cur = (cur[part] ??= {}) as Record<string, unknown>;
+    const path = issue.path || "root";
+    if (getPath(errors, path) !== undefined) continue; // the first issue of a field is the one shown
     const message = issue.path ? describeIssue(issue.path, getPath(values, issue.path), issue.message) : issue.message;
-    cur[parts[parts.length - 1]] ??= { type: "policy", message };
+    setPath(errors, path, { type: "policy", message });
   }
   return errors as FieldErrors<PolicyDocument>;
 }

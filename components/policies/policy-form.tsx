@@ -57,7 +57,8 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
   const [base, setBase] = useState<Base>({ stored: data.stored, modRevision: data.mod_revision });
   const [stage, setStage] = useState<Stage>({ name: "edit" });
   const [reason, setReason] = useState(start?.reason ?? "");
-  const defaultDoc = isDefault ? null : parsedOrNull(data.default_stored);
+  // one object per stored default (parsed anew on every render it would defeat the memos below)
+  const defaultDoc = useMemo(() => (isDefault ? null : parsedOrNull(data.default_stored)), [isDefault, data.default_stored]);
   const resolver = useMemo(() => policyResolver(defaultDoc), [defaultDoc]);
   const form = useForm<PolicyDocument>({ resolver, defaultValues: formValues(start && !start.deletes ? start.doc : data.stored), mode: "onSubmit", reValidateMode: "onChange", shouldFocusError: true });
   const values = useWatch({ control: form.control });
@@ -73,13 +74,14 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
 
   // What each field inherits (the layers below this document), and what it is with the edit.
   const inherited = useMemo(() => effectivePolicy(BUILTIN_POLICY, defaultDoc, null), [defaultDoc]);
-  const live = useMemo(() => {
-    const doc = cleanDoc(values);
-    return isDefault ? effectivePolicy(BUILTIN_POLICY, doc, null) : effectivePolicy(BUILTIN_POLICY, defaultDoc, doc);
-  }, [values, defaultDoc, isDefault]);
+  const proposedDoc = useMemo(() => cleanDoc(values), [values]);
+  const live = useMemo(
+    () => (isDefault ? effectivePolicy(BUILTIN_POLICY, proposedDoc, null) : effectivePolicy(BUILTIN_POLICY, defaultDoc, proposedDoc)),
+    [proposedDoc, defaultDoc, isDefault],
+  );
   const ownSource: FieldSource = isDefault ? "default" : "table";
   const inheritedSourceOf = (path: string): FieldSource => (isDefault ? "builtin" : (inherited.sources.fields[path] ?? "builtin"));
-  const sourceOf = (path: string): FieldSource => live.sources.fields[path] ?? (getPath(cleanDoc(values), path) !== undefined ? ownSource : inheritedSourceOf(path));
+  const sourceOf = (path: string): FieldSource => live.sources.fields[path] ?? (getPath(proposedDoc, path) !== undefined ? ownSource : inheritedSourceOf(path));
 
   async function review(action: Action, proposed: PolicyDocument, reviewed?: PreviewResponse) {
     setStage({ name: "review", action, proposed, preview: null, reviewed, confirming: false });
@@ -122,7 +124,6 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
     }
   }
 
-  const proposedNow = cleanDoc(values);
   const signInHref = `/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`;
   return (
     <div data-testid="policy-editor">
@@ -158,7 +159,7 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
           </tbody>
         </table>
         <h3>Stored vs proposed</h3>
-        <PolicyDiff before={withoutVersion(base.stored)} after={proposedNow} label="stored vs proposed" />
+        <PolicyDiff before={withoutVersion(base.stored)} after={proposedDoc} label="stored vs proposed" />
         <div className={styles.actions}>
           <button type="submit" className={styles.primary} disabled={save.isPending}>
             Review changes

@@ -126,11 +126,6 @@ const rangeOp = (q: RangeQuery, revision: number) => {
   return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };
 };
 
-/** Several ranges at one revision in one round trip (a read-only txn). */
-export async function readRangesAt(client: Etcd3, consolePrefix: string, queries: RangeQuery[], revision: number): Promise<VersionedKv[][]> {
-  return (await readRangesAtRevisions(client, consolePrefix, queries, [revision]))[0];
-}
-
 /** etcd's default `--max-txn-ops`: the most ranges one txn may carry */
 const MAX_TXN_OPS = 128;
 /** txns of one call in flight at once */

@@ -299,8 +299,8 @@ export class LiveCache {
         onBreak: (why) => this.onBreak(s, why),
       });
       s.live = this.state === s;
-    } catch (e) {
-      this.scheduleRetry(s, e instanceof Error ? e.message : String(e));
+    } catch {
+      this.scheduleRetry(s);
     }
     m.snapshotRevision.set(s.store.revision);
     m.snapshotLive.set(s.live ? 1 : 0);
@@ -353,16 +353,16 @@ export class LiveCache {
     s.view = null;
     metrics().watchRestarts.inc({ reason: why.reason });
     metrics().snapshotLive.set(0);
-    this.scheduleRetry(s, why.detail);
+    this.scheduleRetry(s);
   }
 
   /** Re-read once and resume in the background; back off while etcd stays away. */
-  private scheduleRetry(s: LiveState, _detail: string, delayMs = 200): void {
+  private scheduleRetry(s: LiveState, delayMs = 200): void {
     if (this.retryTimer || this.state !== s) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (this.state !== s || s.live) return;
-      this.refresh("watch_broken").catch(() => this.scheduleRetry(s, "retry failed", Math.min(delayMs * 2, 5000)));
+      this.refresh("watch_broken").catch(() => this.scheduleRetry(s, Math.min(delayMs * 2, 5000)));
     }, delayMs);
     this.retryTimer.unref();
   }

@@ -157,12 +157,14 @@ export class LiveCache {
     const known = this.known(revision);
     if (known) return { ...known, live: false, pinned: true };
     let p = this.pinned.get(revision);
-    if (!p) {
+    if (p) this.pinned.delete(revision); // most recently used last: re-set below
+    else {
       p = this.readPinned(revision, opts.tasksSinceMs);
-      this.pinned.set(revision, p);
-      p.catch(() => this.pinned.delete(revision));
-      while (this.pinned.size > PINNED_LRU) this.pinned.delete(this.pinned.keys().next().value!);
+      const read = p;
+      read.catch(() => this.pinned.get(revision) === read && this.pinned.delete(revision));
     }
+    this.pinned.set(revision, p);
+    while (this.pinned.size > PINNED_LRU) this.pinned.delete(this.pinned.keys().next().value!);
     return p;
   }
 

@@ -1,6 +1,7 @@
 // planFleet: the unified design planner over one revision (scheduler-model.md §4.2,
 // §5.5, §7.3). With the built-in policy and no design-only state, its merge scores,
 // classes, order and placements are the master's (§4.1, §5.4).
+import type { TableDemand } from "@/lib/schema/demand";
 import { BUILTIN_POLICY, type PolicyDocument } from "@/lib/schema/policy";
 import { backlogClass, type BacklogClass } from "../backlog";
 import { admissionEligibility, type Eligibility } from "../eligibility";
@@ -8,8 +9,8 @@ import { cloneRow, foldHeadroom } from "../headroom";
 import { compareOrderFields, mergeSorted, sortByPlannerKey, sortPlannerOrder, type OrderKey } from "../order";
 import { effectivePolicy, type EffectivePolicyResult } from "../policy/effective";
 import { toTargetFence } from "./blockers";
-import { indexFleet } from "./context";
-import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits } from "./input";
+import { indexFleet, type FleetIndex } from "./context";
+import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits, type TurnHistory } from "./input";
 import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
 import { recentCompletions, turnHistoryFromTasks } from "./fairness";
 import { clockSkew } from "./clock-skew";
@@ -135,6 +136,37 @@ export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number):
   };
 }
 
+/** What planning one table reads besides its own records. */
+export interface TableContext {
+  limits: PlannerLimits;
+  index: FleetIndex;
+  policy: EffectivePolicyResult;
+  turns: ReadonlyMap<string, TurnHistory> | undefined;
+  eligibleNoFence: Eligibility;
+  thresholds?: MergeThresholds;
+}
+
+/** One table's draft with its plan row (`draft.plan`; a candidate's verdict is undecided). */
+export function planTable(target: string, demand: TableDemand, fleet: PlannerFleet, ctx: TableContext, now: number): TableDraft {
+  const fence = fleet.fences.size === 0 ? undefined : fleet.fences.get(target);
+  const d = draftTable({
+    target,
+    demand,
+    policy: ctx.policy,
+    index: ctx.index.byTarget.get(target),
+    fence,
+    turns: ctx.turns?.get(target),
+    retireSecs: ctx.limits.retireSecs,
+    now,
+    thresholds: ctx.thresholds,
+  });
+  const eligibility = fence
+    ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
+    : ctx.eligibleNoFence;
+  d.plan = tablePlan(d, eligibility, now);
+  return d;
+}
+
 /** Plan every table of one revision as of `now`. Pure and deterministic. */
 export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
   return buildPlan(fleet, now, false).plan;
@@ -171,23 +203,8 @@ export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { 
       lastPolicy = policy;
       lastThresholds = mergeThresholds(policy.effective);
     }
-    const fence = fleet.fences.size === 0 ? undefined : fleet.fences.get(target);
-    const d = draftTable({
-      target,
-      demand,
-      policy,
-      index: index.byTarget.get(target),
-      fence,
-      turns: turns?.get(target),
-      retireSecs: limits.retireSecs,
-      now,
-      thresholds: lastThresholds,
-    });
-    const eligibility = fence
-      ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
-      : eligibleNoFence;
-    const plan = tablePlan(d, eligibility, now);
-    d.plan = plan;
+    const d = planTable(target, demand, fleet, { limits, index, policy, turns, eligibleNoFence, thresholds: lastThresholds }, now);
+    const plan = d.plan!;
     if (plan.clock_skew !== null) skewed++;
     byTarget.set(target, plan);
     drafts?.set(target, d);
@@ -253,7 +270,7 @@ export function addCounts(counts: FleetPlan["counts"], plan: TablePlan, sign: 1 
 }
 
 /** The shared answer equal to `answer`, so rows of successive plans share one object. */
-function internAnswer(pool: Map<string, NoFitAnswer>, answer: NoFitAnswer): NoFitAnswer {
+export function internAnswer(pool: Map<string, NoFitAnswer>, answer: NoFitAnswer): NoFitAnswer {
   const key = JSON.stringify(answer.noFit);
   const known = pool.get(key);
   if (known) return known;
@@ -263,10 +280,10 @@ function internAnswer(pool: Map<string, NoFitAnswer>, answer: NoFitAnswer): NoFi
 }
 const MAX_POOLED_ANSWERS = 256;
 
-function hasNaN(rank: number, wait: number | null, score: number): boolean {
+export function hasNaN(rank: number, wait: number | null, score: number): boolean {
   return Number.isNaN(rank === 1 ? wait : score);
 }
 
-function hasNaNKey(t: TablePlan): boolean {
+export function hasNaNKey(t: TablePlan): boolean {
   return hasNaN(t.class_rank, t.wait_ms, typeof t.score === "number" ? t.score : Infinity);
 }

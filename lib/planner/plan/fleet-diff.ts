@@ -1,0 +1,80 @@
+// What changed between two PlannerFleets, for a re-plan (replan.ts). Per-table inputs —
+// the folded demand, the per-table policy document, the fence records, the write-turn
+// history given as `turns` — are compared per target: by identity (the live cache hands
+// out the same object for a table a watch event did not touch), fences by value (they are
+// rebuilt from their records every revision). Any fleet-wide input decides for every table
+// (capacity, rates, the default policy, task history behind turns and ETAs, limits).
+import type { PlannerFleet, PlannerLimits } from "./input";
+
+/** Fleet-wide inputs are the same objects (limits by value). */
+export function sameFleetWide(a: PlannerFleet, b: PlannerFleet): boolean {
+  return (
+    a.heartbeats === b.heartbeats &&
+    a.assignments === b.assignments &&
+    a.policies.default === b.policies.default &&
+    a.tasks.queued === b.tasks.queued &&
+    a.tasks.running === b.tasks.running &&
+    a.cooldowns === b.cooldowns &&
+    a.failures === b.failures &&
+    a.history === b.history &&
+    (a.turns === undefined) === (b.turns === undefined) &&
+    sameLimits(a.limits, b.limits)
+  );
+}
+
+function sameLimits(a: Partial<PlannerLimits> | undefined, b: Partial<PlannerLimits> | undefined): boolean {
+  if (a === b) return true;
+  const x: Partial<PlannerLimits> = a ?? {};
+  const y: Partial<PlannerLimits> = b ?? {};
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)] as (keyof PlannerLimits)[]);
+  for (const k of keys) if (x[k] !== y[k]) return false;
+  return true;
+}
+
+/** Two records with the same keys and values (nested values compared as JSON). */
+export function sameRecord(a: object | undefined, b: object | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) {
+    const u = x[k];
+    const v = y[k];
+    if (u === v) continue;
+    if (u === null || v === null || typeof u !== "object" || typeof v !== "object" || JSON.stringify(u) !== JSON.stringify(v)) return false;
+  }
+  return true;
+}
+
+/** Adds to `out` every key whose value differs between `a` and `b` (or is in one only). */
+function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same: (x: V, y: V) => boolean, out: Set<string>): void {
+  if (a === b) return;
+  let common = 0;
+  for (const [key, value] of b) {
+    const was = a.get(key);
+    if (was === undefined && !a.has(key)) out.add(key);
+    else {
+      common++;
+      if (!same(was as V, value)) out.add(key);
+    }
+  }
+  if (common < a.size) for (const key of a.keys()) if (!b.has(key)) out.add(key);
+}
+
+const identical = <V>(x: V, y: V) => x === y;
+
+/**
+ * Targets whose per-table inputs differ (added and removed tables included); null when
+ * more than `limit` do (a full plan is then as cheap). Call only when `sameFleetWide`.
+ */
+export function changedTargets(a: PlannerFleet, b: PlannerFleet, limit: number): Set<string> | null {
+  const out = new Set<string>();
+  diffMaps(a.tables, b.tables, identical, out);
+  if (out.size > limit) return null;
+  diffMaps(a.policies.tables, b.policies.tables, identical, out);
+  diffMaps(a.fences, b.fences, sameRecord, out);
+  if (a.turns && b.turns) diffMaps(a.turns, b.turns, identical, out);
+  return out.size > limit ? null : out;
+}

@@ -48,8 +48,8 @@ export function sameRecord(a: object | undefined, b: object | undefined): boolea
   return true;
 }
 
-/** Adds to `out` every key whose value differs between `a` and `b` (or is in one only). */
-function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same: (x: V, y: V) => boolean, out: Set<string>): void {
+/** Adds to `out` every key whose value differs between `a` and `b` (or is in one only); stops past `limit`. */
+function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same: (x: V, y: V) => boolean, out: Set<string>, limit = Infinity): void {
   if (a === b) return;
   let common = 0;
   for (const [key, value] of b) {
@@ -59,6 +59,7 @@ function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same:
       common++;
       if (!same(was as V, value)) out.add(key);
     }
+    if (out.size > limit) return;
   }
   if (common < a.size) for (const key of a.keys()) if (!b.has(key)) out.add(key);
 }
@@ -71,7 +72,7 @@ const identical = <V>(x: V, y: V) => x === y;
  */
 export function changedTargets(a: PlannerFleet, b: PlannerFleet, limit: number): Set<string> | null {
   const out = new Set<string>();
-  diffMaps(a.tables, b.tables, identical, out);
+  diffMaps(a.tables, b.tables, identical, out, limit);
   if (out.size > limit) return null;
   diffMaps(a.policies.tables, b.policies.tables, identical, out);
   diffMaps(a.fences, b.fences, sameRecord, out);

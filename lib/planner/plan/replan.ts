@@ -46,9 +46,13 @@ export function replanFleet(previous: FleetPlan | null | undefined, next: Planne
   return patched.plan;
 }
 
-/** Whether a re-plan of `plan` at `now` can patch it (it keeps the state a patch needs). */
-export function canPatch(plan: FleetPlan, now: number): boolean {
-  return retained.get(plan)?.now === now;
+/**
+ * Whether a re-plan of `plan` at `now` (to `next`, when given) patches it: the plan keeps
+ * the state a patch needs, at that `now`, and no fleet-wide input changed.
+ */
+export function canPatch(plan: FleetPlan, now: number, next?: PlannerFleet): boolean {
+  const state = retained.get(plan);
+  return state !== undefined && state.now === now && (next === undefined || sameFleetWide(state.fleet, next));
 }
 
 /**

@@ -67,15 +67,49 @@ function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same:
 const identical = <V>(x: V, y: V) => x === y;
 
 /**
- * Targets whose per-table inputs differ (added and removed tables included); null when
- * more than `limit` do (a full plan is then as cheap). Call only when `sameFleetWide`.
+ * `diffMaps` for the tables, walking both in step while their keys agree (no lookups);
+ * true when `b` has exactly `a`'s keys in `a`'s order.
  */
-export function changedTargets(a: PlannerFleet, b: PlannerFleet, limit: number): Set<string> | null {
+function diffTables<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, out: Set<string>, limit: number): boolean {
+  if (a === b) return true;
+  if (a.size === b.size) {
+    const entries = a.entries();
+    let aligned = true;
+    for (const [key, value] of b) {
+      const [was, wasValue] = entries.next().value as [string, V];
+      if (was !== key) {
+        aligned = false;
+        break;
+      }
+      if (wasValue !== value) {
+        out.add(key);
+        if (out.size > limit) return true;
+      }
+    }
+    if (aligned) return true;
+    out.clear();
+  }
+  diffMaps(a, b, identical, out, limit);
+  return false;
+}
+
+export interface TableChanges {
+  /** targets whose per-table inputs differ (added and removed tables included) */
+  targets: Set<string>;
+  /** the tables are listed with the same keys in the same order */
+  sameKeys: boolean;
+}
+
+/**
+ * What changed per table; null when more than `limit` tables did (a full plan is then as
+ * cheap). Call only when `sameFleetWide`.
+ */
+export function changedTargets(a: PlannerFleet, b: PlannerFleet, limit: number): TableChanges | null {
   const out = new Set<string>();
-  diffMaps(a.tables, b.tables, identical, out, limit);
+  const sameKeys = diffTables(a.tables, b.tables, out, limit);
   if (out.size > limit) return null;
   diffMaps(a.policies.tables, b.policies.tables, identical, out);
   diffMaps(a.fences, b.fences, sameRecord, out);
   if (a.turns && b.turns) diffMaps(a.turns, b.turns, identical, out);
-  return out.size > limit ? null : out;
+  return out.size > limit ? null : { targets: out, sameKeys };
 }

@@ -15,7 +15,8 @@ import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../
 import { recentCompletions, turnHistoryFromTasks } from "./fairness";
 import { clockSkew } from "./clock-skew";
 import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
-import { PlacementPass, placeInLine, type NoFitAnswer } from "./placement-pass";
+import { Drafts } from "./drafts";
+import { countByKind, PlacementPass, placeInLine, type NoFitAnswer } from "./placement-pass";
 import type { RetainedPlan } from "./retained";
 import type { ExecutionSummary, FleetPlan, TablePlan, UnitView } from "./types";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
@@ -254,7 +255,7 @@ export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { 
   };
   if (drafts === null || tables.some(hasNaNKey) || scored.some((s) => hasNaN(s.class_rank, s.wait_ms, s.score))) return { plan, retained: null };
   const fleetWide = { limits, index, policyFor, turns, completions, eligibleNoFence, baseRows, cycle: pass.cycle, pool };
-  return { plan, retained: { fleet, now, fleetWide, drafts, ordered } };
+  return { plan, retained: { fleet, now, fleetWide, drafts: new Drafts(drafts), ordered, kindCounts: countByKind(ordered), scoredAt: null } };
 }
 
 /** Sets a candidate row's verdict (a fresh row: `tablePlan` left it undecided). */

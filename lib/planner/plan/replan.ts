@@ -7,12 +7,13 @@
 // where a verdict, position or ETA moves. The previous plan is never mutated.
 import { cloneRow } from "../headroom";
 import type { Scored } from "../score";
-import { changedTargets, sameFleetWide } from "./fleet-diff";
+import { changedTargets, sameFleetWide, type TableChanges } from "./fleet-diff";
 import type { PlannerFleet } from "./input";
 import {
   addCounts, buildPlan, compareDrafts, comparePlans, compareScored, hasNaN, hasNaNKey, internAnswer, planTable, policyResolver,
 } from "./plan-fleet";
-import { countByKind, etaOf, PlacementPass } from "./placement-pass";
+import type { DraftsEdit } from "./drafts";
+import { etaOf, PlacementPass } from "./placement-pass";
 import type { FleetWide, RetainedPlan } from "./retained";
 import { lowerBound, patchSorted } from "./sorted-patch";
 import type { Outcome, TableDraft } from "./table";
@@ -39,8 +40,8 @@ export function planFleetRetained(fleet: PlannerFleet, now: number): FleetPlan {
 export function replanFleet(previous: FleetPlan | null | undefined, next: PlannerFleet, now: number): FleetPlan {
   const state = previous ? retained.get(previous) : undefined;
   if (!previous || !state || state.now !== now || !sameFleetWide(state.fleet, next)) return planFleetRetained(next, now);
-  const dirty = changedTargets(state.fleet, next, Math.max(64, next.tables.size * MAX_CHANGED_SHARE));
-  const patched = dirty && patchPlan(previous, state, next, dirty, now);
+  const changes = changedTargets(state.fleet, next, Math.max(64, next.tables.size * MAX_CHANGED_SHARE));
+  const patched = changes && patchPlan(previous, state, next, changes, now);
   if (!patched) return planFleetRetained(next, now);
   retained.set(patched.plan, patched.retained);
   return patched.plan;
@@ -57,39 +58,31 @@ export function canPatch(plan: FleetPlan, now: number, next?: PlannerFleet): boo
 
 /**
  * The rows of the new plan: the previous plan's until one is re-drafted or copied here
- * (copy-on-write; `fresh` rows belong to the new plan alone and may be written).
+ * (copy-on-write). Every row in `changed` belongs to the new plan alone and may be written.
  */
 class RowsDraft {
   readonly changed = new Map<string, TablePlan>();
   /** previous row → its copy (same sort key) */
   readonly replaced = new Map<TablePlan, TablePlan>();
-  private readonly fresh = new Set<TablePlan>();
 
-  constructor(private readonly previous: ReadonlyMap<string, TablePlan>) {}
-
-  get(target: string): TablePlan {
-    return this.changed.get(target) ?? this.previous.get(target)!;
-  }
-
-  isFresh(row: TablePlan): boolean {
-    return this.fresh.has(row);
-  }
+  constructor(readonly previous: ReadonlyMap<string, TablePlan>) {}
 
   /** A newly drafted row. */
   add(row: TablePlan): void {
     this.changed.set(row.target, row);
-    this.fresh.add(row);
+  }
+
+  /** A writable copy of `row`, the previous plan's row of `target`. */
+  copy(target: string, row: TablePlan): TablePlan {
+    const copy = { ...row };
+    this.changed.set(target, copy);
+    this.replaced.set(row, copy);
+    return copy;
   }
 
   /** The row of `target`, writable. */
   own(target: string): TablePlan {
-    const row = this.get(target);
-    if (this.fresh.has(row)) return row;
-    const copy = { ...row };
-    this.changed.set(target, copy);
-    this.replaced.set(row, copy);
-    this.fresh.add(copy);
-    return copy;
+    return this.changed.get(target) ?? this.copy(target, this.previous.get(target)!);
   }
 }
 
@@ -98,11 +91,12 @@ interface Patched {
   retained: RetainedPlan;
 }
 
-function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, dirty: ReadonlySet<string>, now: number): Patched | null {
+function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, changes: TableChanges, now: number): Patched | null {
+  const dirty = changes.targets;
   const policiesChanged = state.fleet.policies.tables !== next.policies.tables;
   const wide: FleetWide = policiesChanged ? { ...state.fleetWide, policyFor: policyResolver(next.policies) } : state.fleetWide;
   const turns = next.turns ?? wide.turns;
-  const drafts = new Map(state.drafts);
+  const drafts = state.drafts.edit();
   const rows = new RowsDraft(prev.byTarget);
   const counts = { by_class: { ...prev.counts.by_class }, by_backlog: { ...prev.counts.by_backlog } };
   let withPending = prev.tables_with_pending;
@@ -144,34 +138,78 @@ function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, dir
   insertedScored.sort(compareScored);
   const ordered = patchSorted(state.ordered, removedCandidates, insertedCandidates, compareDrafts);
   const change: CandidateChange = { removed: removedCandidates, inserted: new Set(insertedCandidates) };
-  const placed = rerunPlacement(prev, state, wide, ordered, change, rows);
-  relineup(prev, state, wide, ordered, rows);
+  const keys = changedKeys(change);
+  const placed = rerunPlacement(prev, state, wide, ordered, change, keys, rows);
+  const kindCounts = countsAfter(state.kindCounts, change);
+  const from = keys.length === 0 ? ordered.length : lowerBound(ordered, keys[0], compareDrafts);
+  const afterChanges = keys.length === 0 ? ordered.length : lowerBound(ordered, keys[keys.length - 1], compareDrafts) + 1;
+  if (keys.length > 0) relineup(prev, state, wide, ordered, rows, { firstKey: keys[0], from, settledFrom: Math.max(afterChanges, placed.inStepFrom), kindCounts, netChanged: netChangedKinds(change) });
 
   const tables = patchSorted(prev.tables, removedRows, insertedRows, comparePlans, rows.replaced);
-  // byTarget and scored follow the order of next.tables, as a full plan builds them
-  const byTarget = new Map<string, TablePlan>();
-  const scored: Scored[] = [];
-  const changed = rows.changed;
-  const previousRows = prev.byTarget;
-  for (const target of next.tables.keys()) {
-    byTarget.set(target, changed.get(target) ?? previousRows.get(target)!);
-    const s = drafts.get(target)!.scored;
-    if (s !== null) scored.push(s);
-  }
+  const listed = listedInFleetOrder(prev, state, next, changes, drafts, rows);
   const plan: FleetPlan = {
     now_ms: now,
     tables,
-    byTarget,
+    byTarget: listed.byTarget,
     total_tables: tables.length,
     tables_with_pending: withPending,
     clock_skew_tables: skewed,
     counts,
     placements: placed.placements,
     rows: placed.rows,
-    scored,
+    scored: listed.scored,
     merge_order: patchSorted(prev.merge_order, removedScored, insertedScored, compareScored),
   };
-  return { plan, retained: { fleet: next, now, fleetWide: wide, drafts, ordered } };
+  const kept: RetainedPlan = { fleet: next, now, fleetWide: wide, drafts: drafts.done(), ordered, kindCounts, scoredAt: listed.scoredAt };
+  return { plan, retained: kept };
+}
+
+/**
+ * `byTarget` and `scored` in the order of `next.tables`, as a full plan builds them. With
+ * the same keys in the same order (a watch event changed tables in place), the previous
+ * map is copied and patched, and `scored` is patched at the remembered positions while no
+ * table gained or lost its merge score; otherwise both are listed again.
+ */
+function listedInFleetOrder(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, changes: TableChanges, drafts: DraftsEdit, rows: RowsDraft) {
+  const changed = rows.changed;
+  if (changes.sameKeys) {
+    const byTarget = new Map(prev.byTarget);
+    for (const [target, row] of changed) byTarget.set(target, row);
+    let samePositions = true;
+    for (const target of changes.targets) {
+      if ((state.drafts.get(target)?.scored == null) !== (drafts.get(target)?.scored == null)) samePositions = false;
+    }
+    if (samePositions) {
+      const scoredAt = state.scoredAt ?? scoredPositions(prev.scored);
+      const scored = prev.scored.slice();
+      for (const target of changes.targets) {
+        const s = drafts.get(target)?.scored;
+        if (s != null) scored[scoredAt.get(target)!] = s;
+      }
+      return { byTarget, scored, scoredAt };
+    }
+    return { byTarget, scored: scoredInOrder(next, drafts), scoredAt: null };
+  }
+  const byTarget = new Map<string, TablePlan>();
+  const previousRows = prev.byTarget;
+  for (const target of next.tables.keys()) byTarget.set(target, changed.get(target) ?? previousRows.get(target)!);
+  return { byTarget, scored: scoredInOrder(next, drafts), scoredAt: null };
+}
+
+function scoredInOrder(next: PlannerFleet, drafts: DraftsEdit): Scored[] {
+  const scored: Scored[] = [];
+  for (const target of next.tables.keys()) {
+    const s = drafts.get(target)!.scored;
+    if (s !== null) scored.push(s);
+  }
+  return scored;
+}
+
+/** Where each target's merge score sits in `scored` (built once, kept while positions hold). */
+function scoredPositions(scored: readonly Scored[]): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let i = 0; i < scored.length; i++) at.set(scored[i].target, i);
+  return at;
 }
 
 interface CandidateChange {
@@ -181,9 +219,37 @@ interface CandidateChange {
   inserted: ReadonlySet<TableDraft>;
 }
 
+/** The changed candidates' keys (previous and new), in planner order. */
+function changedKeys(change: CandidateChange): TableDraft[] {
+  return [...change.removed, ...change.inserted].sort(compareDrafts);
+}
+
+/** Candidates per kind after the change. */
+function countsAfter(counts: ReadonlyMap<string, number>, change: CandidateChange): Map<string, number> {
+  const out = new Map(counts);
+  for (const d of change.removed) out.set(d.candidate!.kind, out.get(d.candidate!.kind)! - 1);
+  for (const d of change.inserted) out.set(d.candidate!.kind, (out.get(d.candidate!.kind) ?? 0) + 1);
+  return out;
+}
+
+/** Kinds whose candidate count changed (every candidate of such a kind moves in line). */
+function netChangedKinds(change: CandidateChange): Set<string> {
+  const net = new Map<string, number>();
+  for (const d of change.removed) net.set(d.candidate!.kind, (net.get(d.candidate!.kind) ?? 0) - 1);
+  for (const d of change.inserted) net.set(d.candidate!.kind, (net.get(d.candidate!.kind) ?? 0) + 1);
+  return new Set([...net].filter(([, n]) => n !== 0).map(([kind]) => kind));
+}
+
 /** Same capacity change: the state after a placement depends only on these. */
 function sameEffect(a: PlannedPlacement, b: PlannedPlacement | undefined): boolean {
   return b !== undefined && a.executor === b.executor && a.kind === b.kind && a.reserved_bytes === b.reserved_bytes;
+}
+
+interface Placed {
+  placements: PlannedPlacement[];
+  rows: HeadroomRow[];
+  /** from this index of the order on, placements and verdicts are the previous plan's */
+  inStepFrom: number;
 }
 
 /**
@@ -192,7 +258,9 @@ function sameEffect(a: PlannedPlacement, b: PlannedPlacement | undefined): boole
  * left; wherever the placements made so far equal the previous plan's (same executors,
  * kinds and bytes, in order), every candidate up to the next changed key decides as it
  * did before, so the pass jumps there, replaying the placements in between. Past the
- * last change, once in step, the rest of the previous plan holds as it was.
+ * last change, once in step, the rest of the previous plan holds as it was. Out of step,
+ * it runs to the end; past the point where no executor fits any kind, each candidate's
+ * verdict is a remembered no-fit answer (or the cycle limit) after its own blockers.
  */
 function rerunPlacement(
   prev: FleetPlan,
@@ -200,14 +268,14 @@ function rerunPlacement(
   wide: FleetWide,
   ordered: readonly TableDraft[],
   change: CandidateChange,
+  keys: readonly TableDraft[],
   rows: RowsDraft,
-): { placements: PlannedPlacement[]; rows: HeadroomRow[] } {
-  if (change.removed.size === 0 && change.inserted.size === 0) return { placements: prev.placements, rows: prev.rows };
-  const changedKeys = [...change.removed, ...change.inserted].sort(compareDrafts);
+): Placed {
+  if (keys.length === 0) return { placements: prev.placements, rows: prev.rows, inStepFrom: 0 };
   const oldPlacements = prev.placements;
   // the previous plan's placements by the (previous) draft that made them, in planner order
   const placedBy = oldPlacements.map((p) => state.drafts.get(p.target)!);
-  const first = changedKeys[0];
+  const first = keys[0];
   const pass = new PlacementPass(wide.baseRows.map(cloneRow), new Map(wide.index.recentPlacements), wide.limits, {
     cycle: wide.cycle,
     intern: (a) => internAnswer(wide.pool, a),
@@ -217,17 +285,17 @@ function rerunPlacement(
   }
   let matched = pass.placements.length; // leading placements with the previous plan's effect
   let before = matched; // previous placements made before ordered[i]
-  let k = 0; // changedKeys[k] is the first changed key not before ordered[i]
+  let k = 0; // keys[k] is the first changed key not before ordered[i]
   let i = lowerBound(ordered, first, compareDrafts);
   while (i < ordered.length) {
     const d = ordered[i];
     while (before < oldPlacements.length && compareDrafts(placedBy[before], d) < 0) before++;
-    while (k < changedKeys.length && compareDrafts(changedKeys[k], d) < 0) k++;
+    while (k < keys.length && compareDrafts(keys[k], d) < 0) k++;
     const made = pass.placements.length;
     if (!change.inserted.has(d) && matched === made && before === made) {
       // in step with the previous plan: nothing differs before the next changed key
-      if (k === changedKeys.length) return { placements: pass.placements.concat(oldPlacements.slice(made)), rows: prev.rows };
-      const key = changedKeys[k];
+      if (k === keys.length) return { placements: pass.placements.concat(oldPlacements.slice(made)), rows: prev.rows, inStepFrom: i };
+      const key = keys[k];
       while (pass.placements.length < oldPlacements.length && compareDrafts(placedBy[pass.placements.length], key) < 0) {
         pass.replay(oldPlacements[pass.placements.length]);
         matched++;
@@ -240,7 +308,7 @@ function rerunPlacement(
     decide(rows, d.target, outcome);
     i++;
   }
-  return { placements: pass.placements, rows: pass.rows };
+  return { placements: pass.placements, rows: pass.rows, inStepFrom: ordered.length };
 }
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -265,49 +333,86 @@ function says(row: TablePlan, outcome: Outcome): boolean {
 }
 
 function decide(rows: RowsDraft, target: string, outcome: Outcome): void {
-  const row = rows.get(target);
-  if (!rows.isFresh(row) && says(row, outcome)) return;
-  const own = rows.own(target);
-  own.verdict = outcome.verdict;
-  own.why_not = outcome.whyNot;
+  let row = rows.changed.get(target);
+  if (row === undefined) {
+    const previous = rows.previous.get(target)!;
+    if (says(previous, outcome)) return;
+    row = rows.copy(target, previous);
+  }
+  row.verdict = outcome.verdict;
+  row.why_not = outcome.whyNot;
+}
+
+interface Lineup {
+  /** the first changed key, and where it sits in the new order (ordered.length: no candidate changed) */
+  firstKey: TableDraft;
+  from: number;
+  /** past the last changed key and in step with the previous placements */
+  settledFrom: number;
+  kindCounts: ReadonlyMap<string, number>;
+  /** kinds whose count changed: all their candidates move in line */
+  netChanged: ReadonlySet<string>;
 }
 
 /**
- * Place in line and ETA (placement-pass.ts `placeInLine`) over the patched order; a row is
- * copied only when its rank, count or units waiting ahead differ from the previous plan's.
+ * Place in line and ETA (placement-pass.ts `placeInLine`) where they can move: from the
+ * first changed key on; before it and once the changes and placements are behind, only
+ * for kinds whose count changed. A row is copied only when its rank, count or units waiting ahead
+ * differ from the previous plan's.
  */
-function relineup(prev: FleetPlan, state: RetainedPlan, wide: FleetWide, ordered: readonly TableDraft[], rows: RowsDraft): void {
-  const of = countByKind(ordered);
+function relineup(prev: FleetPlan, state: RetainedPlan, wide: FleetWide, ordered: readonly TableDraft[], rows: RowsDraft, lineup: Lineup): void {
+  const { from, settledFrom, kindCounts, netChanged } = lineup;
   const seen = new Map<string, { rank: number; placed: number; placedBefore: number }>();
-  const oldPlacements = prev.placements;
-  let before = 0;
-  for (const d of ordered) {
+  const counter = (kind: string) => {
+    let c = seen.get(kind);
+    if (!c) seen.set(kind, (c = { rank: 0, placed: 0, placedBefore: 0 }));
+    return c;
+  };
+  for (let i = 0; i < from && i < ordered.length; i++) {
+    const d = ordered[i];
     const kind = d.candidate!.kind;
-    let s = seen.get(kind);
-    if (!s) seen.set(kind, (s = { rank: 0, placed: 0, placedBefore: 0 }));
-    s.rank++;
-    // previous placements before d (an unchanged draft keeps its key)
-    while (before < oldPlacements.length && compareDrafts(state.drafts.get(oldPlacements[before].target)!, d) < 0) {
-      const p = seen.get(oldPlacements[before].kind);
-      if (p) p.placedBefore++;
-      else seen.set(oldPlacements[before].kind, { rank: 0, placed: 0, placedBefore: 1 });
-      before++;
+    const rank = ++counter(kind).rank;
+    // before the first change only the count of a kind can move
+    if (netChanged.has(kind)) rows.own(d.target).position = { kind, rank, of: kindCounts.get(kind)! };
+  }
+  const oldPlacements = prev.placements;
+  const placedBy = (m: number) => state.drafts.get(oldPlacements[m].target)!;
+  let before = 0;
+  // before the first changed key the plans agree: those placements count for both
+  while (before < oldPlacements.length && compareDrafts(placedBy(before), lineup.firstKey) < 0) {
+    const c = counter(oldPlacements[before].kind);
+    c.placed++;
+    c.placedBefore++;
+    before++;
+  }
+  for (let i = from; i < ordered.length; i++) {
+    const d = ordered[i];
+    const kind = d.candidate!.kind;
+    if (i >= settledFrom && !netChanged.has(kind)) {
+      if (netChanged.size === 0) break;
+      continue;
     }
-    let row = rows.get(d.target);
+    const s = counter(kind);
+    s.rank++;
+    // previous placements before d, by kind (an unchanged draft keeps its key)
+    while (before < oldPlacements.length && compareDrafts(placedBy(before), d) < 0) counter(oldPlacements[before++].kind).placedBefore++;
+    const mine = rows.changed.get(d.target);
+    let row = mine ?? rows.previous.get(d.target)!;
     const placed = row.verdict.state === "would_place";
     const waiting = s.rank - 1 - s.placed;
     const done = wide.completions.get(kind) ?? 0;
-    if (!rows.isFresh(row)) {
+    const of = kindCounts.get(kind)!;
+    if (mine === undefined) {
       // same verdict as before (else the row was copied): the ETA moves only with the wait
       const pos = row.position!;
       const sameEta = placed || done === 0 || pos.rank - 1 - s.placedBefore === waiting;
-      if (pos.rank === s.rank && pos.of === of.get(kind) && sameEta) {
+      if (pos.rank === s.rank && pos.of === of && sameEta) {
         if (placed) s.placed++;
         continue;
       }
-      row = rows.own(d.target);
+      row = rows.copy(d.target, row);
     }
-    row.position = { kind, rank: s.rank, of: of.get(kind)! };
+    row.position = { kind, rank: s.rank, of };
     row.eta = etaOf(kind, placed, waiting, done);
     if (placed) s.placed++;
   }

@@ -8,6 +8,7 @@ import type { HeadroomRow } from "../headroom";
 import type { EffectivePolicyResult } from "../policy/effective";
 import type { FleetIndex } from "./context";
 import type { PlannerFleet, PlannerLimits, TurnHistory } from "./input";
+import type { Drafts } from "./drafts";
 import type { CycleLimit, NoFitAnswer } from "./placement-pass";
 import type { TableDraft } from "./table";
 
@@ -30,7 +31,11 @@ export interface RetainedPlan {
   fleet: PlannerFleet;
   now: number;
   fleetWide: FleetWide;
-  drafts: ReadonlyMap<string, TableDraft>;
+  drafts: Drafts;
   /** drafts with a candidate, in planner order */
   ordered: readonly TableDraft[];
+  /** candidates per unit kind (`position.of`) */
+  kindCounts: ReadonlyMap<string, number>;
+  /** where each target's merge score sits in the plan's `scored`, once a patch needed it */
+  scoredAt: ReadonlyMap<string, number> | null;
 }

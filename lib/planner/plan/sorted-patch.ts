@@ -14,6 +14,9 @@ export function lowerBound<T>(items: readonly T[], item: T, compare: (a: T, b: T
   return lo;
 }
 
+/** Up to this many changes are patched by binary search and splicing, more by one merge pass. */
+const FEW = 64;
+
 /**
  * `old` without `removed`, with `inserted` (sorted by `compare`) in place, and each item
  * that `replaced` maps swapped for its replacement (which sorts the same). A new array.
@@ -25,7 +28,18 @@ export function patchSorted<T>(
   compare: (a: T, b: T) => number,
   replaced?: ReadonlyMap<T, T>,
 ): T[] {
-  if (removed.size === 0 && inserted.length === 0 && (replaced === undefined || replaced.size === 0)) return old.slice();
+  const replacements = replaced?.size ?? 0;
+  if (removed.size + inserted.length + replacements <= FEW) {
+    // a few changes: find each by binary search in a copy (the items sort as before)
+    const out = old.slice();
+    for (const item of removed) {
+      const at = lowerBound(out, item, compare);
+      if (out[at] === item) out.splice(at, 1);
+    }
+    for (const item of inserted) out.splice(lowerBound(out, item, compare), 0, item);
+    if (replaced) for (const [item, by] of replaced) out[lowerBound(out, item, compare)] = by;
+    return out;
+  }
   const out: T[] = [];
   const copy = (from: number, to: number) => {
     for (let i = from; i < to; i++) {

@@ -137,6 +137,39 @@ export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number):
   };
 }
 
+/**
+ * A copy of a row for a re-plan to write (copy-on-write): the fields in `tablePlan`'s order,
+ * so the copy serialises as the row does; a literal of one shape copies faster than a spread.
+ */
+export function copyTablePlan(t: TablePlan): TablePlan {
+  return {
+    target: t.target,
+    class: t.class,
+    class_rank: t.class_rank,
+    reason: t.reason,
+    score: t.score,
+    pending_generations: t.pending_generations,
+    pending_bytes: t.pending_bytes,
+    oldest_pending_ms: t.oldest_pending_ms,
+    age_bound: t.age_bound,
+    wait_ms: t.wait_ms,
+    shards: t.shards,
+    backlog_class: t.backlog_class,
+    verdict: t.verdict,
+    score_breakdown: t.score_breakdown,
+    units: t.units,
+    why_not: t.why_not,
+    passed_over: t.passed_over,
+    execution: t.execution,
+    write_turn: t.write_turn,
+    position: t.position,
+    eta: t.eta,
+    clock_skew: t.clock_skew,
+    eligibility: t.eligibility,
+    policy: t.policy,
+  };
+}
+
 /** What planning one table reads besides its own records. */
 export interface TableContext {
   limits: PlannerLimits;

@@ -2,7 +2,7 @@
 // candidate's place in line, re-run over the patched candidate order only where they can
 // differ from the previous plan, writing rows copy-on-write.
 import { cloneRow, type HeadroomRow } from "../headroom";
-import { compareDrafts, internAnswer } from "./plan-fleet";
+import { compareDrafts, copyTablePlan, internAnswer } from "./plan-fleet";
 import { etaOf, PlacementPass } from "./placement-pass";
 import type { FleetWide, RetainedPlan } from "./retained";
 import { lowerBound } from "./sorted-patch";
@@ -27,7 +27,7 @@ export class RowsDraft {
 
   /** A writable copy of `row`, the previous plan's row of `target`. */
   copy(target: string, row: TablePlan): TablePlan {
-    const copy = { ...row };
+    const copy = copyTablePlan(row);
     this.changed.set(target, copy);
     this.replaced.set(row, copy);
     return copy;

@@ -3,7 +3,7 @@ import type { TableDemand } from "@/lib/schema/demand";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { PlannerFence, PlannerFleet, TurnHistory } from "./input";
-import { planFleet } from "./plan-fleet";
+import { copyTablePlan, planFleet } from "./plan-fleet";
 import { canPatch, replanFleet } from "./replan";
 import type { FleetPlan } from "./types";
 import { GiB, NOW, assignment, demand, fleet, heartbeat } from "./__fixtures__/fleet";
@@ -213,5 +213,11 @@ describe("replanFleet: a re-plan equals the full plan after any sequence of chan
       expect(copied).toContain(target);
       expect(copied.length).toBeLessThanOrEqual(most);
     }
+  });
+
+  it("a copied row has every field of the row, in its order", () => {
+    const plan = planFleet(randomFleet(rng(11)), NOW);
+    for (const row of plan.tables) expect(JSON.stringify(copyTablePlan(row))).toBe(JSON.stringify(row));
+    expect(plan.tables.length).toBeGreaterThan(0);
   });
 });

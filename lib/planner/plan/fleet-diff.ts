@@ -6,11 +6,11 @@
 // (capacity, rates, the default policy, task history behind turns and ETAs, limits).
 import type { PlannerFleet, PlannerLimits } from "./input";
 
-/** Fleet-wide inputs are the same objects (limits by value). */
+/** Fleet-wide inputs are the same (by identity; limits by value; executors and assignments as the planner reads them). */
 export function sameFleetWide(a: PlannerFleet, b: PlannerFleet): boolean {
   return (
-    a.heartbeats === b.heartbeats &&
-    a.assignments === b.assignments &&
+    sameCapacity(a.heartbeats, b.heartbeats) &&
+    sameAssignments(a.assignments, b.assignments) &&
     a.policies.default === b.policies.default &&
     a.tasks.queued === b.tasks.queued &&
     a.tasks.running === b.tasks.running &&
@@ -20,6 +20,47 @@ export function sameFleetWide(a: PlannerFleet, b: PlannerFleet): boolean {
     (a.turns === undefined) === (b.turns === undefined) &&
     sameLimits(a.limits, b.limits)
   );
+}
+
+/**
+ * The planner reads a heartbeat's kind, draining flag, slots and bytes (§5.2 headroom);
+ * a heartbeat that only moved its clock (`heartbeat_ms`, the free-bytes sample) plans the same.
+ */
+function sameCapacity(a: PlannerFleet["heartbeats"], b: PlannerFleet["heartbeats"]): boolean {
+  if (a === b) return true;
+  if (a.size !== b.size) return false;
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (y === undefined) return false;
+    if (x === y) continue;
+    if (x.kind !== y.kind || x.draining !== y.draining || x.bytes_total !== y.bytes_total || !sameRecord(x.slots_total, y.slots_total)) return false;
+  }
+  return true;
+}
+
+/**
+ * Shadow assignments are the master's own plan, rewritten every pass (§6.2): the planner
+ * reads them only as executors an orphan row stands for (lib/planner/headroom.ts). Every
+ * other assignment must be the same object in the same place.
+ */
+function sameAssignments(a: PlannerFleet["assignments"], b: PlannerFleet["assignments"]): boolean {
+  if (a === b) return true;
+  const shadowA = new Set<string>();
+  const shadowB = new Set<string>();
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && a[i].state === "shadow") shadowA.add(a[i++].executor);
+    while (j < b.length && b[j].state === "shadow") shadowB.add(b[j++].executor);
+    if (i === a.length || j === b.length) {
+      if (i !== a.length || j !== b.length) return false;
+      break;
+    }
+    if (a[i++] !== b[j++]) return false;
+  }
+  if (shadowA.size !== shadowB.size) return false;
+  for (const executor of shadowA) if (!shadowB.has(executor)) return false;
+  return true;
 }
 
 function sameLimits(a: Partial<PlannerLimits> | undefined, b: Partial<PlannerLimits> | undefined): boolean {

@@ -137,7 +137,21 @@ function change(r: Rng, f: PlannerFleet, targets: readonly string[], fleetWide: 
     const once = { ...f, tables: withEntry(f.tables, t, randomDemand(r)) };
     return { ...once, fences: withEntry(once.fences, t, randomFence(r)) };
   }
-  const wide = r.int(5);
+  const wide = r.int(8);
+  if (wide === 7 && f.heartbeats.size > 0) {
+    // one executor starts or stops draining, nothing else moves
+    const id = r.pick([...f.heartbeats.keys()]);
+    return { ...f, heartbeats: withEntry(f.heartbeats, id, { ...f.heartbeats.get(id)!, draining: !f.heartbeats.get(id)!.draining }) };
+  }
+  if (wide === 5) {
+    // a heartbeat that only moved its clock (plans the same: the patch path)
+    return { ...f, heartbeats: new Map([...f.heartbeats].map(([id, h]) => [id, { ...h, heartbeat_ms: h.heartbeat_ms + 1000, bytes_free_sample: r.int(9) }])) };
+  }
+  if (wide === 6) {
+    // the master's shadow rows, rewritten (orphan executors included)
+    const shadow = Array.from({ length: r.int(3) }, (_, i) => assignment(r.pick(TARGETS), r.pick([...EXECUTORS, "ghost", "gone"]), { unit_id: `s${r.int(1e6)}-${i}`, state: "shadow" }));
+    return { ...f, assignments: [...f.assignments.filter((a) => a.state !== "shadow"), ...shadow] };
+  }
   if (wide === 0) return { ...f, heartbeats: randomHeartbeats(r) };
   if (wide === 1) return { ...f, assignments: [...f.assignments, assignment(t, r.pick(EXECUTORS), { unit_id: `n${r.int(1e6)}`, created_ms: NOW - 1000 })] };
   if (wide === 2) return { ...f, policies: { ...f.policies, default: r.chance(0.5) ? randomPolicy(r) : null } };

@@ -12,8 +12,7 @@ import "server-only";
 //   duration; the clock moves the live plan on with a full plan every SAME_CONTENT_REUSE_MS;
 // * `?now_ms=` and pinned `?revision=` requests are planned exactly, kept in a small LRU
 //   (patched from a held plan of the same `now` when there is one).
-import type { FleetPlan, PlannerFleet } from "@/lib/planner/plan";
-import { canPatch, replanFleet } from "@/lib/planner/plan/replan";
+import { canPatch, replanFleet, type FleetPlan, type PlannerFleet } from "@/lib/planner/plan";
 import { compareShadow, mergeTaskTargets, shadowPass, type ShadowComparison, type ShadowPass } from "@/lib/planner/shadow";
 import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";

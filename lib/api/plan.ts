@@ -8,7 +8,7 @@ import "server-only";
 //   max(MIN_REPLAN_MS, REPLAN_FACTOR × its duration) — stale-while-revalidate, bounded rate;
 // * a content change of the live view (a watch event) patches the live plan at the plan's
 //   own `now` (lib/planner/plan/replan.ts: equal to a full plan at that now, in work
-//   proportional to the change), at most once per REPLAN_FACTOR × the last patch's
+//   proportional to the change), at most once per PATCH_FACTOR × the last patch's
 //   duration; the clock moves the live plan on with a full plan every SAME_CONTENT_REUSE_MS;
 // * `?now_ms=` and pinned `?revision=` requests are planned exactly, kept in a small LRU
 //   (patched from a held plan of the same `now` when there is one).
@@ -45,6 +45,8 @@ export const SAME_CONTENT_REUSE_MS = 5000;
 export const MIN_REPLAN_MS = 1000;
 /** ...nor sooner than this many times the last plan's duration (bounds the CPU spent planning). */
 export const REPLAN_FACTOR = 2.5;
+/** A patch for a content change starts no sooner than this many times the last patch's duration after it (at most half the CPU). */
+export const PATCH_FACTOR = 1;
 /** A live plan older than this is not served while a newer one is made: the request waits for it. */
 export const MAX_STALE_MS = 5000;
 
@@ -182,7 +184,7 @@ function liveEntry(view: FleetView): Promise<Entry> | Entry {
   const canFollow = fleet !== null;
   if (canFollow) {
     // bounded by the patch's own cost, so a steady writer cannot keep the process planning
-    const wait = REPLAN_FACTOR * live.patchMs - (Date.now() - live.patchedMs);
+    const wait = PATCH_FACTOR * live.patchMs - (Date.now() - live.patchedMs);
     if (wait <= 0) {
       live = patchLive(s, live, view, fleet);
       sameContent = true;

@@ -6,8 +6,13 @@ import "server-only";
 //   view labels the response: one response, one revision) while at most ONE newer plan is
 //   made in the background, and only once the current one is older than
 //   max(MIN_REPLAN_MS, REPLAN_FACTOR × its duration) — stale-while-revalidate, bounded rate;
-// * `?now_ms=` and pinned `?revision=` requests are planned exactly, kept in a small LRU.
-import { planFleet, type FleetPlan } from "@/lib/planner/plan";
+// * a content change of the live view (a watch event) patches the live plan at the plan's
+//   own `now` (lib/planner/plan/replan.ts: equal to a full plan at that now, in work
+//   proportional to the change), at most once per PATCH_FACTOR × the last patch's
+//   duration; the clock moves the live plan on with a full plan every SAME_CONTENT_REUSE_MS;
+// * `?now_ms=` and pinned `?revision=` requests are planned exactly, kept in a small LRU
+//   (patched from a held plan of the same `now` when there is one).
+import { canPatch, replanFleet, type FleetPlan, type PlannerFleet } from "@/lib/planner/plan";
 import { compareShadow, mergeTaskTargets, shadowPass, type ShadowComparison, type ShadowPass } from "@/lib/planner/shadow";
 import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";
@@ -40,6 +45,8 @@ export const SAME_CONTENT_REUSE_MS = 5000;
 export const MIN_REPLAN_MS = 1000;
 /** ...nor sooner than this many times the last plan's duration (bounds the CPU spent planning). */
 export const REPLAN_FACTOR = 2.5;
+/** A patch for a content change starts no sooner than this many times the last patch's duration after it (at most half the CPU). */
+export const PATCH_FACTOR = 1;
 /** A live plan older than this is not served while a newer one is made: the request waits for it. */
 export const MAX_STALE_MS = 5000;
 
@@ -47,9 +54,12 @@ type Entry = { key: string; view: FleetView; planned: Planned; shadow?: ShadowPl
 
 interface LiveEntry {
   entry: Entry;
-  /** when the plan completed and how long it took */
+  /** when the last full plan completed and how long it took (the clock moves on with full plans) */
   doneMs: number;
   durationMs: number;
+  /** when the plan was last patched for a content change and how long that took (0: never) */
+  patchedMs: number;
+  patchMs: number;
 }
 
 interface PlanState {
@@ -59,6 +69,10 @@ interface PlanState {
   computing: Promise<LiveEntry> | null;
   /** a replan held back by the rate bound, started once it allows (so the next request is fresh) */
   trailing: NodeJS.Timeout | null;
+  /** the same for a patch */
+  trailingPatch: NodeJS.Timeout | null;
+  /** the planner input of the newest view a patch was considered for */
+  input: { view: FleetView; fleet: PlannerFleet } | null;
 }
 
 const KEY = Symbol.for("scheduler-console.plan-state");
@@ -67,7 +81,7 @@ function state(): PlanState {
   const g = globalThis as unknown as Record<symbol, PlanState | undefined>;
   let s = g[KEY];
   if (!s) {
-    const created: PlanState = { exact: new Map(), live: null, computing: null, trailing: null };
+    const created: PlanState = { exact: new Map(), live: null, computing: null, trailing: null, trailingPatch: null, input: null };
     s = g[KEY] = created;
     // `?revision=R` / cursors at a plan's revision answer from the plan's own view (no pinned read)
     liveCache().holdViews((revision) => heldViews(created).find((v) => v.revision === revision));
@@ -85,13 +99,38 @@ const keyOf = (view: FleetView, now: number) => `${view.contentId}:${now}`;
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-function makeEntry(view: FleetView, now: number): { entry: Entry; durationMs: number } {
+function entryOf(view: FleetView, now: number, plan: FleetPlan): Entry {
+  const evaluation: Evaluation = { now, now_basis: "server_clock", revision_time: null };
+  return { key: keyOf(view, now), view, planned: { view, now, plan, evaluation } };
+}
+
+const fleetOf = (view: FleetView) => plannerFleet(view.snapshot, view.tables, view.sequenceClocks);
+
+/** A plan of `view` at `now`: patched from `base` when it can be (same now), else a full plan. */
+function makeEntry(view: FleetView, now: number, base?: FleetPlan): { entry: Entry; durationMs: number } {
   const started = performance.now();
-  const plan = planFleet(plannerFleet(view.snapshot, view.tables, view.sequenceClocks), now);
+  const plan = replanFleet(base, fleetOf(view), now);
   const durationMs = performance.now() - started;
   metrics().plans.inc();
-  const evaluation: Evaluation = { now, now_basis: "server_clock", revision_time: null };
-  return { entry: { key: keyOf(view, now), view, planned: { view, now, plan, evaluation } }, durationMs };
+  return { entry: entryOf(view, now, plan), durationMs };
+}
+
+/** The live plan patched to `view`'s fleet (newer content, same `now`). */
+function patchLive(s: PlanState, live: LiveEntry, view: FleetView, fleet: PlannerFleet): LiveEntry {
+  const started = performance.now();
+  const { now, plan } = live.entry.planned;
+  const patched = replanFleet(plan, fleet, now);
+  const next: LiveEntry = { ...live, entry: entryOf(view, now, patched), patchedMs: Date.now(), patchMs: performance.now() - started };
+  s.live = next;
+  return next;
+}
+
+/** The planner input of `view`, when the live plan can follow it by a patch (same clock, newer revision, per-table changes only). */
+function followable(s: PlanState, live: LiveEntry, view: FleetView): PlannerFleet | null {
+  const { planned } = live.entry;
+  if (view.revision <= live.entry.view.revision || Date.now() - planned.now > MAX_STALE_MS) return null;
+  if (s.input?.view !== view) s.input = { view, fleet: fleetOf(view) };
+  return canPatch(planned.plan, planned.now, s.input.fleet) ? s.input.fleet : null;
 }
 
 /** An exact plan for (view content, now): the live plan if it is that one, else the LRU. */
@@ -106,10 +145,17 @@ async function exactEntry(view: FleetView, now: number): Promise<Entry> {
     return entry;
   }
   await yieldToEventLoop(); // let requests the current plans answer go first
-  entry = s.exact.get(key) ?? makeEntry(view, now).entry;
+  entry = s.exact.get(key) ?? makeEntry(view, now, heldPlanAt(s, now)).entry;
   s.exact.set(key, entry);
   while (s.exact.size > EXACT_PLANS) s.exact.delete(s.exact.keys().next().value!);
   return entry;
+}
+
+/** A plan this process holds at `now` (a patch of it is exact at that now too). */
+function heldPlanAt(s: PlanState, now: number): FleetPlan | undefined {
+  if (s.live?.entry.planned.now === now) return s.live.entry.planned.plan;
+  for (const e of s.exact.values()) if (e.planned.now === now) return e.planned.plan;
+  return undefined;
 }
 
 function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
@@ -119,20 +165,39 @@ function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
     const latest = await liveCache().current().catch(() => view);
     await yieldToEventLoop();
     const { entry, durationMs } = makeEntry(latest, Date.now());
-    const live = { entry, doneMs: Date.now(), durationMs };
+    const newer = s.live && s.live.entry.view.revision > latest.revision ? s.live.entry.view : null;
+    const live: LiveEntry = { entry, doneMs: Date.now(), durationMs, patchedMs: 0, patchMs: 0 };
     s.live = live;
-    return live;
+    // a patch made the live plan newer while this one waited for its turn: keep that content
+    const fleet = newer && followable(s, live, newer);
+    return fleet ? patchLive(s, live, newer!, fleet) : live;
   })().finally(() => (s.computing = null));
   return s.computing;
 }
 
 function liveEntry(view: FleetView): Promise<Entry> | Entry {
   const s = state();
-  const live = s.live;
+  let live = s.live;
   if (!live) return startLivePlan(s, view).then((l) => l.entry);
+  let sameContent = live.entry.view.contentId === view.contentId;
+  const fleet = sameContent ? null : followable(s, live, view);
+  const canFollow = fleet !== null;
+  if (canFollow) {
+    // bounded by the patch's own cost, so a steady writer cannot keep the process planning
+    const wait = PATCH_FACTOR * live.patchMs - (Date.now() - live.patchedMs);
+    if (wait <= 0) {
+      live = patchLive(s, live, view, fleet);
+      sameContent = true;
+    } else if (!s.trailingPatch) {
+      s.trailingPatch = setTimeout(() => {
+        s.trailingPatch = null;
+        liveCache().current().then(liveEntry).catch(() => undefined);
+      }, wait);
+      s.trailingPatch.unref();
+    }
+  }
   const age = Date.now() - live.doneMs;
-  const sameContent = live.entry.view.contentId === view.contentId;
-  const outdated = !sameContent || age >= SAME_CONTENT_REUSE_MS;
+  const outdated = (!sameContent && !canFollow) || age >= SAME_CONTENT_REUSE_MS;
   if (!outdated) return live.entry;
   const wait = Math.max(MIN_REPLAN_MS, REPLAN_FACTOR * live.durationMs) - age;
   if (wait > 0) {

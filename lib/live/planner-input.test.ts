@@ -54,4 +54,22 @@ describe("plannerFleet", () => {
     expect(taskHistory(snapshot).map((t) => [t.id, t.state])).toEqual([["a", "done"], ["b", "running"], ["old", "running"]]);
     expect(fleet.history).toHaveLength(3);
   });
+
+  it("hands out the same objects for unchanged families and cache-only tables (a re-plan compares them by identity)", () => {
+    const target = "cache-only";
+    const families = new Map<FamilyName, SnapshotKv[]>([
+      ["executors", [kv(`${P}/executors/e1`, { v: 1, kind: "worker", instance: "i", version: "1", kinds: ["merge_wal"], slots_total: { merge_wal: 1 }, bytes_total: 0, bytes_free_sample: 0, draining: false, heartbeat_ms: 1 }, 2)]],
+      ["demand", [kv(`${P}/demand/${hex(target)}`, { v: 1, shards: {}, observed_revision: 1, updated_ms: 1 }, 3)]],
+    ]);
+    const snapshot = buildSnapshot(P, 9, families, { readAtMs: 5000 });
+    const a = plannerFleet(snapshot, new Map());
+    const b = plannerFleet({ ...snapshot, revision: 10, assignments: [] }, new Map());
+    expect(a.tables.get(target)).toBeDefined();
+    expect(b.tables.get(target)).toBe(a.tables.get(target));
+    expect(b.heartbeats).toBe(a.heartbeats);
+    expect(b.policies).toBe(a.policies);
+    expect(b.tasks.queued).toBe(a.tasks.queued);
+    expect(b.history).toBe(a.history);
+    expect(b.assignments).not.toBe(a.assignments); // a changed family is derived again
+  });
 });

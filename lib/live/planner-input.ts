@@ -125,13 +125,18 @@ export function fencesOf(
   return fences;
 }
 
+/** The empty table a cache-only row plans as: one object per row, so a re-plan sees it unchanged. */
+const cacheOnlyTables = new WeakMap<object, TableDemand>();
+
 /** console-api.md: a table exists with demand events OR a cache row; a cache-only row plans as empty. */
 export function withCacheOnlyTables(snapshot: FleetSnapshot, tables: ReadonlyMap<string, TableDemand>): ReadonlyMap<string, TableDemand> {
   let out: Map<string, TableDemand> | null = null;
   for (const row of snapshot.demandTables) {
     if (tables.has(row.target)) continue;
     out ??= new Map(tables);
-    out.set(row.target, emptyTableDemand());
+    let empty = cacheOnlyTables.get(row);
+    if (!empty) cacheOnlyTables.set(row, (empty = emptyTableDemand()));
+    out.set(row.target, empty);
   }
   return out ?? tables;
 }
@@ -150,6 +155,45 @@ export function taskHistory(snapshot: FleetSnapshot): TaskRecord[] {
 }
 
 /**
+ * One derived value per source list. The live store hands out the same list while its
+ * family is unchanged, so an unchanged family gives the planner the same object, and a
+ * re-plan (lib/planner/plan/replan.ts) knows by identity that no fleet-wide input moved.
+ */
+function derivedFrom<S extends object, T>(cache: WeakMap<S, T>, source: S, build: (source: S) => T): T {
+  let value = cache.get(source);
+  if (value === undefined) cache.set(source, (value = build(source)));
+  return value;
+}
+
+type Snap = FleetSnapshot;
+const heartbeatsOf = new WeakMap<Snap["executors"], Map<string, Heartbeat>>();
+const assignmentsOf = new WeakMap<Snap["assignments"], PlannerFleet["assignments"]>();
+const policiesOf = new WeakMap<Snap["policies"], PlannerFleet["policies"]>();
+const queuedOf = new WeakMap<Snap["queue"], TaskRecord[]>();
+const runningOf = new WeakMap<Snap["running"], TaskRecord[]>();
+const cooldownsOf = new WeakMap<Snap["cooldowns"], PlannerFleet["cooldowns"]>();
+const failuresOf = new WeakMap<Snap["mergeFailures"], PlannerFleet["failures"]>();
+const historyOf = new WeakMap<Snap["tasks"], { running: Snap["running"]; queue: Snap["queue"]; history: TaskRecord[] }>();
+
+function policiesFrom(list: Snap["policies"]): PlannerFleet["policies"] {
+  const tables = new Map<string, PolicyDocument>();
+  let fleetDefault: PolicyDocument | null = null;
+  for (const p of list) {
+    if (p.target === null) fleetDefault = p.document;
+    else tables.set(p.target, p.document);
+  }
+  return { default: fleetDefault, tables };
+}
+
+function historyFrom(snapshot: FleetSnapshot): TaskRecord[] {
+  const kept = historyOf.get(snapshot.tasks);
+  if (kept && kept.running === snapshot.running && kept.queue === snapshot.queue) return kept.history;
+  const history = taskHistory(snapshot);
+  historyOf.set(snapshot.tasks, { running: snapshot.running, queue: snapshot.queue, history });
+  return history;
+}
+
+/**
  * `clocks`: the view's sequence clocks (FleetView.sequenceClocks); `revisionTime`: a
  * revision clock, when the caller has one — both bound when the write turn last progressed.
  */
@@ -160,22 +204,15 @@ export function plannerFleet(
   revisionTime?: RevisionTime,
 ): PlannerFleet {
   const tables = withCacheOnlyTables(snapshot, folded);
-  const heartbeats = new Map<string, Heartbeat>(snapshot.executors.map((e) => [e.id, e.heartbeat]));
-  const tablePolicies = new Map<string, PolicyDocument>();
-  let defaultPolicy: PolicyDocument | null = null;
-  for (const p of snapshot.policies) {
-    if (p.target === null) defaultPolicy = p.document;
-    else tablePolicies.set(p.target, p.document);
-  }
   return {
     tables,
-    heartbeats,
-    assignments: snapshot.assignments.map((a) => a.assignment),
-    policies: { default: defaultPolicy, tables: tablePolicies },
-    tasks: { queued: snapshot.queue.map((t) => t.task), running: snapshot.running.map((t) => t.task) },
-    cooldowns: snapshot.cooldowns.map((c) => c.cooldown),
-    failures: snapshot.mergeFailures.map((f) => f.failure),
+    heartbeats: derivedFrom(heartbeatsOf, snapshot.executors, (list) => new Map<string, Heartbeat>(list.map((e) => [e.id, e.heartbeat]))),
+    assignments: derivedFrom(assignmentsOf, snapshot.assignments, (list) => list.map((a) => a.assignment)),
+    policies: derivedFrom(policiesOf, snapshot.policies, policiesFrom),
+    tasks: { queued: derivedFrom(queuedOf, snapshot.queue, (list) => list.map((t) => t.task)), running: derivedFrom(runningOf, snapshot.running, (list) => list.map((t) => t.task)) },
+    cooldowns: derivedFrom(cooldownsOf, snapshot.cooldowns, (list) => list.map((c) => c.cooldown)),
+    failures: derivedFrom(failuresOf, snapshot.mergeFailures, (list) => list.map((f) => f.failure)),
     fences: fencesOf(snapshot, clocks, revisionTime),
-    history: taskHistory(snapshot),
+    history: historyFrom(snapshot),
   };
 }

@@ -19,3 +19,4 @@ export type { ExecutorAgreement, MasterShadowRow } from "./agreement";
 export { recentCompletions, TURN_WINDOW_MS, COMPLETION_WINDOW_MS } from "./fairness";
 export { PREVIEW_EFFECTS, isStarving, previewEffect, previewPolicy, withPolicy } from "./preview";
 export type { PolicyPreview, PreviewEffect, PreviewRow, PreviewSide } from "./preview";
+export { canPatch, planFleetRetained, replanFleet } from "./replan";

@@ -1,28 +1,29 @@
 // planFleet: the unified design planner over one revision (scheduler-model.md §4.2,
 // §5.5, §7.3). With the built-in policy and no design-only state, its merge scores,
 // classes, order and placements are the master's (§4.1, §5.4).
-import type { TaskKind } from "@/lib/schema/kinds";
+import type { TableDemand } from "@/lib/schema/demand";
 import { BUILTIN_POLICY, type PolicyDocument } from "@/lib/schema/policy";
 import { backlogClass, type BacklogClass } from "../backlog";
 import { admissionEligibility, type Eligibility } from "../eligibility";
-import { foldHeadroom, reserve } from "../headroom";
+import { cloneRow, foldHeadroom } from "../headroom";
 import { compareOrderFields, mergeSorted, sortByPlannerKey, sortPlannerOrder, type OrderKey } from "../order";
-import { expectedMergeBytes, pickExecutor } from "../placement";
 import { effectivePolicy, type EffectivePolicyResult } from "../policy/effective";
 import { toTargetFence } from "./blockers";
-import { indexFleet } from "./context";
-import { acceptsFor, noFitEntry, type ExecutorCheck } from "./executors";
-import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits } from "./input";
+import { indexFleet, type FleetIndex } from "./context";
+import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits, type TurnHistory } from "./input";
 import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
-import { COMPLETION_WINDOW_MS, recentCompletions, turnHistoryFromTasks } from "./fairness";
+import { recentCompletions, turnHistoryFromTasks } from "./fairness";
 import { clockSkew } from "./clock-skew";
 import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
-import type { ExecutionSummary, FleetPlan, PlannedPlacement, TablePlan, UnitView } from "./types";
+import { Drafts } from "./drafts";
+import { countByKind, PlacementPass, placeInLine, type NoFitAnswer } from "./placement-pass";
+import type { RetainedPlan } from "./retained";
+import type { ExecutionSummary, FleetPlan, TablePlan, UnitView } from "./types";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
-import { plural, skipVerdict, whyNot, type WhyNot } from "./why-not";
+import { skipVerdict, whyNot } from "./why-not";
 import type { WriteTurn } from "./write-turn";
 
-function policyResolver(policies: PlannerFleet["policies"]): (target: string) => EffectivePolicyResult {
+export function policyResolver(policies: PlannerFleet["policies"]): (target: string) => EffectivePolicyResult {
   const fleetDefault = effectivePolicy(BUILTIN_POLICY, policies.default, null);
   if (policies.tables.size === 0) return () => fleetDefault;
   return (target) => {
@@ -46,12 +47,8 @@ function unitViews(offer: PlanUnit[]): UnitView[] {
   return offer as UnitView[];
 }
 
-function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): number {
-  return kind === "merge_wal" ? mergeBytes : limits.maintenanceBytes;
-}
-
 /** A candidate draft's planner-order key: its candidate unit's (§4.1; then target). */
-function candidateKey(d: TableDraft): OrderKey {
+export function candidateKey(d: TableDraft): OrderKey {
   const u = d.candidate!;
   return { target: d.target, class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score };
 }
@@ -62,146 +59,39 @@ function planKey(t: TablePlan): OrderKey {
 }
 
 /** Planner order of two tables as listed (idle last; an infinite score sorts as Infinity). */
-function comparePlans(a: TablePlan, b: TablePlan): number {
+export function comparePlans(a: TablePlan, b: TablePlan): number {
   return compareOrderFields(
     a.class_rank, a.wait_ms, typeof a.score === "number" ? a.score : Infinity, a.target,
     b.class_rank, b.wait_ms, typeof b.score === "number" ? b.score : Infinity, b.target,
   );
 }
 
-function compareScored(a: Scored, b: Scored): number {
+export function compareScored(a: Scored, b: Scored): number {
   return compareOrderFields(a.class_rank, a.wait_ms, a.score, a.target, b.class_rank, b.wait_ms, b.score, b.target);
 }
 
-/**
- * "Does any executor fit a unit of this kind under this policy's executors_allowed?" —
- * the answer (null = yes, else the no-fit entry, and the outcome shared by tables with
- * nothing else blocking) only changes when a placement reserves capacity, so it is
- * remembered per (kind, executors_allowed) until the next placement.
- */
-interface NoFitAnswer {
-  noFit: WhyNot | null;
-  outcome: Outcome | null;
+/** Planner order of two candidate drafts (their candidate units' keys). */
+export function compareDrafts(a: TableDraft, b: TableDraft): number {
+  const x = a.candidate!;
+  const y = b.candidate!;
+  return compareOrderFields(x.class_rank, x.wait_ms, x.score, a.target, y.class_rank, y.wait_ms, y.score, b.target);
 }
 
-/** Place candidates in planner order under §5.2 headroom and the §5.5 limits; sets each
- * candidate draft's `outcome`. `candidates` must be in planner order. */
-function placeCandidates(
-  candidates: readonly TableDraft[],
-  fleet: PlannerFleet,
-  limits: PlannerLimits,
-  recent: Map<string, number>,
-) {
-  const mergeBytes = expectedMergeBytes({ localBudgetBytes: limits.localMemoryBytes, appendMaxBytes: limits.appendMaxBytes });
-  const heartbeats = [...fleet.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat }));
-  // Shadow rows are replaced wholesale every pass (§6.2 step 3): they hold no capacity here.
-  const rows = foldHeadroom(heartbeats, fleet.assignments, { countShadow: false });
-  const placements: PlannedPlacement[] = [];
-  const cycle = limits.maxPlacementsPerCycle ?? Infinity;
-  // One shared entry for every unit past the cycle limit (the message is the same).
-  const cycleEntry = whyNot(
-    "cycle_limit",
-    `${cycle} units were already placed this cycle (max_placements_per_cycle ${cycle}); it is considered again next cycle.`,
-    { max_placements_per_cycle: cycle },
-  );
-  const cycleOutcome: Outcome = { verdict: skipVerdict(cycleEntry), whyNot: [cycleEntry] };
-  // kind → executors_allowed list (by identity; equal lists give equal answers) → answer
-  let answers = new Map<TaskKind, Map<readonly string[], NoFitAnswer>>();
-  const decide = (plan: TablePlan, outcome: Outcome) => {
-    plan.verdict = outcome.verdict;
-    plan.why_not = outcome.whyNot;
-  };
-  const skip = (d: TableDraft, entry: WhyNot, shared: Outcome) =>
-    decide(d.plan!, d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] });
-  // built only where an executor is actually looked for (not for remembered answers)
-  const checkFor = (kind: TaskKind, policy: ExecutorCheck["policy"]): ExecutorCheck => ({
-    kind,
-    bytes: unitBytes(kind, limits, mergeBytes),
-    policy,
-    recent,
-    ratePerMin: limits.placementsPerExecutorPerMin,
-  });
-  for (let i = 0; i < candidates.length; i++) {
-    const d = candidates[i];
-    const kind = d.candidate!.kind as TaskKind; // retire is class 5 and never a candidate
-    const policy = d.policy.effective;
-    let byPolicy = answers.get(kind);
-    if (byPolicy === undefined) answers.set(kind, (byPolicy = new Map()));
-    let answer = byPolicy.get(policy.executors_allowed);
-    if (answer === undefined) {
-      const check = checkFor(kind, policy);
-      const fit = pickExecutor(rows, acceptsFor(check)) !== null;
-      const noFit = fit ? null : noFitEntry(rows, check);
-      answer = { noFit, outcome: noFit && { verdict: skipVerdict(noFit), whyNot: [noFit] } };
-      byPolicy.set(policy.executors_allowed, answer);
-    }
-    if (answer.noFit !== null) {
-      skip(d, answer.noFit, answer.outcome!);
-      continue;
-    }
-    if (placements.length >= cycle) {
-      skip(d, cycleEntry, cycleOutcome);
-      continue;
-    }
-    const check = checkFor(kind, policy);
-    const row = pickExecutor(rows, acceptsFor(check))!;
-    reserve(row, { [kind]: 1 }, check.bytes);
-    recent.set(row.executor, (recent.get(row.executor) ?? 0) + 1);
-    answers = new Map(); // capacity changed: every remembered answer may differ now
-    placements.push({ target: d.target, kind, executor: row.executor, reserved_bytes: check.bytes, class: d.candidate!.class, score: unitScore(d.candidate!.score) });
-    decide(d.plan!, { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] });
-  }
-  return { placements, rows };
-}
-
-/**
- * Each candidate's place in line among candidates of its kind (planner order), and an ETA
- * from the units of that kind still waiting ahead of it and the kind's completions in the
- * last hour: each waiting unit, and then this one, needs one completion to free a slot.
- */
-function placeInLine(ordered: readonly TableDraft[], completions: ReadonlyMap<string, number>): void {
-  const of = new Map<string, number>();
-  for (const d of ordered) of.set(d.candidate!.kind, (of.get(d.candidate!.kind) ?? 0) + 1);
-  const seen = new Map<string, { rank: number; placed: number }>();
-  for (const d of ordered) {
-    const kind = d.candidate!.kind;
-    let s = seen.get(kind);
-    if (!s) seen.set(kind, (s = { rank: 0, placed: 0 }));
-    s.rank++;
-    const plan = d.plan!;
-    plan.position = { kind, rank: s.rank, of: of.get(kind)! };
-    if (plan.verdict.state === "would_place") {
-      s.placed++;
-      plan.eta = { low_ms: 0, high_ms: 0, basis: "It would be placed now." };
-      continue;
-    }
-    const done = completions.get(kind) ?? 0;
-    if (done === 0) continue; // no rate to go on: unknown
-    const waiting = s.rank - 1 - s.placed;
-    const per = COMPLETION_WINDOW_MS / done;
-    plan.eta = {
-      low_ms: Math.round(waiting * per),
-      high_ms: Math.round((waiting + 1) * per),
-      basis: `${plural(waiting, `${kind} unit`)} waiting ahead of it; ${plural(done, `${kind} task`)} finished in the last hour.`,
-    };
-  }
-}
-
-function emptyCounts(): FleetPlan["counts"] {
+export function emptyCounts(): FleetPlan["counts"] {
   return {
     by_class: { recovery: 0, critical: 0, commit_ready: 0, normal: 0, maintenance: 0, tail: 0, idle: 0 },
     by_backlog: { ok: 0, warn: 0, critical: 0 },
   };
 }
 
-/** Until placement decides: a candidate's verdict and why-not are filled in by `placeCandidates`. */
+/** Until placement decides: a candidate's verdict and why-not are filled in by the placement pass. */
 const UNDECIDED: Outcome = { verdict: { state: "would_skip", code: "cycle_limit", message: "" }, whyNot: [] };
 
 function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
   return turn && { id: turn.execution_id, phase: turn.phase, endpoint: turn.endpoint, progress: turn.progress, sequence: turn.sequence };
 }
 
-function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
+export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
   const result: Outcome =
@@ -247,13 +137,87 @@ function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TableP
   };
 }
 
+/**
+ * A copy of a row for a re-plan to write (copy-on-write): the fields in `tablePlan`'s order,
+ * so the copy serialises as the row does; a literal of one shape copies faster than a spread.
+ */
+export function copyTablePlan(t: TablePlan): TablePlan {
+  return {
+    target: t.target,
+    class: t.class,
+    class_rank: t.class_rank,
+    reason: t.reason,
+    score: t.score,
+    pending_generations: t.pending_generations,
+    pending_bytes: t.pending_bytes,
+    oldest_pending_ms: t.oldest_pending_ms,
+    age_bound: t.age_bound,
+    wait_ms: t.wait_ms,
+    shards: t.shards,
+    backlog_class: t.backlog_class,
+    verdict: t.verdict,
+    score_breakdown: t.score_breakdown,
+    units: t.units,
+    why_not: t.why_not,
+    passed_over: t.passed_over,
+    execution: t.execution,
+    write_turn: t.write_turn,
+    position: t.position,
+    eta: t.eta,
+    clock_skew: t.clock_skew,
+    eligibility: t.eligibility,
+    policy: t.policy,
+  };
+}
+
+/** What planning one table reads besides its own records. */
+export interface TableContext {
+  limits: PlannerLimits;
+  index: FleetIndex;
+  policy: EffectivePolicyResult;
+  turns: ReadonlyMap<string, TurnHistory> | undefined;
+  eligibleNoFence: Eligibility;
+  thresholds?: MergeThresholds;
+}
+
+/** One table's draft with its plan row (`draft.plan`; a candidate's verdict is undecided). */
+export function planTable(target: string, demand: TableDemand, fleet: PlannerFleet, ctx: TableContext, now: number): TableDraft {
+  const fence = fleet.fences.size === 0 ? undefined : fleet.fences.get(target);
+  const d = draftTable({
+    target,
+    demand,
+    policy: ctx.policy,
+    index: ctx.index.byTarget.get(target),
+    fence,
+    turns: ctx.turns?.get(target),
+    retireSecs: ctx.limits.retireSecs,
+    now,
+    thresholds: ctx.thresholds,
+  });
+  const eligibility = fence
+    ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
+    : ctx.eligibleNoFence;
+  d.plan = tablePlan(d, eligibility, now);
+  return d;
+}
+
 /** Plan every table of one revision as of `now`. Pure and deterministic. */
 export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
+  return buildPlan(fleet, now, false).plan;
+}
+
+/**
+ * `planFleet`, keeping what a re-plan needs (replan.ts `replanFleet`) beside the plan;
+ * `retained` is null when the plan cannot be patched (a NaN score or wait: the order is
+ * then the comparator sort's, which depends on the input order).
+ */
+export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { plan: FleetPlan; retained: RetainedPlan | null } {
   const limits: PlannerLimits = { ...DEFAULT_PLANNER_LIMITS, ...fleet.limits };
   const index = indexFleet(fleet, now);
   const policyFor = policyResolver(fleet.policies);
   const counts = emptyCounts();
   const byTarget = new Map<string, TablePlan>();
+  const drafts = retain ? new Map<string, TableDraft>() : null;
   const scored: Scored[] = [];
   const candidates: TableDraft[] = [];
   /** tables without a candidate, and merge scores not offered as a candidate (sorted apart) */
@@ -273,27 +237,12 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
       lastPolicy = policy;
       lastThresholds = mergeThresholds(policy.effective);
     }
-    const fence = fleet.fences.size === 0 ? undefined : fleet.fences.get(target);
-    const d = draftTable({
-      target,
-      demand,
-      policy,
-      index: index.byTarget.get(target),
-      fence,
-      turns: turns?.get(target),
-      retireSecs: limits.retireSecs,
-      now,
-      thresholds: lastThresholds,
-    });
-    const eligibility = fence
-      ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))
-      : eligibleNoFence;
-    const plan = tablePlan(d, eligibility, now);
-    d.plan = plan;
+    const d = planTable(target, demand, fleet, { limits, index, policy, turns, eligibleNoFence, thresholds: lastThresholds }, now);
+    const plan = d.plan!;
     if (plan.clock_skew !== null) skewed++;
     byTarget.set(target, plan);
-    counts.by_class[plan.class as TableClassName]++;
-    counts.by_backlog[plan.backlog_class]++;
+    drafts?.set(target, d);
+    addCounts(counts, plan, 1);
     if (plan.pending_generations > 0) withPending++;
     if (d.candidate !== null) candidates.push(d);
     else others.push(plan);
@@ -303,8 +252,15 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     }
   }
   const ordered = sortByPlannerKey(candidates, candidateKey);
-  const { placements, rows } = placeCandidates(ordered, fleet, limits, new Map(index.recentPlacements));
-  placeInLine(ordered, recentCompletions(fleet.history ?? [], now));
+  // Shadow rows are replaced wholesale every pass (§6.2 step 3): they hold no capacity here.
+  const heartbeats = [...fleet.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat }));
+  const rows = foldHeadroom(heartbeats, fleet.assignments, { countShadow: false });
+  const baseRows = retain ? rows.map(cloneRow) : [];
+  const pool = new Map<string, NoFitAnswer>();
+  const pass = new PlacementPass(rows, new Map(index.recentPlacements), limits, retain ? { intern: (a) => internAnswer(pool, a) } : {});
+  for (let i = 0; i < ordered.length; i++) decide(ordered[i].plan!, pass.next(ordered[i]));
+  const completions = recentCompletions(fleet.history ?? [], now);
+  placeInLine(ordered, completions);
 
   // Planner order without re-sorting the candidates: a table with a candidate is listed by
   // that unit's key (and a merge candidate has its Scored's key), so each full order is the
@@ -317,7 +273,7 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     if (d.candidate!.kind === "merge_wal") mergeOrdered.push(d.scored!);
   }
   const tables = mergeSorted(candidatePlans, sortByPlannerKey(others, planKey), comparePlans);
-  return {
+  const plan: FleetPlan = {
     now_ms: now,
     tables,
     byTarget,
@@ -325,9 +281,43 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
     tables_with_pending: withPending,
     clock_skew_tables: skewed,
     counts,
-    placements,
+    placements: pass.placements,
     rows,
     scored,
     merge_order: mergeSorted(mergeOrdered, sortPlannerOrder(otherScored), compareScored),
   };
+  if (drafts === null || tables.some(hasNaNKey) || scored.some((s) => hasNaN(s.class_rank, s.wait_ms, s.score))) return { plan, retained: null };
+  const fleetWide = { limits, index, policyFor, turns, completions, eligibleNoFence, baseRows, cycle: pass.cycle, pool };
+  return { plan, retained: { fleet, now, fleetWide, drafts: new Drafts(drafts), ordered, kindCounts: countByKind(ordered), scoredAt: null } };
+}
+
+/** Sets a candidate row's verdict (a fresh row: `tablePlan` left it undecided). */
+function decide(plan: TablePlan, outcome: Outcome): void {
+  plan.verdict = outcome.verdict;
+  plan.why_not = outcome.whyNot;
+}
+
+/** Adds (`sign` 1) or removes (−1) a row from the fleet counts. */
+export function addCounts(counts: FleetPlan["counts"], plan: TablePlan, sign: 1 | -1): void {
+  counts.by_class[plan.class as TableClassName] += sign;
+  counts.by_backlog[plan.backlog_class] += sign;
+}
+
+/** The shared answer equal to `answer`, so rows of successive plans share one object. */
+export function internAnswer(pool: Map<string, NoFitAnswer>, answer: NoFitAnswer): NoFitAnswer {
+  const key = JSON.stringify(answer.noFit);
+  const known = pool.get(key);
+  if (known) return known;
+  if (pool.size >= MAX_POOLED_ANSWERS) pool.clear();
+  pool.set(key, answer);
+  return answer;
+}
+const MAX_POOLED_ANSWERS = 256;
+
+export function hasNaN(rank: number, wait: number | null, score: number): boolean {
+  return Number.isNaN(rank === 1 ? wait : score);
+}
+
+export function hasNaNKey(t: TablePlan): boolean {
+  return hasNaN(t.class_rank, t.wait_ms, typeof t.score === "number" ? t.score : Infinity);
 }

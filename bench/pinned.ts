@@ -1,0 +1,70 @@
+// `npm run bench:pinned`: a cold full read at a pinned revision the console does not hold,
+// `GET /api/v1/scheduler/demand?limit=2000&revision=R` (the console reads, folds and plans
+// the fleet at R, then answers 2,000 rows), against the floor `etcdctl get --prefix
+// --rev=R` of the same revision. Each run uses a revision of its own (the console keeps
+// the pinned reads it made), and the two alternate which goes first, so both see the
+// same machine load. Prints the ratio of the medians (target ≤ 1.5).
+import "../lib/sim/node-entry";
+import { etcdctlGet } from "./etcdctl-floor";
+import { runBench, writeResult } from "./harness";
+import { fail, loadAverage, median, PREFIX, round, timedGet, withProductionStack, type BenchStack } from "./stack";
+
+export const PINNED_RUNS = 7;
+
+export interface PinnedResult {
+  runs: number;
+  api_ms: { median: number; all: number[] };
+  floor_ms: { median: number; all: number[] };
+  /** median API ÷ median floor */
+  ratio: number;
+  /** median of each run's own API ÷ floor */
+  median_pair_ratio: number;
+  target_ratio: number;
+  load_average: number[];
+}
+
+export async function measurePinned(stack: BenchStack, revisions = stack.past): Promise<PinnedResult> {
+  const { app, cluster } = stack;
+  if (revisions.length === 0) fail("no past revisions to pin");
+  // one etcdctl of the newest revision first: etcd's page cache as warm as the console's
+  await etcdctlGet(cluster.endpoints, `${PREFIX}/`);
+  const api: number[] = [];
+  const floor: number[] = [];
+  for (let k = 0; k < revisions.length; k++) {
+    const revision = revisions[k];
+    const read = async () => {
+      const r = await timedGet(`${app.url}/api/v1/scheduler/demand?limit=2000&revision=${revision}`);
+      if (r.status !== 200) fail(`pinned read at ${revision} answered ${r.status}: ${r.body.slice(0, 300)}`, app);
+      api.push(r.ms);
+    };
+    const etcdctl = async () => floor.push(await etcdctlGet(cluster.endpoints, `${PREFIX}/`, revision));
+    if (k % 2 === 0) {
+      await read();
+      await etcdctl();
+    } else {
+      await etcdctl();
+      await read();
+    }
+  }
+  const pairs = api.map((a, k) => a / floor[k]);
+  return {
+    runs: revisions.length,
+    api_ms: { median: round(median(api)), all: api.map((x) => round(x)) },
+    floor_ms: { median: round(median(floor)), all: floor.map((x) => round(x)) },
+    ratio: round(median(api) / median(floor), 2),
+    median_pair_ratio: round(median(pairs), 2),
+    target_ratio: 1.5,
+    load_average: loadAverage(),
+  };
+}
+
+export const pinnedLine = (r: PinnedResult) =>
+  `cold pinned demand?limit=2000&revision=R median ${r.api_ms.median} ms vs etcdctl get --prefix --rev=R ${r.floor_ms.median} ms → ${r.ratio}× (per-run median ${r.median_pair_ratio}×; target ≤ ${r.target_ratio})`;
+
+if (require.main === module) {
+  runBench(async () => {
+    const result = await withProductionStack({ name: "pinned", pastCount: PINNED_RUNS }, (stack) => measurePinned(stack));
+    console.log(pinnedLine(result));
+    writeResult("pinned", { at: new Date().toISOString(), ...result });
+  });
+}

@@ -12,6 +12,7 @@ import "../lib/sim/node-entry";
 import { productionTarget } from "../lib/sim/scenarios/production";
 import { runLoad } from "../test/support/load-driver";
 import { runBench, writeResult } from "./harness";
+import { renderFigures, type FigureRow } from "./report";
 import { historyLine, measureHistory, writeHistory } from "./history";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
 import { measureReady, readyLine } from "./ready";
@@ -22,13 +23,6 @@ import { eventWriter, measureVisible, visibleLine } from "./visible";
 const CLIENTS = 32;
 const LOOP_WARMUP_S = Number(process.env.BENCH_LOOP_WARMUP_S ?? 10);
 const LOOP_SECONDS = Number(process.env.BENCH_LOOP_SECONDS ?? 30);
-
-export interface FigureRow {
-  figure: string;
-  value: string;
-  target: string;
-  met: boolean;
-}
 
 async function closedLoop(stack: BenchStack) {
   const targets = Array.from({ length: 500 }, (_, k) => productionTarget((k * 7919) % stack.tables));
@@ -88,11 +82,6 @@ async function main(): Promise<void> {
   };
   writeResult("figures", result);
   console.log(`\n${renderFigures(table)}\nload average ${loadBefore.join(" ")} → ${result.load_average.after.join(" ")}; ${result.seconds} s`);
-}
-
-/** The table as markdown (also what report.md shows). */
-export function renderFigures(table: FigureRow[]): string {
-  return ["| figure | this run | target | met |", "|---|---|---|---|", ...table.map((r) => `| ${r.figure} | ${r.value} | ${r.target} | ${r.met ? "yes" : "**no**"} |`)].join("\n");
 }
 
 if (require.main === module) runBench(main);

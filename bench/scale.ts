@@ -1,12 +1,12 @@
 // `npm run bench:scale`: how the cost grows with the fleet. One etcd, grown in one run to
 // 1×, 2×, 4× and 8× the production table count (13,405 → 107,240 tables × 2 shards, the
 // §10 T23 shape continued), and at each size a fresh `next start` on it. Per size:
-// * the cold pinned read ÷ `etcdctl get --prefix --rev` (./pinned.ts, 3 revisions);
+// * the cold pinned read ÷ `etcdctl get --prefix --rev` (./pinned.ts, 5 revisions);
 // * the full plan: `planFleet` of the fleet read at the current revision, in this process
 //   with the console stopped (median of 3);
 // * change → visible through the API, idle (./visible.ts, 5 puts);
 // * the console's RSS and live heap once ready (a full GC forced through its inspector),
-//   and its peak RSS while it made its first read and plan;
+//   again after the pinned reads (it keeps them), and its peak RSS until ready;
 // * /tables in Chromium: navigation → first row, → every row loaded, and the page's JS heap;
 // * etcd's db size (`etcdctl endpoint status -w json`, dbSize).
 // Prints each figure's growth factor per doubling (linear or better: ≤ 2.2) and where the
@@ -14,6 +14,8 @@
 // `--sizes=1,2` to run fewer sizes.
 import "../lib/sim/node-entry";
 import { execFileSync } from "node:child_process";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { createEtcdClient } from "../lib/etcd/client";
 import { readFolded } from "../lib/live/read";
 import { plannerFleet } from "../lib/live/planner-input";
@@ -23,6 +25,7 @@ import { liveHeapBytes } from "../test/support/inspector";
 import { rssBytes } from "../test/support/observe";
 import type { RunningApp } from "../test/support/app";
 import { runBench, writeResult } from "./harness";
+import { renderScale } from "./report";
 import { measurePinned } from "./pinned";
 import {
   EtcdHttp, etcdDbBytes, fail, loadAverage, median, pastRevisions, PREFIX, round, seedTables, sleep, startBenchEtcd, startConsole, type BenchStack,
@@ -34,11 +37,15 @@ const MIB = 1048576;
 const ETCD_DEFAULT_QUOTA = 2 * 1024 ** 3;
 const LINEAR = 2.2;
 const READY_DEADLINE_MS = 300_000;
+const PINNED_PER_SIZE = 5;
+
+v8.setFlagsFromString("--expose-gc");
+const gc = vm.runInNewContext("gc") as () => void;
 
 const sizesArg = process.argv.find((a) => a.startsWith("--sizes="))?.slice("--sizes=".length);
 const SIZES = (sizesArg ?? "1,2,4,8").split(",").map(Number);
 
-interface SizeFigures {
+type SizeFigures = {
   multiple: number;
   tables: number;
   etcd_db_mib: number;
@@ -48,13 +55,17 @@ interface SizeFigures {
   pinned_over_floor: number;
   plan_ms: number;
   change_to_visible_ms: number;
+  /** once ready, before any pinned read: the live fleet and its plan */
   rss_mib: number;
-  startup_peak_rss_mib: number;
   live_heap_mib: number;
+  /** after the pinned reads: the console also holds those fleets (its pinned LRU) */
+  rss_with_pinned_mib: number;
+  live_heap_with_pinned_mib: number;
+  startup_peak_rss_mib: number;
   tables_first_row_ms: number | null;
   tables_all_rows_ms: number | null;
   tables_js_heap_mib: number | null;
-}
+};
 
 /** Starts the console and waits (longer than startApp's 60 s) for `ready`, sampling its RSS. */
 async function startAndWait(stack: Omit<BenchStack, "app">): Promise<{ app: RunningApp; readyMs: number; peakRss: number }> {
@@ -81,6 +92,7 @@ async function planMs(endpoints: string): Promise<number> {
     planFleet(fleet, now);
     const times: number[] = [];
     for (let k = 0; k < 3; k++) {
+      gc(); // each plan pays for its own garbage only
       const started = performance.now();
       planFleet(fleet, now);
       times.push(performance.now() - started);
@@ -125,10 +137,12 @@ async function measureSize(base: Omit<BenchStack, "app">, multiple: number, log:
   let figures: Omit<SizeFigures, "plan_ms">;
   try {
     log(`${multiple}×: ready after ${round(readyMs / 1000)} s`);
-    const pinned = await measurePinned(stack);
-    const visible = await changeToVisible(stack, 5, multiple * 100);
     const liveHeap = await liveHeapBytes(app.inspectorUrl!);
     const rss = rssBytes(app.process.pid!);
+    const pinned = await measurePinned(stack);
+    const heapWithPinned = await liveHeapBytes(app.inspectorUrl!);
+    const rssWithPinned = rssBytes(app.process.pid!);
+    const visible = await changeToVisible(stack, 5, multiple * 100);
     const page = await tablesPage(app.url);
     figures = {
       multiple,
@@ -140,8 +154,10 @@ async function measureSize(base: Omit<BenchStack, "app">, multiple: number, log:
       pinned_over_floor: pinned.ratio,
       change_to_visible_ms: round(median(visible.ms)),
       rss_mib: round(rss / MIB),
-      startup_peak_rss_mib: round(peakRss / MIB),
       live_heap_mib: round(liveHeap / MIB),
+      rss_with_pinned_mib: round(rssWithPinned / MIB),
+      live_heap_with_pinned_mib: round(heapWithPinned / MIB),
+      startup_peak_rss_mib: round(peakRss / MIB),
       tables_first_row_ms: page.firstRow,
       tables_all_rows_ms: page.allRows,
       tables_js_heap_mib: page.heapMib,
@@ -154,7 +170,7 @@ async function measureSize(base: Omit<BenchStack, "app">, multiple: number, log:
 }
 
 const GROWTH_KEYS = [
-  "pinned_ms", "floor_ms", "pinned_over_floor", "plan_ms", "change_to_visible_ms", "time_to_ready_ms", "rss_mib", "live_heap_mib", "startup_peak_rss_mib", "etcd_db_mib", "tables_first_row_ms", "tables_all_rows_ms", "tables_js_heap_mib",
+  "pinned_ms", "floor_ms", "pinned_over_floor", "plan_ms", "change_to_visible_ms", "time_to_ready_ms", "rss_mib", "live_heap_mib", "rss_with_pinned_mib", "live_heap_with_pinned_mib", "startup_peak_rss_mib", "etcd_db_mib", "tables_first_row_ms", "tables_all_rows_ms", "tables_js_heap_mib",
 ] as const;
 
 /** Per figure: the factor of each doubling step and the mean factor per doubling over the whole range. */
@@ -204,7 +220,7 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       await seedTables(etcd, PREFIX, seeded, tables);
       seeded = tables;
-      const past = await pastRevisions(etcd, PREFIX, 3, tables);
+      const past = await pastRevisions(etcd, PREFIX, PINNED_PER_SIZE, tables);
       log(`${multiple}×: ${tables.toLocaleString("en-US")} tables seeded (${round((performance.now() - t0) / 1000)} s)`);
       const figures = await measureSize({ cluster, etcd, tables, past, log }, multiple, log);
       sizes.push(figures);
@@ -220,19 +236,12 @@ async function main(): Promise<void> {
     tables_at_etcd_quota: tablesAt(sizes, (s) => s.etcd_db_mib, ETCD_DEFAULT_QUOTA / MIB),
     node_heap_limit_mib: heapLimit,
     tables_at_heap_limit_live: tablesAt(sizes, (s) => s.live_heap_mib, heapLimit),
-    // the first read and plan hold the raw pages, the parsed records and the plan at once
-    tables_at_heap_limit_startup_peak: tablesAt(sizes, (s) => s.startup_peak_rss_mib, heapLimit),
+    // a console that also holds pinned reads (time travel) keeps up to 4 more fleets
+    tables_at_heap_limit_with_pinned: tablesAt(sizes, (s) => s.live_heap_with_pinned_mib, heapLimit),
   };
   const result = { at: new Date().toISOString(), seconds: round((performance.now() - started) / 1000), load_average: { before: loadBefore, after: loadAverage() }, sizes, growth: g, linear_threshold: LINEAR, limits };
   writeResult("scale", result);
   console.log(renderScale(result));
-}
-
-export function renderScale(r: { sizes: SizeFigures[]; growth: ReturnType<typeof growth>; limits: Record<string, number | null> }): string {
-  const head = `| figure | ${r.sizes.map((s) => `${s.multiple}× (${s.tables.toLocaleString("en-US")})`).join(" | ")} | per doubling | linear or better |`;
-  const rows = GROWTH_KEYS.map((k) => `| ${k} | ${r.sizes.map((s) => s[k] ?? "—").join(" | ")} | ${r.growth[k].per_doubling ?? "—"} | ${r.growth[k].linear_or_better === null ? "—" : r.growth[k].linear_or_better ? "yes" : "**no**"} |`);
-  const lim = Object.entries(r.limits).map(([k, v]) => `* ${k}: ${v === null ? "— (does not grow)" : v.toLocaleString("en-US")}`);
-  return [head, `|---|${r.sizes.map(() => "---|").join("")}---|---|`, ...rows, "", ...lim].join("\n");
 }
 
 if (require.main === module) runBench(main);

@@ -10,7 +10,8 @@ export function etcdctlGet(endpoints: string, prefix: string, revision?: number)
   return new Promise((resolve, reject) => {
     const devnull = fs.openSync("/dev/null", "w");
     const started = performance.now();
-    const args = ["--endpoints", endpoints, "get", "--prefix", prefix, ...(revision === undefined ? [] : [`--rev=${revision}`])];
+    // etcdctl gives up after 5 s by default; an 8× fleet on a busy machine takes longer
+    const args = ["--endpoints", endpoints, "--command-timeout=300s", "get", "--prefix", prefix, ...(revision === undefined ? [] : [`--rev=${revision}`])];
     const child = spawn("etcdctl", args, { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
     let stderr = "";
     child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));

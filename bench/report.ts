@@ -165,7 +165,8 @@ function renderBench(bench: BenchDef, run: BenchRun | undefined, resultsDir: str
     const met = t.check ? (t.check(hit[1]) ? "yes" : "**no**") : "—";
     lines.push(`| ${t.label} (\`${hit[0]}\`) | ${fmt(hit[1])} | ${t.target} | ${met} |`);
   }
-  const rest = leaves.filter(([k]) => !used.has(k));
+  // a benchmark's own table is shown above; its rows are not repeated among the figures
+  const rest = leaves.filter(([k]) => !used.has(k) && !(bench.render && k.startsWith("table[")));
   if (rest.length > 0) {
     lines.push("", "<details><summary>All other figures</summary>", "", "| key | value |", "|---|---|");
     for (const [k, v] of rest.slice(0, 200)) lines.push(`| \`${k}\` | ${fmt(v)} |`);

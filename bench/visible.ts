@@ -6,7 +6,7 @@
 // other tables).
 import "../lib/sim/node-entry";
 import { PRODUCTION_SHARDS, productionTarget } from "../lib/sim/scenarios/production";
-import type { LoadWriter } from "../test/support/load-driver";
+import { burstWriter, type LoadWriter } from "../test/support/load-driver";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
 import { fail, loadAverage, median, PREFIX, productionEvent, round, sleep, withProductionStack, type BenchStack, type EtcdHttp } from "./stack";
@@ -15,34 +15,9 @@ export const VISIBLE_RUNS = 9;
 const POLL_DEADLINE_MS = 30_000;
 const WRITER_EVERY_MS = 100;
 
-/** Puts one demand event every `everyMs` (tables `k * 31 + 5`, never the measured ones). */
+/** One demand event put every `everyMs` (tables `k * 31 + 5`, never the measured ones). */
 export function eventWriter(etcd: EtcdHttp, tables: number, everyMs = WRITER_EVERY_MS): LoadWriter {
-  let writing = false;
-  let puts = 0;
-  let loop: Promise<void> = Promise.resolve();
-  return {
-    everyMs,
-    start() {
-      writing = true;
-      loop = (async () => {
-        const started = Date.now();
-        while (writing) {
-          const i = (puts * 31 + 5) % tables;
-          const p = productionEvent(PREFIX, i, PRODUCTION_SHARDS[1], 100 + puts);
-          await etcd.put(p.key, p.value);
-          puts += 1;
-          // a steady rate, not "a put, then a pause": catch up after a slow put
-          await sleep(Math.max(0, started + puts * everyMs - Date.now()));
-        }
-      })();
-    },
-    bursts: () => puts,
-    async stop() {
-      writing = false;
-      await loop;
-      return puts;
-    },
-  };
+  return burstWriter(etcd, everyMs, (n) => [productionEvent(PREFIX, (n * 31 + 5) % tables, PRODUCTION_SHARDS[1], 100 + n)]);
 }
 
 interface DetailBody {

@@ -5,10 +5,11 @@
 // the pinned reads it made), and the two alternate which goes first, so both see the
 // same machine load. Prints the ratio of the medians (target ≤ 1.5).
 import "../lib/sim/node-entry";
-import { fetchMetrics, metricSum } from "../test/support/observe";
+import os from "node:os";
+import { cpuMsOf, fetchMetrics, metricSum } from "../test/support/observe";
 import { etcdctlGet } from "./etcdctl-floor";
 import { runBench, writeResult } from "./harness";
-import { fail, loadAverage, median, PREFIX, round, timedGet, withProductionStack, type BenchStack } from "./stack";
+import { fail, loadAverage, median, PREFIX, round, timedGet, treeCpuMs, withProductionStack, type BenchStack } from "./stack";
 
 export const PINNED_RUNS = 7;
 
@@ -28,6 +29,13 @@ export interface PinnedResult {
    */
   read_over_floor: number;
   rest_over_floor: number;
+  /**
+   * CPU per run (median, ms, from /proc): the console's for a pinned request and etcd's
+   * for it and for the floor; and the least wall time the console + etcd CPU allows on
+   * this machine's CPUs even perfectly parallel, ÷ the floor (what no overlap can beat).
+   */
+  cpu_ms: { console: number; etcd: number; etcd_for_floor: number };
+  cpu_bound_over_floor: number;
   load_average: number[];
 }
 
@@ -43,15 +51,26 @@ export async function measurePinned(stack: BenchStack, revisions = stack.past): 
   await etcdctlGet(cluster.endpoints, `${PREFIX}/`);
   const api: number[] = [];
   const floor: number[] = [];
+  const cpu = { console: [] as number[], etcd: [] as number[], etcdForFloor: [] as number[] };
+  const etcdPid = cluster.members[0].process?.pid;
+  const consolePid = app.process.pid!;
   const reads0 = await pinnedReadSeconds(app.url);
   for (let k = 0; k < revisions.length; k++) {
     const revision = revisions[k];
     const read = async () => {
+      const c0 = treeCpuMs(consolePid);
+      const e0 = cpuMsOf(etcdPid);
       const r = await timedGet(`${app.url}/api/v1/scheduler/demand?limit=2000&revision=${revision}`);
       if (r.status !== 200) fail(`pinned read at ${revision} answered ${r.status}: ${r.body.slice(0, 300)}`, app);
       api.push(r.ms);
+      cpu.console.push(treeCpuMs(consolePid) - c0);
+      cpu.etcd.push(cpuMsOf(etcdPid) - e0);
     };
-    const etcdctl = async () => floor.push(await etcdctlGet(cluster.endpoints, `${PREFIX}/`, revision));
+    const etcdctl = async () => {
+      const e0 = cpuMsOf(etcdPid);
+      floor.push(await etcdctlGet(cluster.endpoints, `${PREFIX}/`, revision));
+      cpu.etcdForFloor.push(cpuMsOf(etcdPid) - e0);
+    };
     if (k % 2 === 0) {
       await read();
       await etcdctl();
@@ -73,12 +92,14 @@ export async function measurePinned(stack: BenchStack, revisions = stack.past): 
     target_ratio: 1.5,
     read_over_floor: round(readMs / median(floor), 2),
     rest_over_floor: round((meanApi - readMs) / median(floor), 2),
+    cpu_ms: { console: median(cpu.console), etcd: median(cpu.etcd), etcd_for_floor: median(cpu.etcdForFloor) },
+    cpu_bound_over_floor: round((median(cpu.console) + median(cpu.etcd)) / os.cpus().length / median(floor), 2),
     load_average: loadAverage(),
   };
 }
 
 export const pinnedLine = (r: PinnedResult) =>
-  `cold pinned demand?limit=2000&revision=R median ${r.api_ms.median} ms vs etcdctl get --prefix --rev=R ${r.floor_ms.median} ms → ${r.ratio}× (per-run median ${r.median_pair_ratio}×; target ≤ ${r.target_ratio}); of it the fleet read ${r.read_over_floor}×, plan + rows + HTTP ${r.rest_over_floor}× the floor`;
+  `cold pinned demand?limit=2000&revision=R median ${r.api_ms.median} ms vs etcdctl get --prefix --rev=R ${r.floor_ms.median} ms → ${r.ratio}× (per-run median ${r.median_pair_ratio}×; target ≤ ${r.target_ratio}); of it the fleet read ${r.read_over_floor}×, plan + rows + HTTP ${r.rest_over_floor}× the floor; CPU console ${r.cpu_ms.console} ms + etcd ${r.cpu_ms.etcd} ms (floor: etcd ${r.cpu_ms.etcd_for_floor} ms) → at least ${r.cpu_bound_over_floor}× the floor on ${os.cpus().length} CPUs`;
 
 if (require.main === module) {
   runBench(async () => {

@@ -210,8 +210,13 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
   return { kvs: all, revision, stats };
 }
 
-/** A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel sub-ranges. */
-const SPLIT_MAX_PARTS = 4;
+/**
+ * A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel
+ * sub-ranges. etcd 3.4 walks the index of everything left in a range on every page, so
+ * shorter parts cost it less: the production fleet's demand events (26,810 keys) come in
+ * 8 parts in about half the time of one unpaged `etcdctl get` (4 parts: two thirds).
+ */
+const SPLIT_MAX_PARTS = 8;
 const SPLIT_KEYS_PER_PART = 2048;
 
 /**

@@ -28,6 +28,8 @@ export function renderFigures(table: FigureRow[]): string {
 
 export interface ScaleReport {
   sizes: (Record<string, number | null> & { multiple: number; tables: number })[];
+  /** the first size that failed, if one did (larger ones are not tried) */
+  broke?: { multiple: number; tables: number; error: string } | null;
   growth: Record<string, { per_doubling: number | null; linear_or_better: boolean | null }>;
   limits: Record<string, number | null>;
 }
@@ -38,7 +40,8 @@ export function renderScale(r: ScaleReport): string {
   const head = `| figure | ${r.sizes.map((s) => `${s.multiple}× (${s.tables.toLocaleString("en-US")})`).join(" | ")} | per doubling | linear or better |`;
   const rows = keys.map((k) => `| ${k} | ${r.sizes.map((s) => s[k] ?? "—").join(" | ")} | ${r.growth[k].per_doubling ?? "—"} | ${r.growth[k].linear_or_better === null ? "—" : r.growth[k].linear_or_better ? "yes" : "**no**"} |`);
   const limits = Object.entries(r.limits).map(([k, v]) => `* ${k}: ${v === null ? "— (does not grow)" : v.toLocaleString("en-US")}`);
-  return [head, `|---|${r.sizes.map(() => "---|").join("")}---|---|`, ...rows, "", ...limits].join("\n");
+  const broke = r.broke ? [`* **broke at ${r.broke.multiple}× (${r.broke.tables.toLocaleString("en-US")} tables)**: ${r.broke.error}`] : [];
+  return [head, `|---|${r.sizes.map(() => "---|").join("")}---|---|`, ...rows, "", ...broke, ...limits].join("\n");
 }
 
 interface Target {
@@ -186,5 +189,8 @@ export function renderReport(runs: BenchRun[], resultsDir: string, now: Date): s
     "benchmark writes it). \"met\" compares a figure with its target.",
     "",
   ];
-  return header.join("\n") + "\n" + BENCHES.map((b) => renderBench(b, runs.find((r) => r.name === b.name), resultsDir)).join("\n");
+  // bench/results/notes.md: what the figures do not say (profiles, what was tried), kept by hand
+  const notesFile = path.join(resultsDir, "notes.md");
+  const notes = fs.existsSync(notesFile) ? `\n${fs.readFileSync(notesFile, "utf8")}` : "";
+  return header.join("\n") + "\n" + BENCHES.map((b) => renderBench(b, runs.find((r) => r.name === b.name), resultsDir)).join("\n") + notes;
 }

@@ -181,7 +181,7 @@ function growth(sizes: SizeFigures[]) {
     const perStep = v.slice(1).map((x, i) => (x === null || v[i] === null || v[i] === 0 ? null : round((x / v[i]!) ** (1 / Math.log2(sizes[i + 1].multiple / sizes[i].multiple)), 2)));
     const first = v[0];
     const last = v[v.length - 1];
-    const doublings = Math.log2(sizes[sizes.length - 1].multiple / sizes[0].multiple);
+    const doublings = sizes.length > 1 ? Math.log2(sizes[sizes.length - 1].multiple / sizes[0].multiple) : 0;
     const perDoubling = first && last && doublings > 0 ? round((last / first) ** (1 / doublings), 2) : null;
     out[key] = { per_step: perStep, per_doubling: perDoubling, linear_or_better: perDoubling === null ? null : perDoubling <= LINEAR };
   }
@@ -212,6 +212,7 @@ async function main(): Promise<void> {
   const loadBefore = loadAverage();
   const cluster = await startBenchEtcd();
   const sizes: SizeFigures[] = [];
+  let broke: { multiple: number; tables: number; error: string } | null = null;
   try {
     const etcd = new EtcdHttp(cluster.members[0].clientUrl);
     let seeded = 0;
@@ -222,9 +223,17 @@ async function main(): Promise<void> {
       seeded = tables;
       const past = await pastRevisions(etcd, PREFIX, PINNED_PER_SIZE, tables);
       log(`${multiple}×: ${tables.toLocaleString("en-US")} tables seeded (${round((performance.now() - t0) / 1000)} s)`);
-      const figures = await measureSize({ cluster, etcd, tables, past, log }, multiple, log);
-      sizes.push(figures);
-      log(`${multiple}×: ${JSON.stringify(figures)}`);
+      try {
+        const figures = await measureSize({ cluster, etcd, tables, past, log }, multiple, log);
+        sizes.push(figures);
+        log(`${multiple}×: ${JSON.stringify(figures)}`);
+      } catch (e) {
+        // where it breaks is a result too; a larger fleet would not do better
+        const error = (e instanceof Error ? e.message : String(e)).split("\n")[0].slice(0, 400);
+        broke = { multiple, tables, error };
+        log(`${multiple}×: FAILED: ${error}`);
+        break;
+      }
     }
   } finally {
     await cluster.stop();
@@ -239,9 +248,13 @@ async function main(): Promise<void> {
     // a console that also holds pinned reads (time travel) keeps up to 4 more fleets
     tables_at_heap_limit_with_pinned: tablesAt(sizes, (s) => s.live_heap_with_pinned_mib, heapLimit),
   };
-  const result = { at: new Date().toISOString(), seconds: round((performance.now() - started) / 1000), load_average: { before: loadBefore, after: loadAverage() }, sizes, growth: g, linear_threshold: LINEAR, limits };
+  const result = { at: new Date().toISOString(), seconds: round((performance.now() - started) / 1000), load_average: { before: loadBefore, after: loadAverage() }, sizes, broke, growth: g, linear_threshold: LINEAR, limits };
   writeResult("scale", result);
   console.log(renderScale(result));
+  if (broke) {
+    console.log(`broke at ${broke.multiple}× (${broke.tables.toLocaleString("en-US")} tables): ${broke.error}`);
+    process.exitCode = 1;
+  }
 }
 
 if (require.main === module) runBench(main);

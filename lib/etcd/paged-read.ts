@@ -213,10 +213,11 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
 /**
  * A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel
  * sub-ranges. etcd 3.4 walks the index of everything left in a range on every page, so
- * shorter parts cost it less: the production fleet's demand events (26,810 keys) come in
- * 8 parts in about half the time of one unpaged `etcdctl get` (4 parts: two thirds).
+ * shorter parts cost it less; but every part's pages share one connection and one event
+ * loop, so more parts make each page wait longer: with 8, an 8× production fleet on a
+ * busy host saw pages pass the call deadline (bench/scale.ts), with 4 it did not.
  */
-const SPLIT_MAX_PARTS = 8;
+const SPLIT_MAX_PARTS = 4;
 const SPLIT_KEYS_PER_PART = 2048;
 
 /**

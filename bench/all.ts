@@ -1,9 +1,10 @@
-// `npm run bench`: runs every benchmark in turn (read, plan, api, ui, load),
-// each as its own `tsx bench/<name>.ts` process, then writes ONE report,
-// bench/results/report.md, with every figure from bench/results/<name>.json next to its
-// target. A benchmark that fails or writes no JSON is reported as such; the others still run.
+// `npm run bench`: runs every benchmark of bench/report.ts's BENCHES in turn (figures: the
+// performance table; scale; read, plan, ui, load), each as its own `tsx bench/<name>.ts`
+// process, then writes ONE report, bench/results/report.md, with every figure from
+// bench/results/<name>.json next to its target, and prints it. A benchmark that fails or
+// writes no JSON is reported as such; the others still run. About 15 minutes here.
 //
-//   npm run bench                 # all five
+//   npm run bench                 # all of them
 //   npm run bench -- --only=api,load
 //   npm run bench -- --report-only  # re-render report.md from the JSON already there
 import { spawnSync } from "node:child_process";
@@ -36,7 +37,7 @@ function main(): void {
     }
     console.log(`=== bench ${bench.name} ===`);
     const started = Date.now();
-    const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), file], {
+    const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), file, ...(bench.args ?? [])], {
       cwd: ROOT,
       stdio: "inherit",
       env: process.env,

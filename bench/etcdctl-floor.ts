@@ -1,15 +1,18 @@
 // The physical floor the read benchmarks compare against: one `etcdctl get --prefix` of
-// the same prefix, output discarded, timed from spawn to exit.
+// the same prefix (at `revision` when given, as `--rev`), output discarded, timed from
+// spawn to exit.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-export function etcdctlGet(endpoints: string, prefix: string): Promise<number> {
+export function etcdctlGet(endpoints: string, prefix: string, revision?: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const devnull = fs.openSync("/dev/null", "w");
     const started = performance.now();
-    const child = spawn("etcdctl", ["--endpoints", endpoints, "get", "--prefix", prefix], { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
+    // etcdctl gives up after 5 s by default; an 8× fleet on a busy machine takes longer
+    const args = ["--endpoints", endpoints, "--command-timeout=300s", "get", "--prefix", prefix, ...(revision === undefined ? [] : [`--rev=${revision}`])];
+    const child = spawn("etcdctl", args, { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
     let stderr = "";
     child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);

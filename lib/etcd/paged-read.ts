@@ -34,6 +34,8 @@ export interface RawKv {
 }
 
 export interface ReadStats {
+  /** key ranges read (a prefix cut at split keys is read as several, in parallel) */
+  ranges: number;
   pages: number;
   shrinks: number;
   bytes: number;
@@ -76,7 +78,7 @@ export interface PagedReadResult {
 
 const ZERO = Buffer.from([0]);
 
-export const emptyStats = (): ReadStats => ({ pages: 0, shrinks: 0, bytes: 0, keys: 0 });
+export const emptyStats = (): ReadStats => ({ ranges: 0, pages: 0, shrinks: 0, bytes: 0, keys: 0 });
 
 /** [prefix, prefix with its last non-0xFF byte incremented) */
 export function prefixRangeEnd(prefix: Buffer): Buffer {
@@ -145,6 +147,7 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
   const budget = opts.budgetBytes ?? PAGE_BUDGET_BYTES;
   const maxLimit = opts.maxLimit ?? PAGE_MAX_KEYS;
   const stats = opts.stats;
+  stats.ranges += 1;
   let limit = Math.min(opts.startLimit ?? PAGE_START_KEYS, maxLimit);
   let revision = opts.revision;
   let linearizable = false;
@@ -207,27 +210,50 @@ async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, lab
   return { kvs: all, revision, stats };
 }
 
-/** A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel sub-ranges. */
+/**
+ * A family of ≥ 2 × SPLIT_KEYS_PER_PART keys is read in up to SPLIT_MAX_PARTS parallel
+ * sub-ranges. etcd 3.4 walks the index of everything left in a range on every page, so
+ * shorter parts cost it less; but every part's pages share one connection and one event
+ * loop, so more parts make each page wait longer: with 8, an 8× production fleet on a
+ * busy host saw pages pass the call deadline (bench/scale.ts), with 4 it did not.
+ */
 const SPLIT_MAX_PARTS = 4;
 const SPLIT_KEYS_PER_PART = 2048;
 
 /**
- * Remembers where the last read of each prefix could be cut into parts of equal key
- * counts (its quantile keys), so the next read of that prefix runs its parts in parallel
- * (`splitKeys` of readPrefixesAtRevision). Same result whatever the keys; only faster.
+ * Remembers, per prefix, what the last read of it showed: where it could be cut into
+ * parts of equal key counts (its quantile keys), so the next read runs its parts in
+ * parallel (`splitKeys` of readPrefixesAtRevision), and its mean record size, so each
+ * part's first page is already the size the §8.1 loop would grow to (`startLimit`)
+ * instead of 512 keys. Same result whatever the hints; only fewer, parallel pages.
  */
 export class SplitHints {
   private byPrefix = new Map<string, Buffer[]>();
+  private limits = new Map<string, number>();
 
   get(prefix: string): Buffer[] | undefined {
     return this.byPrefix.get(prefix);
   }
 
+  /** The first page size for `prefix`: ~90% of the byte budget by the last read's mean record. */
+  startLimit(prefix: string): number | undefined {
+    return this.limits.get(prefix);
+  }
+
   /** Learn from the kvs (in key order) a read of `prefix` returned. */
-  learn(prefix: string, kvs: readonly { key: string }[]): void {
+  learn(prefix: string, kvs: readonly { key: string; value: Buffer }[]): void {
     const parts = Math.min(SPLIT_MAX_PARTS, Math.floor(kvs.length / SPLIT_KEYS_PER_PART));
     if (parts > 1) this.byPrefix.set(prefix, Array.from({ length: parts - 1 }, (_, i) => Buffer.from(kvs[Math.floor((kvs.length * (i + 1)) / parts)].key)));
     else this.byPrefix.delete(prefix);
+    // only a family that outgrew the master's first page gains from a larger one
+    if (kvs.length <= PAGE_START_KEYS) {
+      this.limits.delete(prefix);
+      return;
+    }
+    let bytes = 0;
+    for (let i = 0; i < kvs.length; i++) bytes += kvs[i].key.length + kvs[i].value.length;
+    const fit = Math.floor((PAGE_BUDGET_BYTES * 0.9) / (bytes / kvs.length));
+    this.limits.set(prefix, Math.max(PAGE_START_KEYS, Math.min(PAGE_MAX_KEYS, fit)));
   }
 }
 
@@ -238,10 +264,12 @@ export class SplitHints {
 export async function readPrefixesAtRevision(
   client: Etcd3,
   prefixes: string[],
-  opts: Omit<PagedReadOptions, "onPage" | "splitKeys" | "startKey"> & {
+  opts: Omit<PagedReadOptions, "onPage" | "splitKeys" | "startKey" | "startLimit"> & {
     onPage?: (prefix: string, kvs: RawKv[]) => void;
     splitKeys?: (prefix: string) => Buffer[] | undefined;
     startKey?: (prefix: string) => Buffer | undefined;
+    /** the first page size per prefix (default PAGE_START_KEYS) */
+    startLimit?: (prefix: string) => number | undefined;
   } = {},
 ): Promise<{ revision: number; kvsByPrefix: Map<string, RawKv[]>; stats: ReadStats }> {
   const revision = opts.revision ?? (await currentRevision(client, opts.probePrefix ?? prefixes[0]));
@@ -255,6 +283,7 @@ export async function readPrefixesAtRevision(
         onPage: opts.onPage ? (kvs) => opts.onPage!(prefix, kvs) : undefined,
         splitKeys: opts.splitKeys?.(prefix),
         startKey: opts.startKey?.(prefix),
+        startLimit: opts.startLimit?.(prefix),
       }),
     ),
   );

@@ -55,8 +55,9 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   const inflight = new Map<string, Promise<FleetRead>>();
   /** an explicit `tasksSinceMs` reads a different `tasks/` range, so it is part of the key */
   const readKey = (revision: number | "latest", tasksSinceMs: number | undefined) => `${revision}:${tasksSinceMs ?? "window"}`;
-  // quantile keys of the last read per large family: the next read cuts it there and
-  // reads the parts in parallel (same revision, same result; only faster)
+  // quantile keys and mean record size of the last read per large family: the next read
+  // cuts it there, reads the parts in parallel, each from a full-size first page (same
+  // revision, same result; only faster)
   const splitHints = new SplitHints();
   const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
 
@@ -78,6 +79,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
       maxLimit: ctx.maxPageKeys,
       probePrefix: ctx.prefix,
       splitKeys: (prefix) => splitHints.get(prefix),
+      startLimit: (prefix) => splitHints.startLimit(prefix),
       startKey: (prefix) => familyStartKey(ctx.prefix, byPrefix.get(prefix)!, sinceMs),
       onPage: (prefix, kvs) => {
         const family = byPrefix.get(prefix)!;

@@ -131,6 +131,8 @@ export interface SkippedKey {
 }
 
 export interface SnapshotReadStats {
+  /** key ranges the read was made of (a large family is read in parallel parts) */
+  ranges?: number;
   pages: number;
   shrinks: number;
   bytes: number;

@@ -1,0 +1,117 @@
+// `npm run bench:tabs`: ten real Chromium tabs on /tables (each loads the fleet and
+// re-reads it as the page does), then the console's CPU over a window, as % of one core:
+// the `next start` process tree's CPU time from /proc before and after. Idle (target
+// ≤ 10 %), and again with a writer changing 10 events a second. The tabs' API requests
+// are counted by status (200 or 304) and by bytes received, so a page that revalidates
+// instead of re-downloading shows it.
+import "../lib/sim/node-entry";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { runBench, writeResult } from "./harness";
+import { loadAverage, round, sleep, treeCpuMs, withProductionStack, type BenchStack } from "./stack";
+import { eventWriter } from "./visible";
+
+const TABS = 10;
+const WINDOW_MS = Number(process.env.BENCH_TABS_WINDOW_MS ?? 30_000);
+const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}
+
+interface Traffic {
+  requests: number;
+  ok: number;
+  not_modified: number;
+  other: number;
+  bytes: number;
+}
+
+const emptyTraffic = (): Traffic => ({ requests: 0, ok: 0, not_modified: 0, other: 0, bytes: 0 });
+
+function countApi(page: Page, traffic: { now: Traffic }): void {
+  page.on("response", (res) => {
+    if (!res.url().includes("/api/v1/")) return;
+    const t = traffic.now;
+    t.requests += 1;
+    if (res.status() === 200) t.ok += 1;
+    else if (res.status() === 304) t.not_modified += 1;
+    else t.other += 1;
+    // bytes on the wire when the server says (content-length), else the decoded body
+    const length = Number(res.headers()["content-length"]);
+    if (Number.isFinite(length)) t.bytes += length;
+    else void res.body().then((b) => (t.bytes += b.length), () => undefined);
+  });
+}
+
+interface Window {
+  seconds: number;
+  console_cpu_ms: number;
+  /** console CPU ÷ wall time of the window, in % of one core */
+  cpu_pct_of_core: number;
+  api: Traffic;
+}
+
+async function cpuWindow(pid: number, traffic: { now: Traffic }, ms: number): Promise<Window> {
+  traffic.now = emptyTraffic();
+  const cpu0 = treeCpuMs(pid);
+  const t0 = performance.now();
+  await sleep(ms);
+  const cpu = treeCpuMs(pid) - cpu0;
+  const wall = performance.now() - t0;
+  return { seconds: round(wall / 1000), console_cpu_ms: cpu, cpu_pct_of_core: round((cpu / wall) * 100, 1), api: { ...traffic.now, bytes: Math.round(traffic.now.bytes) } };
+}
+
+export interface TabsResult {
+  tabs: number;
+  idle: Window;
+  writer: Window;
+  /** the same window with no tab open: what the console costs on its own */
+  no_tabs: Window;
+  target_pct: number;
+  load_average: number[];
+}
+
+export async function measureTabs(stack: BenchStack, windowMs = WINDOW_MS): Promise<TabsResult> {
+  const pid = stack.app.process.pid!;
+  const traffic = { now: emptyTraffic() };
+  const noTabs = await cpuWindow(pid, traffic, Math.min(windowMs, 10_000));
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const pages: Page[] = [];
+    for (let t = 0; t < TABS; t++) {
+      const page = await context.newPage();
+      countApi(page, traffic);
+      await page.goto(`${stack.app.url}/tables`);
+      await page.waitForSelector('[data-testid="table-row"]', { timeout: 120_000 });
+      pages.push(page);
+    }
+    stack.log(`${TABS} tabs show rows; measuring ${windowMs / 1000} s idle, then ${windowMs / 1000} s with the writer`);
+    await sleep(2000);
+    const idle = await cpuWindow(pid, traffic, windowMs);
+    const writer = eventWriter(stack.etcd, stack.tables);
+    writer.start();
+    let loaded: Window;
+    try {
+      loaded = await cpuWindow(pid, traffic, windowMs);
+    } finally {
+      await writer.stop();
+    }
+    await context.close();
+    return { tabs: TABS, idle, writer: loaded, no_tabs: noTabs, target_pct: 10, load_average: loadAverage() };
+  } finally {
+    await browser.close();
+  }
+}
+
+export const tabsLine = (r: TabsResult) =>
+  `${r.tabs} /tables tabs: console CPU ${r.idle.cpu_pct_of_core} % of a core idle (target ≤ ${r.target_pct} %; ${r.idle.api.requests} API requests, ${r.idle.api.not_modified} of them 304, ${Math.round(r.idle.api.bytes / 1024)} KiB in ${r.idle.seconds} s), ` +
+  `${r.writer.cpu_pct_of_core} % with the writer (${r.writer.api.requests} requests, ${r.writer.api.not_modified} 304, ${Math.round(r.writer.api.bytes / 1024)} KiB); no tabs: ${r.no_tabs.cpu_pct_of_core} %`;
+
+if (require.main === module) {
+  runBench(async () => {
+    const result = await withProductionStack({ name: "tabs" }, (stack) => measureTabs(stack));
+    console.log(tabsLine(result));
+    writeResult("tabs", { at: new Date().toISOString(), ...result });
+  });
+}

@@ -6,13 +6,26 @@ import "server-only";
 import { bytesFree, foldHeadroom, slotsFree, type HeadroomRow } from "@/lib/planner/headroom";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
-import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta, type Evaluation } from "./meta";
+import type { ReadQuery } from "@/lib/schema/api/common";
+import { answerKey, viewKey } from "./answer-key";
+import { cacheable, type Cacheable } from "./encoded-response";
+import { fleetView, type FleetView } from "./fleet";
+import { evaluate, snapshotMeta, type Evaluation } from "./meta";
 
 function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, number> {
   const free: Record<string, number> = {};
   for (const k of kinds) free[k] = slotsFree(row, k as TaskKind);
   return free;
+}
+
+/**
+ * GET /scheduler/executors as a cacheable answer. A live read is evaluated at its read time
+ * (the answer holds no wall-clock field of its own), so its bytes follow from the view.
+ */
+export async function executorsAnswer(query: ReadQuery): Promise<Cacheable> {
+  const view = await fleetView(query.revision);
+  const evaluation = await evaluate(view, query, view.readAtMs);
+  return cacheable(answerKey("executors", viewKey(view, evaluation)), () => executorsResponse(view, evaluation));
 }
 
 export function executorsResponse(view: FleetView, evaluation?: Evaluation): ExecutorsResponse {

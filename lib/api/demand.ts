@@ -129,7 +129,7 @@ export async function demandListAnswer(q: DemandQuery): Promise<Cacheable> {
   const page0 = await resolvePage(q);
   const planned = await planFor(page0.view, { now_ms: page0.now, now: q.now });
   const { offset, query, fingerprint } = page0;
-  const name = listingName(planned.plan, fingerprint);
+  const name = listingName(planned.view, planned.now, fingerprint);
   const selected = selectionOf(planned.plan, query);
   // the last page completes the listing a client now holds: keep its digest for `?since=`
   if (offset + q.limit >= selected.length) digestOf(name, fingerprint, selected, tableSummary);
@@ -147,7 +147,7 @@ async function changesAnswer(q: DemandQuery, since: string): Promise<Cacheable> 
   const key = answerKey("demand-changes", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now, fingerprint, since, base !== undefined);
   return cacheable(key, (): DemandChanges => {
     const selected = selectionOf(planned.plan, q);
-    const name = listingName(planned.plan, fingerprint);
+    const name = listingName(planned.view, planned.now, fingerprint);
     const next = digestOf(name, fingerprint, selected, tableSummary);
     const changes = base && listingChanges(base, next);
     return {
@@ -183,5 +183,5 @@ function listBody(planned: Planned, { offset, query, fingerprint }: Page, limit:
   const selected = selectionOf(plan, query);
   const page = selected.slice(offset, offset + limit);
   const next = offset + limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + limit, query: fingerprint, filters: filtersOf(query) }) : null;
-  return { ...envelope(planned, selected), tables: page.map(tableSummary), next_cursor: next, listing: listingName(plan, fingerprint) };
+  return { ...envelope(planned, selected), tables: page.map(tableSummary), next_cursor: next, listing: listingName(view, now, fingerprint) };
 }

@@ -11,6 +11,7 @@ import { answerKey, viewKey } from "./answer-key";
 import { cacheable, type Cacheable } from "./encoded-response";
 import { fleetView, type FleetView } from "./fleet";
 import { evaluate, snapshotMeta, type Evaluation } from "./meta";
+import { planFor } from "./plan";
 
 function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, number> {
   const free: Record<string, number> = {};
@@ -19,11 +20,15 @@ function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, 
 }
 
 /**
- * GET /scheduler/executors as a cacheable answer. A live read is evaluated at its read time
- * (the answer holds no wall-clock field of its own), so its bytes follow from the view.
+ * GET /scheduler/executors as a cacheable answer. A live read answers from the live plan's
+ * view (the revision every other live page shows, and a read time that does not move with
+ * each confirmation that it is current) evaluated at its read time: the answer holds no
+ * wall-clock field of its own, so its bytes follow from the view.
  */
 export async function executorsAnswer(query: ReadQuery): Promise<Cacheable> {
-  const view = await fleetView(query.revision);
+  const requested = await fleetView(query.revision);
+  const live = !requested.pinned && query.now_ms === undefined;
+  const view = live ? (await planFor(requested, {})).view : requested;
   const evaluation = await evaluate(view, query, view.readAtMs);
   return cacheable(answerKey("executors", viewKey(view, evaluation)), () => executorsResponse(view, evaluation));
 }

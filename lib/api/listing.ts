@@ -2,14 +2,13 @@ import "server-only";
 // A listing (one plan's rows for one filter and sort, every page) and what changed between
 // two of them, for `GET /scheduler/demand?since=<listing>`: the /tables page holds the whole
 // fleet and refreshes by asking only for the rows whose bytes differ or whose place in line
-// moved, instead of every page again. A listing is named by its plan's identity and the
-// filters; its digest (each row's order and a hash of its encoded row) is made once per
+// moved, instead of every page again. A listing is named by its plan (content and `now`)
+// and the filters; its digest (each row's order and a hash of its encoded row) is made once per
 // listing, when its last page is served or when it is compared, and kept in a small LRU.
 // A name not held here (evicted, another replica, a restart) answers `changes: null`.
 import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
 import type { TableSummary } from "@/lib/schema/api/demand";
-import { identityOf } from "./answer-key";
 
 export interface Digest {
   fingerprint: string;
@@ -35,9 +34,14 @@ function state(): ListingState {
   return (g[KEY] ??= { boot: randomBytes(6).toString("base64url"), digests: new Map() });
 }
 
-/** The name of one plan's listing for one filter fingerprint. */
-export function listingName(plan: object, fingerprint: string): string {
-  return `${state().boot}.${identityOf(plan).slice(1)}.${fingerprint}`;
+/**
+ * The name of one plan's listing for one filter fingerprint. A plan is named by what it
+ * follows from, the fleet content and `now` (as lib/api/plan.ts keys plans), so the same
+ * plan made again names the same listing and an answer's bytes stay the same.
+ */
+export function listingName(view: { contentId: string }, now: number, fingerprint: string): string {
+  const plan = createHash("sha256").update(`${view.contentId} ${now}`).digest("base64url").slice(0, 12);
+  return `${state().boot}.${plan}.${fingerprint}`;
 }
 
 /** Keeps (or refreshes) the digest of a listing; rows are encoded as `encode` does for the wire. */

@@ -178,9 +178,9 @@ const HEADER_PARAMETERS: Record<HeaderName, JsonSchema> = {
 };
 /** Response headers of a cacheable read (errors and writes are `Cache-Control: no-store`). */
 const CACHED_HEADERS: JsonSchema = {
-  ETag: { description: "strong validator of the answer's bytes (a coded variant ends in .br / .gz); send it back in If-None-Match", schema: { type: "string" } },
+  ETag: { description: "strong validator of the answer's bytes (before the server's gzip); send it back in If-None-Match", schema: { type: "string" } },
   "Cache-Control": { description: "no-cache: a cache may keep the answer but must revalidate it on every use", schema: { type: "string", const: "no-cache" } },
-  Vary: { description: "accept-encoding: brotli or gzip as the request accepts", schema: { type: "string" } },
+  Vary: { description: "accept-encoding: gzipped when the request accepts it", schema: { type: "string" } },
 };
 const headerKey = (h: HeaderName) => h.replace(/-/g, "");
 

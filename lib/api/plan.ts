@@ -165,7 +165,9 @@ async function entryForRequest(view: FleetView, now: NowRequest): Promise<{ entr
 }
 
 function answer<T extends Planned>(requested: FleetView, entry: Entry, planned: T, evaluation: Evaluation): T {
-  const view = entry.view.contentId !== requested.contentId || entry.view === requested ? planned.view : requested;
+  // a live answer is labeled by its plan's own view (the bytes of its repeats stay the same:
+  // ./encoded-response.ts); a pinned one at the same content keeps the revision it asked for
+  const view = !requested.pinned || entry.view.contentId !== requested.contentId || entry.view === requested ? planned.view : requested;
   return { ...planned, view, evaluation };
 }
 

@@ -3,7 +3,9 @@
 // whose bytes did not change), or the listing's changes (`?since=<listing>`)? On the
 // production scenario (13,405 tables × 2 shards) in a fresh etcd and a real `next start`,
 // both refresh side by side every 5 s, first with nothing written, then with a writer
-// changing ~10 demand events a second (one table's two shards every 200 ms). Prints, per
+// changing ~10 demand events a second (one table's two shards every 200 ms), then with the
+// writer and every refresh at one `now_ms` (what plans re-made per change at the same
+// `now` give: only the written tables differ). Prints, per
 // strategy and phase: wire bytes (gzip, as a browser gets them), requests, 304s, wall time
 // and the server's CPU per refresh. Writes bench/results/tables-refresh.json.
 //
@@ -63,6 +65,8 @@ class BrowserCache {
   requests = 0;
   notModified = 0;
   wireBytes = 0;
+  /** rows in bodies that came in full (pages' tables, changes' rows) */
+  rowsIn200 = 0;
 
   async fetch<T>(base: string, url: string): Promise<T> {
     const held = this.entries.get(url);
@@ -75,15 +79,20 @@ class BrowserCache {
     }
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${res.body.toString().slice(0, 200)}`);
     if (res.etag) this.entries.set(url, { etag: res.etag, body: res.body });
-    return JSON.parse(res.body.toString()) as T;
+    const parsed = JSON.parse(res.body.toString()) as { tables?: unknown[]; changes?: { rows: unknown[] } | null };
+    this.rowsIn200 += parsed.tables?.length ?? parsed.changes?.rows.length ?? 0;
+    return parsed as T;
   }
 }
+
+/** `{now_ms}` evaluates every refresh at one clock: what plans made per change at the same `now` give. */
+type Clock = { now_ms?: number };
 
 const query = (params: Record<string, string | number | boolean>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
 
 /** Every page of the fleet (2,000 a page), the later ones pinned by the first's cursor. */
-async function allPages(base: string, cache: BrowserCache): Promise<DemandList> {
-  const first = await cache.fetch<DemandList>(base, `${PATH}${query({ limit: 2000, include_idle: true })}`);
+async function allPages(base: string, cache: BrowserCache, at: Clock = {}): Promise<DemandList> {
+  const first = await cache.fetch<DemandList>(base, `${PATH}${query({ limit: 2000, include_idle: true, ...at })}`);
   const tables = [...first.tables];
   let last = first;
   while (last.next_cursor) {
@@ -96,32 +105,50 @@ async function allPages(base: string, cache: BrowserCache): Promise<DemandList> 
 interface Strategy {
   name: string;
   cache: BrowserCache;
+  /** rows that travelled (decoded from a 200; a 304 carries none) */
+  rowsSent: number;
   refresh(): Promise<number>; // rows held after the refresh
 }
 
-function pagesStrategy(base: string): Strategy {
+function pagesStrategy(base: string, at: Clock = {}): Strategy {
   const cache = new BrowserCache();
-  return { name: "pages_304", cache, refresh: async () => (await allPages(base, cache)).tables.length };
+  const s: Strategy = {
+    name: "pages_304",
+    cache,
+    rowsSent: 0,
+    async refresh() {
+      const before = cache.rowsIn200;
+      const rows = (await allPages(base, cache, at)).tables.length;
+      s.rowsSent += cache.rowsIn200 - before;
+      return rows;
+    },
+  };
+  return s;
 }
 
-function changesStrategy(base: string, initial: DemandList): Strategy {
+function changesStrategy(base: string, initial: DemandList, at: Clock = {}): Strategy {
   const cache = new BrowserCache();
   let held = initial;
-  return {
+  const s: Strategy = {
     name: "changes_since",
     cache,
+    rowsSent: 0,
     async refresh() {
-      const next = await cache.fetch<DemandChanges>(base, `${PATH}${query({ include_idle: true, since: held.listing })}`);
+      const before = cache.rowsIn200;
+      const next = await cache.fetch<DemandChanges>(base, `${PATH}${query({ include_idle: true, since: held.listing, ...at })}`);
       const tables = next.changes && applyChanges(held.tables, next.changes, next.matched);
-      held = tables ? { ...next, tables, next_cursor: null } : await allPages(base, cache);
+      held = tables ? { ...next, tables, next_cursor: null } : await allPages(base, cache, at);
+      s.rowsSent += cache.rowsIn200 - before;
       return held.tables.length;
     },
   };
+  return s;
 }
 
 interface Figures {
   refreshes: number;
   wire_bytes_per_refresh: number;
+  rows_sent_per_refresh: number;
   requests_per_refresh: number;
   not_modified_share: number;
   ms_per_refresh: { median: number; max: number };
@@ -129,7 +156,7 @@ interface Figures {
 }
 
 async function phase(strategies: Strategy[], refreshes: number, everyMs: number, pid: number, log: (s: string) => void): Promise<Record<string, Figures>> {
-  const stats = new Map(strategies.map((s) => [s.name, { ms: [] as number[], cpu: 0, bytes0: s.cache.wireBytes, req0: s.cache.requests, nm0: s.cache.notModified }]));
+  const stats = new Map(strategies.map((s) => [s.name, { ms: [] as number[], cpu: 0, bytes0: s.cache.wireBytes, req0: s.cache.requests, nm0: s.cache.notModified, rows0: s.rowsSent }]));
   for (let r = 0; r < refreshes; r++) {
     const tick = Date.now();
     for (const s of strategies) {
@@ -152,6 +179,7 @@ async function phase(strategies: Strategy[], refreshes: number, everyMs: number,
     out[s.name] = {
       refreshes,
       wire_bytes_per_refresh: Math.round((s.cache.wireBytes - st.bytes0) / refreshes),
+      rows_sent_per_refresh: Math.round((s.rowsSent - st.rows0) / refreshes),
       requests_per_refresh: requests / refreshes,
       not_modified_share: requests === 0 ? 0 : Math.round(((s.cache.notModified - st.nm0) / requests) * 1000) / 1000,
       ms_per_refresh: { median: Math.round(sorted[Math.floor(sorted.length / 2)]), max: Math.round(sorted[sorted.length - 1]) },
@@ -189,9 +217,14 @@ async function main(): Promise<void> {
       }
     })();
     const writes = await phase(strategies, refreshes, everyMs, pid, log);
+    // the same writer, every refresh at one `now`: only what the writes changed differs
+    const at = { now_ms: Date.now() };
+    const fixed = [pagesStrategy(base, at), changesStrategy(base, await allPages(base, new BrowserCache(), at), at)];
+    for (const s of fixed) await s.refresh();
+    const writesSameNow = await phase(fixed, refreshes, everyMs, pid, log);
     writing = false;
     await writer;
-    const result = { at: new Date().toISOString(), tables: first.tables.length, every_ms: everyMs, writer_events_per_s: 10, nothing_changed: idle, writer: writes };
+    const result = { at: new Date().toISOString(), tables: first.tables.length, every_ms: everyMs, writer_events_per_s: 10, nothing_changed: idle, writer: writes, writer_same_now: writesSameNow };
     console.log(JSON.stringify(result, null, 2));
     const out = path.join(__dirname, "results", "tables-refresh.json");
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

@@ -14,7 +14,6 @@ import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/exec
 import { failureKeys, fetchFailures } from "./resources/failures";
 import { fetchShadow, fetchShadowHistory, shadowKeys } from "./resources/shadow";
 import { fetchSkipped, skippedKeys } from "./resources/skipped";
-import { LIVE_REFETCH_MS } from "./query-client";
 import { freshness, usePinnedRevision } from "./revision";
 
 /** The whole fleet refetches less often: 7 pages of 2,000 rows each. */
@@ -34,8 +33,13 @@ export function useFleet() {
   return useQuery({ queryKey: demandKeys.fleet(revision), queryFn: ({ signal }) => fetchFleet(revision, signal), ...freshness(revision, FLEET_REFETCH_MS) });
 }
 
-/** How often the whole fleet refreshes: each refresh carries only what changed (`?since=`). */
-const FLEET_CHANGES_MS = LIVE_REFETCH_MS;
+/**
+ * How often the whole fleet asks for its changes (`?since=`). Faster than a live plan is
+ * re-made (lib/api/plan.ts, every few seconds), so a repeat while the plan stands is a
+ * 304 without a body, and a new plan is on screen within this long; each new plan's
+ * changes travel once, whatever this rate.
+ */
+const FLEET_CHANGES_MS = 2000;
 
 /**
  * Every table: first page by page (2,000 a page), so rows show as soon as the first page

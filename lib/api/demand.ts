@@ -3,13 +3,13 @@ import "server-only";
 // sorted and paged by an opaque cursor that pins the revision and `now` of the first page.
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import { compareTargets } from "@/lib/planner/order";
-import type { DemandChanges, DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
+import type { DemandChanges, DemandList, DemandPatch, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "./fleet";
 import { answerKey, identityOf, viewKey } from "./answer-key";
 import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor";
 import { cacheable, type Cacheable } from "./encoded-response";
 import { ApiError } from "./errors";
-import { digestOf, knownDigest, listingChanges, listingName } from "./listing";
+import { digestOf, knownDigest, listingChanges, listingName, movingFields } from "./listing";
 import { snapshotMeta } from "./meta";
 import { planFor, type Planned } from "./plan";
 import { skippedSummary } from "./skipped";
@@ -153,7 +153,14 @@ async function changesAnswer(q: DemandQuery, since: string): Promise<Cacheable> 
     return {
       ...envelope(planned, selected),
       listing: name,
-      changes: changes ? { since, rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })), removed: changes.removed } : null,
+      changes: changes
+        ? {
+            since,
+            rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })),
+            patches: changes.patched.map((at) => [at, ...movingFields(tableSummary(selected[at]))] as DemandPatch),
+            removed: changes.removed,
+          }
+        : null,
     };
   });
 }

@@ -1,11 +1,14 @@
 import "server-only";
 // A listing (one plan's rows for one filter and sort, every page) and what changed between
 // two of them, for `GET /scheduler/demand?since=<listing>`: the /tables page holds the whole
-// fleet and refreshes by asking only for the rows whose bytes differ or whose place in line
-// moved, instead of every page again. A listing is named by its plan (content and `now`)
-// and the filters; its digest (each row's order and a hash of its encoded row) is made once per
-// listing, when its last page is served or when it is compared, and kept in a small LRU.
-// A name not held here (evicted, another replica, a restart) answers `changes: null`.
+// fleet and refreshes by asking only for what changed, instead of every page again. Most
+// rows of a new plan differ from the old one's only in what moves with the clock and the
+// line (wait, score, rank and count in line): those travel as short patches, and only a row
+// that changed otherwise, or whose place in the order moved, travels whole. A listing is
+// named by its plan (content and `now`) and the filters; its digest (the order, a hash of
+// each row without its moving fields, and those fields) is made once per listing, when its
+// last page is served or when it is compared, and kept in a small LRU. A name not held here
+// (evicted, another replica, a restart) answers `changes: null`.
 import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
 import type { TableSummary } from "@/lib/schema/api/demand";
@@ -13,9 +16,23 @@ import type { TableSummary } from "@/lib/schema/api/demand";
 export interface Digest {
   fingerprint: string;
   order: string[];
-  /** base64 sha-1 of each row's JSON, by position */
+  /** base64 sha-1 of each row's JSON without its moving fields, by position */
   hashes: string[];
+  /** each row's moving fields (MovingFields as JSON), by position */
+  moving: string[];
   position: Map<string, number>;
+}
+
+/** The fields that move with the clock and the line: wait_ms, score, position rank and of (lib/schema/api/demand.ts demandChanges). */
+export type MovingFields = [TableSummary["wait_ms"], TableSummary["score"], number | null, number | null];
+
+export function movingFields(t: TableSummary): MovingFields {
+  return [t.wait_ms, t.score, t.position?.rank ?? null, t.position?.of ?? null];
+}
+
+/** The row with its moving fields blanked: two rows with one hash differ at most in those. */
+function steadyJson(t: TableSummary): string {
+  return JSON.stringify({ ...t, wait_ms: null, score: 0, position: t.position && { kind: t.position.kind, rank: 0, of: 0 } });
 }
 
 interface ListingState {
@@ -52,8 +69,14 @@ export function digestOf(name: string, fingerprint: string, rows: readonly Table
     digests.delete(name);
   } else {
     const order = rows.map((t) => t.target);
-    const hashes = rows.map((t) => createHash("sha1").update(JSON.stringify(encode(t))).digest("base64"));
-    d = { fingerprint, order, hashes, position: new Map(order.map((t, i) => [t, i])) };
+    const hashes: string[] = [];
+    const moving: string[] = [];
+    for (const t of rows) {
+      const summary = encode(t);
+      hashes.push(createHash("sha1").update(steadyJson(summary)).digest("base64"));
+      moving.push(JSON.stringify(movingFields(summary)));
+    }
+    d = { fingerprint, order, hashes, moving, position: new Map(order.map((t, i) => [t, i])) };
   }
   digests.set(name, d);
   while (digests.size > DIGESTS) digests.delete(digests.keys().next().value!);
@@ -65,16 +88,19 @@ export function knownDigest(name: string): Digest | undefined {
 }
 
 export interface ListingChanges {
-  /** positions (in the new listing, ascending) of the rows to send */
+  /** positions (in the new listing, ascending) of the rows to send whole */
   sent: number[];
+  /** positions (ascending) of the rows kept whose moving fields changed */
+  patched: number[];
   removed: string[];
 }
 
 /**
- * The rows of `next` to send so that `base` becomes `next`: every row that is new or whose
- * bytes changed, plus the fewest unchanged rows whose relative order moved (those off a
- * longest increasing run of their old positions). Everything else keeps its old bytes and,
- * in the old order, fills the places left between the sent rows.
+ * What of `next` to send so that `base` becomes `next`: whole, every row that is new or
+ * changed beyond its moving fields, plus the fewest other rows whose relative order moved
+ * (those off a longest increasing run of their old positions); as patches, the kept rows
+ * whose moving fields changed. The kept rows, in the old order, fill the places left
+ * between the rows sent whole.
  */
 export function listingChanges(base: Digest, next: Digest): ListingChanges {
   const sent: number[] = [];
@@ -89,12 +115,14 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
     }
   });
   const keep = longestIncreasing(old);
+  const patched: number[] = [];
   stay.forEach((i, k) => {
     if (!keep.has(k)) sent.push(i);
+    else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
   });
   sent.sort((a, b) => a - b);
   const removed = base.order.filter((t) => !next.position.has(t));
-  return { sent, removed };
+  return { sent, patched, removed };
 }
 
 /** Indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */

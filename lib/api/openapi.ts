@@ -209,7 +209,8 @@ function operation(e: Endpoint): JsonSchema {
   const parameters = [
     ...Object.entries(e.pathParams ?? {}).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string", minLength: 1, maxLength: 512 } })),
     ...(e.query ? queryParameters(e.query) : []),
-    ...(e.headers ?? []).map((h) => ({ $ref: `#/components/parameters/${headerKey(h)}` })),
+    // a read's If-None-Match is written out where it is used (GET parameters carry name and schema)
+    ...(e.headers ?? []).map((h) => (h === "If-None-Match" ? HEADER_PARAMETERS[h] : { $ref: `#/components/parameters/${headerKey(h)}` })),
   ];
   const responses: JsonSchema = {};
   for (const [status, r] of Object.entries(e.responses)) responses[status] = reply(r);
@@ -260,7 +261,7 @@ export function openApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS): Jso
         bearer: { type: "http", scheme: "bearer", description: "a CONSOLE_ADMIN_TOKENS or CONSOLE_VIEWER_TOKENS token" },
         session: { type: "apiKey", in: "cookie", name: "console_session", description: "the session cookie POST /api/v1/session sets (httpOnly, SameSite=Strict)" },
       },
-      parameters: Object.fromEntries((Object.keys(HEADER_PARAMETERS) as HeaderName[]).map((h) => [headerKey(h), HEADER_PARAMETERS[h]])),
+      parameters: Object.fromEntries((Object.keys(HEADER_PARAMETERS) as HeaderName[]).filter((h) => h !== "If-None-Match").map((h) => [headerKey(h), HEADER_PARAMETERS[h]])),
       headers: { ETag: { description: "the stored policy record's mod_revision (0 when absent)", schema: { type: "string" } } },
       responses: errorResponses,
       schemas: { Error: schemaOf(errorBody, "output"), PolicyError: schemaOf(policyErrorBody, "output") },

@@ -57,8 +57,9 @@ export async function refreshFleet(base: DemandList | undefined, signal?: AbortS
 
 /**
  * The listing `base` becomes with `changes` (lib/schema/api/demand.ts demandChanges): drop
- * the removed and the sent targets, then put each sent row at its index and fill the other
- * places with the rest in their old order. Null when the changes do not fit this base.
+ * the removed and the sent targets, put each sent row at its index and fill the other
+ * places with the rest in their old order, then patch the moving fields (wait, score,
+ * place in line) of the rows the patches name. Null when the changes do not fit this base.
  */
 export function applyChanges(base: readonly TableSummary[], changes: NonNullable<DemandChanges["changes"]>, matched: number): TableSummary[] | null {
   const drop = new Set(changes.removed);
@@ -75,7 +76,13 @@ export function applyChanges(base: readonly TableSummary[], changes: NonNullable
       r++;
     } else out[i] = kept[k++];
   }
-  return r === changes.rows.length ? out : null;
+  if (r !== changes.rows.length) return null;
+  for (const [at, wait_ms, score, rank, of] of changes.patches) {
+    const row = out[at];
+    if (!row) return null;
+    out[at] = { ...row, wait_ms, score, position: row.position && rank !== null && of !== null ? { ...row.position, rank, of } : row.position };
+  }
+  return out;
 }
 
 export function fetchTable(target: string, revision: number | null, signal?: AbortSignal): Promise<DemandOne> {

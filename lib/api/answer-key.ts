@@ -6,19 +6,15 @@ import "server-only";
 // its rows are the same, and the strong ETag (a hash of the bytes) then still matches.
 import type { FleetView } from "@/lib/live/cache";
 import type { Evaluation } from "./meta";
+import { processWide } from "./process-wide";
 
 interface PlanIds {
   ids: WeakMap<object, number>;
   next: number;
 }
 
-const KEY = Symbol.for("scheduler-console.plan-ids");
-
-// on globalThis: Next may bundle this module into several route chunks, and the byte cache is one per process
-function planIds(): PlanIds {
-  const g = globalThis as unknown as Record<symbol, PlanIds | undefined>;
-  return (g[KEY] ??= { ids: new WeakMap(), next: 0 });
-}
+// process-wide: the byte cache is one per process, so its keys must be too
+const planIds = () => processWide<PlanIds>("scheduler-console.plan-ids", () => ({ ids: new WeakMap(), next: 0 }));
 
 /** A process-unique name of one plan (or any immutable input) object. */
 export function identityOf(value: object): string {

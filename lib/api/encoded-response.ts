@@ -12,6 +12,7 @@ import "server-only";
 // pre-compressed bytes cannot be sent from here; the ETag names the identity bytes.
 import { createHash } from "node:crypto";
 import { metrics } from "@/lib/metrics";
+import { processWide } from "./process-wide";
 
 const MARK = Symbol.for("scheduler-console.cacheable");
 
@@ -48,12 +49,7 @@ interface CacheState {
   bytes: number;
 }
 
-const KEY = Symbol.for("scheduler-console.encoded-responses");
-
-function cache(): CacheState {
-  const g = globalThis as unknown as Record<symbol, CacheState | undefined>;
-  return (g[KEY] ??= { entries: new Map(), bytes: 0 });
-}
+const cache = () => processWide<CacheState>("scheduler-console.encoded-responses", () => ({ entries: new Map(), bytes: 0 }));
 
 /** Empty the cache (tests compare a cached answer with one encoded afresh). */
 export function clearEncodedResponses(): void {

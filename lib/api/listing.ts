@@ -12,6 +12,7 @@ import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
 import type { TableSummary } from "@/lib/schema/api/demand";
+import { processWide } from "./process-wide";
 
 export interface Digest {
   fingerprint: string;
@@ -44,12 +45,7 @@ interface ListingState {
 /** Listings whose digests are kept: a few refresh generations of a few filter sets. */
 const DIGESTS = 8;
 
-const KEY = Symbol.for("scheduler-console.listings");
-
-function state(): ListingState {
-  const g = globalThis as unknown as Record<symbol, ListingState | undefined>;
-  return (g[KEY] ??= { boot: randomBytes(6).toString("base64url"), digests: new Map() });
-}
+const state = () => processWide<ListingState>("scheduler-console.listings", () => ({ boot: randomBytes(6).toString("base64url"), digests: new Map() }));
 
 /**
  * The name of one plan's listing for one filter fingerprint. A plan is named by what it

@@ -157,6 +157,7 @@ export async function demandDetailAnswer(q: DemandQuery & { target: string }): P
   return cacheable(answerKey("demand-detail", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now, q.target), () => detailBody(planned, t));
 }
 
+/** One table's body, for callers inside lib/api and tests (the route serves the cacheable answer). */
 export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
   return (await demandDetailAnswer(q)).body() as DemandDetail;
 }

@@ -165,6 +165,7 @@ async function changesAnswer(q: DemandQuery, since: string): Promise<Cacheable> 
   });
 }
 
+/** The list's body, for callers inside lib/api and tests (the route serves the cacheable answer). */
 export async function demandList(q: DemandQuery): Promise<DemandList> {
   return (await demandListAnswer(q)).body() as DemandList;
 }

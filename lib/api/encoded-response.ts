@@ -100,7 +100,7 @@ function notModified(ifNoneMatch: string | null, etag: string): boolean {
 }
 
 /** Headers every cacheable read carries: revalidate on every use; Next's gzip varies by coding. */
-export const CACHEABLE_HEADERS = { "cache-control": "no-cache", vary: "accept-encoding" } as const;
+const CACHEABLE_HEADERS = { "cache-control": "no-cache", vary: "accept-encoding" } as const;
 
 /** The response for a cacheable answer: 304 when the request already holds these bytes, else the bytes. */
 export function encodedResponse(request: Request, answer: Cacheable): Response {

@@ -21,10 +21,6 @@ export async function shadowAnswer(requested: FleetView, nowMs: NowRequest): Pro
   return cacheable(answerKey("shadow", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now), () => shadowBody(planned));
 }
 
-export async function shadowResponse(requested: FleetView, nowMs: NowRequest): Promise<ShadowResponse> {
-  return (await shadowAnswer(requested, nowMs)).body() as ShadowResponse;
-}
-
 function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPlanned): ShadowResponse {
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];

@@ -7,10 +7,12 @@
 // writer and every refresh at one `now_ms` (what plans re-made per change at the same
 // `now` give: only the written tables differ). Prints, per
 // strategy and phase: wire bytes (gzip, as a browser gets them), requests, 304s, wall time
-// and the server's CPU per refresh. Writes bench/results/tables-refresh.json.
+// and the server's CPU per refresh; and the console's CPU with ten tabs open, refreshing as
+// the page does (changes every 2 s) and as it did (every page every 5 s). Writes
+// bench/results/tables-refresh.json.
 //
 // Needs a production build (`npx next build`, or NEXT_DIST_DIR=<dir> for another one).
-// Flags: --refreshes=6 --every-ms=5000
+// Flags: --refreshes=6 --every-ms=5000 --tabs=10 --tabs-seconds=30
 import "../lib/sim/node-entry";
 import fs from "node:fs";
 import http from "node:http";
@@ -188,6 +190,37 @@ async function phase(strategies: Strategy[], refreshes: number, everyMs: number,
   return out;
 }
 
+/**
+ * `tabs` open /tables pages, nothing written, each refreshing as the page does (its changes
+ * every 2 s), then each re-reading every page every 5 s (the refresh the page had): the
+ * console's CPU as a share of one core over `seconds`, for each.
+ */
+async function tabsCpu(base: string, pid: number, tabs: number, seconds: number, log: (s: string) => void) {
+  const run = async (everyMs: number, make: () => Promise<Strategy>) => {
+    const clients = await Promise.all(Array.from({ length: tabs }, make));
+    const until = Date.now() + seconds * 1000;
+    const cpu0 = cpuMsOf(pid);
+    const t0 = Date.now();
+    await Promise.all(
+      clients.map(async (c, i) => {
+        await new Promise((res) => setTimeout(res, (everyMs * i) / tabs)); // tabs opened at different moments
+        while (Date.now() < until) {
+          const started = Date.now();
+          await c.refresh();
+          await new Promise((res) => setTimeout(res, Math.max(0, everyMs - (Date.now() - started))));
+        }
+      }),
+    );
+    const share = (cpuMsOf(pid) - cpu0) / (Date.now() - t0);
+    return { tabs, seconds, every_ms: everyMs, console_cpu_share_of_a_core: Math.round(share * 1000) / 1000, wire_bytes_per_s: Math.round(clients.reduce((n, c) => n + c.cache.wireBytes, 0) / seconds) };
+  };
+  const changes = await run(2000, async () => changesStrategy(base, await allPages(base, new BrowserCache())));
+  log(`${tabs} tabs, changes every 2 s: ${JSON.stringify(changes)}`);
+  const pages = await run(5000, async () => pagesStrategy(base));
+  log(`${tabs} tabs, every page every 5 s: ${JSON.stringify(pages)}`);
+  return { changes_every_2s: changes, pages_every_5s: pages };
+}
+
 async function main(): Promise<void> {
   const refreshes = flag("refreshes", 6);
   const everyMs = flag("every-ms", 5000);
@@ -206,6 +239,7 @@ async function main(): Promise<void> {
     const strategies = [pagesStrategy(base), changesStrategy(base, first)];
     for (const s of strategies) await s.refresh(); // each holds a listing (and the pages their ETags)
     const idle = await phase(strategies, refreshes, everyMs, pid, log);
+    const tabs = await tabsCpu(base, pid, flag("tabs", 10), flag("tabs-seconds", 30), log);
     writing = true;
     let burst = 0;
     const writer = (async () => {
@@ -223,7 +257,7 @@ async function main(): Promise<void> {
     const writesSameNow = await phase(fixed, refreshes, everyMs, pid, log);
     writing = false;
     await writer;
-    const result = { at: new Date().toISOString(), tables: first.tables.length, every_ms: everyMs, writer_events_per_s: 10, nothing_changed: idle, writer: writes, writer_same_now: writesSameNow };
+    const result = { at: new Date().toISOString(), tables: first.tables.length, every_ms: everyMs, writer_events_per_s: 10, nothing_changed: idle, writer: writes, writer_same_now: writesSameNow, tabs };
     console.log(JSON.stringify(result, null, 2));
     const out = path.join(__dirname, "results", "tables-refresh.json");
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

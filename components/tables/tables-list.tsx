@@ -8,7 +8,7 @@ import { formatCount } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import type { TableSummary } from "@/lib/client/api-types";
-import { useFleetPages } from "@/lib/client/hooks";
+import { useFleetListing } from "@/lib/client/hooks";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
 import { applyListView, listViewParams, parseListView, type ListView } from "./list-view";
@@ -18,13 +18,8 @@ import { COLUMN_COUNT, ListHeader, TableRow } from "./table-row";
 const ROW_HEIGHT = 28;
 
 export function TablesList() {
-  const fleetPages = useFleetPages();
-  const pages = fleetPages.data?.pages;
-  const fleet = useMemo(() => {
-    if (!pages || pages.length === 0) return undefined;
-    return { ...pages[0], tables: pages.flatMap((p) => p.tables) };
-  }, [pages]);
-  const loadingMore = fleetPages.hasNextPage === true;
+  const fleet = useFleetListing();
+  const loadingMore = fleet.loadingMore;
   const params = useSearchParams();
   const pathname = usePathname();
   // The view answers a click at once; the URL follows via history.replaceState (Next syncs
@@ -43,7 +38,7 @@ export function TablesList() {
   );
 
   return (
-    <QueryState query={{ data: fleet, isError: fleetPages.isError, error: fleetPages.error }} what="tables">
+    <QueryState query={fleet} what="tables">
       {(d) => (
         <>
           <PageTitle title="Tables" revision={d.revision} readAtMs={d.read_at_ms}>

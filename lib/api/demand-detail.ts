@@ -14,6 +14,8 @@ import { eventsOfTarget } from "@/lib/snapshot/demand-index";
 import { tableSummary } from "./demand";
 import { notFound } from "./errors";
 import { cooldownRows, failureRows } from "./failures";
+import { answerKey, identityOf, viewKey } from "./answer-key";
+import { cacheable, type Cacheable } from "./encoded-response";
 import { snapshotMeta } from "./meta";
 import { shadowFor, type ShadowPlanned } from "./plan";
 import { executorAgreement } from "@/lib/planner/plan/agreement";
@@ -146,14 +148,25 @@ function agreementOf(t: TablePlan, planned: ShadowPlanned): TableDetail["executo
   return executorAgreement(t.verdict, consoleShadow, master, planned.view.revision);
 }
 
-export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
+/** One table as a cacheable answer (404 is thrown before, so it is never cached). */
+export async function demandDetailAnswer(q: DemandQuery & { target: string }): Promise<Cacheable> {
   // the shadow entry carries the plan too: one plan answers verdict and shadow alike
   const planned = await shadowFor(await fleetView(q.revision), q);
-  const { view, now, plan, evaluation } = planned;
-  const t = plan.byTarget.get(q.target);
-  if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${view.revision}`);
-  const cacheRow = view.snapshot.demandTables.find((d) => d.target === q.target) ?? null;
-  const folded = view.tables.get(q.target);
+  const t = planned.plan.byTarget.get(q.target);
+  if (!t) throw notFound(`table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${planned.view.revision}`);
+  return cacheable(answerKey("demand-detail", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now, q.target), () => detailBody(planned, t));
+}
+
+/** One table's body, for callers inside lib/api and tests (the route serves the cacheable answer). */
+export async function demandDetail(q: DemandQuery & { target: string }): Promise<DemandDetail> {
+  return (await demandDetailAnswer(q)).body() as DemandDetail;
+}
+
+function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
+  const { view, now, evaluation } = planned;
+  const target = t.target;
+  const cacheRow = view.snapshot.demandTables.find((d) => d.target === target) ?? null;
+  const folded = view.tables.get(target);
   const leader = view.snapshot.leader?.record ?? null;
   return {
     ...snapshotMeta(view, evaluation),
@@ -161,7 +174,7 @@ export async function demandDetail(q: DemandQuery & { target: string }): Promise
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     table: {
       ...tableSummary(t),
-      shards: shardsOf(view, q.target),
+      shards: shardsOf(view, target),
       shard_count: t.shards,
       score_breakdown: t.score_breakdown,
       units: unitsWithWhyNot(t),

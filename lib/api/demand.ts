@@ -3,12 +3,15 @@ import "server-only";
 // sorted and paged by an opaque cursor that pins the revision and `now` of the first page.
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import { compareTargets } from "@/lib/planner/order";
-import type { DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
+import type { DemandChanges, DemandList, DemandPatch, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "./fleet";
+import { answerKey, identityOf, viewKey } from "./answer-key";
 import { decodeCursor, encodeCursor, queryFingerprint } from "./cursor";
+import { cacheable, type Cacheable } from "./encoded-response";
 import { ApiError } from "./errors";
+import { digestOf, knownDigest, listingChanges, listingName, movingFields } from "./listing";
 import { snapshotMeta } from "./meta";
-import { planFor } from "./plan";
+import { planFor, type Planned } from "./plan";
 import { skippedSummary } from "./skipped";
 
 export function tableSummary(t: TablePlan): TableSummary {
@@ -102,6 +105,8 @@ function withFilters(q: DemandQuery, f: Filters): DemandQuery {
   return { ...q, include_idle: f[0], class: f[1] as DemandQuery["class"], backlog: f[2] as DemandQuery["backlog"], q: f[3] || undefined, sort: f[4], order: f[5] ?? undefined };
 }
 
+const mismatch = (path: string, message: string) => new ApiError(400, "invalid_query", `${path}: ${message}`, { issues: [{ path: [path], code: "cursor_mismatch", message }] });
+
 /** The view, `now`, offset and effective query of a request (first page, or a cursor's next page). */
 async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: number | undefined; offset: number; query: DemandQuery; fingerprint: string }> {
   const fingerprint = queryFingerprint(filtersOf(q));
@@ -109,7 +114,6 @@ async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: numb
     return { view: await fleetView(q.revision), now: q.now_ms, offset: 0, query: q, fingerprint };
   }
   const c = decodeCursor(q.cursor);
-  const mismatch = (path: string, message: string) => new ApiError(400, "invalid_query", `${path}: ${message}`, { issues: [{ path: [path], code: "cursor_mismatch", message }] });
   // a bare cursor continues its own listing; explicit filters must be the cursor's
   if (c.query !== fingerprint && fingerprint !== DEFAULT_FILTERS) throw mismatch("cursor", "the cursor belongs to a query with other filters or sort");
   if (q.revision !== undefined && q.revision !== c.revision) throw mismatch("revision", "differs from the cursor's revision");
@@ -117,14 +121,57 @@ async function resolvePage(q: DemandQuery): Promise<{ view: FleetView; now: numb
   return { view: await fleetView(c.revision), now: c.now, offset: c.offset, query: withFilters(q, c.filters as Filters), fingerprint: c.query };
 }
 
-export async function demandList(q: DemandQuery): Promise<DemandList> {
+type Page = Awaited<ReturnType<typeof resolvePage>>;
+
+/** The list as a cacheable answer: its bytes follow from the plan, the view and the page asked for. */
+export async function demandListAnswer(q: DemandQuery): Promise<Cacheable> {
+  if (q.since !== undefined) return changesAnswer(q, q.since);
   const page0 = await resolvePage(q);
+  const planned = await planFor(page0.view, { now_ms: page0.now, now: q.now });
   const { offset, query, fingerprint } = page0;
-  const { view, now, plan, evaluation } = await planFor(page0.view, { now_ms: page0.now, now: q.now });
-  const selected = selectionOf(plan, query);
-  const page = selected.slice(offset, offset + q.limit);
-  const next =
-    offset + q.limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + q.limit, query: fingerprint, filters: filtersOf(query) }) : null;
+  const name = listingName(planned.view, planned.now, fingerprint);
+  const selected = selectionOf(planned.plan, query);
+  // the last page completes the listing a client now holds: keep its digest for `?since=`
+  if (offset + q.limit >= selected.length) digestOf(name, fingerprint, selected, tableSummary);
+  const key = answerKey("demand", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now, fingerprint, offset, q.limit);
+  return cacheable(key, () => listBody(planned, page0, q.limit));
+}
+
+/** `?since=<listing>`: the whole listing as changes to the one named (lib/schema/api/demand.ts demandChanges). */
+async function changesAnswer(q: DemandQuery, since: string): Promise<Cacheable> {
+  if (q.cursor !== undefined) throw mismatch("since", "changes since a listing are not paged: send it without cursor");
+  const fingerprint = queryFingerprint(filtersOf(q));
+  const base = knownDigest(since);
+  if (base && base.fingerprint !== fingerprint) throw mismatch("since", "the listing belongs to a query with other filters or sort");
+  const planned = await planFor(await fleetView(q.revision), { now_ms: q.now_ms, now: q.now });
+  const key = answerKey("demand-changes", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now, fingerprint, since, base !== undefined);
+  return cacheable(key, (): DemandChanges => {
+    const selected = selectionOf(planned.plan, q);
+    const name = listingName(planned.view, planned.now, fingerprint);
+    const next = digestOf(name, fingerprint, selected, tableSummary);
+    const changes = base && listingChanges(base, next);
+    return {
+      ...envelope(planned, selected),
+      listing: name,
+      changes: changes
+        ? {
+            since,
+            rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })),
+            patches: changes.patched.map((at) => [at, ...movingFields(tableSummary(selected[at]))] as DemandPatch),
+            removed: changes.removed,
+          }
+        : null,
+    };
+  });
+}
+
+/** The list's body, for callers inside lib/api and tests (the route serves the cacheable answer). */
+export async function demandList(q: DemandQuery): Promise<DemandList> {
+  return (await demandListAnswer(q)).body() as DemandList;
+}
+
+/** What a list answer says about the whole plan, besides its rows. */
+function envelope({ view, now, plan, evaluation }: Planned, selected: readonly TablePlan[]) {
   const leader = view.snapshot.leader?.record ?? null;
   return {
     ...snapshotMeta(view, evaluation),
@@ -136,7 +183,13 @@ export async function demandList(q: DemandQuery): Promise<DemandList> {
     clock_skew_tables: plan.clock_skew_tables,
     counts: plan.counts,
     skipped: skippedSummary(view.snapshot),
-    tables: page.map(tableSummary),
-    next_cursor: next,
   };
+}
+
+function listBody(planned: Planned, { offset, query, fingerprint }: Page, limit: number): DemandList {
+  const { view, now, plan } = planned;
+  const selected = selectionOf(plan, query);
+  const page = selected.slice(offset, offset + limit);
+  const next = offset + limit < selected.length ? encodeCursor({ revision: view.revision, now, offset: offset + limit, query: fingerprint, filters: filtersOf(query) }) : null;
+  return { ...envelope(planned, selected), tables: page.map(tableSummary), next_cursor: next, listing: listingName(view, now, fingerprint) };
 }

@@ -6,13 +6,31 @@ import "server-only";
 import { bytesFree, foldHeadroom, slotsFree, type HeadroomRow } from "@/lib/planner/headroom";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
-import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta, type Evaluation } from "./meta";
+import type { ReadQuery } from "@/lib/schema/api/common";
+import { answerKey, viewKey } from "./answer-key";
+import { cacheable, type Cacheable } from "./encoded-response";
+import { fleetView, type FleetView } from "./fleet";
+import { evaluate, snapshotMeta, type Evaluation } from "./meta";
+import { planFor } from "./plan";
 
 function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, number> {
   const free: Record<string, number> = {};
   for (const k of kinds) free[k] = slotsFree(row, k as TaskKind);
   return free;
+}
+
+/**
+ * GET /scheduler/executors as a cacheable answer. A live read answers from the live plan's
+ * view (the revision every other live page shows, and a read time that does not move with
+ * each confirmation that it is current) evaluated at its read time: the answer holds no
+ * wall-clock field of its own, so its bytes follow from the view.
+ */
+export async function executorsAnswer(query: ReadQuery): Promise<Cacheable> {
+  const requested = await fleetView(query.revision);
+  const live = !requested.pinned && query.now_ms === undefined;
+  const view = live ? (await planFor(requested, {})).view : requested;
+  const evaluation = await evaluate(view, query, view.readAtMs);
+  return cacheable(answerKey("executors", viewKey(view, evaluation)), () => executorsResponse(view, evaluation));
 }
 
 export function executorsResponse(view: FleetView, evaluation?: Evaluation): ExecutorsResponse {

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import type { Principal } from "@/lib/auth";
 import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
+import { encodedResponse, isCacheable } from "./encoded-response";
 import { classifyError } from "./errors";
 import { metrics } from "@/lib/metrics";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
@@ -85,7 +86,11 @@ function log(line: Record<string, unknown>): void {
   process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`);
 }
 
-/** Wraps one route handler; `run` returns a body (sent as 200 JSON) or a full Response. */
+/**
+ * Wraps one route handler; `run` returns a body (sent as 200 JSON, no-store), a cacheable
+ * answer (./encoded-response.ts: sent from the byte cache, no-cache with a strong ETag) or
+ * a full Response.
+ */
 export function apiHandler<S extends z.ZodType>(spec: HandlerSpec<S>, run: (ctx: HandlerContext<z.output<S>>) => Promise<unknown>) {
   return async function handle(request: Request, route?: RouteContext): Promise<Response> {
     const started = performance.now();
@@ -130,7 +135,9 @@ export function apiHandler<S extends z.ZodType>(spec: HandlerSpec<S>, run: (ctx:
       const params = route?.params ? flatParams(await route.params) : {};
       if (principal) actor = principal.actor;
       const result = await run({ request, query: parsed.data as z.output<S>, requestId, url, params, principal, body: body?.value, bodyIsForm: body?.form ?? false, ifMatch });
-      return result instanceof Response ? result : json(result);
+      if (result instanceof Response) return result;
+      // a read whose bytes follow from its plan and query: encoded once, ETag / 304, compressed
+      return isCacheable(result) ? encodedResponse(request, result) : json(result);
     }
   };
 }

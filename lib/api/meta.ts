@@ -45,12 +45,20 @@ export async function evaluate(view: FleetView, choice: NowChoice = {}, live = D
   return { now: defaultNow(), now_basis: "server_clock", revision_time };
 }
 
+/**
+ * `snapshot.age_ms` is how old the snapshot was at the clock the answer is evaluated at
+ * (`now` of its evaluation, else its read time): 0 when it was read or confirmed current
+ * at or after that clock. So the answer's bytes follow from its view and evaluation alone
+ * and one encoding serves every repeat (./encoded-response.ts); how old the data is when a
+ * reader looks is that reader's clock minus `read_at_ms`, and the console's own live cache
+ * age is `GET /api/v1/health` `snapshot.age_ms`.
+ */
 export function snapshotMeta(view: FleetView, evaluation?: Evaluation) {
-  const now = Date.now();
+  const at = evaluation?.now ?? view.readAtMs;
   return {
     revision: view.revision,
     read_at_ms: view.readAtMs,
-    snapshot: { revision: view.revision, age_ms: Math.max(0, now - view.readAtMs), live: view.live, pinned: view.pinned },
+    snapshot: { revision: view.revision, age_ms: Math.max(0, Math.round(at - view.readAtMs)), live: view.live, pinned: view.pinned },
     now_basis: evaluation?.now_basis ?? ("server_clock" as NowBasis),
     revision_time: evaluation?.revision_time ?? null,
   };

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { errorBody, noQuery } from "@/lib/schema/api/common";
 import { assignmentsQuery, assignmentsResponse } from "@/lib/schema/api/assignments";
 import { auditQuery, auditResponse } from "@/lib/schema/api/audit";
-import { demandDetail, demandList, demandQuery } from "@/lib/schema/api/demand";
+import { demandChanges, demandDetail, demandList, demandQuery } from "@/lib/schema/api/demand";
 import { executorsQuery, executorsResponse } from "@/lib/schema/api/executors";
 import { failuresQuery, failuresResponse } from "@/lib/schema/api/failures";
 import { healthResponse } from "@/lib/schema/api/health";
@@ -25,7 +25,7 @@ import type { Access } from "./handler";
 
 type JsonSchema = Record<string, unknown>;
 type Method = "get" | "put" | "post" | "delete";
-type HeaderName = "If-Match" | "X-Change-Reason" | "X-Preview-Digest";
+type HeaderName = "If-Match" | "If-None-Match" | "X-Change-Reason" | "X-Preview-Digest";
 
 /** The documented error statuses; each names its contract codes. */
 const ERRORS = {
@@ -52,6 +52,8 @@ interface Reply {
   /** non-JSON media type, e.g. Prometheus text */
   text?: string;
   etag?: boolean;
+  /** a cacheable read (lib/api/encoded-response.ts): strong ETag of the bytes, Cache-Control: no-cache, 304 on If-None-Match */
+  cached?: boolean;
   location?: boolean;
 }
 
@@ -86,10 +88,10 @@ const WRITE_ERRORS: ErrorStatus[] = ["400", "401", "403", "409", "412", "413", "
 const TARGET = { target: "the table (URL-encoded, 1..512 characters), or `_default` for the fleet default" };
 
 export const ENDPOINTS: Endpoint[] = [
-  { method: "get", path: "/api/v1/scheduler/demand", operationId: "getDemand", tag: "scheduler", access: "read", summary: "Demand list (planner order, filters, cursor paging) or one table with ?target=", query: demandQuery, responses: { "200": { description: "the list, or one table", schema: [demandList, demandDetail] } }, errors: [...READ_ERRORS, "404"] },
-  { method: "get", path: "/api/v1/scheduler/executors", operationId: "getExecutors", tag: "scheduler", access: "read", summary: "Executors with headroom and orphan rows", query: executorsQuery, responses: { "200": { description: "executors", schema: executorsResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/scheduler/demand", operationId: "getDemand", tag: "scheduler", access: "read", summary: "Demand list (planner order, filters, cursor paging), its changes since a listing (?since=), or one table with ?target=", query: demandQuery, headers: ["If-None-Match"], responses: { "200": { description: "the list, the changes since a listing, or one table", schema: [demandList, demandChanges, demandDetail], cached: true } }, errors: [...READ_ERRORS, "404"] },
+  { method: "get", path: "/api/v1/scheduler/executors", operationId: "getExecutors", tag: "scheduler", access: "read", summary: "Executors with headroom and orphan rows", query: executorsQuery, headers: ["If-None-Match"], responses: { "200": { description: "executors", schema: executorsResponse, cached: true } }, errors: READ_ERRORS },
   { method: "get", path: "/api/v1/scheduler/assignments", operationId: "getAssignments", tag: "scheduler", access: "read", summary: "Live assignments with bind age and overdue flag", query: assignmentsQuery, responses: { "200": { description: "assignments", schema: assignmentsResponse } }, errors: READ_ERRORS },
-  { method: "get", path: "/api/v1/scheduler/shadow", operationId: "getShadow", tag: "scheduler", access: "read", summary: "Shadow comparison: outcomes and placements, console vs master", query: shadowQuery, responses: { "200": { description: "the comparison", schema: shadowResponse } }, errors: READ_ERRORS },
+  { method: "get", path: "/api/v1/scheduler/shadow", operationId: "getShadow", tag: "scheduler", access: "read", summary: "Shadow comparison: outcomes and placements, console vs master", query: shadowQuery, headers: ["If-None-Match"], responses: { "200": { description: "the comparison", schema: shadowResponse, cached: true } }, errors: READ_ERRORS },
   { method: "get", path: "/api/v1/scheduler/shadow/history", operationId: "getShadowHistory", tag: "scheduler", access: "read", summary: "Shadow outcome counts sampled over time", query: shadowHistoryQuery, responses: { "200": { description: "samples", schema: shadowHistoryResponse } }, errors: ["400", "401", "503", "504"] },
   { method: "get", path: "/api/v1/scheduler/failures", operationId: "getFailures", tag: "scheduler", access: "read", summary: "Merge failure ledger (read-time corrected) and task cooldowns", query: failuresQuery, responses: { "200": { description: "failures and cooldowns", schema: failuresResponse } }, errors: READ_ERRORS },
   { method: "get", path: "/api/v1/scheduler/skipped", operationId: "getSkipped", tag: "scheduler", access: "read", summary: "Records skipped at one revision, with reasons", query: skippedQuery, responses: { "200": { description: "skipped records", schema: skippedResponse } }, errors: READ_ERRORS },
@@ -165,12 +167,20 @@ const QUERY_HELP: Record<string, string> = {
   target: "a table (raw, URL-encoded)",
   limit: "page size",
   cursor: "the next_cursor of the previous page",
+  since: "the `listing` of an earlier answer: answer the whole listing as the changes to it (changes: null when it is no longer known; read it again)",
 };
 
 const HEADER_PARAMETERS: Record<HeaderName, JsonSchema> = {
   "If-Match": { name: "If-Match", in: "header", required: true, description: "the mod_revision (ETag) the editor read; 0 to create", schema: { type: "string", pattern: '^(W/)?"?[0-9]{1,16}"?$' } },
+  "If-None-Match": { name: "If-None-Match", in: "header", required: false, description: "the ETag of the answer the client holds: 304 without a body while it is still the answer", schema: { type: "string" } },
   "X-Change-Reason": { name: "X-Change-Reason", in: "header", required: true, description: "why the policy changes, 1..500 characters (percent-encoded UTF-8 when not ASCII); kept in the audit entry", schema: { type: "string", minLength: 1 } },
   "X-Preview-Digest": { name: "X-Preview-Digest", in: "header", required: false, description: "the digest of the reviewed preview: 409 preview_stale when saving now would change the fleet differently", schema: { type: "string", pattern: "^[0-9a-f]{64}$" } },
+};
+/** Response headers of a cacheable read (errors and writes are `Cache-Control: no-store`). */
+const CACHED_HEADERS: JsonSchema = {
+  ETag: { description: "strong validator of the answer's bytes (before the server's gzip); send it back in If-None-Match", schema: { type: "string" } },
+  "Cache-Control": { description: "no-cache: a cache may keep the answer but must revalidate it on every use", schema: { type: "string", const: "no-cache" } },
+  Vary: { description: "accept-encoding: gzipped when the request accepts it", schema: { type: "string" } },
 };
 const headerKey = (h: HeaderName) => h.replace(/-/g, "");
 
@@ -185,6 +195,7 @@ function reply(r: Reply): JsonSchema {
   const out: JsonSchema = { description: r.description };
   const headers: JsonSchema = {};
   if (r.etag) headers.ETag = { $ref: "#/components/headers/ETag" };
+  if (r.cached) Object.assign(headers, CACHED_HEADERS);
   if (r.location) headers.Location = { description: "where the browser goes next", schema: { type: "string" } };
   if (Object.keys(headers).length > 0) out.headers = headers;
   if (r.schema) {
@@ -198,10 +209,12 @@ function operation(e: Endpoint): JsonSchema {
   const parameters = [
     ...Object.entries(e.pathParams ?? {}).map(([name, description]) => ({ name, in: "path", required: true, description, schema: { type: "string", minLength: 1, maxLength: 512 } })),
     ...(e.query ? queryParameters(e.query) : []),
-    ...(e.headers ?? []).map((h) => ({ $ref: `#/components/parameters/${headerKey(h)}` })),
+    // a read's If-None-Match is written out where it is used (GET parameters carry name and schema)
+    ...(e.headers ?? []).map((h) => (h === "If-None-Match" ? HEADER_PARAMETERS[h] : { $ref: `#/components/parameters/${headerKey(h)}` })),
   ];
   const responses: JsonSchema = {};
   for (const [status, r] of Object.entries(e.responses)) responses[status] = reply(r);
+  if (Object.values(e.responses).some((r) => r.cached)) responses["304"] = { description: "not modified: If-None-Match holds the current ETag (no body)", headers: CACHED_HEADERS };
   for (const status of e.errors) responses[status] = { $ref: `#/components/responses/E${status}` };
   return {
     operationId: e.operationId,
@@ -248,7 +261,7 @@ export function openApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS): Jso
         bearer: { type: "http", scheme: "bearer", description: "a CONSOLE_ADMIN_TOKENS or CONSOLE_VIEWER_TOKENS token" },
         session: { type: "apiKey", in: "cookie", name: "console_session", description: "the session cookie POST /api/v1/session sets (httpOnly, SameSite=Strict)" },
       },
-      parameters: Object.fromEntries((Object.keys(HEADER_PARAMETERS) as HeaderName[]).map((h) => [headerKey(h), HEADER_PARAMETERS[h]])),
+      parameters: Object.fromEntries((Object.keys(HEADER_PARAMETERS) as HeaderName[]).filter((h) => h !== "If-None-Match").map((h) => [headerKey(h), HEADER_PARAMETERS[h]])),
       headers: { ETag: { description: "the stored policy record's mod_revision (0 when absent)", schema: { type: "string" } } },
       responses: errorResponses,
       schemas: { Error: schemaOf(errorBody, "output"), PolicyError: schemaOf(policyErrorBody, "output") },

@@ -230,7 +230,11 @@ async function entryForRequest(view: FleetView, now: NowRequest): Promise<{ entr
 }
 
 function answer<T extends Planned>(requested: FleetView, entry: Entry, planned: T, evaluation: Evaluation): T {
-  const view = entry.view.contentId !== requested.contentId || entry.view === requested ? planned.view : requested;
+  // an answer from the live plan is labeled by the plan's own view (the bytes of its repeats
+  // stay the same: ./encoded-response.ts); an exact one at the same content keeps the
+  // revision it asked for (pinned) or the newest (`?now_ms` on the live view)
+  const fromLivePlan = !requested.pinned && evaluation.now_basis === "server_clock";
+  const view = fromLivePlan || entry.view.contentId !== requested.contentId || entry.view === requested ? planned.view : requested;
   return { ...planned, view, evaluation };
 }
 

@@ -10,11 +10,18 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { toEtcdError } from "@/lib/etcd/errors";
 import type { FleetView } from "@/lib/live/cache";
 import { readShadowHistory } from "@/lib/live/sampler";
+import { answerKey, identityOf, viewKey } from "./answer-key";
+import { cacheable, type Cacheable } from "./encoded-response";
 import { snapshotMeta } from "./meta";
-import { shadowFor, type NowRequest } from "./plan";
+import { shadowFor, type NowRequest, type ShadowPlanned } from "./plan";
 
-export async function shadowResponse(requested: FleetView, nowMs: NowRequest): Promise<ShadowResponse> {
-  const { comparison, pass, view, now, plan, evaluation } = await shadowFor(requested, nowMs);
+/** The shadow comparison as a cacheable answer: its bytes follow from the plan and the view. */
+export async function shadowAnswer(requested: FleetView, nowMs: NowRequest): Promise<Cacheable> {
+  const planned = await shadowFor(requested, nowMs);
+  return cacheable(answerKey("shadow", identityOf(planned.plan), viewKey(planned.view, planned.evaluation), planned.now), () => shadowBody(planned));
+}
+
+function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPlanned): ShadowResponse {
   const outcomes = {} as OutcomeCounts;
   const tables = {} as ShadowResponse["tables"];
   for (const o of SHADOW_OUTCOMES) {

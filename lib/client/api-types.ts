@@ -2,7 +2,7 @@
 // infer (lib/schema/api/*, console-api.md). Type-only imports, so no zod in the bundle;
 // the small value lists below mirror lib/schema/api/common.ts.
 import type { BacklogClass, ClassName } from "@/lib/schema/api/common";
-import type { DemandDetail, DemandList, TableDetail, TableSummary } from "@/lib/schema/api/demand";
+import type { DemandChanges, DemandDetail, DemandList, TableDetail, TableSummary } from "@/lib/schema/api/demand";
 import type { ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
 import type { AssignmentRow, AssignmentsResponse } from "@/lib/schema/api/assignments";
 import type { CooldownRow, FailureRow, FailuresResponse } from "@/lib/schema/api/failures";
@@ -10,7 +10,7 @@ import type { HealthResponse } from "@/lib/schema/api/health";
 import type { OutcomeCounts, ShadowHistoryResponse, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
 import type { SkippedResponse } from "@/lib/schema/api/skipped";
 
-export type { BacklogClass, ClassName, DemandList, TableDetail, TableSummary, ExecutorsResponse, AssignmentsResponse };
+export type { BacklogClass, ClassName, DemandChanges, DemandList, TableDetail, TableSummary, ExecutorsResponse, AssignmentsResponse };
 export type { FailuresResponse, HealthResponse, ShadowResponse, ShadowSample, SkippedResponse };
 export type DemandOne = DemandDetail;
 export type Executor = ExecutorRow;

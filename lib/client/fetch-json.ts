@@ -97,7 +97,10 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 export async function fetchJson<T>(path: string, query: QueryParams = {}, signal?: AbortSignal): Promise<T> {
   const params = withPageClock(query);
   const url = `${path}${buildQuery(params)}`;
-  const get = async () => decode<T>(await fetch(url, { signal, headers: { accept: "application/json" }, cache: "no-store" }));
+  // "no-cache": the browser keeps answers and revalidates each with If-None-Match, so an
+  // unchanged answer (same ETag) comes back as a 304 without a body; answers the server
+  // marks no-store (errors, uncached reads) are never kept
+  const get = async () => decode<T>(await fetch(url, { signal, headers: { accept: "application/json" }, cache: "no-cache" }));
   const first = await get();
   // a pinned read is the past on purpose; a live one must include the admin's last save
   const pinned = params.revision !== null && params.revision !== undefined;

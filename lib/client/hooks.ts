@@ -1,14 +1,15 @@
 "use client";
 // One hook per resource: the query key carries the pinned revision, so pinning a revision
 // pins every query on the page; live keys poll (lib/client/revision.ts).
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useSyncExternalStore } from "react";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useSyncExternalStore } from "react";
 import type { DeletedPolicyResponse, SavedPolicyResponse } from "@/lib/schema/api/policies";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import { awaitedRevision, requireRevision, subscribeAwaited, type QueryParams } from "./fetch-json";
 import { auditKeys, fetchAudit } from "./resources/audit";
 import { deletePolicy, fetchPolicy, fetchPolicyList, policyKeys, previewPolicy, savePolicy, type WriteGuard } from "./resources/policies";
-import { demandKeys, fetchDemandPage, fetchFleet, fetchFleetPage, fetchTable, nextFleetPage, type FleetPageParam } from "./resources/demand";
+import type { DemandList } from "./api-types";
+import { demandKeys, fetchDemandPage, fetchFleet, fetchFleetPage, fetchTable, nextFleetPage, refreshFleet, type FleetPageParam } from "./resources/demand";
 import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
 import { failureKeys, fetchFailures } from "./resources/failures";
 import { fetchShadow, fetchShadowHistory, shadowKeys } from "./resources/shadow";
@@ -33,23 +34,56 @@ export function useFleet() {
 }
 
 /**
- * Every table, page by page (2,000 a page): rows show as soon as the first page lands and
- * the rest stream in behind it, all at the first page's revision.
+ * How often the whole fleet asks for its changes (`?since=`). Faster than a live plan is
+ * re-made (lib/api/plan.ts, every few seconds), so a repeat while the plan stands is a
+ * 304 without a body, and a new plan is on screen within this long; each new plan's
+ * changes travel once, whatever this rate.
  */
-export function useFleetPages() {
+const FLEET_CHANGES_MS = 2000;
+
+/**
+ * Every table: first page by page (2,000 a page), so rows show as soon as the first page
+ * lands and the rest stream in behind it, all at the first page's revision; then, while
+ * live, refreshed by asking only for what changed since the listing the page holds
+ * (console-api.md list, `?since=`), instead of every page again.
+ */
+export function useFleetListing() {
   const revision = usePinnedRevision();
-  const query = useInfiniteQuery({
+  const client = useQueryClient();
+  const pages = useInfiniteQuery({
     queryKey: demandKeys.fleetPages(revision),
     initialPageParam: { cursor: null, revision, now_ms: null } as FleetPageParam,
     queryFn: ({ pageParam, signal }) => fetchFleetPage(pageParam, signal),
     getNextPageParam: nextFleetPage,
-    ...freshness(revision, FLEET_REFETCH_MS),
+    // the first load only: live refreshes are the listing's changes below
+    staleTime: Infinity,
+    placeholderData: keepPreviousData,
   });
-  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = query;
+  const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = pages;
   useEffect(() => {
     if (hasNextPage && !isFetchingNextPage && !isError) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage, isError]);
-  return query;
+  const streamed = useMemo(() => {
+    const all = pages.data?.pages;
+    if (!all || all.length === 0) return undefined;
+    return { ...all[0], tables: all.flatMap((p) => p.tables), listing: all[all.length - 1].listing, next_cursor: null } satisfies DemandList;
+  }, [pages.data]);
+  const complete = streamed !== undefined && hasNextPage === false;
+  const listingKey = demandKeys.fleetListing(revision);
+  const changes = useQuery({
+    queryKey: listingKey,
+    queryFn: ({ signal }) => refreshFleet(client.getQueryData<DemandList>(listingKey) ?? streamed, signal),
+    enabled: revision === null && complete,
+    refetchInterval: FLEET_CHANGES_MS,
+    staleTime: FLEET_CHANGES_MS,
+  });
+  return {
+    data: changes.data ?? streamed,
+    /** still streaming the first load's pages */
+    loadingMore: hasNextPage === true,
+    isError: pages.isError || changes.isError,
+    error: changes.error ?? pages.error,
+  };
 }
 
 export function useTable(target: string) {

@@ -72,6 +72,13 @@ function create() {
     watchEvents: new Counter({ name: "console_watch_events_total", help: "etcd watch events applied to the live snapshot", labelNames: ["type"], registers: r }),
     watchRestarts: watchRestartsCounter(r),
     tableRefolds: new Counter({ name: "console_table_refolds_total", help: "Tables re-folded incrementally after watch events", registers: r }),
+    responseCache: new Counter({
+      name: "console_response_cache_total",
+      help: "Cacheable read answers: served from the encoded bytes (hit), encoded afresh (miss), answered 304 (not_modified)",
+      labelNames: ["result"],
+      registers: r,
+    }),
+    responseCacheBytes: new Gauge({ name: "console_response_cache_bytes", help: "Bytes held by the encoded-response cache (all codings)", registers: r }),
     plans: new Counter({ name: "console_plans_total", help: "Fleet plans computed (cached per revision and now)", registers: r }),
     snapshotRevision: new Gauge({ name: "console_snapshot_revision", help: "Revision of the live snapshot", registers: r }),
     snapshotLive: new Gauge({ name: "console_snapshot_live", help: "1 while the live snapshot's watch is connected", registers: r }),

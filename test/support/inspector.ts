@@ -4,7 +4,9 @@
 // only this shows a leak within seconds. (`ws` comes bundled with playwright-core.)
 import { ws as WebSocket } from "playwright-core/lib/utilsBundle";
 
-async function withInspector<T>(url: string, use: (send: (method: string) => Promise<Record<string, unknown>>) => Promise<T>): Promise<T> {
+type Send = (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+async function withInspector<T>(url: string, use: (send: Send) => Promise<T>): Promise<T> {
   const socket = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
@@ -20,11 +22,11 @@ async function withInspector<T>(url: string, use: (send: (method: string) => Pro
     if (msg.error) waiter.reject(new Error(`inspector: ${msg.error.message}`));
     else waiter.resolve(msg.result ?? {});
   });
-  const send = (method: string) =>
+  const send: Send = (method, params = {}) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = ++next;
       pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ id, method, params: {} }));
+      socket.send(JSON.stringify({ id, method, params }));
     });
   try {
     return await use(send);
@@ -40,5 +42,18 @@ export function liveHeapBytes(inspectorUrl: string): Promise<number> {
     await send("HeapProfiler.collectGarbage");
     const usage = await send("Runtime.getHeapUsage");
     return Number(usage.usedSize);
+  });
+}
+
+/**
+ * Runs `expression` in the server's main context and returns its JSON value: tests reach
+ * process-wide state (caches on globalThis) without a test-only route in the product.
+ */
+export function evaluateInServer(inspectorUrl: string, expression: string): Promise<unknown> {
+  return withInspector(inspectorUrl, async (send) => {
+    const out = await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
+    const thrown = out.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
+    if (thrown) throw new Error(`server threw: ${thrown.exception?.description ?? thrown.text}`);
+    return (out.result as { value?: unknown } | undefined)?.value;
   });
 }

@@ -1,7 +1,7 @@
 // Demand (console-api.md `GET /api/v1/scheduler/demand`): keys + fetchers for the list,
-// the whole fleet (every page via cursor) and one table.
+// the whole fleet (every page via cursor, then only its changes: `?since=`) and one table.
 import { fetchLiveOrLastGood } from "./last-good";
-import type { DemandList, DemandOne } from "../api-types";
+import type { DemandChanges, DemandList, DemandOne, TableSummary } from "../api-types";
 import type { QueryParams } from "../fetch-json";
 
 const PATH = "/api/v1/scheduler/demand";
@@ -13,6 +13,7 @@ export const demandKeys = {
   summary: (revision: number | null, params: QueryParams) => ["demand", "summary", revision ?? "live", params] as const,
   fleet: (revision: number | null) => ["demand", "fleet", revision ?? "live"] as const,
   fleetPages: (revision: number | null) => ["demand", "fleet-pages", revision ?? "live"] as const,
+  fleetListing: (revision: number | null) => ["demand", "fleet-listing", revision ?? "live"] as const,
   table: (target: string, revision: number | null) => ["demand", "table", target, revision ?? "live"] as const,
 };
 
@@ -28,6 +29,7 @@ export async function fetchFleet(revision: number | null, signal?: AbortSignal):
   const first = await fetchDemandPage({ limit: FLEET_PAGE_LIMIT, include_idle: true, revision }, signal);
   const tables = [...first.tables];
   let cursor = first.next_cursor;
+  let listing = first.listing;
   while (cursor) {
     const page = await fetchDemandPage(
       { limit: FLEET_PAGE_LIMIT, include_idle: true, cursor, revision: first.revision, now_ms: first.now_ms },
@@ -35,8 +37,52 @@ export async function fetchFleet(revision: number | null, signal?: AbortSignal):
     );
     tables.push(...page.tables);
     cursor = page.next_cursor;
+    listing = page.listing;
   }
-  return { ...first, tables, next_cursor: null };
+  // the last page's listing: the server keeps a listing's digest once its last page is sent
+  return { ...first, tables, next_cursor: null, listing };
+}
+
+/** Every table at a newer plan, from the whole fleet `base` the page holds: only the changes travel. */
+export async function refreshFleet(base: DemandList | undefined, signal?: AbortSignal): Promise<DemandList> {
+  if (base) {
+    const next = await fetchDemandPage({ include_idle: true, since: base.listing }, signal);
+    const { changes, ...envelope } = next as unknown as DemandChanges;
+    const tables = changes && applyChanges(base.tables, changes, envelope.matched);
+    if (tables) return { ...envelope, tables, next_cursor: null };
+  }
+  // the server no longer knows the base (restart, another replica, evicted): read it all again
+  return fetchFleet(null, signal);
+}
+
+/**
+ * The listing `base` becomes with `changes` (lib/schema/api/demand.ts demandChanges): drop
+ * the removed and the sent targets, put each sent row at its index and fill the other
+ * places with the rest in their old order, then patch the moving fields (wait, score,
+ * place in line) of the rows the patches name. Null when the changes do not fit this base.
+ */
+export function applyChanges(base: readonly TableSummary[], changes: NonNullable<DemandChanges["changes"]>, matched: number): TableSummary[] | null {
+  const drop = new Set(changes.removed);
+  for (const r of changes.rows) drop.add(r.table.target);
+  const kept = base.filter((t) => !drop.has(t.target));
+  if (kept.length + changes.rows.length !== matched) return null;
+  const out: TableSummary[] = new Array(matched);
+  let k = 0;
+  let r = 0;
+  for (let i = 0; i < matched; i++) {
+    const sent = changes.rows[r];
+    if (sent && sent.at === i) {
+      out[i] = sent.table;
+      r++;
+    } else out[i] = kept[k++];
+  }
+  if (r !== changes.rows.length) return null;
+  for (const [at, wait_ms, score, rank, of] of changes.patches) {
+    const row = out[at];
+    if (!row) return null;
+    out[at] = { ...row, wait_ms, score, position: row.position && rank !== null && of !== null ? { ...row.position, rank, of } : row.position };
+  }
+  return out;
 }
 
 export function fetchTable(target: string, revision: number | null, signal?: AbortSignal): Promise<DemandOne> {

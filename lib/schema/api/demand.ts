@@ -11,6 +11,8 @@ export const demandQuery = z.object({
   target: targetParam.optional(),
   limit: limitParam,
   cursor: z.string().min(1).max(512).optional(),
+  /** a `listing` from an earlier answer: answer only what changed since (the whole listing, unpaged) */
+  since: z.string().min(1).max(512).optional(),
   include_idle: booleanParam,
   class: repeatable(CLASS_NAMES),
   backlog: repeatable(BACKLOG_CLASSES),
@@ -85,8 +87,33 @@ export const demandList = snapshotMeta.extend({
   skipped: skippedSummary,
   tables: z.array(tableSummary),
   next_cursor: z.string().nullable(),
+  /** names this listing (plan and filters) for a later `?since=` */
+  listing: z.string(),
 });
 export type DemandList = z.infer<typeof demandList>;
+
+/** `[at, wait_ms, score, position.rank, position.of]`: a kept row whose moving fields changed. */
+export const demandPatch = z.tuple([z.number().int(), z.number().nullable(), score, z.number().int().nullable(), z.number().int().nullable()]);
+export type DemandPatch = z.infer<typeof demandPatch>;
+
+/**
+ * `?since=<listing>`: the whole listing (every page) as changes to the one named. The new
+ * listing is the old one without `removed` and without the targets in `rows`, in its order,
+ * with each of `rows` put at its index `at` (ascending); then each of `patches` sets the
+ * wait, score and place in line (rank, of) of the row at its index. `changes: null` when
+ * the old listing is no longer known here: read the listing again.
+ */
+export const demandChanges = demandList.omit({ tables: true, next_cursor: true }).extend({
+  changes: z
+    .object({
+      since: z.string(),
+      rows: z.array(z.object({ at: z.number().int(), table: tableSummary })),
+      patches: z.array(demandPatch),
+      removed: z.array(z.string()),
+    })
+    .nullable(),
+});
+export type DemandChanges = z.infer<typeof demandChanges>;
 
 const mark = z.object({ value: z.number(), epoch: z.number() });
 export const shardDetail = z.object({

@@ -28,8 +28,9 @@ function stripTimes(v: unknown): unknown {
     return Object.fromEntries(
       Object.entries(v)
         // when it was read, the cache's age, and the revision clock's estimate of the
-        // revision's time (it narrows as samples arrive; console-api.md "Time")
-        .filter(([k]) => k !== "read_at_ms" && k !== "age_ms" && k !== "revision_time")
+        // revision's time (it narrows as samples arrive; console-api.md "Time"), and the
+        // name of a listing, which is the answering replica's (lib/api/listing.ts)
+        .filter(([k]) => k !== "read_at_ms" && k !== "age_ms" && k !== "revision_time" && k !== "listing")
         .map(([k, x]) => [k, stripTimes(x)]),
     );
   }

@@ -1,5 +1,5 @@
 import { apiHandler } from "@/lib/api/handler";
-import { shadowResponse } from "@/lib/api/shadow";
+import { shadowAnswer } from "@/lib/api/shadow";
 import { fleetView } from "@/lib/api/fleet";
 import { shadowQuery } from "@/lib/schema/api/shadow";
 
@@ -8,5 +8,5 @@ export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/shadow: the §6.2 comparison, console placements beside the master's shadow rows.
 export const GET = apiHandler({ route: "/api/v1/scheduler/shadow", query: shadowQuery }, async ({ query }) =>
-  shadowResponse(await fleetView(query.revision), query),
+  shadowAnswer(await fleetView(query.revision), query),
 );

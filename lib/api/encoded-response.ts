@@ -1,0 +1,114 @@
+import "server-only";
+// One serialization per answer: a read whose bytes follow from (plan, view, query) is
+// encoded once, and every repeat is served from those bytes. The bytes carry a strong ETag
+// (a hash of them), so `If-None-Match` answers 304 without a body, and `Cache-Control:
+// no-cache` (not no-store) lets a browser keep them and revalidate. Errors never reach here
+// (the handler maps a throw to a no-store JSON error), so they are never cached. The cache
+// is bounded by bytes, least recently used first out.
+//
+// Compression is Next's: its server gzips every compressible answer of 1 KiB or more on the
+// fly (in zlib's thread pool) and adds `Vary: accept-encoding`, and it drops a route
+// handler's own Content-Encoding (next/dist/server/send-response.js FORBIDDEN_HEADERS), so
+// pre-compressed bytes cannot be sent from here; the ETag names the identity bytes.
+import { createHash } from "node:crypto";
+import { metrics } from "@/lib/metrics";
+import { processWide } from "./process-wide";
+
+const MARK = Symbol.for("scheduler-console.cacheable");
+
+/**
+ * An answer the wrapper may serve from the byte cache: `key` names everything its bytes
+ * depend on (see ./answer-key.ts), `body` builds it on a miss. Two answers with one key
+ * must have the same bytes: the key is the cache's only correctness condition.
+ */
+export interface Cacheable {
+  readonly [MARK]: true;
+  readonly key: string;
+  readonly body: () => unknown;
+}
+
+export function cacheable(key: string, body: () => unknown): Cacheable {
+  return { [MARK]: true, key, body };
+}
+
+export function isCacheable(value: unknown): value is Cacheable {
+  return typeof value === "object" && value !== null && (value as Partial<Cacheable>)[MARK] === true;
+}
+
+interface Encoded {
+  /** the quoted strong ETag of the bytes */
+  etag: string;
+  bytes: Buffer;
+}
+
+/** Byte budget of the cache. */
+export const CACHE_BYTES = 64 * 1024 * 1024;
+
+interface CacheState {
+  entries: Map<string, Encoded>;
+  bytes: number;
+}
+
+const cache = () => processWide<CacheState>("scheduler-console.encoded-responses", () => ({ entries: new Map(), bytes: 0 }));
+
+/** Empty the cache (tests compare a cached answer with one encoded afresh). */
+export function clearEncodedResponses(): void {
+  const c = cache();
+  c.entries.clear();
+  c.bytes = 0;
+  metrics().responseCacheBytes.set(0);
+}
+
+function account(c: CacheState, delta: number): void {
+  c.bytes += delta;
+  while (c.bytes > CACHE_BYTES && c.entries.size > 1) {
+    const [oldestKey, oldest] = c.entries.entries().next().value!;
+    c.entries.delete(oldestKey);
+    c.bytes -= oldest.bytes.length;
+  }
+  metrics().responseCacheBytes.set(c.bytes);
+}
+
+function encode(body: unknown): Encoded {
+  const bytes = Buffer.from(JSON.stringify(body), "utf8");
+  return { etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 32)}"`, bytes };
+}
+
+function lookup(answer: Cacheable): Encoded {
+  const c = cache();
+  const m = metrics();
+  const hit = c.entries.get(answer.key);
+  if (hit) {
+    c.entries.delete(answer.key); // most recently used last
+    c.entries.set(answer.key, hit);
+    m.responseCache.inc({ result: "hit" });
+    return hit;
+  }
+  m.responseCache.inc({ result: "miss" });
+  const made = encode(answer.body());
+  c.entries.set(answer.key, made);
+  account(c, made.bytes.length);
+  return made;
+}
+
+/** RFC 9110 §13.1.2: If-None-Match uses the weak comparison; `*` matches any current answer. */
+function notModified(ifNoneMatch: string | null, etag: string): boolean {
+  return (ifNoneMatch ?? "").split(",").some((raw) => {
+    const tag = raw.trim().replace(/^W\//, "");
+    return tag === "*" || tag === etag;
+  });
+}
+
+/** Headers every cacheable read carries: revalidate on every use; Next's gzip varies by coding. */
+const CACHEABLE_HEADERS = { "cache-control": "no-cache", vary: "accept-encoding" } as const;
+
+/** The response for a cacheable answer: 304 when the request already holds these bytes, else the bytes. */
+export function encodedResponse(request: Request, answer: Cacheable): Response {
+  const entry = lookup(answer);
+  const headers: Record<string, string> = { ...CACHEABLE_HEADERS, etag: entry.etag };
+  if (notModified(request.headers.get("if-none-match"), entry.etag)) {
+    metrics().responseCache.inc({ result: "not_modified" });
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(new Uint8Array(entry.bytes), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+}

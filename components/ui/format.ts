@@ -1,7 +1,7 @@
 // Display formatting only (no planner logic). Bytes, durations and counts are the one
-// format the planner's messages use too (lib/schema/format.ts); scores, times and ages here.
+// format the planner's messages use too (lib/schema/format.ts), times as well; scores and ages here.
 
-export { formatBytes, formatCount, formatDuration } from "@/lib/schema/format";
+export { formatBytes, formatCount, formatDuration, formatTime } from "@/lib/schema/format";
 import { formatDuration } from "@/lib/schema/format";
 
 /** Scores are numbers, or "infinity" (a repair with missing fragments, console-api.md). */
@@ -11,11 +11,6 @@ export function formatScore(score: number | "infinity" | null | undefined): stri
   return score >= 100 ? score.toFixed(0) : score.toFixed(2);
 }
 
-/** An ISO-like UTC timestamp, stable across the server and the browser. */
-export function formatTime(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
-  return new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
-}
 
 /** "3m 05s ago" relative to `now`. */
 export function formatAgo(ms: number | null | undefined, now: number): string {

@@ -15,6 +15,7 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import { readRange } from "@/lib/etcd/key-history";
 import { currentRevision, readPrefixPaged } from "@/lib/etcd/paged-read";
+import { formatCount, formatTime } from "@/lib/schema/format";
 import { keys } from "@/lib/schema/keys";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseLeader } from "@/lib/schema/leader";
@@ -290,7 +291,7 @@ function futureTime(atMs: number, now: number): ApiError {
 }
 
 function beforeHistory(atMs: number, oldestRevision: number): ApiError {
-  return new ApiError(404, "not_found", `no readable revision was written at or before ${new Date(atMs).toISOString()}; the oldest readable revision is ${oldestRevision}`, {
+  return new ApiError(404, "not_found", `no readable revision was written at or before ${formatTime(atMs)}; the oldest readable revision is ${formatCount(oldestRevision)}`, {
     oldest_revision: oldestRevision,
   });
 }

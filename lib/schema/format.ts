@@ -43,3 +43,9 @@ export function formatCount(n: number | null | undefined): string {
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return `${sign}${grouped}${fraction ? `.${fraction}` : ""}`;
 }
+
+/** An ISO-like UTC timestamp to the second, stable across the server and the browser: "2026-12-01 03:10:12Z". */
+export function formatTime(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
+  return new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+}

@@ -21,15 +21,15 @@ describe("executorAgreement", () => {
       [place("m1"), null, null, ["The master's §6.2 rule runs out of capacity before it: it also places tables the design verdict holds back (locks, fences, policies)."]],
       [place("m2"), "m1", row, ["The design verdict picks m2 and the §6.2 rule m1: the design planner skips tables a write turn, fence or policy blocks, places other kinds and applies per-executor limits, so the units ahead of it leave different headroom."]],
       [place("m1"), "m1", null, ["The master's last shadow pass recorded no row for it (it ran at another revision, or no leader is running)."]],
-      [skip, null, row, ["The master's shadow pass placed it on m1 at another revision (its row was written at revision 40, 2026-12-01T09:00:00.000Z); at revision 50 the same rule does not place it."]],
+      [skip, null, row, ["The master's shadow pass placed it on m1 at another revision (its row was written at revision 40, 2026-12-01 09:00:00Z); at revision 50 the same rule does not place it."]],
       [place("m2"), "m2", row, [masterMismatchReason(row, "m2", 50)]],
     ];
     for (const [verdict, consoleShadow, master, reasons] of cases) {
       expect(executorAgreement(verdict, consoleShadow, master, 50)).toMatchObject({ agree: false, reasons });
     }
     expect(masterMismatchReason(row, "m2", 50)).toBe(
-      "The master's shadow pass that placed it on m1 ran at another revision (its row was written at revision 40, 2026-12-01T09:00:00.000Z); its headroom then was different from the headroom at revision 50, where the same §6.2 rule picks m2.",
+      "The master's shadow pass that placed it on m1 ran at another revision (its row was written at revision 40, 2026-12-01 09:00:00Z); its headroom then was different from the headroom at revision 50, where the same §6.2 rule picks m2.",
     );
-    expect(masterMismatchReason({ executor: "m1", created_ms: 0 }, "m2", 50)).toContain("(its row was written at 1970-01-01T00:00:00.000Z)");
+    expect(masterMismatchReason({ executor: "m1", created_ms: 0 }, "m2", 50)).toContain("(its row was written at 1970-01-01 00:00:00Z)");
   });
 });

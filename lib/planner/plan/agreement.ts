@@ -1,6 +1,7 @@
 // "Which executor?" has three answers at one revision: the design verdict, the console's
 // §6.2 shadow pass (the master's rule) and the master's recorded `state: shadow` row. They
 // may differ for known reasons; this says which (console-api.md "One answer on every page").
+import { formatCount, formatTime } from "@/lib/schema/format";
 import type { Verdict } from "./why-not";
 
 export interface MasterShadowRow {
@@ -19,15 +20,15 @@ export interface ExecutorAgreement {
 }
 
 function writtenAt(row: MasterShadowRow): string {
-  const when = new Date(row.created_ms).toISOString();
-  return row.mod_revision === undefined ? `at ${when}` : `at revision ${row.mod_revision}, ${when}`;
+  const when = formatTime(row.created_ms);
+  return row.mod_revision === undefined ? `at ${when}` : `at revision ${formatCount(row.mod_revision)}, ${when}`;
 }
 
 /** Why the master's recorded row can name another executor than the console's pass. */
 export function masterMismatchReason(master: MasterShadowRow, consoleExecutor: string, revision: number): string {
   return (
     `The master's shadow pass that placed it on ${master.executor} ran at another revision (its row was written ${writtenAt(master)}); ` +
-    `its headroom then was different from the headroom at revision ${revision}, where the same §6.2 rule picks ${consoleExecutor}.`
+    `its headroom then was different from the headroom at revision ${formatCount(revision)}, where the same §6.2 rule picks ${consoleExecutor}.`
   );
 }
 
@@ -58,7 +59,7 @@ export function executorAgreement(
     reasons.push("The master's last shadow pass recorded no row for it (it ran at another revision, or no leader is running).");
   } else if (masterShadow !== null && consoleShadow === null) {
     reasons.push(
-      `The master's shadow pass placed it on ${masterShadow.executor} at another revision (its row was written ${writtenAt(masterShadow)}); at revision ${revision} the same rule does not place it.`,
+      `The master's shadow pass placed it on ${masterShadow.executor} at another revision (its row was written ${writtenAt(masterShadow)}); at revision ${formatCount(revision)} the same rule does not place it.`,
     );
   } else if (masterShadow !== null && consoleShadow !== null && masterShadow.executor !== consoleShadow) {
     reasons.push(masterMismatchReason(masterShadow, consoleShadow, revision));

@@ -12,6 +12,7 @@ import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { keys } from "@/lib/schema/keys";
+import { formatCount, formatTime } from "@/lib/schema/format";
 import { api, clientFor, q, okBody } from "../api/helpers";
 import { GiB, assignment, demandTable, heartbeat, put } from "./records";
 
@@ -106,8 +107,8 @@ describe("which executor: one answer, or why not", () => {
       {
         target: "h/b", console: "m-big", master: "w-unbudgeted", master_created_ms: CREATED, master_mod_revision: REV_B,
         reason:
-          `The master's shadow pass that placed it on w-unbudgeted ran at another revision (its row was written at revision ${REV_B}, ${new Date(CREATED).toISOString()}); ` +
-          `its headroom then was different from the headroom at revision ${body.revision}, where the same §6.2 rule picks m-big.`,
+          `The master's shadow pass that placed it on w-unbudgeted ran at another revision (its row was written at revision ${formatCount(REV_B)}, ${formatTime(CREATED)}); ` +
+          `its headroom then was different from the headroom at revision ${formatCount(body.revision)}, where the same §6.2 rule picks m-big.`,
       },
     ]);
     expect(body.placements.executor_differs).toEqual(["h/b"]);

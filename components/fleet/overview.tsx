@@ -2,7 +2,6 @@
 // Fleet overview (`/`): what is shown and how old, who leads, etcd health, counts, the
 // work waiting, free capacity, shadow disagreements and skipped records.
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
 import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
 import { formatAgo, formatCount, formatTime } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
@@ -13,11 +12,11 @@ import { applyListView, parseListView } from "@/components/tables/list-view";
 import { BytesFreeTotal } from "@/components/executors/bytes-free-total";
 import { BACKLOG_CLASSES, CLASS_NAMES, type TableSummary } from "@/lib/client/api-types";
 import { useDemandPage, useExecutors, useShadow } from "@/lib/client/hooks";
-import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { useNow } from "@/lib/client/use-now";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { TopTables } from "./top-tables";
+import { useHealthPoll } from "@/lib/client/hooks";
 
 /** How many tables each overview list shows. */
 const TOP = 10;
@@ -38,7 +37,7 @@ export function FleetOverview() {
   const executors = useExecutors();
   const shadow = useShadow();
   const hydrated = useHydrated();
-  const health = useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000 });
+  const health = useHealthPoll();
   // One outage is one message: the first panel that failed says it, the others stay quiet.
   const quiet = planner.isError && planner.data === undefined;
 

@@ -3,16 +3,11 @@
 // record (lib/client/resources/health.ts), so the header never says "live" under a red
 // banner. Pages keep showing their last good data underneath: TanStack keeps `data` when
 // a refetch fails, and a page opened during the outage reads the last good revision.
-import { useQuery } from "@tanstack/react-query";
 import { formatCount, formatDuration } from "@/components/ui/format";
-import { fetchHealth, healthKeys, useOutage } from "@/lib/client/resources/health";
+import { useOutage } from "@/lib/client/resources/health";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { useNow } from "@/lib/client/use-now";
-
-/** The polling health query every outage-aware part shares (one request per 2 s per tab). */
-export function useHealthPoll() {
-  return useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000, retry: false });
-}
+import { useHealthPoll } from "@/lib/client/hooks";
 
 /** How old the data on screen is during an outage, or null when unknown. */
 function useStaleAge(): number | null {

@@ -4,24 +4,24 @@
 // revision, and steps back / forward through the revisions where something on this page
 // changed. The URL holds the pin (`?revision=`, with `?at=` for a time), so a shared link
 // opens the same view; "Live" drops it.
-import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { LiveMark } from "@/components/layout/etcd-banner";
 import { formatCount } from "@/components/ui/format";
 import { ApiError } from "@/lib/client/fetch-json";
-import { fetchHealth, healthKeys } from "@/lib/client/resources/health";
+import { fetchHealth } from "@/lib/client/resources/health";
 import { fetchChange, fetchRevisionAt, parsePin } from "@/lib/client/resources/revisions";
 import { changeScopeOf, usePinnedRevision } from "@/lib/client/revision";
 import { useHydrated } from "@/lib/client/use-hydrated";
+import { useHealthPoll } from "@/lib/client/hooks";
 
 export function RevisionPicker() {
   const pinned = usePinnedRevision();
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const health = useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000 });
+  const health = useHealthPoll();
   const hydrated = useHydrated();
   const liveRevision = hydrated ? (health.data?.revision ?? health.data?.snapshot?.revision ?? null) : null;
   const [draft, setDraft] = useState(pinned === null ? "" : String(pinned));

@@ -102,9 +102,9 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
 
 /**
  * `nowMs`: the page's evaluation time; a pinned page's history ends there (its revision's
- * time), a live one's now. `revision` and `floor` are kept for callers; the window is time.
+ * time), a live one's now.
  */
-export function HistoryChart({ target, nowMs }: { target: string; revision?: number; floor?: number; nowMs: number }) {
+export function HistoryChart({ target, nowMs }: { target: string; nowMs: number }) {
   const pinned = usePinnedRevision();
   const toMs = pinned === null ? null : nowMs;
   const history = useQuery({

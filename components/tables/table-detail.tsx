@@ -18,11 +18,6 @@ import { ClockSkewFlag, PlaceInLine } from "./place-in-line";
 import { ShardsPanel } from "./shards-panel";
 import { WhyNotPanel } from "./why-not";
 
-/** The table exists at every revision from its least recently written shard on. */
-function historyFloor(shards: { mod_revision: number | null }[]): number {
-  const revisions = shards.map((s) => s.mod_revision).filter((r): r is number => r !== null);
-  return revisions.length ? Math.min(...revisions) : 1;
-}
 
 /**
  * A table without demand: the planner has nothing for it, but the legacy queue may still
@@ -80,7 +75,7 @@ export function TableDetailView({ target }: { target: string }) {
                 <WhyNotPanel table={t} />
                 <DemandPanel table={t} />
                 <LegacyPanel legacy={t.legacy} />
-                <HistoryChart target={t.target} revision={d.revision} floor={historyFloor(t.shards)} nowMs={d.now_ms} />
+                <HistoryChart target={t.target} nowMs={d.now_ms} />
                 <ShardsPanel table={t} />
                 <PolicyPanel target={t.target} policy={t.policy} />
               </div>

@@ -13,6 +13,7 @@ import { demandKeys, fetchDemandPage, fetchFleet, fetchFleetPage, fetchTable, ne
 import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
 import { failureKeys, fetchFailures } from "./resources/failures";
 import { fetchShadow, fetchShadowHistory, shadowKeys } from "./resources/shadow";
+import { fetchHealth, healthKeys } from "./resources/health";
 import { fetchSkipped, skippedKeys } from "./resources/skipped";
 import { freshness, usePinnedRevision } from "./revision";
 
@@ -178,4 +179,13 @@ export function useSavePolicy(target: string) {
 /** The revision live reads are waiting for after a save, or null (for a "refreshing" note). */
 export function useAwaitedRevision(): number | null {
   return useSyncExternalStore(subscribeAwaited, awaitedRevision, () => null);
+}
+
+/**
+ * The polling health query every part shares (one request per 2 s per tab, whoever asks):
+ * the outage banner, the revision picker's live revision and the overview's etcd panel.
+ * Not retried: a failed poll is itself the news (the banner counts them).
+ */
+export function useHealthPoll() {
+  return useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000, retry: false });
 }

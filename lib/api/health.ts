@@ -10,6 +10,7 @@ import { keys } from "@/lib/schema/keys";
 import { parseLeader, type LeaderRecord } from "@/lib/schema/leader";
 import type { HealthResponse } from "@/lib/schema/api/health";
 import { liveCache } from "@/lib/live/cache";
+import { metrics } from "@/lib/metrics";
 import { isReady } from "./background";
 
 const DEADLINE_MS = 1500;
@@ -106,7 +107,27 @@ async function probe(url: string): Promise<Probe> {
   }
 }
 
-export async function healthResponse(): Promise<{ status: number; body: HealthResponse }> {
+/**
+ * One probe round is shared by every health request started within this long of it (or
+ * while it runs): ten open tabs poll every 2 s each, a load balancer too, and etcd need not
+ * be asked once per poller. A second is as current as a poll every two can see.
+ */
+const SHARED_MS = 1000;
+const SHARED_KEY = Symbol.for("scheduler-console.health-shared");
+
+type HealthAnswer = { status: number; body: HealthResponse };
+
+export function healthResponse(): Promise<HealthAnswer> {
+  const g = globalThis as unknown as Record<symbol, { startedMs: number; answer: Promise<HealthAnswer> } | undefined>;
+  const shared = g[SHARED_KEY];
+  if (shared && performance.now() - shared.startedMs < SHARED_MS) return shared.answer;
+  metrics().healthProbeRounds.inc();
+  const answer = probeAll();
+  g[SHARED_KEY] = { startedMs: performance.now(), answer };
+  return answer;
+}
+
+async function probeAll(): Promise<HealthAnswer> {
   const probes = await Promise.all(consoleEnv().etcd.endpoints.map(probe));
   const answering = probes.filter((p) => p.ok);
   // health never triggers a fleet read: the leader is one key, the cache is reported as is

@@ -69,6 +69,7 @@ function create() {
     pageShrinks: new Counter({ name: "console_etcd_page_shrinks_total", help: "Page size halvings during full reads (§8.1)", registers: r }),
     readBytes: new Counter({ name: "console_etcd_read_bytes_total", help: "Key + value bytes read by full fleet reads", registers: r }),
     skipped: new Gauge({ name: "console_skipped_records", help: "Records skipped in the live snapshot, by reason", labelNames: ["reason"], registers: r }),
+    healthProbeRounds: new Counter({ name: "console_health_probe_rounds_total", help: "Rounds of etcd probes made for GET /api/v1/health (polls close together share one)", registers: r }),
     watchEvents: new Counter({ name: "console_watch_events_total", help: "etcd watch events applied to the live snapshot", labelNames: ["type"], registers: r }),
     watchRestarts: watchRestartsCounter(r),
     tableRefolds: new Counter({ name: "console_table_refolds_total", help: "Tables re-folded incrementally after watch events", registers: r }),

@@ -324,6 +324,15 @@ describe("health, metrics, openapi", () => {
     expect(body.snapshot.revision).toBeGreaterThan(0);
   });
 
+  it("health: pollers asking at once share one probe round (etcd is asked once, not once per tab)", async () => {
+    const rounds = async () => Number((await (await fetch(`${app.url}/api/metrics`)).text()).match(/^console_health_probe_rounds_total (\d+)/m)?.[1]);
+    const before = await rounds();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => okBody(app.url, "/api/v1/health", healthResponse)));
+    expect(answers.every((a) => a.endpoints[0].ok)).toBe(true);
+    // one round, or two when the five straddle the end of a shared second
+    expect((await rounds()) - before).toBeLessThanOrEqual(2);
+  });
+
   it("metrics: Prometheus text with request latency by route and outcome gauges", async () => {
     const res = await fetch(`${app.url}/api/metrics`);
     const text = await res.text();

@@ -64,9 +64,9 @@ async function countAt(client: Client, prefix: string, range: RangeQuery, revisi
 }
 
 /**
- * The revision in (lo, hi] at which the range's count first drops to `countAtHi`, given
- * count(lo) > countAtHi = count(hi): the newest deletion of a key that existed at lo
- * (only deletions change the count in between, see the header).
+ * The first revision in (lo, hi] whose count is `settled`, given that count(lo) is not and
+ * count(hi) is: a binary search, sound because only deletions change the count in between
+ * (see the header), so the count only falls.
  */
 async function deletionIn(client: Client, prefix: string, range: RangeQuery, lo: number, hi: number, settled: (count: number) => boolean): Promise<number> {
   while (hi - lo > 1) {
@@ -77,32 +77,23 @@ async function deletionIn(client: Client, prefix: string, range: RangeQuery, lo:
   return hi;
 }
 
-/** The newest deletion in (from, to] of a key that existed at `from`, over every range. */
-async function newestDeletion(client: Client, prefix: string, ranges: RangeQuery[], from: number, to: number): Promise<number | null> {
+/**
+ * A deletion in (from, to] of a key that existed at `from`, over every range: the newest
+ * (stepping back) or the oldest (stepping forward).
+ */
+async function deletionBetween(client: Client, prefix: string, ranges: RangeQuery[], from: number, to: number, which: "newest" | "oldest"): Promise<number | null> {
   if (to <= from) return null;
   const found = await Promise.all(
     ranges.map(async (range) => {
       const [before, after] = await Promise.all([countAt(client, prefix, range, from), countAt(client, prefix, range, to)]);
       if (before === null || after === null || before <= after) return null;
-      return deletionIn(client, prefix, range, from, to, (n) => n <= after);
+      // the newest: where the count reaches its final value; the oldest: where it first drops
+      return deletionIn(client, prefix, range, from, to, which === "newest" ? (n) => n <= after : (n) => n < before);
     }),
   );
   const revisions = found.filter((r): r is number => r !== null);
-  return revisions.length ? Math.max(...revisions) : null;
-}
-
-/** The oldest deletion in (from, to] of a key that existed at `from`, over every range. */
-async function oldestDeletion(client: Client, prefix: string, ranges: RangeQuery[], from: number, to: number): Promise<number | null> {
-  if (to <= from) return null;
-  const found = await Promise.all(
-    ranges.map(async (range) => {
-      const [before, after] = await Promise.all([countAt(client, prefix, range, from), countAt(client, prefix, range, to)]);
-      if (before === null || after === null || before <= after) return null;
-      return deletionIn(client, prefix, range, from, to, (n) => n < before);
-    }),
-  );
-  const revisions = found.filter((r): r is number => r !== null);
-  return revisions.length ? Math.min(...revisions) : null;
+  if (revisions.length === 0) return null;
+  return which === "newest" ? Math.max(...revisions) : Math.min(...revisions);
 }
 
 export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> {
@@ -121,7 +112,7 @@ export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> 
       const written = await newestModAt(q.revision - 1, true);
       // a deletion after the newest write (or anywhere readable, when nothing is left)
       const from = Math.max(written ?? 0, await revisionClock().oldestReadable());
-      const deleted = await newestDeletion(client, prefix, ranges, from, q.revision - 1);
+      const deleted = await deletionBetween(client, prefix, ranges, from, q.revision - 1, "newest");
       found = deleted ?? written;
     }
   } else {
@@ -133,7 +124,7 @@ export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> 
       upper = earlier;
     }
     // a deletion before that write (or before now, when nothing was written after R)
-    const deleted = await oldestDeletion(client, prefix, ranges, q.revision, upper === null ? current : upper - 1);
+    const deleted = await deletionBetween(client, prefix, ranges, q.revision, upper === null ? current : upper - 1, "oldest");
     found = deleted ?? upper;
   }
   if (found === null) throw new ApiError(404, "not_found", `nothing on this page changed ${q.direction === "back" ? "before" : "after"} revision ${q.revision}`);

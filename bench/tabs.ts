@@ -28,19 +28,31 @@ interface Traffic {
 
 const emptyTraffic = (): Traffic => ({ requests: 0, ok: 0, not_modified: 0, other: 0, bytes: 0 });
 
-function countApi(page: Page, traffic: { now: Traffic }): void {
-  page.on("response", (res) => {
-    if (!res.url().includes("/api/v1/")) return;
+/**
+ * The page's API traffic as the server answered it, from the DevTools protocol: a
+ * revalidated response reaches the page (and Playwright's `response.status()`) as the
+ * cached 200, so the server's own status is read from the raw response headers, and the
+ * bytes are those on the wire (compressed, headers included).
+ */
+async function countApi(page: Page, traffic: { now: Traffic }): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  const api = new Set<string>();
+  cdp.on("Network.requestWillBeSent", (e: { requestId: string; request: { url: string } }) => {
+    if (e.request.url.includes("/api/v1/")) api.add(e.requestId);
+  });
+  cdp.on("Network.responseReceivedExtraInfo", (e: { requestId: string; statusCode: number }) => {
+    if (!api.has(e.requestId)) return;
     const t = traffic.now;
     t.requests += 1;
-    if (res.status() === 200) t.ok += 1;
-    else if (res.status() === 304) t.not_modified += 1;
+    if (e.statusCode === 200) t.ok += 1;
+    else if (e.statusCode === 304) t.not_modified += 1;
     else t.other += 1;
-    // bytes on the wire when the server says (content-length), else the decoded body
-    const length = Number(res.headers()["content-length"]);
-    if (Number.isFinite(length)) t.bytes += length;
-    else void res.body().then((b) => (t.bytes += b.length), () => undefined);
   });
+  cdp.on("Network.loadingFinished", (e: { requestId: string; encodedDataLength: number }) => {
+    if (api.delete(e.requestId)) traffic.now.bytes += e.encodedDataLength;
+  });
+  cdp.on("Network.loadingFailed", (e: { requestId: string }) => api.delete(e.requestId));
 }
 
 interface Window {
@@ -81,7 +93,7 @@ export async function measureTabs(stack: BenchStack, windowMs = WINDOW_MS): Prom
     const pages: Page[] = [];
     for (let t = 0; t < TABS; t++) {
       const page = await context.newPage();
-      countApi(page, traffic);
+      await countApi(page, traffic);
       await page.goto(`${stack.app.url}/tables`);
       await page.waitForSelector('[data-testid="table-row"]', { timeout: 120_000 });
       pages.push(page);

@@ -12,6 +12,7 @@ import type { HealthResponse } from "@/lib/schema/api/health";
 import { liveCache } from "@/lib/live/cache";
 import { metrics } from "@/lib/metrics";
 import { isReady } from "./background";
+import { processWide } from "./process-wide";
 
 const DEADLINE_MS = 1500;
 /**
@@ -27,8 +28,6 @@ const CALL_TIMEOUT_MS = 10_000;
  * recently is "degraded", not "down": a live watch is etcd answering.
  */
 const RECENT_ANSWER_MS = 10_000;
-const KEY = Symbol.for("scheduler-console.health-clients");
-const LAST_OK_KEY = Symbol.for("scheduler-console.health-last-ok");
 
 export class DeadlineMissed extends Error {
   constructor(what: string) {
@@ -63,13 +62,11 @@ export function withinDeadline<T>(p: Promise<T>, what: string): Promise<T> {
 }
 
 function lastOk(): { atMs: number } {
-  const g = globalThis as unknown as Record<symbol, { atMs: number } | undefined>;
-  return (g[LAST_OK_KEY] ??= { atMs: 0 });
+  return processWide("scheduler-console.health-last-ok", () => ({ atMs: 0 }));
 }
 
 function clientFor(url: string): Etcd3 {
-  const g = globalThis as unknown as Record<symbol, Map<string, Etcd3> | undefined>;
-  const clients = (g[KEY] ??= new Map());
+  const clients = processWide("scheduler-console.health-clients", () => new Map<string, Etcd3>());
   let client = clients.get(url);
   if (!client) {
     const { etcd } = consoleEnv();
@@ -113,18 +110,15 @@ async function probe(url: string): Promise<Probe> {
  * be asked once per poller. A second is as current as a poll every two can see.
  */
 const SHARED_MS = 1000;
-const SHARED_KEY = Symbol.for("scheduler-console.health-shared");
 
 type HealthAnswer = { status: number; body: HealthResponse };
 
 export function healthResponse(): Promise<HealthAnswer> {
-  const g = globalThis as unknown as Record<symbol, { startedMs: number; answer: Promise<HealthAnswer> } | undefined>;
-  const shared = g[SHARED_KEY];
-  if (shared && performance.now() - shared.startedMs < SHARED_MS) return shared.answer;
+  const shared = processWide<{ round: { startedMs: number; answer: Promise<HealthAnswer> } | null }>("scheduler-console.health-shared", () => ({ round: null }));
+  if (shared.round && performance.now() - shared.round.startedMs < SHARED_MS) return shared.round.answer;
   metrics().healthProbeRounds.inc();
-  const answer = probeAll();
-  g[SHARED_KEY] = { startedMs: performance.now(), answer };
-  return answer;
+  shared.round = { startedMs: performance.now(), answer: probeAll() };
+  return shared.round.answer;
 }
 
 async function probeAll(): Promise<HealthAnswer> {

@@ -7,6 +7,9 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["etcd3", "prom-client"],
   poweredByHeader: false,
+  // scripts/serve.mjs compresses (the same middleware, plus one gzip per cacheable answer)
+  compress: false,
+  ...(process.env.CONSOLE_PROFILE_BUILD === "1" ? { experimental: { serverMinification: false } } : {}),
   typedRoutes: false,
   // Headers every response carries (pages get their CSP from proxy.ts).
   async headers() {

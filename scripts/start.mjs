@@ -1,5 +1,6 @@
 // `npm start`: validate the environment (console-api.md "Configuration"), then run
-// `next start -p $PORT`. A bad variable prints one line naming it and exits 1.
+// the console's server (scripts/serve.mjs: Next's handler and its compression) on $PORT.
+// A bad variable prints one line naming it and exits 1.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,7 +17,7 @@ try {
   process.exit(1);
 }
 
-const next = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "-p", String(env.port), ...process.argv.slice(2)], {
+const next = spawn(process.execPath, [path.join(root, "scripts/serve.mjs"), "-p", String(env.port), ...process.argv.slice(2)], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, PORT: String(env.port) },

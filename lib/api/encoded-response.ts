@@ -6,10 +6,10 @@ import "server-only";
 // (the handler maps a throw to a no-store JSON error), so they are never cached. The cache
 // is bounded by bytes, least recently used first out.
 //
-// Compression is Next's: its server gzips every compressible answer of 1 KiB or more on the
-// fly (in zlib's thread pool) and adds `Vary: accept-encoding`, and it drops a route
-// handler's own Content-Encoding (next/dist/server/send-response.js FORBIDDEN_HEADERS), so
-// pre-compressed bytes cannot be sent from here; the ETag names the identity bytes.
+// Compression is the console server's (scripts/serve.mjs): it gzips these bytes once per
+// ETag and sends repeats from that gzip. Next drops a route handler's own Content-Encoding
+// (next/dist/server/send-response.js FORBIDDEN_HEADERS), so pre-compressed bytes cannot be
+// sent from here; the ETag names the identity bytes.
 import { createHash } from "node:crypto";
 import { metrics } from "@/lib/metrics";
 import { processWide } from "./process-wide";
@@ -99,7 +99,7 @@ function notModified(ifNoneMatch: string | null, etag: string): boolean {
   });
 }
 
-/** Headers every cacheable read carries: revalidate on every use; Next's gzip varies by coding. */
+/** Headers every cacheable read carries: revalidate on every use; the server's gzip varies by coding. */
 const CACHEABLE_HEADERS = { "cache-control": "no-cache", vary: "accept-encoding" } as const;
 
 /** The response for a cacheable answer: 304 when the request already holds these bytes, else the bytes. */

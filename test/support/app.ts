@@ -1,4 +1,4 @@
-// A real `next start` of the production build (scripts/test.sh builds it first),
+// The console's real server (scripts/serve.mjs: `next` on the production build, as `npm start` runs it; scripts/test.sh builds it first),
 // pointed at a test etcd. Used by API integration tests, e2e and benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -32,7 +32,7 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
   const port = opts.port ?? (await freePort());
   let output = "";
   const nodeArgs = opts.inspect ? ["--inspect=127.0.0.1:0"] : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -42,11 +42,11 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`next start exited: ${output}`);
+      if (child.exitCode !== null) throw new Error(`the console server exited: ${output}`);
       const res = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
       if (opts.ready === false) return res.status > 0;
       return ((await res.json()) as { ready?: boolean }).ready === true;
-    }, 60_000, `next start on ${url}`);
+    }, 60_000, `the console server on ${url}`);
   } catch (e) {
     child.kill("SIGKILL");
     throw new Error(`${(e as Error).message}\n${output.slice(-3000)}`);

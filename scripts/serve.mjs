@@ -1,0 +1,169 @@
+// The console's HTTP server: Next's request handler (the production build) behind one
+// compression layer. `next.config.ts` turns Next's own on-the-fly gzip off, and this
+// server puts the same middleware (Next's compiled `compression`, default options) in
+// front of every response, with one exception: a cacheable read (a JSON answer with a
+// strong ETag, lib/api/encoded-response.ts) is gzipped ONCE per ETag and every repeat is
+// served from those gzip bytes. The ETag is a hash of the identity bytes, so equal ETags
+// mean equal bytes and equal gzip. Without this, every 200 of a cached answer paid a fresh
+// gzip (a 320 KB shadow answer is ~3.4 ms of zlib per request) on the server's one thread.
+//
+// `node scripts/serve.mjs -p PORT [-H HOST]`; `npm start` (scripts/start.mjs) runs it after
+// validating the environment, and the tests start it the same way (test/support/app.ts).
+import http from "node:http";
+import path from "node:path";
+import zlib from "node:zlib";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const next = require("next");
+const compression = require("next/dist/compiled/compression");
+const { releaseCompressionStream } = require("next/dist/server/lib/release-compression-stream");
+
+function argument(names, fallback) {
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const [flag, inline] = args[i].split("=", 2);
+    if (names.includes(flag)) return inline ?? args[i + 1];
+  }
+  return fallback;
+}
+const port = Number(argument(["-p", "--port"], process.env.PORT ?? "3000"));
+const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0");
+
+/** gzip bytes by ETag, least recently used first out, bounded by bytes */
+const GZIP_CACHE_BYTES = 16 * 1024 * 1024;
+const gzipped = new Map();
+let gzippedBytes = 0;
+/** gzips in flight by ETag: concurrent first requests share one */
+const inflight = new Map();
+/** hits and misses, for tests through the inspector (test/integration/api/encoded.test.ts) */
+const counters = { hits: 0, misses: 0, entries: gzipped };
+globalThis[Symbol.for("scheduler-console.gzip-cache")] = counters;
+
+function remember(key, bytes) {
+  if (bytes.length > GZIP_CACHE_BYTES / 4) return;
+  gzipped.set(key, bytes);
+  gzippedBytes += bytes.length;
+  while (gzippedBytes > GZIP_CACHE_BYTES) {
+    const [oldest, old] = gzipped.entries().next().value;
+    gzipped.delete(oldest);
+    gzippedBytes -= old.length;
+  }
+}
+
+function gzipOnce(key, identity) {
+  const hit = gzipped.get(key);
+  if (hit) {
+    counters.hits++;
+    gzipped.delete(key);
+    gzipped.set(key, hit);
+    return Promise.resolve(hit);
+  }
+  let p = inflight.get(key);
+  if (p) counters.hits++;
+  else {
+    counters.misses++;
+    // zlib's thread pool, off the request thread; the level is zlib's default, as Next's
+    p = new Promise((resolve, reject) => zlib.gzip(identity, (e, out) => (e ? reject(e) : resolve(out)))).then(
+      (out) => (remember(key, out), out),
+    ).finally(() => inflight.delete(key));
+    inflight.set(key, p);
+  }
+  return p;
+}
+
+/** gzip acceptable (not refused with q=0), the way `compression`'s negotiator reads it for one coding */
+function acceptsGzip(req) {
+  const header = req.headers["accept-encoding"];
+  if (typeof header !== "string") return false;
+  return header.split(",").some((part) => {
+    const [coding, ...params] = part.trim().split(";");
+    if (coding.trim().toLowerCase() !== "gzip" && coding.trim() !== "*") return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** A cacheable read: 200, JSON, a strong ETag, not already encoded, transform allowed. */
+function isCacheableAnswer(req, res) {
+  if (req.method !== "GET" || res.statusCode !== 200) return false;
+  const etag = res.getHeader("etag");
+  if (typeof etag !== "string" || etag.startsWith("W/")) return false;
+  const type = String(res.getHeader("content-type") ?? "");
+  if (!type.startsWith("application/json")) return false;
+  if (res.getHeader("content-encoding") !== undefined) return false;
+  return !/(?:^|,)\s*no-transform\s*(?:,|$)/.test(String(res.getHeader("cache-control") ?? ""));
+}
+
+/**
+ * Serves a cacheable read's body from its gzip bytes. Installed over `compression`'s own
+ * patches, so it sees the headers first: it marks the response `Content-Encoding: gzip`
+ * (the middleware then leaves it alone), holds the identity chunks, and at the end writes
+ * the gzip of them, from the cache when this ETag was gzipped before.
+ */
+function serveCachedGzip(req, res) {
+  if (!acceptsGzip(req)) return;
+  const writeHead = res.writeHead;
+  const write = res.write;
+  const end = res.end;
+  let held = null;
+  res.writeHead = function (...args) {
+    if (held === null && !res.headersSent && isCacheableAnswer(req, res)) {
+      held = [];
+      res.setHeader("content-encoding", "gzip");
+      res.removeHeader("content-length");
+    }
+    return writeHead.apply(this, args);
+  };
+  // headers go out with the first write or end: decide there, before `compression` does
+  const decide = () => {
+    if (held === null && !res.headersSent && isCacheableAnswer(req, res)) res.writeHead(res.statusCode);
+  };
+  res.write = function (chunk, encoding, callback) {
+    decide();
+    if (held === null) return write.call(this, chunk, encoding, callback);
+    if (chunk != null) held.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
+    if (typeof encoding === "function") encoding();
+    else if (typeof callback === "function") callback();
+    return true;
+  };
+  res.end = function (chunk, encoding, callback) {
+    decide();
+    if (held === null) return end.call(this, chunk, encoding, callback);
+    if (typeof chunk === "function") [callback, chunk] = [chunk, null];
+    else if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
+    if (chunk != null) held.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
+    const identity = Buffer.concat(held);
+    held = [];
+    const key = `${res.getHeader("etag")}:${identity.length}`;
+    gzipOnce(key, identity).then(
+      (gz) => {
+        if (res.destroyed) return;
+        write.call(res, gz);
+        end.call(res, callback);
+      },
+      () => res.destroy(),
+    );
+    return res;
+  };
+}
+
+const app = next({ dev: false, dir: root, hostname, port });
+await app.prepare();
+const handle = app.getRequestHandler();
+const compress = compression();
+
+const server = http.createServer((req, res) => {
+  compress(req, res, () => {
+    serveCachedGzip(req, res);
+    handle(req, res);
+  });
+  // a client that disconnects leaves the middleware's zlib stream open (Next's own fix)
+  res.once("close", () => {
+    if (!res.writableFinished) releaseCompressionStream(res);
+  });
+});
+server.listen(port, hostname, () => console.log(`console listening on http://${hostname}:${port}`));
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());

@@ -1,75 +1,29 @@
 // `npx tsx bench/profile-pinned.ts`: a CPU profile of the console serving cold pinned
 // reads (`demand?limit=2000&revision=R`, each at a revision it does not hold), taken
-// through the server's inspector (Profiler domain), written as a .cpuprofile (open it
-// in Chrome DevTools) and summarised: self time per function and per file, top 25.
+// through the server's inspector (./profiler.ts), written as a .cpuprofile and summarised.
 import "../lib/sim/node-entry";
-import fs from "node:fs";
-import path from "node:path";
-import { ws as WebSocket } from "playwright-core/lib/utilsBundle";
 import { runBench } from "./harness";
+import { profiled } from "./profiler";
 import { PREFIX, round, timedGet, withProductionStack } from "./stack";
 import { etcdctlGet } from "./etcdctl-floor";
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
-  hitCount?: number;
-  children?: number[];
-}
-
-async function inspector(url: string) {
-  const socket = new WebSocket(url);
-  await new Promise<void>((resolve, reject) => (socket.once("open", () => resolve()), socket.once("error", reject)));
-  let next = 0;
-  const pending = new Map<number, (r: Record<string, unknown>) => void>();
-  socket.on("message", (data: Buffer) => {
-    const msg = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown> };
-    if (msg.id !== undefined) pending.get(msg.id)?.(msg.result ?? {});
-  });
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<Record<string, unknown>>((resolve) => {
-      const id = ++next;
-      pending.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => socket.close() };
-}
-
-function summarise(profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const self = new Map<number, number>();
-  profile.samples.forEach((id, k) => self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[k] ?? 0) / 1000));
-  const fn = new Map<string, number>();
-  const file = new Map<string, number>();
-  for (const [id, ms] of self) {
-    const n = byId.get(id)!;
-    const f = n.callFrame.url.replace(/^.*\/(node_modules|\.next)\//, "$1/").replace(/^file:\/\//, "") || "(native)";
-    fn.set(`${n.callFrame.functionName || "(anonymous)"} ${f}:${n.callFrame.lineNumber}`, (fn.get(`${n.callFrame.functionName || "(anonymous)"} ${f}:${n.callFrame.lineNumber}`) ?? 0) + ms);
-    file.set(f, (file.get(f) ?? 0) + ms);
-  }
-  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${round(v).toString().padStart(8)} ms  ${k}`);
-  return { functions: top(fn), files: top(file) };
-}
 
 runBench(async () => {
   const runs = Number(process.env.PROFILE_RUNS ?? 4);
   await withProductionStack({ name: "profile-pinned", pastCount: runs + 1, inspect: true }, async (stack) => {
-    const ins = await inspector(stack.app.inspectorUrl!);
-    await ins.send("Profiler.enable");
-    await ins.send("Profiler.setSamplingInterval", { interval: 200 });
-    // one unprofiled pinned read: the JIT as warm as the bench's later runs
-    await timedGet(`${stack.app.url}/api/v1/scheduler/demand?limit=2000&revision=${stack.past[runs]}`);
-    await ins.send("Profiler.start");
-    for (let k = 0; k < runs; k++) {
-      const r = await timedGet(`${stack.app.url}/api/v1/scheduler/demand?limit=2000&revision=${stack.past[k]}`);
-      const floor = await etcdctlGet(stack.cluster.endpoints, `${PREFIX}/`, stack.past[k]);
-      stack.log(`pinned read ${round(r.ms)} ms (status ${r.status}), floor ${round(floor)} ms`);
-    }
-    const { profile } = (await ins.send("Profiler.stop")) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
-    ins.close();
-    const out = path.join(process.env.PROFILE_DIR ?? "/tmp", `pinned-${Date.now()}.cpuprofile`);
-    fs.writeFileSync(out, JSON.stringify(profile));
-    const s = summarise(profile);
-    console.log(`profile → ${out}\nself time by file:\n${s.files.join("\n")}\nself time by function:\n${s.functions.join("\n")}`);
+    const pinned = (revision: number) => timedGet(`${stack.app.url}/api/v1/scheduler/demand?limit=2000&revision=${revision}`);
+    const summary = await profiled(
+      stack.app.inspectorUrl!,
+      "pinned",
+      // one unprofiled pinned read: the JIT as warm as the bench's later runs
+      async () => void (await pinned(stack.past[runs])),
+      async () => {
+        for (let k = 0; k < runs; k++) {
+          const r = await pinned(stack.past[k]);
+          const floor = await etcdctlGet(stack.cluster.endpoints, `${PREFIX}/`, stack.past[k]);
+          stack.log(`pinned read ${round(r.ms)} ms (status ${r.status}), floor ${round(floor)} ms`);
+        }
+      },
+    );
+    console.log(summary);
   });
 });

@@ -9,6 +9,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // scripts/serve.mjs compresses (the same middleware, plus one gzip per cacheable answer)
   compress: false,
+  // a build whose CPU profiles name functions (bench/profile-*.ts): CONSOLE_PROFILE_BUILD=1 NEXT_DIST_DIR=.next-prof
   ...(process.env.CONSOLE_PROFILE_BUILD === "1" ? { experimental: { serverMinification: false } } : {}),
   typedRoutes: false,
   // Headers every response carries (pages get their CSP from proxy.ts).

@@ -7,6 +7,7 @@
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { hex } from "@/lib/schema/keys";
 import { foldEvent } from "@/lib/planner/fold";
+import { LayeredMapWriter } from "@/lib/planner/layered-map";
 import { lowerBoundByKey } from "./key-order";
 import type { DemandEventEntry, FleetSnapshot } from "./types";
 
@@ -24,9 +25,9 @@ function hasUnknownVersion(snapshot: FleetSnapshot, target: string): boolean {
 }
 
 export class DemandIndex {
-  private folded = new Map<string, TableDemand>();
+  /** the tables; each hand-out shares the unchanged ones with the last (lib/planner/layered-map.ts) */
+  private folded: LayeredMapWriter<string, TableDemand>;
   private dirty = new Set<string>();
-  private published: ReadonlyMap<string, TableDemand> | null = null;
   /** tables re-folded since creation (the initial fold excluded) */
   refolds = 0;
 
@@ -38,7 +39,7 @@ export class DemandIndex {
    * a new table) or empty, with events arriving through `add` (a read in progress).
    */
   constructor(seed?: ReadonlyMap<string, TableDemand>) {
-    if (seed) this.folded = new Map(seed);
+    this.folded = new LayeredMapWriter(seed ?? new Map());
   }
 
   /** Fold one more event of the initial read (any order: the fold is order-independent). */
@@ -50,26 +51,22 @@ export class DemandIndex {
     }
     // entries are shared with snapshots: the fold never adopts an event's time map
     foldEvent(this.lastTable!, e.event, e.modRevision, 0);
-    this.published = null;
   }
 
   /** §3.6: a table whose only events have an unknown version still exists, with zero shards. */
   addUnknownVersions(snapshot: FleetSnapshot): void {
     for (const s of snapshot.skipped) {
-      if (s.family === "demand-events" && s.target !== undefined && !this.folded.has(s.target)) this.folded.set(s.target, emptyTableDemand());
+      if (s.family === "demand-events" && s.target !== undefined && this.folded.get(s.target) === undefined) this.folded.set(s.target, emptyTableDemand());
     }
-    this.published = null;
   }
 
   /** A `demand-events/` key of `target` changed: re-fold it at the next hand-out. */
   touch(target: string): void {
     this.dirty.add(target);
-    this.published = null;
   }
 
-  /** Every table of `snapshot` (a new map after a change; treat it as read-only). */
+  /** Every table of `snapshot` (a new map after a change, never mutated). */
   tables(snapshot: FleetSnapshot): ReadonlyMap<string, TableDemand> {
-    if (this.published) return this.published;
     for (const target of this.dirty) {
       const events = eventsOfTarget(snapshot, target);
       if (events.length === 0 && !hasUnknownVersion(snapshot, target)) {
@@ -82,8 +79,7 @@ export class DemandIndex {
     }
     this.refolds += this.dirty.size;
     this.dirty.clear();
-    this.published = new Map(this.folded);
-    return this.published;
+    return this.folded.publish();
   }
 }
 

@@ -4,6 +4,7 @@
 // out the same object for a table a watch event did not touch), fences by value (they are
 // rebuilt from their records every revision). Any fleet-wide input decides for every table
 // (capacity, rates, the default policy, task history behind turns and ETAs, limits).
+import { layeredDifference } from "../layered-map";
 import type { PlannerFleet, PlannerLimits } from "./input";
 
 /** Fleet-wide inputs are the same (by identity; limits by value; executors and assignments as the planner reads them). */
@@ -108,11 +109,18 @@ function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same:
 const identical = <V>(x: V, y: V) => x === y;
 
 /**
- * `diffMaps` for the tables, walking both in step while their keys agree (no lookups);
- * true when `b` has exactly `a`'s keys in `a`'s order.
+ * `diffMaps` for the tables: from the layers of two layered maps over one base, else
+ * walking both in step while their keys agree (no lookups); true when `b` has exactly
+ * `a`'s keys in `a`'s order.
  */
 function diffTables<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, out: Set<string>, limit: number): boolean {
   if (a === b) return true;
+  // two hand-outs of one demand index: what differs is in their layers (lib/planner/layered-map.ts)
+  const layered = layeredDifference(a, b);
+  if (layered) {
+    for (const key of layered.keys) out.add(key);
+    return layered.sameOrder;
+  }
   if (a.size === b.size) {
     const entries = a.entries();
     let aligned = true;

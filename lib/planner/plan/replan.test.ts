@@ -3,6 +3,7 @@ import type { TableDemand } from "@/lib/schema/demand";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { PlannerFence, PlannerFleet, TurnHistory } from "./input";
+import { LayeredMap, LayeredMapWriter } from "../layered-map";
 import { copyTablePlan, planFleet } from "./plan-fleet";
 import { canPatch, replanFleet } from "./replan";
 import type { FleetPlan } from "./types";
@@ -119,22 +120,35 @@ function withEntry<V>(m: ReadonlyMap<string, V>, key: string, value: V | undefin
   return out;
 }
 
+/** How a sequence hands out its tables after an edit: a new Map, or the live cache's layered maps. */
+type TablesEdit = (tables: ReadonlyMap<string, TableDemand>, key: string, value: TableDemand | undefined) => ReadonlyMap<string, TableDemand>;
+
+/** Edits through one LayeredMapWriter, as the live cache's DemandIndex hands out its tables; compacting every `compactAt` changes. */
+function layeredEdits(first: ReadonlyMap<string, TableDemand>, compactAt: number): TablesEdit {
+  const writer = new LayeredMapWriter(first, () => compactAt);
+  return (_tables, key, value) => {
+    if (value === undefined) writer.delete(key);
+    else writer.set(key, value);
+    return writer.publish();
+  };
+}
+
 /** One random change: mostly per-table (demand, policy, fence, turns), sometimes fleet-wide. */
-function change(r: Rng, f: PlannerFleet, targets: readonly string[], fleetWide: boolean): PlannerFleet {
+function change(r: Rng, f: PlannerFleet, targets: readonly string[], fleetWide: boolean, edit: TablesEdit = withEntry): PlannerFleet {
   const t = r.pick(targets);
   const roll = fleetWide ? r.next() : r.next() * 0.84;
-  if (roll < 0.45) return { ...f, tables: withEntry(f.tables, t, r.chance(0.8) ? randomDemand(r) : undefined) };
+  if (roll < 0.45) return { ...f, tables: edit(f.tables, t, r.chance(0.8) ? randomDemand(r) : undefined) };
   if (roll < 0.5) {
     // same content, new object: a re-fold that changed nothing
     const was = f.tables.get(t);
-    return was ? { ...f, tables: withEntry(f.tables, t, { ...was }) } : f;
+    return was ? { ...f, tables: edit(f.tables, t, { ...was }) } : f;
   }
   if (roll < 0.6) return { ...f, policies: { ...f.policies, tables: withEntry(f.policies.tables, t, r.chance(0.7) ? randomPolicy(r) : undefined) } };
   if (roll < 0.72) return { ...f, fences: withEntry(f.fences, t, r.chance(0.7) ? randomFence(r) : undefined) };
   if (roll < 0.78 && f.turns) return { ...f, turns: withEntry(f.turns, t, r.chance(0.7) ? randomTurns(r) : undefined) };
   if (roll < 0.84) {
     // the same table changed twice in one step
-    const once = { ...f, tables: withEntry(f.tables, t, randomDemand(r)) };
+    const once = { ...f, tables: edit(f.tables, t, randomDemand(r)) };
     return { ...once, fences: withEntry(once.fences, t, randomFence(r)) };
   }
   const wide = r.int(8);
@@ -162,7 +176,7 @@ function change(r: Rng, f: PlannerFleet, targets: readonly string[], fleetWide: 
 /** Every field of the plan, Maps as entry lists in their order, non-finite numbers and undefined spelled out. */
 function canonical(plan: FleetPlan): string {
   return JSON.stringify(plan, (_key, value: unknown) => {
-    if (value instanceof Map) return { map: [...value.entries()] };
+    if (value instanceof Map || value instanceof LayeredMap) return { map: [...value.entries()] };
     if (typeof value === "number" && !Number.isFinite(value)) return `number:${value}`;
     if (value === undefined) return "undefined";
     return value;
@@ -176,13 +190,15 @@ describe("replanFleet: a re-plan equals the full plan after any sequence of chan
     for (let seed = 1; seed <= seeds; seed++) {
       const r = rng(seed);
       let f = randomFleet(r, targets);
+      // a third of the sequences hand out layered tables (lib/planner/layered-map.ts), some compacting often
+      const edit: TablesEdit = seed % 3 === 0 ? layeredEdits(f.tables, seed % 2 === 0 ? 3 : 1000) : withEntry;
       let now = NOW;
       let plan = replanFleet(null, f, now);
       for (let step = 0; step < 12; step++, steps++) {
         const changes = 1 + r.int(most);
         // now and then one change is fleet-wide (a full plan), else all are per-table
         const wideAt = r.chance(0.3) ? r.int(changes) : -1;
-        for (let c = 0; c < changes; c++) f = change(r, f, targets, c === wideAt);
+        for (let c = 0; c < changes; c++) f = change(r, f, targets, c === wideAt, edit);
         if (r.chance(0.05)) now += 1000; // another clock: a full plan
         const before = canonical(plan);
         if (canPatch(plan, now, f)) patched++;

@@ -5,6 +5,7 @@
 // (§5.4, §5.5) resumes where the first change sits and stops as soon as its state —
 // the placements made so far — is again the previous plan's, and rows are copied only
 // where a verdict, position or ETA moves. The previous plan is never mutated.
+import { LayeredMapWriter } from "../layered-map";
 import type { Scored } from "../score";
 import { changedTargets, sameFleetWide, type TableChanges } from "./fleet-diff";
 import type { PlannerFleet } from "./input";
@@ -143,8 +144,10 @@ function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, cha
 function listedInFleetOrder(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, changes: TableChanges, drafts: DraftsEdit, rows: RowsDraft) {
   const changed = rows.changed;
   if (changes.sameKeys) {
-    const byTarget = new Map(prev.byTarget);
-    for (const [target, row] of changed) byTarget.set(target, row);
+    // the previous rows with the changed ones in place, at a cost proportional to the change
+    const rowsByTarget = new LayeredMapWriter(prev.byTarget);
+    for (const [target, row] of changed) rowsByTarget.set(target, row);
+    const byTarget = rowsByTarget.publish();
     let samePositions = true;
     for (const target of changes.targets) {
       if ((state.drafts.get(target)?.scored == null) !== (drafts.get(target)?.scored == null)) samePositions = false;

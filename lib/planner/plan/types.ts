@@ -110,7 +110,8 @@ export interface FleetPlan {
   now_ms: number;
   /** every table in planner order (§4.1; idle tables last, by target) */
   tables: TablePlan[];
-  byTarget: Map<string, TablePlan>;
+  /** never mutated (a re-plan hands out a new map: lib/planner/layered-map.ts) */
+  byTarget: ReadonlyMap<string, TablePlan>;
   total_tables: number;
   tables_with_pending: number;
   /** tables with a record timestamped after `now` */

@@ -7,10 +7,22 @@
 // (`layeredDifference`), so a re-plan after one watch event does not walk 13k tables.
 // Values are never `undefined`. Pure: no I/O.
 
-const GONE: unique symbol = Symbol("gone");
-type Over<V> = V | typeof GONE;
+// Registered symbols, not module-local ones: each route bundle of the server instantiates
+// this module anew, and a map made by one (the live cache's) is read by another (a route's
+// re-plan), so neither `instanceof` nor a module's own Symbol() would recognise it.
+const GONE: symbol = Symbol.for("scheduler-console.layered-map.gone");
+/** a replaced value, or GONE (values are objects, never symbols) */
+type Over<V> = V | symbol;
+const BRAND = Symbol.for("scheduler-console.layered-map");
+
+/** A LayeredMap, whichever bundle's copy of this module made it. */
+export function isLayered<K, V>(m: ReadonlyMap<K, V>): m is LayeredMap<K, V> {
+  return (m as { [BRAND]?: boolean })[BRAND] === true;
+}
 
 export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
+  readonly [BRAND] = true;
+
   constructor(
     /** never mutated */
     readonly base: ReadonlyMap<K, V>,
@@ -25,7 +37,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
     const a = this.added.get(key);
     if (a !== undefined) return a;
     const o = this.over.get(key);
-    if (o !== undefined) return o === GONE ? undefined : o;
+    if (o !== undefined) return o === GONE ? undefined : (o as V);
     return this.base.get(key);
   }
 
@@ -40,7 +52,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
       for (const entry of this.base) {
         const o = over.get(entry[0]);
         if (o === undefined) yield entry;
-        else if (o !== GONE) yield [entry[0], o];
+        else if (o !== GONE) yield [entry[0], o as V];
       }
     yield* this.added.entries();
   }
@@ -76,7 +88,7 @@ export class LayeredMapWriter<K, V> {
   private published: ReadonlyMap<K, V> | null = null;
 
   constructor(base: ReadonlyMap<K, V> = new Map(), private readonly compactAt = (size: number) => Math.max(256, size >> 5)) {
-    if (base instanceof LayeredMap) {
+    if (isLayered(base)) {
       // continue a hand-out: its base, a copy of its layer (the hand-out stays as it was)
       this.base = base.base;
       this.over = new Map(base.over);
@@ -93,7 +105,7 @@ export class LayeredMapWriter<K, V> {
     const a = this.added.get(key);
     if (a !== undefined) return a;
     const o = this.over.get(key);
-    if (o !== undefined) return o === GONE ? undefined : o;
+    if (o !== undefined) return o === GONE ? undefined : (o as V);
     return this.base.get(key);
   }
 
@@ -140,7 +152,7 @@ export class LayeredMapWriter<K, V> {
 }
 
 function baseOf<K, V>(m: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
-  return m instanceof LayeredMap ? m.base : m;
+  return isLayered(m) ? m.base : m;
 }
 
 /**
@@ -149,9 +161,9 @@ function baseOf<K, V>(m: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
  * do not share a base (the caller walks them).
  */
 export function layeredDifference<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>): { keys: Set<K>; sameOrder: boolean } | null {
-  if (baseOf(a) !== baseOf(b) || (!(a instanceof LayeredMap) && !(b instanceof LayeredMap))) return null;
+  if (baseOf(a) !== baseOf(b) || (!isLayered(a) && !isLayered(b))) return null;
   const keys = new Set<K>();
-  const layers = (m: ReadonlyMap<K, V>) => (m instanceof LayeredMap ? m : null);
+  const layers = (m: ReadonlyMap<K, V>) => (isLayered(m) ? m : null);
   for (const m of [layers(a), layers(b)]) {
     if (!m) continue;
     for (const key of m.over.keys()) if (a.get(key) !== b.get(key)) keys.add(key);

@@ -107,6 +107,8 @@ test("the history of a table that was skipped, then placed", async ({ page }) =>
   await expect(page.getByTestId("history-summary")).toHaveText(
     `Skipped for tail_below_threshold from ${clock(history.points[0].at_ms!)} to ${clock(history.points[1].at_ms!)}, then placed from ${clock(history.points[1].at_ms!)}.`,
   );
+  // the chart says how its verdicts were reached (the whole fleet at each change, or the table alone)
+  await expect(page.getByTestId("history-basis")).toContainText(history.verdict_basis === "fleet_plan" ? "whole fleet planned at each change" : "this table alone");
   await page.getByText("The data as a table").click();
   await expect(page.getByTestId("history-table").locator("tbody tr")).toHaveCount(2);
   await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("skipped for tail_below_threshold");

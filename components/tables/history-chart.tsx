@@ -12,6 +12,17 @@ import { fetchTableHistory, tableHistoryKeys, verdictSpans, type HistoryPoint, t
 import { usePinnedRevision } from "@/lib/client/revision";
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+/** How the verdicts were reached, in words (lib/api/history.ts `verdict_basis`). */
+function basisWords(h: HistoryResponse): string {
+  if (h.verdict_basis === "fleet_plan") return "Verdicts come from the whole fleet planned at each change, as the table page pinned there shows them.";
+  const fits = h.fleet_plan_points;
+  return (
+    "Verdicts weigh this table alone against the capacity free at each change, not the tables ahead of it in line: " +
+    `${formatCount(h.points.length)} changes are more than one request plans with the whole fleet. ` +
+    (fits > 0 ? `Narrow the window to ${formatCount(fits)} change${fits === 1 ? "" : "s"} or fewer for the table page's verdicts, or pin a revision.` : "Pin a revision for the table page's verdict there.")
+  );
+}
+
 const verdictWords = (state: string, code: string | null) => (state === "would_place" ? "placed" : `skipped for ${code ?? "a reason"}`);
 
 /** "skipped for no_free_slot from 02:10 to 03:40, then placed" */
@@ -145,8 +156,8 @@ export function HistoryChart({ target, nowMs }: { target: string; nowMs: number 
             </div>
             <Bands h={h} />
             <p className="muted">
-              {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time; verdicts weigh this table against the
-              capacity free then.
+              {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time.{" "}
+              <span data-testid="history-basis">{basisWords(h)}</span>
               {h.compacted_before !== null ? ` History before revision ${formatCount(h.compacted_before)} is compacted.` : ""}
             </p>
             <PointsTable points={h.points} />

@@ -9,7 +9,8 @@ import { etcdAway, revisionClock } from "./revision-clock";
 
 export type { FleetView };
 
-export async function fleetView(revision?: number): Promise<FleetView> {
+/** `keep: false`: a pinned view read once (a history point), not kept among the pages' pinned views. */
+export async function fleetView(revision?: number, opts: { keep?: boolean } = {}): Promise<FleetView> {
   if (revision === undefined) return cachedView();
   // held in memory: no read, so neither the compaction check nor the task window's start is needed
   if (liveCache().known(revision)) return cachedView(revision);
@@ -21,5 +22,5 @@ export async function fleetView(revision?: number): Promise<FleetView> {
     // other needs a read, which fails fast and typed in the cache
     if (!etcdAway(e)) throw e;
   }
-  return cachedView(revision, { tasksSinceMs: atMs === null ? undefined : atMs - TASKS_WINDOW_MS });
+  return cachedView(revision, { tasksSinceMs: atMs === null ? undefined : atMs - TASKS_WINDOW_MS, keep: opts.keep });
 }

@@ -254,6 +254,20 @@ export async function plannedAt(view: FleetView, now: number): Promise<Planned> 
   return (await exactEntry(view, now)).planned;
 }
 
+/**
+ * The exact plan at (view, now) a pinned page would show, made without keeping it (a
+ * history point, one of many): the held plan when this process has it, else the same
+ * `makeEntry` the pages' exact plans come from.
+ */
+export function planOnce(view: FleetView, now: number): FleetPlan {
+  const s = state();
+  const key = keyOf(view, now);
+  if (s.live?.entry.key === key) return s.live.entry.planned.plan;
+  const held = s.exact.get(key);
+  if (held) return held.planned.plan;
+  return makeEntry(view, now, heldPlanAt(s, now)).entry.planned.plan;
+}
+
 /** scheduler-model.md §6.2 over the same plan: the master's merge-only shadow pass. */
 export async function shadowFor(view: FleetView, now: NowRequest): Promise<ShadowPlanned> {
   const { entry, evaluation } = await entryForRequest(view, now);

@@ -150,13 +150,16 @@ export class LiveCache {
 
   /**
    * The fleet at a pinned revision (time travel); the live view when it is that revision.
-   * `tasksSinceMs`: where its `tasks/` window starts (the revision's time − 24 h).
+   * `tasksSinceMs`: where its `tasks/` window starts (the revision's time − 24 h);
+   * `keep: false`: not kept among the pinned views (one of many read once).
    */
-  async at(revision: number, opts: { tasksSinceMs?: number } = {}): Promise<FleetView> {
+  async at(revision: number, opts: { tasksSinceMs?: number; keep?: boolean } = {}): Promise<FleetView> {
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
     const known = this.known(revision);
     if (known) return { ...known, live: false, pinned: true };
     let p = this.pinned.get(revision);
+    // `keep: false` (a history point): read it without pushing the pages' pinned views out
+    if (!p && opts.keep === false) return this.readPinned(revision, opts.tasksSinceMs);
     if (p) this.pinned.delete(revision); // most recently used last: re-set below
     else {
       p = this.readPinned(revision, opts.tasksSinceMs);
@@ -385,6 +388,6 @@ export function liveCache(): LiveCache {
 }
 
 /** The view a request asked for: pinned (`?revision=`) or live. */
-export function fleetView(revision?: number, opts: { tasksSinceMs?: number } = {}): Promise<FleetView> {
+export function fleetView(revision?: number, opts: { tasksSinceMs?: number; keep?: boolean } = {}): Promise<FleetView> {
   return revision === undefined ? liveCache().current() : liveCache().at(revision, opts);
 }

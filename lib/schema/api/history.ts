@@ -42,5 +42,13 @@ export const historyResponse = z.object({
   points: z.array(historyPoint),
   /** the oldest readable revision when compaction cut the window short, else null */
   compacted_before: z.number().int().nullable(),
+  /**
+   * how the verdicts were reached: `fleet_plan`, the whole fleet planned at each point (what
+   * a page pinned there shows); `table_alone`, the table planned alone against the capacity
+   * free then (more points than one request plans whole: see `fleet_plan_points`)
+   */
+  verdict_basis: z.enum(["fleet_plan", "table_alone"]),
+  /** how many points one request plans with the whole fleet, for this fleet's size */
+  fleet_plan_points: z.number().int(),
 });
 export type HistoryResponse = z.infer<typeof historyResponse>;

@@ -1,0 +1,106 @@
+// console-api.md "Time", under contention: five tables dated two hours ago want a merge and
+// one executor has one merge slot, so at every revision one is placed and the others wait
+// for the slot. The history plans each point's whole fleet (`verdict_basis: fleet_plan`),
+// so every point equals the table page pinned at that revision — including the skips that
+// only the tables ahead in line explain. Planned alone against the free capacity
+// (`table_alone`, past the whole-fleet budget) those same points read "placed": the
+// difference this test exists for.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Etcd3 } from "etcd3";
+import { testPrefix } from "../../support/prefix";
+import { publishDemandEvent } from "@/lib/sim";
+import { loadKvs } from "@/lib/sim/load";
+import { heartbeatKv, heartbeatValue, leaderKvs, type SimExecutor } from "@/lib/sim/scenarios/fleet";
+import { writerEvent } from "@/lib/planner/join";
+import { keys } from "@/lib/schema/keys";
+import { demandQuery } from "@/lib/schema/api/demand";
+import { historyQuery, historyResponse, type HistoryResponse } from "@/lib/schema/api/history";
+import { clientFor, HOUR_MS, useConsoleEnv } from "./world";
+
+const GiB = 1024 ** 3;
+const EXECUTOR: SimExecutor = { id: "only-worker", kind: "worker", kinds: ["merge_wal"], slots_total: { merge_wal: 1 }, bytes_total: 16 * GiB, draining: false };
+const TABLES = ["contended/a", "contended/b", "contended/c", "contended/d", "contended/e"];
+const STEPS = 4;
+
+let client: Etcd3;
+let t0: number;
+const api = () => ({
+  detail: import("@/lib/api/demand-detail").then((m) => m.demandDetail),
+  history: import("@/lib/api/history").then((m) => m.demandHistory),
+});
+
+beforeAll(async () => {
+  const endpoints = inject("etcdEndpoints");
+  const prefix = testPrefix("time-contention");
+  useConsoleEnv(endpoints, prefix);
+  client = clientFor(endpoints);
+  t0 = Date.now() - 2 * HOUR_MS;
+  await loadKvs(client, [heartbeatKv(prefix, EXECUTOR, t0), ...leaderKvs(prefix, t0).kvs], { leaseTtlSec: 4 * 3600 });
+  // every table flushes every minute for a few minutes; backlogs of different sizes, so the line has an order
+  for (let step = 0; step < STEPS; step++) {
+    const at = t0 + step * 60_000;
+    await client.put(keys.executor(prefix, EXECUTOR.id)).value(heartbeatValue(EXECUTOR, at));
+    for (const [i, target] of TABLES.entries()) {
+      const sealed = 40 + 30 * i + step * 5;
+      await publishDemandEvent(client, prefix, target, writerEvent({ shard: "s1", sealed, bytes: sealed * 1_048_576, epoch: 1, flushedAtMs: at - 30 * 60_000 }));
+    }
+  }
+});
+
+afterAll(() => client?.close());
+
+type Point = HistoryResponse["points"][number];
+const verdictOf = (p: Point) => (p.verdict.state === "would_place" ? "placed" : p.verdict.code);
+
+describe("history under contention: one merge slot, five tables", () => {
+  it("plans each point's whole fleet, and every point is the table page pinned at that revision", async () => {
+    const detail = await api().detail;
+    const history = await api().history;
+    const skippedForOthers = new Set<string>();
+    let placed = 0;
+    for (const target of TABLES) {
+      const h = historyResponse.parse(await history(historyQuery.parse({ target, from_ms: String(t0 - HOUR_MS) })));
+      expect(h.verdict_basis, target).toBe("fleet_plan");
+      expect(h.points.length, target).toBe(STEPS);
+      for (const p of h.points) {
+        const page = await detail({ ...demandQuery.parse({ target, revision: String(p.revision) }), target });
+        const v = page.table.verdict;
+        expect(p.at_ms, `${target} @${p.revision}`).toBe(page.now_ms);
+        expect({ pending: p.pending_generations, wait_ms: p.wait_ms, class: p.class, score: p.score, verdict: p.verdict }, `${target} @${p.revision}`).toEqual({
+          pending: page.table.pending_generations,
+          wait_ms: page.table.wait_ms,
+          class: page.table.class,
+          score: page.table.score,
+          verdict: { state: v.state, code: v.state === "would_skip" ? v.code : null },
+        });
+        if (p.verdict.state === "would_place") placed++;
+        else skippedForOthers.add(`${target}@${p.revision}:${verdictOf(p)}`);
+      }
+    }
+    // one slot: at each of the last revisions exactly one table is placed; the rest wait for it
+    expect(placed).toBeGreaterThan(0);
+    expect(skippedForOthers.size).toBeGreaterThan(placed);
+  });
+
+  it("planned alone (past the whole-fleet budget) the waiting tables read placed: the basis is said", async () => {
+    const history = await api().history;
+    let differs = 0;
+    for (const target of TABLES) {
+      const q = historyQuery.parse({ target, from_ms: String(t0 - HOUR_MS) });
+      const whole = historyResponse.parse(await history(q));
+      const alone = historyResponse.parse(await history(q, { tablePlans: 0 }));
+      expect(alone.verdict_basis).toBe("table_alone");
+      expect(alone.fleet_plan_points).toBe(0);
+      expect(alone.points.map((p) => p.revision)).toEqual(whole.points.map((p) => p.revision));
+      // demand, wait, class and score are the table's own: the same either way
+      expect(alone.points.map((p) => [p.pending_generations, p.wait_ms, p.class, p.score])).toEqual(whole.points.map((p) => [p.pending_generations, p.wait_ms, p.class, p.score]));
+      alone.points.forEach((p, i) => {
+        if (verdictOf(p) !== verdictOf(whole.points[i])) {
+          differs++;
+          expect(verdictOf(p)).toBe("placed"); // alone it fits the free slot; in line, a table ahead took it
+        }
+      });
+    }
+    expect(differs).toBeGreaterThan(0);
+  });
+});

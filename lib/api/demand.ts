@@ -60,6 +60,10 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery): Tabl
   const backlogs = q.backlog.length > 0 ? new Set<string>(q.backlog) : null;
   const needle = q.q?.toLowerCase() ?? "";
   const idleShown = q.include_idle || (classes?.has("idle") ?? false);
+  const { compare, natural, missing } = SORT_KEYS[q.sort];
+  const sign = (q.order ?? natural) === "asc" ? 1 : -1;
+  // the default list: planner order as planned, idle tables (listed last) left out or not
+  if (q.sort === "planner" && sign > 0 && !classes && !backlogs && !needle) return idleShown ? tables.slice() : tables.filter((t) => t.class !== "idle");
   const rows: Row[] = [];
   tables.forEach((t, i) => {
     if (t.class === "idle" && !idleShown) return;
@@ -68,8 +72,6 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery): Tabl
     if (needle && !t.target.toLowerCase().includes(needle)) return;
     rows.push({ t, i });
   });
-  const { compare, natural, missing } = SORT_KEYS[q.sort];
-  const sign = (q.order ?? natural) === "asc" ? 1 : -1;
   const last = missing ? (a: Row, b: Row) => Number(missing(a.t)) - Number(missing(b.t)) : () => 0;
   // ties keep planner order whatever the direction, so pages never overlap
   if (q.sort !== "planner" || sign < 0) rows.sort((a, b) => last(a, b) || sign * compare(a, b) || a.i - b.i);

@@ -22,7 +22,7 @@ import { hex, keys } from "@/lib/schema/keys";
 import { DEFAULT_HISTORY_WINDOW_MS, type HistoryPoint, type HistoryQuery, type HistoryResponse } from "@/lib/schema/api/history";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
-import { keyHistory, readRange, readRangesAtRevisions, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
+import { keyHistories, readRange, readRangesAtRevisions, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
@@ -176,7 +176,7 @@ export async function demandHistory(q: HistoryQuery, opts: { tablePlans?: number
   const own = ownKeys(prefix, q.target);
   const found = await Promise.all(own.prefixes.map((p) => readRange(client, prefix, { key: p, prefix: true, revision: w.toRevision })));
   const walked = [...own.single, ...found.flatMap((r) => r.kvs.map((kv) => kv.key))];
-  const histories = await inParallel(walked, (key) => keyHistory(client, prefix, key, w.fromRevision, w.toRevision));
+  const histories = await keyHistories(client, prefix, walked, w.fromRevision, w.toRevision);
   const revisions = [...new Set(histories.flatMap((h) => h.versions.map((v) => v.modRevision)))].sort((a, b) => a - b);
   // every point is a mod_revision read just now, at or after the oldest: checking that one is enough
   if (revisions.length > 0) await clock.timeOf(revisions[0]);

@@ -121,6 +121,80 @@ export async function keyHistory(client: Etcd3, consolePrefix: string, key: stri
   return { versions: versions.reverse(), before: null, compacted: false };
 }
 
+/** One key's walk in `keyHistories`: where it reads next, and whether that read is a deleted gap's start. */
+interface Walk {
+  key: string;
+  at: number;
+  gap: boolean;
+  versions: VersionedKv[];
+  done: KeyHistory | null;
+}
+
+/** Steps one walk with the value current at `walk.at` (see `keyHistory`). */
+function stepWalk(w: Walk, kv: VersionedKv | undefined, fromRevision: number): void {
+  const end = (before: VersionedKv | null, compacted = false) => (w.done = { versions: w.versions.reverse(), before, compacted });
+  if (w.gap) {
+    if (!kv || kv.modRevision < fromRevision) return void end(kv ?? null);
+    w.gap = false;
+  } else {
+    if (!kv) return void end(null);
+    if (kv.modRevision < fromRevision) return void end(kv);
+  }
+  w.versions.push(kv);
+  // the version before a (re)creation is a deleted gap: nothing older belongs to this life
+  if (kv.modRevision === kv.createRevision) {
+    w.at = kv.createRevision - 1;
+    w.gap = true;
+    if (w.at <= 0) end(null);
+    return;
+  }
+  w.at = kv.modRevision - 1;
+  if (w.at <= 0) end(null);
+}
+
+/**
+ * `keyHistory` of many keys at once, walked in step: each round reads every key still
+ * walking at its next revision in one read-only txn (up to etcd's op limit), so a table
+ * whose history is spread over several keys (one per shard) costs as many round trips as
+ * its busiest key has versions, not as all of them together. A round that meets a
+ * compacted revision is read key by key, so only the keys it cut say so.
+ */
+export async function keyHistories(client: Etcd3, consolePrefix: string, keys: readonly string[], fromRevision: number, uptoRevision: number, maxVersions = 10_000): Promise<KeyHistory[]> {
+  const walks: Walk[] = keys.map((key) => ({ key, at: uptoRevision, gap: false, versions: [], done: uptoRevision > 0 ? null : { versions: [], before: null, compacted: false } }));
+  for (let round = 0; round < maxVersions; round++) {
+    const active = walks.filter((w) => w.done === null);
+    if (active.length === 0) break;
+    for (let i = 0; i < active.length; i += MAX_TXN_OPS) {
+      const batch = active.slice(i, i + MAX_TXN_OPS);
+      let answers: (VersionedKv | undefined | "compacted")[];
+      try {
+        const res = await client.kv.txn({ compare: [], success: batch.map((w) => rangeOp({ key: w.key }, w.at)) });
+        answers = batch.map((_, j) => toVersioned(res.responses[j].response_range.kvs)[0]);
+      } catch (e) {
+        const err = await rangeError(client, e, Math.min(...batch.map((w) => w.at)), `history of ${batch.length} keys`, compactProbeKey(consolePrefix));
+        if (!(err instanceof RevisionCompacted)) throw err;
+        answers = await Promise.all(
+          batch.map((w) =>
+            readRange(client, consolePrefix, { key: w.key, revision: w.at }).then(
+              (r) => r.kvs[0],
+              (e2) => {
+                if (e2 instanceof RevisionCompacted) return "compacted" as const;
+                throw e2;
+              },
+            ),
+          ),
+        );
+      }
+      batch.forEach((w, j) => {
+        const a = answers[j];
+        if (a === "compacted") w.done = { versions: w.versions.reverse(), before: null, compacted: true };
+        else stepWalk(w, a, fromRevision);
+      });
+    }
+  }
+  return walks.map((w) => w.done ?? { versions: w.versions.reverse(), before: null, compacted: false });
+}
+
 const rangeOp = (q: RangeQuery, revision: number) => {
   const key = Buffer.from(q.key);
   return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };

@@ -3,13 +3,25 @@
 // pending generations and wait on a time axis, class and verdict bands ("skipped for
 // no_free_slot from 02:10 to 03:40, then placed"), where compaction cut the history, and
 // the same data as a table for screen readers and copying.
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
 import { formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
 import { QueryState } from "@/components/ui/query-state";
 import { fetchTableHistory, tableHistoryKeys, verdictSpans, type HistoryPoint, type HistoryResponse } from "@/lib/client/resources/table-history";
 import { usePinnedRevision } from "@/lib/client/revision";
+import { StepChart, type StepSeries } from "./step-chart";
+
+/** The dated points as the chart's two step lines: pending generations, and wait in minutes. */
+function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] } {
+  const dated = h.points.filter((p) => p.at_ms !== null);
+  return {
+    times: dated.map((p) => p.at_ms!),
+    series: [
+      { name: "pending generations", color: "#6cb6ff", axis: "left", values: dated.map((p) => p.pending_generations) },
+      { name: "wait", color: "#e0a53a", axis: "right", unit: " min", values: dated.map((p) => (p.wait_ms === null ? null : +(p.wait_ms / 60000).toFixed(1))) },
+    ],
+  };
+}
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 /** How the verdicts were reached, in words (lib/api/history.ts `verdict_basis`). */
@@ -19,7 +31,9 @@ function basisWords(h: HistoryResponse): string {
   return (
     "Verdicts weigh this table alone against the capacity free at each change, not the tables ahead of it in line: " +
     `${formatCount(h.points.length)} changes are more than one request plans with the whole fleet. ` +
-    (fits > 0 ? `Narrow the window to ${formatCount(fits)} change${fits === 1 ? "" : "s"} or fewer for the table page's verdicts, or pin a revision.` : "Pin a revision for the table page's verdict there.")
+    (fits >= 10
+      ? `A window of ${formatCount(fits)} changes or fewer is planned whole; or pin a revision for the table page's verdict there.`
+      : "Pin a revision for the table page's verdict there.")
   );
 }
 
@@ -116,6 +130,51 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
   );
 }
 
+function HistoryBody({ h, target }: { h: HistoryResponse; target: string }) {
+  const charted = useMemo(() => chartedOf(h), [h]);
+  return (
+    <>
+      <p data-testid="history-summary">{historySummary(h)}</p>
+      <StepChart
+        label={`pending generations and wait of ${target} from ${formatTime(h.from_ms)} to ${formatTime(h.to_ms)}`}
+        fromMs={h.from_ms}
+        toMs={h.to_ms}
+        times={charted.times}
+        series={charted.series}
+        marker={h.compacted_before !== null && charted.times.length > 0 ? { atMs: charted.times[0], label: "older history compacted" } : null}
+      />
+      <Bands h={h} />
+      <p className="muted">
+        {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time.{" "}
+        <span data-testid="history-basis">{basisWords(h)}</span>
+        {h.compacted_before !== null ? ` History before revision ${formatCount(h.compacted_before)} is compacted.` : ""}
+      </p>
+      <PointsTable points={h.points} />
+    </>
+  );
+}
+
+/** The history query (a live page's ends now: toMs null; a pinned one's at its time). */
+function historyQuery(target: string, toMs: number | null) {
+  return {
+    queryKey: tableHistoryKeys.history(target, toMs),
+    queryFn: ({ signal }: { signal: AbortSignal }) => fetchTableHistory(target, toMs, signal),
+    staleTime: toMs === null ? 25_000 : Infinity,
+  };
+}
+
+/**
+ * A live table page asks for its history at once, beside the table itself (a pinned one
+ * needs the table's evaluation time first): the chart then waits for one request, not two in a row.
+ */
+export function usePrefetchLiveHistory(target: string): void {
+  const client = useQueryClient();
+  const pinned = usePinnedRevision();
+  useEffect(() => {
+    if (pinned === null) void client.prefetchQuery(historyQuery(target, null));
+  }, [client, pinned, target]);
+}
+
 /**
  * `nowMs`: the page's evaluation time; a pinned page's history ends there (its revision's
  * time), a live one's now.
@@ -123,46 +182,12 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
 export function HistoryChart({ target, nowMs }: { target: string; nowMs: number }) {
   const pinned = usePinnedRevision();
   const toMs = pinned === null ? null : nowMs;
-  const history = useQuery({
-    queryKey: tableHistoryKeys.history(target, toMs),
-    queryFn: ({ signal }) => fetchTableHistory(target, toMs, signal),
-    staleTime: pinned === null ? 25_000 : Infinity,
-    refetchInterval: pinned === null ? 30_000 : false,
-    placeholderData: (previous) => previous,
-  });
+  const history = useQuery({ ...historyQuery(target, toMs), refetchInterval: pinned === null ? 30_000 : false, placeholderData: (previous) => previous });
   return (
     <section className="panel" aria-label="history" data-testid="history-chart">
       <h2>The last 6 hours</h2>
       <QueryState query={history} what="history">
-        {(h) => (
-          <>
-            <p data-testid="history-summary">{historySummary(h)}</p>
-            <div className="chart" role="img" aria-label={`pending generations and wait of ${target} from ${formatTime(h.from_ms)} to ${formatTime(h.to_ms)}`}>
-              <ResponsiveContainer width="100%" height="100%">
-                <LineChart data={h.points.filter((p) => p.at_ms !== null).map((p) => ({ ...p, wait_min: p.wait_ms === null ? null : +(p.wait_ms / 60000).toFixed(1) }))} margin={{ top: 8, right: 16, bottom: 4, left: 0 }}>
-                  <CartesianGrid strokeDasharray="3 3" stroke="var(--border)" />
-                  <XAxis dataKey="at_ms" type="number" scale="time" domain={[h.from_ms, h.to_ms]} tickFormatter={clock} tick={{ fontSize: 11, fill: "var(--muted)" }} />
-                  <YAxis yAxisId="gens" tick={{ fontSize: 11, fill: "var(--muted)" }} allowDecimals={false} />
-                  <YAxis yAxisId="wait" orientation="right" tick={{ fontSize: 11, fill: "var(--muted)" }} unit="m" />
-                  <Tooltip contentStyle={{ background: "var(--panel)", border: "1px solid var(--border)" }} labelFormatter={(ms) => `${formatTime(Number(ms))} UTC`} />
-                  <Legend />
-                  {h.compacted_before !== null && h.points[0]?.at_ms != null ? (
-                    <ReferenceLine yAxisId="gens" x={h.points[0].at_ms} stroke="#e5534b" strokeDasharray="4 2" label={{ value: "older history compacted", fill: "#e5534b", fontSize: 11, position: "insideTopLeft" }} />
-                  ) : null}
-                  <Line yAxisId="gens" type="stepAfter" dataKey="pending_generations" name="pending generations" stroke="#6cb6ff" dot={false} isAnimationActive={false} />
-                  <Line yAxisId="wait" type="stepAfter" dataKey="wait_min" name="wait (min)" stroke="#e0a53a" dot={false} isAnimationActive={false} connectNulls={false} />
-                </LineChart>
-              </ResponsiveContainer>
-            </div>
-            <Bands h={h} />
-            <p className="muted">
-              {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time.{" "}
-              <span data-testid="history-basis">{basisWords(h)}</span>
-              {h.compacted_before !== null ? ` History before revision ${formatCount(h.compacted_before)} is compacted.` : ""}
-            </p>
-            <PointsTable points={h.points} />
-          </>
-        )}
+        {(h) => <HistoryBody h={h} target={target} />}
       </QueryState>
     </section>
   );

@@ -11,7 +11,7 @@ import { useHydrated } from "@/lib/client/use-hydrated";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { classReasonInWords } from "./class-reason";
 import { DemandPanel } from "./demand-panel";
-import { HistoryChart } from "./history-chart";
+import { HistoryChart, usePrefetchLiveHistory } from "./history-chart";
 import { LegacyPanel } from "./legacy-panel";
 import { PolicyPanel } from "./policy-panel";
 import { ClockSkewFlag, PlaceInLine } from "./place-in-line";
@@ -47,6 +47,7 @@ function NoDemand({ target }: { target: string }) {
 
 export function TableDetailView({ target }: { target: string }) {
   const query = useTable(target);
+  usePrefetchLiveHistory(target);
   const revision = usePinnedRevision();
   const hydrated = useHydrated();
   const notFound = hydrated && query.data === undefined && query.error instanceof ApiError && query.error.status === 404;

@@ -121,61 +121,90 @@ export async function keyHistory(client: Etcd3, consolePrefix: string, key: stri
   return { versions: versions.reverse(), before: null, compacted: false };
 }
 
-/** One key's walk in `keyHistories`: where it reads next, and whether that read is a deleted gap's start. */
+/** Why one walk of `keyHistories` stopped. */
+type WalkEnd = "below" | "absent" | "compacted";
+
+/** One key's walk over one part of the window in `keyHistories`. */
 interface Walk {
-  key: string;
+  key: number;
+  /** the part's first revision */
+  from: number;
+  /** where it reads next */
   at: number;
+  /** that read is a deleted gap's start (the revision before a (re)creation) */
   gap: boolean;
+  /** newest first */
   versions: VersionedKv[];
-  done: KeyHistory | null;
+  end: WalkEnd | null;
+  before: VersionedKv | null;
 }
 
-/** Steps one walk with the value current at `walk.at` (see `keyHistory`). */
-function stepWalk(w: Walk, kv: VersionedKv | undefined, fromRevision: number): void {
-  const end = (before: VersionedKv | null, compacted = false) => (w.done = { versions: w.versions.reverse(), before, compacted });
-  if (w.gap) {
-    if (!kv || kv.modRevision < fromRevision) return void end(kv ?? null);
-    w.gap = false;
-  } else {
-    if (!kv) return void end(null);
-    if (kv.modRevision < fromRevision) return void end(kv);
+/** Steps one walk with the value current at `walk.at` (the same steps as `keyHistory`). */
+function stepWalk(w: Walk, kv: VersionedKv | undefined): void {
+  if (!kv) return void (w.end = "absent");
+  if (kv.modRevision < w.from) {
+    // older than this part: the part before it goes on from this value (the oldest part: it is `before`)
+    w.end = "below";
+    w.before = kv;
+    return;
   }
+  w.gap = false;
   w.versions.push(kv);
   // the version before a (re)creation is a deleted gap: nothing older belongs to this life
   if (kv.modRevision === kv.createRevision) {
     w.at = kv.createRevision - 1;
     w.gap = true;
-    if (w.at <= 0) end(null);
-    return;
-  }
-  w.at = kv.modRevision - 1;
-  if (w.at <= 0) end(null);
+  } else w.at = kv.modRevision - 1;
+  if (w.at <= 0) w.end = "absent";
 }
 
+/** The window cut into `parts` runs of revisions, oldest first. */
+function partsOf(fromRevision: number, uptoRevision: number, parts: number): Array<{ from: number; upto: number }> {
+  const n = uptoRevision - fromRevision + 1;
+  const k = Math.max(1, Math.min(parts, n));
+  return Array.from({ length: k }, (_, j) => ({ from: fromRevision + Math.floor((j * n) / k), upto: fromRevision + Math.floor(((j + 1) * n) / k) - 1 }));
+}
+
+/** revisions per part of a walk's window at least (a short window is walked whole) */
+const MIN_PART_REVISIONS = 256;
+/** parts a long window is cut into */
+const WALK_PARTS = 8;
+
 /**
- * `keyHistory` of many keys at once, walked in step: each round reads every key still
- * walking at its next revision in one read-only txn (up to etcd's op limit), so a table
- * whose history is spread over several keys (one per shard) costs as many round trips as
- * its busiest key has versions, not as all of them together. A round that meets a
- * compacted revision is read key by key, so only the keys it cut say so.
+ * `keyHistory` of many keys at once, walked in step: each round reads every walk still
+ * going at its next revision in one read-only txn (up to etcd's op limit). A long window
+ * is cut into parts walked side by side (each from the value current at its end), then
+ * joined newest first exactly as one walk would have gone: a part that found the key
+ * absent (deleted, or not yet created) ends the history there. So a table whose history
+ * is spread over several keys (one per shard) and thousands of versions costs about its
+ * busiest key's versions ÷ the parts in round trips. A round that meets a compacted
+ * revision is read key by key, so only the walks it cut say so.
  */
-export async function keyHistories(client: Etcd3, consolePrefix: string, keys: readonly string[], fromRevision: number, uptoRevision: number, maxVersions = 10_000): Promise<KeyHistory[]> {
-  const walks: Walk[] = keys.map((key) => ({ key, at: uptoRevision, gap: false, versions: [], done: uptoRevision > 0 ? null : { versions: [], before: null, compacted: false } }));
-  for (let round = 0; round < maxVersions; round++) {
-    const active = walks.filter((w) => w.done === null);
+export async function keyHistories(
+  client: Etcd3,
+  consolePrefix: string,
+  keys: readonly string[],
+  fromRevision: number,
+  uptoRevision: number,
+  opts: { parts?: number } = {},
+): Promise<KeyHistory[]> {
+  const parts = uptoRevision < 1 ? [] : partsOf(Math.max(1, fromRevision), uptoRevision, opts.parts ?? Math.min(WALK_PARTS, Math.floor((uptoRevision - fromRevision + 1) / MIN_PART_REVISIONS)));
+  const walks: Walk[] = keys.flatMap((_, key) => parts.map((p) => ({ key, from: p.from, at: p.upto, gap: false, versions: [], end: null, before: null })));
+  for (;;) {
+    const active = walks.filter((w) => w.end === null);
     if (active.length === 0) break;
     for (let i = 0; i < active.length; i += MAX_TXN_OPS) {
       const batch = active.slice(i, i + MAX_TXN_OPS);
       let answers: (VersionedKv | undefined | "compacted")[];
       try {
-        const res = await client.kv.txn({ compare: [], success: batch.map((w) => rangeOp({ key: w.key }, w.at)) });
+        const res = await client.kv.txn({ compare: [], success: batch.map((w) => rangeOp({ key: keys[w.key] }, w.at)) });
         answers = batch.map((_, j) => toVersioned(res.responses[j].response_range.kvs)[0]);
       } catch (e) {
         const err = await rangeError(client, e, Math.min(...batch.map((w) => w.at)), `history of ${batch.length} keys`, compactProbeKey(consolePrefix));
         if (!(err instanceof RevisionCompacted)) throw err;
         answers = await Promise.all(
           batch.map((w) =>
-            readRange(client, consolePrefix, { key: w.key, revision: w.at }).then(
+            readRange(client, consolePrefix, { key: keys[w.key], revision: w.at }).then(
               (r) => r.kvs[0],
               (e2) => {
                 if (e2 instanceof RevisionCompacted) return "compacted" as const;
@@ -187,12 +216,23 @@ export async function keyHistories(client: Etcd3, consolePrefix: string, keys: r
       }
       batch.forEach((w, j) => {
         const a = answers[j];
-        if (a === "compacted") w.done = { versions: w.versions.reverse(), before: null, compacted: true };
-        else stepWalk(w, a, fromRevision);
+        if (a === "compacted") w.end = "compacted";
+        else stepWalk(w, a);
       });
     }
   }
-  return walks.map((w) => w.done ?? { versions: w.versions.reverse(), before: null, compacted: false });
+  // join each key's parts, newest first, as one walk from uptoRevision would have gone
+  return keys.map((_, key) => {
+    const versions: VersionedKv[] = [];
+    const own = walks.filter((w) => w.key === key);
+    for (let j = own.length - 1; j >= 0; j--) {
+      const w = own[j];
+      versions.push(...w.versions);
+      if (w.end === "below" && j > 0) continue;
+      return { versions: versions.reverse(), before: w.end === "below" ? w.before : null, compacted: w.end === "compacted" };
+    }
+    return { versions: [], before: null, compacted: false };
+  });
 }
 
 const rangeOp = (q: RangeQuery, revision: number) => {

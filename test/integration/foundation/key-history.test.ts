@@ -1,7 +1,7 @@
 // One key's earlier values against a real etcd (lib/etcd/key-history.ts): the keys of a
 // table walked in step, one txn per round (`keyHistories`), give exactly what walking each
 // key alone gives (`keyHistory`) — versions, the value before the window, deletions and
-// re-creations — for every window, and a round per version of the busiest key.
+// re-creations — for every window, walked whole or cut into parts side by side.
 import { afterAll, describe, expect, it } from "vitest";
 import { keyHistories, keyHistory } from "@/lib/etcd/key-history";
 import { testPrefix } from "../../support/prefix";
@@ -35,9 +35,12 @@ describe("keyHistories", () => {
       for (const upto of [last, last - 3, Math.min(last, from + 5)]) {
         if (upto < from) continue;
         windows++;
-        const together = await keyHistories(client, P, names.map(k), from, upto);
         const alone = await Promise.all(names.map((n) => keyHistory(client, P, k(n), from, upto)));
-        expect(together, `window [${from}, ${upto}]`).toEqual(alone);
+        // walked whole, and cut into parts walked side by side
+        for (const parts of [undefined, 1, 2, 3, 5, 40]) {
+          const together = await keyHistories(client, P, names.map(k), from, upto, { parts });
+          expect(together, `window [${from}, ${upto}] in ${parts ?? "default"} parts`).toEqual(alone);
+        }
       }
     expect(windows).toBeGreaterThan(20);
     // the whole window: the busy key's twelve versions, the re-created key's second life only

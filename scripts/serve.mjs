@@ -2,13 +2,16 @@
 // compression layer. `next.config.ts` turns Next's own on-the-fly gzip off, and this
 // server puts the same middleware (Next's compiled `compression`, default options) in
 // front of every response, with one exception: a cacheable read (a JSON answer with a
-// strong ETag, lib/api/encoded-response.ts) is gzipped ONCE per ETag and every repeat is
-// served from those gzip bytes. The ETag is a hash of the identity bytes, so equal ETags
-// mean equal bytes and equal gzip. Without this, every 200 of a cached answer paid a fresh
-// gzip (a 320 KB shadow answer is ~3.4 ms of zlib per request) on the server's one thread.
+// quoted strong ETag, lib/api/encoded-response.ts) is gzipped ONCE per content and every
+// repeat is served from those gzip bytes. The cache is keyed by a hash of the identity
+// bytes themselves, never by the ETag alone (another route's ETag may name a revision, not
+// bytes: the policy routes' CAS tokens). Without this, every 200 of a cached answer paid a
+// fresh gzip (a 320 KB shadow answer is ~3.4 ms of zlib per request, hashing it ~0.3 ms)
+// on the server's one thread.
 //
 // `node scripts/serve.mjs -p PORT [-H HOST]`; `npm start` (scripts/start.mjs) runs it after
 // validating the environment, and the tests start it the same way (test/support/app.ts).
+import { createHash } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -32,11 +35,11 @@ function argument(names, fallback) {
 const port = Number(argument(["-p", "--port"], process.env.PORT ?? "3000"));
 const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0");
 
-/** gzip bytes by ETag, least recently used first out, bounded by bytes */
+/** gzip bytes by the hash of their identity bytes, least recently used first out, bounded by bytes */
 const GZIP_CACHE_BYTES = 16 * 1024 * 1024;
 const gzipped = new Map();
 let gzippedBytes = 0;
-/** gzips in flight by ETag: concurrent first requests share one */
+/** gzips in flight by content: concurrent first requests share one */
 const inflight = new Map();
 /** hits and misses, for tests through the inspector (test/integration/api/encoded.test.ts) */
 const counters = { hits: 0, misses: 0, entries: gzipped };
@@ -86,11 +89,11 @@ function acceptsGzip(req) {
   });
 }
 
-/** A cacheable read: 200, JSON, a strong ETag, not already encoded, transform allowed. */
+/** A cacheable read: 200, JSON, a quoted strong ETag (RFC 9110 §8.8.3), not already encoded, transform allowed. */
 function isCacheableAnswer(req, res) {
   if (req.method !== "GET" || res.statusCode !== 200) return false;
   const etag = res.getHeader("etag");
-  if (typeof etag !== "string" || etag.startsWith("W/")) return false;
+  if (typeof etag !== "string" || !/^"[\x21\x23-\x7e]*"$/.test(etag)) return false;
   const type = String(res.getHeader("content-type") ?? "");
   if (!type.startsWith("application/json")) return false;
   if (res.getHeader("content-encoding") !== undefined) return false;
@@ -101,7 +104,7 @@ function isCacheableAnswer(req, res) {
  * Serves a cacheable read's body from its gzip bytes. Installed over `compression`'s own
  * patches, so it sees the headers first: it marks the response `Content-Encoding: gzip`
  * (the middleware then leaves it alone), holds the identity chunks, and at the end writes
- * the gzip of them, from the cache when this ETag was gzipped before.
+ * the gzip of them, from the cache when the same bytes were gzipped before.
  */
 function serveCachedGzip(req, res) {
   if (!acceptsGzip(req)) return;
@@ -137,7 +140,7 @@ function serveCachedGzip(req, res) {
     if (chunk != null) held.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
     const identity = Buffer.concat(held);
     held = [];
-    const key = `${res.getHeader("etag")}:${identity.length}`;
+    const key = createHash("sha256").update(identity).digest("base64");
     gzipOnce(key, identity).then(
       (gz) => {
         if (res.destroyed) return;

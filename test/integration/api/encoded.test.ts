@@ -144,6 +144,24 @@ describe("cacheable reads", () => {
     }
   });
 
+  it("never serve one answer's gzip for another's: keyed by the bytes, not by an ETag that names a revision (a policy's CAS token)", async () => {
+    // two tables without an override: both policy views carry the token "0" and bodies of one length
+    const paths = ["/api/v1/policies/gzip-test%2Faaaa", "/api/v1/policies/gzip-test%2Fbbbb"];
+    const identity = await Promise.all(paths.map((p) => raw(p, { authorization: `Bearer ${ADMIN}` })));
+    for (const r of identity) expect(r.status).toBe(200);
+    expect(identity[0].headers.etag).toBe(identity[1].headers.etag);
+    expect(identity[0].body.length).toBe(identity[1].body.length);
+    const targets = ["gzip-test/aaaa", "gzip-test/bbbb"];
+    for (let round = 0; round < 2; round++)
+      for (const [i, p] of paths.entries()) {
+        const gz = await raw(p, { authorization: `Bearer ${ADMIN}`, "accept-encoding": "gzip" });
+        const body = (gz.headers["content-encoding"] === "gzip" ? gunzipSync(gz.body) : gz.body).toString("utf8");
+        // each answer names its own table, never the other's
+        expect(body, `${p} round ${round}`).toContain(JSON.stringify(targets[i]));
+        expect(body, `${p} round ${round}`).not.toContain(JSON.stringify(targets[1 - i]));
+      }
+  });
+
   it("leave everything else to the compression middleware: a page is gzipped as it streams, an error is not cached, HEAD has no body", async () => {
     const before = await gzipCounts();
     const page = await raw("/tables", { "accept-encoding": "gzip" });

@@ -7,6 +7,7 @@ import { testPrefix } from "../../support/prefix";
 import { publishDemandEvent, seedScenarios } from "@/lib/sim";
 import { writerEvent } from "@/lib/planner/join";
 import { planFleet, type FleetPlan } from "@/lib/planner/plan";
+import { isLayered } from "@/lib/planner/layered-map";
 import { plannerFleet } from "@/lib/live/planner-input";
 import { clientFor, useConsoleEnv } from "../time/world";
 
@@ -23,7 +24,8 @@ beforeAll(async () => {
 
 afterAll(() => client?.close());
 
-const canonical = (plan: FleetPlan) => JSON.stringify(plan, (_k, v: unknown) => (v instanceof Map ? [...v.entries()] : v));
+/** Maps (the live plan's rows are a layered map: lib/planner/layered-map.ts) as their entries in order. */
+const canonical = (plan: FleetPlan) => JSON.stringify(plan, (_k, v: unknown) => (v instanceof Map || (v !== null && typeof v === "object" && isLayered(v as ReadonlyMap<unknown, unknown>)) ? [...(v as ReadonlyMap<unknown, unknown>).entries()] : v));
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 5000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     { figure: `… with a writer changing ${visible.writer_ms.writer_events_per_s} events/s`, value: `${pctText(visible.writer_share)} (${visible.writer_ms.median} ms)`, target: "≤ 5 %", met: visible.writer_share <= 0.05 },
     { figure: "ten open /tables tabs re-reading the fleet as the page does: console CPU", value: `${tabs.idle.cpu_pct_of_core} % of a core (${tabs.writer.cpu_pct_of_core} % with the writer)`, before: "23 % of a core", target: "≤ 10 %", met: tabs.idle.cpu_pct_of_core <= 10 },
     { figure: "32 clients in a closed loop over list, detail, executors and shadow, with the writer: p95", value: `${loop.all.p95_ms} ms (${loop.all.errors} errors)`, before: "171 ms", target: "≤ 100 ms", met: loop.all.p95_ms <= 100 && loop.all.errors === 0 },
-    { figure: "the table history chart, 6 h", value: `${history.chart_requests} request(s), ${history.chart_ms} ms in Chromium (API ${history.api_ms.median} ms)`, before: "9–10 s, 18 requests", target: "one request, ≤ 1 s", met: history.chart_requests === 1 && history.api_ms.median <= 1000 },
+    { figure: "the table history chart, 6 h", value: `${history.chart_requests} request(s), ${history.chart_ms} ms in Chromium (API ${history.api_ms.median} ms)`, before: "9–10 s, 18 requests", target: "one request, ≤ 1 s", met: history.chart_requests === 1 && history.chart_ms <= 1000 },
     { figure: "first request after the process starts ÷ a warm request", value: `${ready.first_over_warm}× (${ready.first_request_ms} ms, ${ready.first_request_full_reads} full reads; ready ${ready.time_to_ready_ms} ms after spawn)`, before: "a cold read + plan (4–5× the floor)", target: "served from a ready cache", met: ready.served_from_ready_cache },
   ];
   const result = {

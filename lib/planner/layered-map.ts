@@ -20,6 +20,15 @@ export function isLayered<K, V>(m: ReadonlyMap<K, V>): m is LayeredMap<K, V> {
   return (m as { [BRAND]?: boolean })[BRAND] === true;
 }
 
+/** A key's value through a layer: added since, else replaced or deleted, else the base's. */
+function layeredGet<K, V>(base: ReadonlyMap<K, V>, over: ReadonlyMap<K, Over<V>>, added: ReadonlyMap<K, V>, key: K): V | undefined {
+  const a = added.get(key);
+  if (a !== undefined) return a;
+  const o = over.get(key);
+  if (o !== undefined) return o === GONE ? undefined : (o as V);
+  return base.get(key);
+}
+
 export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   readonly [BRAND] = true;
 
@@ -34,11 +43,7 @@ export class LayeredMap<K, V> implements ReadonlyMap<K, V> {
   ) {}
 
   get(key: K): V | undefined {
-    const a = this.added.get(key);
-    if (a !== undefined) return a;
-    const o = this.over.get(key);
-    if (o !== undefined) return o === GONE ? undefined : (o as V);
-    return this.base.get(key);
+    return layeredGet(this.base, this.over, this.added, key);
   }
 
   has(key: K): boolean {
@@ -102,11 +107,7 @@ export class LayeredMapWriter<K, V> {
   }
 
   get(key: K): V | undefined {
-    const a = this.added.get(key);
-    if (a !== undefined) return a;
-    const o = this.over.get(key);
-    if (o !== undefined) return o === GONE ? undefined : (o as V);
-    return this.base.get(key);
+    return layeredGet(this.base, this.over, this.added, key);
   }
 
   set(key: K, value: V): void {

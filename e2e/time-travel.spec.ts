@@ -112,6 +112,14 @@ test("the history of a table that was skipped below the threshold, then grew pas
   await expect(page.getByTestId("history-summary")).toHaveText(
     `Skipped for tail_below_threshold from ${clock(history.points[0].at_ms!)} to ${clock(history.points[1].at_ms!)}, then ${then} from ${clock(history.points[1].at_ms!)}.`,
   );
+  // the chart reads out a point from the keyboard: focus it, then the arrow keys step through the points
+  const chart = page.getByRole("img", { name: /pending generations and wait of e2e\/skipped-then-placed/ });
+  await chart.focus();
+  await page.keyboard.press("ArrowRight");
+  const readout = page.locator(".step-readout");
+  await expect(readout).toContainText(`pending generations: ${history.points[0].pending_generations}`);
+  await page.keyboard.press("End");
+  await expect(readout).toContainText(`pending generations: ${history.points[1].pending_generations}`);
   // the chart says how its verdicts were reached (the whole fleet at each change, or the table alone)
   await expect(page.getByTestId("history-basis")).toContainText(history.verdict_basis === "fleet_plan" ? "whole fleet planned at each change" : "this table alone");
   await page.getByText("The data as a table").click();

@@ -19,6 +19,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+// as `next start` does (next/dist/bin/next): a production server unless told otherwise,
+// set before Next and React load (they pick their production builds from it)
+process.env.NODE_ENV ||= "production";
 const require = createRequire(import.meta.url);
 const next = require("next");
 const compression = require("next/dist/compiled/compression");

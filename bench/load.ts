@@ -38,15 +38,19 @@ function liveSimulator(endpoints: string, intervalMs: number, log: (s: string) =
   const abort = new AbortController();
   let run: Promise<{ ticks: number }> | null = null;
   let ticks = 0;
+  let last = 0;
   return {
     everyMs: intervalMs,
     start() {
       run = runLive(client, { prefix: P, intervalMs, signal: abort.signal, log: (l) => log(`sim ${l}`), onTick: (s) => (ticks = s.ticks) });
     },
     bursts: () => ticks,
+    lastRevision: () => last,
     async stop() {
       abort.abort();
       const stats = await run!;
+      // etcd's revision once the simulator stopped: everything it wrote is at or below it
+      last = Number((await client.get(`${P}/leader`).exec()).header.revision);
       client.close();
       return stats.ticks;
     },

@@ -21,12 +21,15 @@ export interface LoadWriter {
   everyMs: number;
   start(): void;
   bursts(): number;
+  /** the etcd revision of the last burst written (0 before the first) */
+  lastRevision(): number;
   stop(): Promise<number>;
 }
 
 /** One etcd txn (`burstOf(n)`) every `everyMs`, through the JSON gateway. */
 export function burstWriter(etcd: EtcdHttp, everyMs: number, burstOf: (burst: number) => Put[]): LoadWriter {
   let bursts = 0;
+  let last = 0;
   let writing = false;
   let loop: Promise<void> = Promise.resolve();
   return {
@@ -36,13 +39,14 @@ export function burstWriter(etcd: EtcdHttp, everyMs: number, burstOf: (burst: nu
       loop = (async () => {
         while (writing) {
           const started = Date.now();
-          await etcd.putMany(burstOf(bursts), 100_000, 64 * 1024 * 1024);
+          last = await etcd.putMany(burstOf(bursts), 100_000, 64 * 1024 * 1024);
           bursts += 1;
           await sleep(Math.max(0, everyMs - (Date.now() - started)));
         }
       })();
     },
     bursts: () => bursts,
+    lastRevision: () => last,
     async stop() {
       writing = false;
       await loop;
@@ -205,6 +209,17 @@ function rssSampler(pid: number, everyMs: number) {
 
 const RSS_TAIL_MS = 3000;
 
+/** Waits (polling /api/metrics) until the console's live snapshot is at `revision` or later; says so when it is not within 20 s. */
+async function liveRevisionAtLeast(baseUrl: string, revision: number, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const at = metricSum(await fetchMetrics(baseUrl), "console_snapshot_revision");
+    if (at >= revision) return;
+    if (Date.now() > deadline) return log(`the live snapshot is at revision ${at}, not yet at the last burst's ${revision}, after 20 s`);
+    await sleep(100);
+  }
+}
+
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const log = opts.log ?? (() => undefined);
   const counter = { n: 0 };
@@ -225,7 +240,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const run = await drive(opts, opts.durationMs, counter);
   const elapsedS = (Date.now() - started) / 1000;
   const bursts = ((await opts.writer?.stop()) ?? 0) - burstsBefore;
-  await sleep(1000); // let the last burst's watch events land
+  // the last burst's watch events have landed once the live snapshot reached its revision
+  if (opts.writer) await liveRevisionAtLeast(opts.baseUrl, opts.writer.lastRevision(), log);
   sampler.sample();
   sampler.stop();
   const afterHeap = await opts.liveHeap?.();

@@ -83,44 +83,6 @@ export interface KeyHistory {
   compacted: boolean;
 }
 
-/**
- * Walks `key` back from `uptoRevision` through its versions down to `fromRevision`, one
- * read per version. A deletion ends the walk (the key did not exist before it was
- * re-created at createRevision).
- */
-export async function keyHistory(client: Etcd3, consolePrefix: string, key: string, fromRevision: number, uptoRevision: number, maxVersions = 10_000): Promise<KeyHistory> {
-  const versions: VersionedKv[] = [];
-  let at = uptoRevision;
-  for (let i = 0; i < maxVersions && at > 0; i++) {
-    let kv: VersionedKv | undefined;
-    try {
-      kv = (await readRange(client, consolePrefix, { key, revision: at })).kvs[0];
-    } catch (e) {
-      if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
-      throw e;
-    }
-    if (!kv) return { versions: versions.reverse(), before: null, compacted: false };
-    if (kv.modRevision < fromRevision) return { versions: versions.reverse(), before: kv, compacted: false };
-    versions.push(kv);
-    // the version before a (re)creation is a deleted gap: nothing older belongs to this life
-    if (kv.modRevision === kv.createRevision) {
-      at = kv.createRevision - 1;
-      let prev: VersionedKv | undefined;
-      try {
-        prev = at > 0 ? (await readRange(client, consolePrefix, { key, revision: at })).kvs[0] : undefined;
-      } catch (e) {
-        // compaction took the gap's start: what came before is unknown (said, not guessed)
-        if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
-        throw e;
-      }
-      if (!prev || prev.modRevision < fromRevision) return { versions: versions.reverse(), before: prev ?? null, compacted: false };
-      continue;
-    }
-    at = kv.modRevision - 1;
-  }
-  return { versions: versions.reverse(), before: null, compacted: false };
-}
-
 /** Why one walk of `keyHistories` stopped. */
 type WalkEnd = "below" | "absent" | "compacted";
 
@@ -139,7 +101,11 @@ interface Walk {
   before: VersionedKv | null;
 }
 
-/** Steps one walk with the value current at `walk.at` (the same steps as `keyHistory`). */
+/**
+ * Steps one walk with the value current at `walk.at`: a key's value at R carries its
+ * mod_revision M, and the value before it is the one current at M − 1. A deletion ends the
+ * walk (the key did not exist before it was re-created at createRevision).
+ */
 function stepWalk(w: Walk, kv: VersionedKv | undefined): void {
   if (!kv) return void (w.end = "absent");
   if (kv.modRevision < w.from) {
@@ -171,7 +137,8 @@ const MIN_PART_REVISIONS = 256;
 const WALK_PARTS = 8;
 
 /**
- * `keyHistory` of many keys at once, walked in step: each round reads every walk still
+ * Each key's values in [fromRevision, uptoRevision], walked back through etcd's history
+ * from uptoRevision, many keys at once and in step: each round reads every walk still
  * going at its next revision in one read-only txn (up to etcd's op limit). A long window
  * is cut into parts walked side by side (each from the value current at its end), then
  * joined newest first exactly as one walk would have gone: a part that found the key

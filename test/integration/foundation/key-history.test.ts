@@ -1,14 +1,54 @@
 // One key's earlier values against a real etcd (lib/etcd/key-history.ts): the keys of a
 // table walked in step, one txn per round (`keyHistories`), give exactly what walking each
-// key alone gives (`keyHistory`) — versions, the value before the window, deletions and
+// key alone, one read per version, gives (`keyHistory` below, the reference) — versions, the value before the window, deletions and
 // re-creations — for every window, walked whole or cut into parts side by side.
 import { afterAll, describe, expect, it } from "vitest";
-import { keyHistories, keyHistory } from "@/lib/etcd/key-history";
+import type { Etcd3 } from "etcd3";
+import { RevisionCompacted } from "@/lib/etcd/errors";
+import { keyHistories, readRange, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
 import { testPrefix } from "../../support/prefix";
 import { suiteClient } from "./helpers";
 
 const client = suiteClient();
 afterAll(() => client.close());
+
+/**
+ * The reference: one key walked back alone, one read per version, from `uptoRevision`
+ * down to `fromRevision`; a deletion ends the walk (no older version belongs to this life).
+ */
+async function keyHistory(client: Etcd3, consolePrefix: string, key: string, fromRevision: number, uptoRevision: number, maxVersions = 10_000): Promise<KeyHistory> {
+  const versions: VersionedKv[] = [];
+  let at = uptoRevision;
+  for (let i = 0; i < maxVersions && at > 0; i++) {
+    let kv: VersionedKv | undefined;
+    try {
+      kv = (await readRange(client, consolePrefix, { key, revision: at })).kvs[0];
+    } catch (e) {
+      if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
+      throw e;
+    }
+    if (!kv) return { versions: versions.reverse(), before: null, compacted: false };
+    if (kv.modRevision < fromRevision) return { versions: versions.reverse(), before: kv, compacted: false };
+    versions.push(kv);
+    // the version before a (re)creation is a deleted gap: nothing older belongs to this life
+    if (kv.modRevision === kv.createRevision) {
+      at = kv.createRevision - 1;
+      let prev: VersionedKv | undefined;
+      try {
+        prev = at > 0 ? (await readRange(client, consolePrefix, { key, revision: at })).kvs[0] : undefined;
+      } catch (e) {
+        // compaction took the gap's start: what came before is unknown (said, not guessed)
+        if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
+        throw e;
+      }
+      if (!prev || prev.modRevision < fromRevision) return { versions: versions.reverse(), before: prev ?? null, compacted: false };
+      continue;
+    }
+    at = kv.modRevision - 1;
+  }
+  return { versions: versions.reverse(), before: null, compacted: false };
+}
+
 
 describe("keyHistories", () => {
   it("equals keyHistory per key for every window: many versions, a deletion and re-creation, a key deleted, one never written", async () => {

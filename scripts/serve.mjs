@@ -1,17 +1,16 @@
 // The console's HTTP server: Next's request handler (the production build) behind one
 // compression layer. `next.config.ts` turns Next's own on-the-fly gzip off, and this
 // server puts the same middleware (Next's compiled `compression`, default options) in
-// front of every response, with one exception: a cacheable read (a JSON answer with a
-// quoted strong ETag, lib/api/encoded-response.ts) is gzipped ONCE per content and every
-// repeat is served from those gzip bytes. The cache is keyed by a hash of the identity
-// bytes themselves, never by the ETag alone (another route's ETag may name a revision, not
-// bytes: the policy routes' CAS tokens). Without this, every 200 of a cached answer paid a
-// fresh gzip (a 320 KB shadow answer is ~3.4 ms of zlib per request, hashing it ~0.3 ms)
-// on the server's one thread.
+// front of every response, with one exception: a cacheable read (lib/api/encoded-response.ts)
+// is gzipped ONCE per content and every repeat is served from those gzip bytes. Such an
+// answer tells its bytes' sha-256 in a private header (DIGEST_HEADER there), computed once
+// with its ETag; the cache keys on it (never on an ETag, which on other routes may name a
+// revision, not bytes: the policy routes' CAS tokens) and the header never leaves the
+// process. Without this, every 200 of a cached answer paid a fresh gzip (a 320 KB shadow
+// answer is ~3.4 ms of zlib per request) on the server's one thread.
 //
 // `node scripts/serve.mjs -p PORT [-H HOST]`; `npm start` (scripts/start.mjs) runs it after
 // validating the environment, and the tests start it the same way (test/support/app.ts).
-import { createHash } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -38,7 +37,10 @@ function argument(names, fallback) {
 const port = Number(argument(["-p", "--port"], process.env.PORT ?? "3000"));
 const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0");
 
-/** gzip bytes by the hash of their identity bytes, least recently used first out, bounded by bytes */
+/** lib/api/encoded-response.ts DIGEST_HEADER: the identity bytes' sha-256, told by the answer */
+const DIGEST_HEADER = "x-console-sha256";
+
+/** gzip bytes by the digest of their identity bytes, least recently used first out, bounded by bytes */
 const GZIP_CACHE_BYTES = 16 * 1024 * 1024;
 const gzipped = new Map();
 let gzippedBytes = 0;
@@ -92,13 +94,9 @@ function acceptsGzip(req) {
   });
 }
 
-/** A cacheable read: 200, JSON, a quoted strong ETag (RFC 9110 §8.8.3), not already encoded, transform allowed. */
+/** A cacheable read: GET, 200, with the digest of its bytes, not already encoded, transform allowed. */
 function isCacheableAnswer(req, res) {
-  if (req.method !== "GET" || res.statusCode !== 200) return false;
-  const etag = res.getHeader("etag");
-  if (typeof etag !== "string" || !/^"[\x21\x23-\x7e]*"$/.test(etag)) return false;
-  const type = String(res.getHeader("content-type") ?? "");
-  if (!type.startsWith("application/json")) return false;
+  if (req.method !== "GET" || res.statusCode !== 200 || typeof res.getHeader(DIGEST_HEADER) !== "string") return false;
   if (res.getHeader("content-encoding") !== undefined) return false;
   return !/(?:^|,)\s*no-transform\s*(?:,|$)/.test(String(res.getHeader("cache-control") ?? ""));
 }
@@ -107,25 +105,31 @@ function isCacheableAnswer(req, res) {
  * Serves a cacheable read's body from its gzip bytes. Installed over `compression`'s own
  * patches, so it sees the headers first: it marks the response `Content-Encoding: gzip`
  * (the middleware then leaves it alone), holds the identity chunks, and at the end writes
- * the gzip of them, from the cache when the same bytes were gzipped before.
+ * the gzip of them, from the cache when the same bytes were gzipped before. Every
+ * response loses the digest header on its way out.
  */
 function serveCachedGzip(req, res) {
-  if (!acceptsGzip(req)) return;
+  const gzip = acceptsGzip(req);
   const writeHead = res.writeHead;
   const write = res.write;
   const end = res.end;
   let held = null;
+  let digest = null;
   res.writeHead = function (...args) {
-    if (held === null && !res.headersSent && isCacheableAnswer(req, res)) {
-      held = [];
-      res.setHeader("content-encoding", "gzip");
-      res.removeHeader("content-length");
+    if (held === null && !res.headersSent) {
+      if (gzip && isCacheableAnswer(req, res)) {
+        held = [];
+        digest = res.getHeader(DIGEST_HEADER);
+        res.setHeader("content-encoding", "gzip");
+        res.removeHeader("content-length");
+      }
+      res.removeHeader(DIGEST_HEADER);
     }
     return writeHead.apply(this, args);
   };
   // headers go out with the first write or end: decide there, before `compression` does
   const decide = () => {
-    if (held === null && !res.headersSent && isCacheableAnswer(req, res)) res.writeHead(res.statusCode);
+    if (gzip && held === null && !res.headersSent && isCacheableAnswer(req, res)) res.writeHead(res.statusCode);
   };
   res.write = function (chunk, encoding, callback) {
     decide();
@@ -143,8 +147,7 @@ function serveCachedGzip(req, res) {
     if (chunk != null) held.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
     const identity = Buffer.concat(held);
     held = [];
-    const key = createHash("sha256").update(identity).digest("base64");
-    gzipOnce(key, identity).then(
+    gzipOnce(digest, identity).then(
       (gz) => {
         if (res.destroyed) return;
         write.call(res, gz);

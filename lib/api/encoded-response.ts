@@ -7,7 +7,7 @@ import "server-only";
 // is bounded by bytes, least recently used first out.
 //
 // Compression is the console server's (scripts/serve.mjs): it gzips these bytes once per
-// ETag and sends repeats from that gzip. Next drops a route handler's own Content-Encoding
+// digest (DIGEST_HEADER) and sends repeats from that gzip. Next drops a route handler's own Content-Encoding
 // (next/dist/server/send-response.js FORBIDDEN_HEADERS), so pre-compressed bytes cannot be
 // sent from here; the ETag names the identity bytes.
 import { createHash } from "node:crypto";
@@ -38,8 +38,17 @@ export function isCacheable(value: unknown): value is Cacheable {
 interface Encoded {
   /** the quoted strong ETag of the bytes */
   etag: string;
+  /** the sha-256 of the bytes (base64url), which the ETag abbreviates */
+  digest: string;
   bytes: Buffer;
 }
+
+/**
+ * The bytes' sha-256, told to the console's server (scripts/serve.mjs) so its gzip cache
+ * keys on the digest made here instead of hashing every answer again; the server removes
+ * the header before the response leaves the process.
+ */
+export const DIGEST_HEADER = "x-console-sha256";
 
 /** Byte budget of the cache. */
 export const CACHE_BYTES = 64 * 1024 * 1024;
@@ -71,7 +80,8 @@ function account(c: CacheState, delta: number): void {
 
 function encode(body: unknown): Encoded {
   const bytes = Buffer.from(JSON.stringify(body), "utf8");
-  return { etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 32)}"`, bytes };
+  const digest = createHash("sha256").update(bytes).digest("base64url");
+  return { etag: `"${digest.slice(0, 32)}"`, digest, bytes };
 }
 
 function lookup(answer: Cacheable): Encoded {
@@ -110,5 +120,5 @@ export function encodedResponse(request: Request, answer: Cacheable): Response {
     metrics().responseCache.inc({ result: "not_modified" });
     return new Response(null, { status: 304, headers });
   }
-  return new Response(new Uint8Array(entry.bytes), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8" } });
+  return new Response(new Uint8Array(entry.bytes), { status: 200, headers: { ...headers, "content-type": "application/json; charset=utf-8", [DIGEST_HEADER]: entry.digest } });
 }

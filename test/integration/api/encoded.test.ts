@@ -118,7 +118,7 @@ describe("cacheable reads", () => {
     }
   });
 
-  it("are gzipped once per ETag (scripts/serve.mjs) to the same bytes, repeats served from that gzip, and a gzipped copy revalidates", async () => {
+  it("are gzipped once per content (scripts/serve.mjs) to the same bytes, repeats served from that gzip, and a gzipped copy revalidates", async () => {
     for (const path of pinnedReads()) {
       const identity = await raw(path);
       expect(identity.headers["content-encoding"], path).toBeUndefined();
@@ -130,6 +130,8 @@ describe("cacheable reads", () => {
       expect(gunzipSync(gz.body).equals(identity.body), path).toBe(true);
       expect(gz.headers.etag, path).toBe(identity.headers.etag);
       expect(gz.headers.vary, path).toMatch(/accept-encoding/i);
+      // the digest the answer tells the server stays inside the process
+      for (const r of [identity, gz]) expect(r.headers["x-console-sha256"], path).toBeUndefined();
       expect(repeat.body.equals(gz.body), path).toBe(true);
       // the first gzip of this ETag may already have happened above; the repeat is a hit
       expect(after.hits - before.hits, path).toBeGreaterThanOrEqual(1);
@@ -141,10 +143,11 @@ describe("cacheable reads", () => {
       const refused = await raw(path, { "accept-encoding": "gzip;q=0, identity" });
       expect(refused.headers["content-encoding"], path).toBeUndefined();
       expect(refused.body.equals(identity.body), path).toBe(true);
+      expect(refused.headers["x-console-sha256"], path).toBeUndefined();
     }
   });
 
-  it("never serve one answer's gzip for another's: keyed by the bytes, not by an ETag that names a revision (a policy's CAS token)", async () => {
+  it("never serve one answer's gzip for another's: keyed by the digest the answer carries, not by an ETag that names a revision (a policy's CAS token)", async () => {
     // two tables without an override: both policy views carry the token "0" and bodies of one length
     const paths = ["/api/v1/policies/gzip-test%2Faaaa", "/api/v1/policies/gzip-test%2Fbbbb"];
     const identity = await Promise.all(paths.map((p) => raw(p, { authorization: `Bearer ${ADMIN}` })));

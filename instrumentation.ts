@@ -7,6 +7,6 @@ export async function register(): Promise<void> {
   const { checkEnvOrExit } = await import("./lib/config/check-env");
   checkEnvOrExit();
   if (process.env.NEXT_PHASE === "phase-production-build") return; // `next build` serves nothing
-  const { startBackground } = await import("./lib/api/background");
+  const { startBackground } = await import("./lib/process/background");
   startBackground();
 }

@@ -1,7 +1,10 @@
 import { defineConfig } from "vitest/config";
 import path from "node:path";
 
-const alias = { "@": path.resolve(__dirname), "server-only": path.resolve(__dirname, "test/support/server-only-stub.ts") };
+const alias = {
+  "@": path.resolve(__dirname),
+  "server-only": path.resolve(__dirname, "test/support/server-only-stub.ts"),
+};
 
 // Two projects: `unit` needs no I/O (the pure planner, schemas); `integration` talks to a
 // real etcd started once by test/support/global-etcd.ts (and, where needed, a real

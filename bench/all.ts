@@ -16,7 +16,12 @@ const ROOT = path.resolve(__dirname, "..");
 const RESULTS = path.join(ROOT, "bench/results");
 
 function parseArgs(argv: string[]): { only: string[]; reportOnly: boolean } {
-  const only = argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",").filter(Boolean) ?? BENCHES.map((b) => b.name);
+  const only =
+    argv
+      .find((a) => a.startsWith("--only="))
+      ?.slice("--only=".length)
+      .split(",")
+      .filter(Boolean) ?? BENCHES.map((b) => b.name);
   return { only, reportOnly: argv.includes("--report-only") };
 }
 
@@ -32,21 +37,37 @@ function main(): void {
     }
     if (!fs.existsSync(file)) {
       console.log(`=== bench ${bench.name}: bench/${bench.name}.ts does not exist, skipped`);
-      runs.push({ name: bench.name, ran: false, exitCode: null, seconds: 0, note: `bench/${bench.name}.ts does not exist` });
+      runs.push({
+        name: bench.name,
+        ran: false,
+        exitCode: null,
+        seconds: 0,
+        note: `bench/${bench.name}.ts does not exist`,
+      });
       continue;
     }
     console.log(`=== bench ${bench.name} ===`);
     const started = Date.now();
-    const result = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), file, ...(bench.args ?? [])], {
-      cwd: ROOT,
-      stdio: "inherit",
-      env: process.env,
-      timeout: 45 * 60_000,
-    });
+    const result = spawnSync(
+      process.execPath,
+      [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), file, ...(bench.args ?? [])],
+      {
+        cwd: ROOT,
+        stdio: "inherit",
+        env: process.env,
+        timeout: 45 * 60_000,
+      },
+    );
     const seconds = Math.round((Date.now() - started) / 100) / 10;
     const exitCode = result.status ?? (result.signal ? 128 : 1);
     console.log(`=== bench ${bench.name}: exit ${exitCode} after ${seconds} s`);
-    runs.push({ name: bench.name, ran: true, exitCode, seconds, note: result.error ? String(result.error.message) : undefined });
+    runs.push({
+      name: bench.name,
+      ran: true,
+      exitCode,
+      seconds,
+      note: result.error ? String(result.error.message) : undefined,
+    });
   }
   const report = renderReport(runs, RESULTS, new Date());
   fs.writeFileSync(path.join(RESULTS, "report.md"), report);

@@ -15,15 +15,15 @@ import { execFile } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { seedScenarios } from "../lib/sim/seed";
 import { PRODUCTION_SHARDS, PRODUCTION_TABLES, productionTarget } from "../lib/sim/scenarios/production";
 import { keys } from "../lib/schema/keys";
 import { readFolded } from "../lib/live/read";
-import { plannerFleet } from "../lib/live/planner-input";
+import { plannerFleet } from "../lib/snapshot/planner-input";
 import { planFleet } from "../lib/planner/plan";
-import { tableSummary } from "../lib/api/demand";
-import { LiveStore } from "../lib/live/store";
+import { tableSummary } from "../lib/scheduler/demand";
+import { LiveStore } from "../lib/snapshot/store";
 import { startEtcd } from "../test/support/etcd";
 import { startApp } from "../test/support/app";
 import { cpuMsOf } from "../test/support/observe";
@@ -35,9 +35,9 @@ const CLIENTS = 32;
 const WARM_SECONDS = 10;
 const execFileAsync = promisify(execFile);
 
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))];
 const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
-
 
 async function timed(url: string): Promise<{ ms: number; status: number }> {
   const started = performance.now();
@@ -76,7 +76,12 @@ async function coldTransport(endpoints: string, etcdPid: number | undefined, run
   const etcd: number[] = [];
   for (let i = 0; i < runs; i++) {
     const before = cpuMsOf(etcdPid);
-    const child = await execFileAsync(process.execPath, [path.join(__dirname, "../node_modules/tsx/dist/cli.mjs"), path.join(__dirname, "cold-transport.ts"), endpoints, PREFIX]);
+    const child = await execFileAsync(process.execPath, [
+      path.join(__dirname, "../node_modules/tsx/dist/cli.mjs"),
+      path.join(__dirname, "cold-transport.ts"),
+      endpoints,
+      PREFIX,
+    ]);
     const r = JSON.parse(child.stdout.trim().split("\n").pop()!) as { wall_ms: number; cpu_ms: number };
     wall.push(r.wall_ms);
     cpu.push(r.cpu_ms);
@@ -87,7 +92,7 @@ async function coldTransport(endpoints: string, etcdPid: number | undefined, run
 
 /** In-process: full read vs applying a one-table watch batch and handing out the new state. */
 async function refreshCost(endpoints: string) {
-  const client = createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
   try {
     const fullMs: number[] = [];
     const refreshMs: number[] = [];
@@ -100,13 +105,27 @@ async function refreshCost(endpoints: string) {
       const store = new LiveStore(snapshot);
       const tables = demand.tables(store.snapshot());
       fullMs.push(performance.now() - started);
-      const plan = planFleet(plannerFleet(store.snapshot(), tables), Date.now());
+      const plan = planFleet(plannerFleet({ snapshot: store.snapshot(), tables }), Date.now());
       JSON.stringify(plan.tables.slice(0, 2000).map(tableSummary));
       warmPathMs.push(performance.now() - started);
 
       const target = productionTarget(4242 + run);
-      const value = JSON.stringify({ v: 1, shard: PRODUCTION_SHARDS[0], sealed_through: 5000 + run, sealed_bytes_through: 67_108_864, merged_through: 1000, flushed_at_ms: 1_700_000_005_000, writer_epoch: 3, source: "scan" });
-      const kv = { key: keys.demandEvent(PREFIX, target, PRODUCTION_SHARDS[0]), value: Buffer.from(value), modRevision: snapshot.revision + 1, lease: "0" };
+      const value = JSON.stringify({
+        v: 1,
+        shard: PRODUCTION_SHARDS[0],
+        sealed_through: 5000 + run,
+        sealed_bytes_through: 67_108_864,
+        merged_through: 1000,
+        flushed_at_ms: 1_700_000_005_000,
+        writer_epoch: 3,
+        source: "scan",
+      });
+      const kv = {
+        key: keys.demandEvent(PREFIX, target, PRODUCTION_SHARDS[0]),
+        value: Buffer.from(value),
+        modRevision: snapshot.revision + 1,
+        lease: "0",
+      };
       const t0 = performance.now();
       store.apply({ revision: snapshot.revision + 1, changes: [{ type: "put", kv }] }, (family) => {
         if (family === "demand-events") demand.touch(target);
@@ -114,7 +133,12 @@ async function refreshCost(endpoints: string) {
       demand.tables(store.snapshot());
       refreshMs.push(performance.now() - t0);
     }
-    return { warm_full_path_ms: round(median(warmPathMs)), full_read_and_index_ms: round(median(fullMs)), refresh_ms: round(median(refreshMs), 3), refresh_ratio: Number((median(refreshMs) / median(fullMs)).toFixed(4)) };
+    return {
+      warm_full_path_ms: round(median(warmPathMs)),
+      full_read_and_index_ms: round(median(fullMs)),
+      refresh_ms: round(median(refreshMs), 3),
+      refresh_ratio: Number((median(refreshMs) / median(fullMs)).toFixed(4)),
+    };
   } finally {
     client.close();
   }
@@ -122,7 +146,7 @@ async function refreshCost(endpoints: string) {
 
 async function main() {
   const cluster = await startEtcd();
-  const client = createEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
   let app: Awaited<ReturnType<typeof startApp>> | null = null;
   try {
     await seedScenarios(client, ["production"], { prefix: PREFIX, progress: (l) => process.stderr.write(`\r${l}`) });
@@ -146,7 +170,9 @@ async function main() {
     const sequential = { list: [] as number[], detail: [] as number[] };
     for (let i = 0; i < 20; i++) {
       sequential.list.push((await timed(`${app.url}/api/v1/scheduler/demand?limit=100`)).ms);
-      sequential.detail.push((await timed(`${app.url}/api/v1/scheduler/demand?target=${encodeURIComponent(productionTarget(i * 577))}`)).ms);
+      sequential.detail.push(
+        (await timed(`${app.url}/api/v1/scheduler/demand?target=${encodeURIComponent(productionTarget(i * 577))}`)).ms,
+      );
     }
     const metricsText = await (await fetch(`${app.url}/api/metrics`)).text();
     const readSeconds = Number(/console_snapshot_read_seconds_sum\{mode="full"\} (\S+)/.exec(metricsText)?.[1] ?? NaN);
@@ -168,7 +194,9 @@ async function main() {
       cold_cpu_ms: coldCpu,
       floor_etcd_cpu_ms: median(floorEtcdCpu),
       cold_capacity_bound_ms: round((coldCpu.console + coldCpu.etcd) / os.cpus().length),
-      cold_capacity_bound_ratio: Number(((coldCpu.console + coldCpu.etcd) / os.cpus().length / median(floors)).toFixed(2)),
+      cold_capacity_bound_ratio: Number(
+        ((coldCpu.console + coldCpu.etcd) / os.cpus().length / median(floors)).toFixed(2),
+      ),
       cold_bare_read: { ...transport, ratio: Number((transport.wall_ms / median(floors)).toFixed(2)) },
       warm_full_path_ratio: Number((refresh.warm_full_path_ms / median(floors)).toFixed(2)),
       second_list_ms: round(secondList.ms),

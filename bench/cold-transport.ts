@@ -4,13 +4,13 @@
 // nothing else: no parsing, no fold, no plan. Prints `{wall_ms, cpu_ms, pages, keys}`: the
 // transport's share of a cold request, which no parser or planner can take back.
 import "../lib/sim/node-entry";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { currentRevision, readPrefixPaged } from "../lib/etcd/paged-read";
 import { runBench } from "./harness";
 
 async function main() {
   const [endpoints, prefix] = process.argv.slice(2);
-  const client = createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
   try {
     const revision = await currentRevision(client, prefix);
     const cpu = process.cpuUsage();
@@ -18,7 +18,14 @@ async function main() {
     const read = await readPrefixPaged(client, `${prefix}/`, { revision, probePrefix: prefix });
     const wall = performance.now() - started;
     const used = process.cpuUsage(cpu);
-    console.log(JSON.stringify({ wall_ms: wall, cpu_ms: (used.user + used.system) / 1000, pages: read.stats.pages, keys: read.kvs.length }));
+    console.log(
+      JSON.stringify({
+        wall_ms: wall,
+        cpu_ms: (used.user + used.system) / 1000,
+        pages: read.stats.pages,
+        keys: read.kvs.length,
+      }),
+    );
   } finally {
     client.close();
   }

@@ -5,7 +5,7 @@
 // run is too slow here), so every run reads both sides. Prints the ratio; no pass/fail.
 import "../lib/sim/node-entry";
 import os from "node:os";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { writerEvent } from "../lib/planner/join";
 import { publishDemandEvent } from "../lib/sim/publish";
 import { seedScenarios } from "../lib/sim/seed";
@@ -19,17 +19,29 @@ const RUNS = 5;
 
 async function main() {
   const cluster = await startEtcd();
-  const client = createEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
   try {
     await seedScenarios(client, ["production"], { prefix: PREFIX, progress: (l) => process.stderr.write(`\r${l}`) });
     process.stderr.write("\n");
     const from = Number((await client.get(`${PREFIX}/leader`).exec()).header.revision);
-    for (let i = 0; i < 50; i++) await publishDemandEvent(client, PREFIX, `exp-${String(i * 7).padStart(5, "0")}`, writerEvent({ shard: "aaaaaaaa-0000-0000-0000-000000000001", sealed: 5000 + i, bytes: 1, epoch: 3, flushedAtMs: Date.now() }));
+    for (let i = 0; i < 50; i++)
+      await publishDemandEvent(
+        client,
+        PREFIX,
+        `exp-${String(i * 7).padStart(5, "0")}`,
+        writerEvent({
+          shard: "aaaaaaaa-0000-0000-0000-000000000001",
+          sealed: 5000 + i,
+          bytes: 1,
+          epoch: 3,
+          flushedAtMs: Date.now(),
+        }),
+      );
     const to = Number((await client.get(`${PREFIX}/leader`).exec()).header.revision);
     process.env.ETCD_ENDPOINTS = cluster.endpoints;
     process.env.ETCD_PREFIX = PREFIX;
-    const { fleetDiff } = await import("../lib/api/diff");
-    const { diffQuery } = await import("../lib/schema/api/diff");
+    const { fleetDiff } = await import("../lib/time/diff");
+    const { diffQuerySchema: diffQuery } = await import("../lib/schema/api/diff");
     const reader = createFleetReader({ client, prefix: PREFIX, cacheSize: 0 });
     const reads: number[] = [];
     const diffs: number[] = [];
@@ -40,7 +52,12 @@ async function main() {
       await reader.readFleet({ revision: to });
       reads.push(performance.now() - started);
       // fresh plan and view caches: every run reads and plans both sides
-      for (const key of ["scheduler-console.plan-state", "scheduler-console.live-cache", "scheduler-console.revision-clock"]) delete (globalThis as Record<symbol, unknown>)[Symbol.for(key)];
+      for (const key of [
+        "scheduler-console.plan-state",
+        "scheduler-console.live-cache",
+        "scheduler-console.revision-clock",
+      ])
+        delete (globalThis as Record<symbol, unknown>)[Symbol.for(key)];
       started = performance.now();
       const d = await fleetDiff(diffQuery.parse({ from: String(from), to: String(to) }));
       diffs.push(performance.now() - started);
@@ -56,7 +73,9 @@ async function main() {
       load: os.loadavg(),
       cpus: os.cpus().length,
     };
-    console.log(`diff across 13,405 tables: ${result.diff_ms} ms vs two pinned reads ${result.two_pinned_reads_ms} ms = ${result.ratio}× (load ${result.load[0].toFixed(1)} on ${result.cpus} CPUs)`);
+    console.log(
+      `diff across 13,405 tables: ${result.diff_ms} ms vs two pinned reads ${result.two_pinned_reads_ms} ms = ${result.ratio}× (load ${result.load[0].toFixed(1)} on ${result.cpus} CPUs)`,
+    );
     writeResult("diff", result);
   } finally {
     client.close();

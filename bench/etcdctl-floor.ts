@@ -11,8 +11,19 @@ export function etcdctlGet(endpoints: string, prefix: string, revision?: number)
     const devnull = fs.openSync("/dev/null", "w");
     const started = performance.now();
     // etcdctl gives up after 5 s by default; an 8× fleet on a busy machine takes longer
-    const args = ["--endpoints", endpoints, "--command-timeout=300s", "get", "--prefix", prefix, ...(revision === undefined ? [] : [`--rev=${revision}`])];
-    const child = spawn("etcdctl", args, { stdio: ["ignore", devnull, "pipe"], env: { ...process.env, ETCDCTL_API: "3" } });
+    const args = [
+      "--endpoints",
+      endpoints,
+      "--command-timeout=300s",
+      "get",
+      "--prefix",
+      prefix,
+      ...(revision === undefined ? [] : [`--rev=${revision}`]),
+    ];
+    const child = spawn("etcdctl", args, {
+      stdio: ["ignore", devnull, "pipe"],
+      env: { ...process.env, ETCDCTL_API: "3" },
+    });
     let stderr = "";
     child.stderr?.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);

@@ -9,10 +9,9 @@
 //   shows, and the time from navigation to that summary.
 // Target: one request, ≤ 1 s.
 import "../lib/sim/node-entry";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { executorMergedEvent, writerEvent } from "../lib/planner/join";
-import { clockKey } from "../lib/live/sampler";
-import { keys } from "../lib/schema/keys";
+import { keys, clockKey } from "../lib/schema/keys";
 import { publishDemandEvent } from "../lib/sim/publish";
 import { fleetExecutors, heartbeatValue } from "../lib/sim/scenarios/fleet";
 import { runBench, writeResult } from "./harness";
@@ -27,7 +26,7 @@ const RUNS = 5;
 
 /** Writes 6 h of one table's history (see above) into `endpoints` under PREFIX. */
 export async function writeHistory(endpoints: string, log: (line: string) => void): Promise<void> {
-  const client = createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
   try {
     const end = Date.now();
     const start = end - WINDOW_MS;
@@ -43,7 +42,18 @@ export async function writeHistory(endpoints: string, log: (line: string) => voi
         await publishDemandEvent(client, PREFIX, HISTORY_TARGET, executorMergedEvent(`shard-${s}`, merged[s], at));
       } else {
         sealed[s] += 3;
-        await publishDemandEvent(client, PREFIX, HISTORY_TARGET, writerEvent({ shard: `shard-${s}`, sealed: sealed[s], bytes: sealed[s] * 1_048_576, epoch: 1, flushedAtMs: at }));
+        await publishDemandEvent(
+          client,
+          PREFIX,
+          HISTORY_TARGET,
+          writerEvent({
+            shard: `shard-${s}`,
+            sealed: sealed[s],
+            bytes: sealed[s] * 1_048_576,
+            epoch: 1,
+            flushedAtMs: at,
+          }),
+        );
       }
       if (i % 5 === 0) {
         for (const e of executors) await client.put(keys.executor(PREFIX, e.id)).value(heartbeatValue(e, at));
@@ -51,7 +61,9 @@ export async function writeHistory(endpoints: string, log: (line: string) => voi
         await client.put(clockKey(PREFIX, at + 1)).value(JSON.stringify({ at_ms: at + 1, revision }));
       }
     }
-    log(`wrote ${CHANGES} changes of ${HISTORY_TARGET} over a compressed 6 h in ${round((performance.now() - started) / 1000)} s`);
+    log(
+      `wrote ${CHANGES} changes of ${HISTORY_TARGET} over a compressed 6 h in ${round((performance.now() - started) / 1000)} s`,
+    );
   } finally {
     client.close();
   }
@@ -116,7 +128,10 @@ export const historyLine = (r: HistoryResult) =>
 
 if (require.main === module) {
   runBench(async () => {
-    const result = await withProductionStack({ name: "history", beforeStart: async (_etcd, endpoints, log) => writeHistory(endpoints, log) }, (stack) => measureHistory(stack));
+    const result = await withProductionStack(
+      { name: "history", beforeStart: async (_etcd, endpoints, log) => writeHistory(endpoints, log) },
+      (stack) => measureHistory(stack),
+    );
     console.log(historyLine(result));
     writeResult("history", { at: new Date().toISOString(), ...result });
   });

@@ -14,7 +14,7 @@
 import "../lib/sim/node-entry";
 import fs from "node:fs";
 import path from "node:path";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { runLive } from "../lib/sim/live";
 import { productionTarget, PRODUCTION_TABLES } from "../lib/sim/scenarios/production";
 import { startApp } from "../test/support/app";
@@ -34,7 +34,7 @@ function flag(name: string, fallback: number): number {
 
 /** lib/sim's live simulator (writers flush, executors merge, heartbeats); one tick = one burst. */
 function liveSimulator(endpoints: string, intervalMs: number, log: (s: string) => void): LoadWriter {
-  const client = createEtcdClient({ endpoints: endpoints.split(",") });
+  const client = createRawEtcdClient({ endpoints: endpoints.split(",") });
   const abort = new AbortController();
   let run: Promise<{ ticks: number }> | null = null;
   let ticks = 0;
@@ -42,7 +42,13 @@ function liveSimulator(endpoints: string, intervalMs: number, log: (s: string) =
   return {
     everyMs: intervalMs,
     start() {
-      run = runLive(client, { prefix: P, intervalMs, signal: abort.signal, log: (l) => log(`sim ${l}`), onTick: (s) => (ticks = s.ticks) });
+      run = runLive(client, {
+        prefix: P,
+        intervalMs,
+        signal: abort.signal,
+        log: (l) => log(`sim ${l}`),
+        onTick: (s) => (ticks = s.ticks),
+      });
     },
     bursts: () => ticks,
     lastRevision: () => last,
@@ -85,15 +91,29 @@ async function main(): Promise<void> {
       liveHeap: () => liveHeapBytes(inspectorUrl),
       log,
     });
-    const out = { benchmark: "load", scenario: "production (13,405 tables × 2 shards) + 6 executors", at: new Date().toISOString(), ...result };
+    const out = {
+      benchmark: "load",
+      scenario: "production (13,405 tables × 2 shards) + 6 executors",
+      at: new Date().toISOString(),
+      ...result,
+    };
     const file = path.resolve(__dirname, "results/load.json");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
-    log(`errors ${result.all.errors} of ${result.all.requests}; p50 ${result.all.p50_ms} ms, p95 ${result.all.p95_ms} ms, ${result.all.requests_per_s} req/s`);
-    for (const [e, s] of Object.entries(result.by_endpoint)) log(`  ${e.padEnd(9)} n=${s.requests} p50 ${s.p50_ms} ms p95 ${s.p95_ms} ms errors ${s.errors}`);
-    log(`RSS after warm-up ${result.rss.warm_mib} MiB, after run ${result.rss.after_mib} MiB (ratio ${result.rss.rss_ratio}; target ≤ 1.10)`);
-    log(`live heap after warm-up ${result.heap?.warm_live_mib} MiB, after run ${result.heap?.after_live_mib} MiB (ratio ${result.heap?.live_ratio})`);
-    log(`bursts ${result.etcd.bursts}, full reads ${result.etcd.full_reads} (${result.etcd.full_reads_per_burst}/burst), watch events ${result.etcd.watch_events}, plans ${result.etcd.plans}`);
+    log(
+      `errors ${result.all.errors} of ${result.all.requests}; p50 ${result.all.p50_ms} ms, p95 ${result.all.p95_ms} ms, ${result.all.requests_per_s} req/s`,
+    );
+    for (const [e, s] of Object.entries(result.by_endpoint))
+      log(`  ${e.padEnd(9)} n=${s.requests} p50 ${s.p50_ms} ms p95 ${s.p95_ms} ms errors ${s.errors}`);
+    log(
+      `RSS after warm-up ${result.rss.warm_mib} MiB, after run ${result.rss.after_mib} MiB (ratio ${result.rss.rss_ratio}; target ≤ 1.10)`,
+    );
+    log(
+      `live heap after warm-up ${result.heap?.warm_live_mib} MiB, after run ${result.heap?.after_live_mib} MiB (ratio ${result.heap?.live_ratio})`,
+    );
+    log(
+      `bursts ${result.etcd.bursts}, full reads ${result.etcd.full_reads} (${result.etcd.full_reads_per_burst}/burst), watch events ${result.etcd.watch_events}, plans ${result.etcd.plans}`,
+    );
     log(`wrote bench/results/load.json`);
     if (result.all.errors > 0) process.exitCode = 1;
   } finally {

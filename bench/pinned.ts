@@ -9,7 +9,17 @@ import os from "node:os";
 import { cpuMsOf, fetchMetrics, metricSum } from "../test/support/observe";
 import { etcdctlGet } from "./etcdctl-floor";
 import { runBench, writeResult } from "./harness";
-import { fail, loadAverage, median, PREFIX, round, timedGet, treeCpuMs, withProductionStack, type BenchStack } from "./stack";
+import {
+  fail,
+  loadAverage,
+  median,
+  PREFIX,
+  round,
+  timedGet,
+  treeCpuMs,
+  withProductionStack,
+  type BenchStack,
+} from "./stack";
 
 export const PINNED_RUNS = 7;
 
@@ -41,7 +51,10 @@ export interface PinnedResult {
 
 async function pinnedReadSeconds(url: string): Promise<{ sum: number; count: number }> {
   const m = await fetchMetrics(url);
-  return { sum: metricSum(m, "console_snapshot_read_seconds_sum", { mode: "pinned" }), count: metricSum(m, "console_snapshot_read_seconds_count", { mode: "pinned" }) };
+  return {
+    sum: metricSum(m, "console_snapshot_read_seconds_sum", { mode: "pinned" }),
+    count: metricSum(m, "console_snapshot_read_seconds_count", { mode: "pinned" }),
+  };
 }
 
 export async function measurePinned(stack: BenchStack, revisions = stack.past): Promise<PinnedResult> {
@@ -103,7 +116,9 @@ export const pinnedLine = (r: PinnedResult) =>
 
 if (require.main === module) {
   runBench(async () => {
-    const result = await withProductionStack({ name: "pinned", pastCount: PINNED_RUNS }, (stack) => measurePinned(stack));
+    const result = await withProductionStack({ name: "pinned", pastCount: PINNED_RUNS }, (stack) =>
+      measurePinned(stack),
+    );
     console.log(pinnedLine(result));
     writeResult("pinned", { at: new Date().toISOString(), ...result });
   });

@@ -25,12 +25,21 @@ import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import {
-  emptyTableDemand, hex, parseAssignment, parseDemandEventKv, parseHeartbeat, parseTaskRecord, stringifyDemandEvent,
-  type Assignment, type DemandEvent, type DemandEventInput, type Heartbeat, type TableDemand, type TaskRecord,
+  emptyTableDemand,
+  hex,
+  parseAssignment,
+  parseDemandEventKv,
+  parseHeartbeat,
+  parseTaskRecord,
+  stringifyDemandEvent,
+  type Assignment,
+  type DemandEvent,
+  type DemandEventInput,
+  type Heartbeat,
+  type TableDemand,
+  type TaskRecord,
 } from "@/lib/schema";
-import {
-  compareShadow, foldEvent, mergeTaskTargets, scoreTables, shadowPass, sortPlannerOrder,
-} from "@/lib/planner";
+import { compareShadow, foldEvent, mergeTaskTargets, scoreTables, shadowPass, sortPlannerOrder } from "@/lib/planner";
 import { planFleet, type FleetPlan, type PlannerFleet } from "@/lib/planner/plan";
 import { mergeThresholds } from "@/lib/planner/plan/table";
 import { runBench } from "./harness";
@@ -48,7 +57,11 @@ function buildScenario() {
   const events: { key: string; value: string; modRevision: number }[] = [];
   let rev = 1;
   const put = (target: string, e: DemandEventInput) =>
-    events.push({ key: `${P}/demand-events/${hex(target)}/${e.shard}`, value: stringifyDemandEvent(e), modRevision: rev++ });
+    events.push({
+      key: `${P}/demand-events/${hex(target)}/${e.shard}`,
+      value: stringifyDemandEvent(e),
+      modRevision: rev++,
+    });
   // T23 shape: pending p = i % 50, sealed 1000+p, merged 1000, 64 MiB, epoch 3, scan, times 1001..1000+p
   for (let i = 0; i < 13_405; i++) {
     const target = `exp-${String(i).padStart(5, "0")}`;
@@ -57,8 +70,14 @@ function buildScenario() {
       const times: Record<string, number> = {};
       for (let g = 1001; g <= 1000 + p; g++) times[g] = 1_700_000_000_000 + g;
       put(target, {
-        v: 1, shard: `aaaaaaaa-0000-0000-0000-00000000000${s}`, sealed_through: 1000 + p, sealed_bytes_through: 67_108_864,
-        merged_through: 1000, flushed_at_ms: 1_700_000_000_000, writer_epoch: 3, source: "scan",
+        v: 1,
+        shard: `aaaaaaaa-0000-0000-0000-00000000000${s}`,
+        sealed_through: 1000 + p,
+        sealed_bytes_through: 67_108_864,
+        merged_through: 1000,
+        flushed_at_ms: 1_700_000_000_000,
+        writer_epoch: 3,
+        source: "scan",
         ...(p > 0 ? { sealed_times: times } : {}),
       });
     }
@@ -71,11 +90,18 @@ function buildScenario() {
       const pending = i === 0 ? 4_200 : 10 + ((i * 37 + s * 11) % 300);
       const merged = 50_000 + i;
       const times: Record<string, number> = {};
-      for (let g = merged + 1; g <= merged + Math.min(pending, 64); g++) times[g] = NOW - (pending - (g - merged)) * 2_000;
+      for (let g = merged + 1; g <= merged + Math.min(pending, 64); g++)
+        times[g] = NOW - (pending - (g - merged)) * 2_000;
       put(target, {
-        v: 1, shard: `bbbbbbbb-0000-0000-0000-${String(i * 10 + s).padStart(12, "0")}`, sealed_through: merged + pending,
-        sealed_bytes_through: pending * 4_000_000, merged_through: merged, flushed_at_ms: NOW - 1000, writer_epoch: 7,
-        source: "writer", sealed_times: times,
+        v: 1,
+        shard: `bbbbbbbb-0000-0000-0000-${String(i * 10 + s).padStart(12, "0")}`,
+        sealed_through: merged + pending,
+        sealed_bytes_through: pending * 4_000_000,
+        merged_through: merged,
+        flushed_at_ms: NOW - 1000,
+        writer_epoch: 7,
+        source: "writer",
+        sealed_times: times,
       });
     }
   }
@@ -92,14 +118,30 @@ function buildScenario() {
     heartbeats.push({
       key: `${P}/executors/${id}`,
       value: JSON.stringify({
-        v: 1, kind, instance: id, version: "0.42.0", kinds: ["index_id", "repair", "compact", "merge_wal"],
-        slots_total: { index_id: 4, repair: 4, compact: 1, merge_wal: 4 }, bytes_total: bytes, bytes_free_sample: bytes,
-        draining, heartbeat_ms: NOW - 3_000,
+        v: 1,
+        kind,
+        instance: id,
+        version: "0.42.0",
+        kinds: ["index_id", "repair", "compact", "merge_wal"],
+        slots_total: { index_id: 4, repair: 4, compact: 1, merge_wal: 4 },
+        bytes_total: bytes,
+        bytes_free_sample: bytes,
+        draining,
+        heartbeat_ms: NOW - 3_000,
       }),
     });
   }
   const assignments: { key: string; value: string }[] = [];
-  const states: Assignment["state"][] = ["bound", "assigned", "shadow", "shadow", "shadow", "released", "bound", "shadow"];
+  const states: Assignment["state"][] = [
+    "bound",
+    "assigned",
+    "shadow",
+    "shadow",
+    "shadow",
+    "released",
+    "bound",
+    "shadow",
+  ];
   states.forEach((state, n) => {
     const target = `hot-${String(n).padStart(3, "0")}`;
     const executor = n === 7 ? "gone-master" : execs[n % 3][0];
@@ -107,18 +149,42 @@ function buildScenario() {
     assignments.push({
       key: `${P}/assignments/${hex(target)}/${unit}`,
       value: JSON.stringify({
-        v: 1, unit_id: unit, kind: "merge_wal", target, needs_write_turn: true, executor, planner_token: "tok",
-        reserved_slots: { merge_wal: 1 }, reserved_bytes: 2_147_483_648, state, created_ms: NOW - 10_000, bind_deadline_ms: NOW + 20_000,
+        v: 1,
+        unit_id: unit,
+        kind: "merge_wal",
+        target,
+        needs_write_turn: true,
+        executor,
+        planner_token: "tok",
+        reserved_slots: { merge_wal: 1 },
+        reserved_bytes: 2_147_483_648,
+        state,
+        created_ms: NOW - 10_000,
+        bind_deadline_ms: NOW + 20_000,
       }),
     });
   });
   const tasks = (prefix: "queue" | "running", targets: string[], state: TaskRecord["state"]) =>
     targets.map((target, n) => ({
       key: `${P}/${prefix}/01J${prefix}${n}`,
-      value: JSON.stringify({ id: `01J${prefix}${n}`, kind: n % 5 === 4 ? "compact" : "merge_wal", target, state, enqueued_at: NOW - 60_000 }),
+      value: JSON.stringify({
+        id: `01J${prefix}${n}`,
+        kind: n % 5 === 4 ? "compact" : "merge_wal",
+        target,
+        state,
+        enqueued_at: NOW - 60_000,
+      }),
     }));
-  const queued = tasks("queue", [...Array.from({ length: 40 }, (_, n) => `hot-${String(n * 7).padStart(3, "0")}`), "phantom-q"], "queued");
-  const running = tasks("running", [...Array.from({ length: 20 }, (_, n) => `exp-${String(n * 601).padStart(5, "0")}`), "phantom-r"], "running");
+  const queued = tasks(
+    "queue",
+    [...Array.from({ length: 40 }, (_, n) => `hot-${String(n * 7).padStart(3, "0")}`), "phantom-q"],
+    "queued",
+  );
+  const running = tasks(
+    "running",
+    [...Array.from({ length: 20 }, (_, n) => `exp-${String(n * 601).padStart(5, "0")}`), "phantom-r"],
+    "running",
+  );
   return { events, heartbeats, assignments, queued, running };
 }
 
@@ -158,10 +224,11 @@ function parseFleet(s: Scenario): ParsedFleet {
     const r = parseAssignment(kv.value);
     return r.ok ? [{ key: kv.key, assignment: r.value }] : [];
   });
-  const tasks = (list: { value: string }[]) => list.flatMap((kv) => {
-    const r = parseTaskRecord(kv.value);
-    return r.ok ? [r.value] : [];
-  });
+  const tasks = (list: { value: string }[]) =>
+    list.flatMap((kv) => {
+      const r = parseTaskRecord(kv.value);
+      return r.ok ? [r.value] : [];
+    });
   return { events, heartbeats, assignments, queued: tasks(s.queued), running: tasks(s.running) };
 }
 
@@ -183,7 +250,7 @@ function foldParsed(fleet: ParsedFleet): Map<string, TableDemand> {
   return tables;
 }
 
-/** The planner's input as lib/live/planner-input.ts builds it from a snapshot. */
+/** The planner's input as lib/snapshot/planner-input.ts builds it from a snapshot. */
 function plannerInput(fleet: ParsedFleet, tables: Map<string, TableDemand>): PlannerFleet {
   return {
     tables,
@@ -197,7 +264,7 @@ function plannerInput(fleet: ParsedFleet, tables: Map<string, TableDemand>): Pla
   };
 }
 
-/** Step 3, §6.2 over the plan's own scores (what lib/api's shadowAt needs). */
+/** Step 3, §6.2 over the plan's own scores (what lib/live/plan.ts's shadowAt needs). */
 function shadow(fleet: ParsedFleet, plan: FleetPlan) {
   const pass = shadowPass({
     scored: plan.scored,
@@ -277,7 +344,7 @@ async function main() {
       shadowStep = s;
       return { plan: fleetPlan, shadow: sh, tables: tables.size, tableMap: tables, chars: whyNotChars(fleetPlan) };
     });
-    // informational: what re-scoring for the shadow pass costs (lib/api before plan.scored)
+    // informational: what re-scoring for the shadow pass costs (lib/live/plan.ts before plan.scored)
     const [rescore] = timed(() => {
       const thresholds = (target: string) => mergeThresholds(result.plan.byTarget.get(target)!.policy.effective);
       return sortPlannerOrder(scoreTables(result.tableMap, NOW, thresholds));
@@ -311,12 +378,23 @@ async function main() {
     median_of_per_run_ratios: r3(median(ratios)),
     plan_ms: r2(mw.plan),
     json_parse_ms: r2(mw.parse),
-    breakdown_ms: { fold: r2(mw.fold), plan_fleet_with_why_not: r2(mw.plan_fleet), shadow_pass_and_comparison: r2(mw.shadow) },
-    cpu_ms: { plan: r2(mc.plan), json_parse: r2(mc.parse), fold: r2(mc.fold), plan_fleet_with_why_not: r2(mc.plan_fleet), shadow_pass_and_comparison: r2(mc.shadow) },
+    breakdown_ms: {
+      fold: r2(mw.fold),
+      plan_fleet_with_why_not: r2(mw.plan_fleet),
+      shadow_pass_and_comparison: r2(mw.shadow),
+    },
+    cpu_ms: {
+      plan: r2(mc.plan),
+      json_parse: r2(mc.parse),
+      fold: r2(mc.fold),
+      plan_fleet_with_why_not: r2(mc.plan_fleet),
+      shadow_pass_and_comparison: r2(mc.shadow),
+    },
     not_in_plan: {
       parse_and_validate_ms: r2(mw.validate),
       rescore_and_sort_for_shadow_ms: r2(mw.rescore),
-      rescore_note: "what shadowAt costs extra if it re-scores (scoreTables + sort) instead of using plan.scored / plan.merge_order",
+      rescore_note:
+        "what shadowAt costs extra if it re-scores (scoreTables + sort) instead of using plan.scored / plan.merge_order",
     },
     scenario: {
       demand_events: scenario.events.length,
@@ -334,7 +412,12 @@ async function main() {
       comparison: last?.shadow.comparison?.counts ?? null,
     },
     runs: RUNS,
-    machine: { node: process.version, cpus: os.cpus().length, cpu: os.cpus()[0]?.model ?? "unknown", loadavg_1m: r2(os.loadavg()[0]) },
+    machine: {
+      node: process.version,
+      cpus: os.cpus().length,
+      cpu: os.cpus()[0]?.model ?? "unknown",
+      loadavg_1m: r2(os.loadavg()[0]),
+    },
   };
   console.log(
     `median JSON.parse ${mw.parse.toFixed(1)} ms | full plan ${mw.plan.toFixed(1)} ms ` +

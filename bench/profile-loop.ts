@@ -15,7 +15,16 @@ runBench(async () => {
   await withProductionStack({ name: "profile-loop", inspect: true }, async (stack) => {
     const targets = Array.from({ length: 500 }, (_, k) => productionTarget((k * 7919) % stack.tables));
     const loop = (warmupMs: number, durationMs: number) =>
-      runLoad({ baseUrl: stack.app.url, serverPid: stack.app.process.pid!, clients: 32, warmupMs, durationMs, targets, writer: eventWriter(stack.etcd, stack.tables), log: stack.log });
+      runLoad({
+        baseUrl: stack.app.url,
+        serverPid: stack.app.process.pid!,
+        clients: 32,
+        warmupMs,
+        durationMs,
+        targets,
+        writer: eventWriter(stack.etcd, stack.tables),
+        log: stack.log,
+      });
     let result: Awaited<ReturnType<typeof loop>> | null = null;
     const summary = await profiled(
       stack.app.inspectorUrl!,
@@ -25,6 +34,12 @@ runBench(async () => {
     );
     console.log(summary);
     const r = result!;
-    console.log(`p95 ${r.all.p95_ms} ms, p50 ${r.all.p50_ms} ms, ${r.all.requests_per_s} requests/s; by endpoint p50/p95: ${Object.entries(r.by_endpoint).map(([e, s]) => `${e} ${s.p50_ms}/${s.p95_ms}`).join(", ")}`);
+    console.log(
+      `p95 ${r.all.p95_ms} ms, p50 ${r.all.p50_ms} ms, ${r.all.requests_per_s} requests/s; by endpoint p50/p95: ${Object.entries(
+        r.by_endpoint,
+      )
+        .map(([e, s]) => `${e} ${s.p50_ms}/${s.p95_ms}`)
+        .join(", ")}`,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { etcdctlGet } from "./etcdctl-floor";
 runBench(async () => {
   const runs = Number(process.env.PROFILE_RUNS ?? 4);
   await withProductionStack({ name: "profile-pinned", pastCount: runs + 1, inspect: true }, async (stack) => {
-    const pinned = (revision: number) => timedGet(`${stack.app.url}/api/v1/scheduler/demand?limit=2000&revision=${revision}`);
+    const pinned = (revision: number) =>
+      timedGet(`${stack.app.url}/api/v1/scheduler/demand?limit=2000&revision=${revision}`);
     const summary = await profiled(
       stack.app.inspectorUrl!,
       "pinned",

@@ -19,6 +19,8 @@ runBench(async () => {
     );
     console.log(summary);
     const sorted = [...ms].sort((a, b) => a - b);
-    console.log(`put → visible over ${runs} puts: median ${round(sorted[sorted.length >> 1])} ms, all ${ms.map((x) => round(x)).join(" ")}`);
+    console.log(
+      `put → visible over ${runs} puts: median ${round(sorted[sorted.length >> 1])} ms, all ${ms.map((x) => round(x)).join(" ")}`,
+    );
   });
 });

@@ -40,23 +40,36 @@ export function summarise(profile: { nodes: ProfileNode[]; samples: number[]; ti
   for (const [id, ms] of self) {
     const n = byId.get(id)!;
     const f = n.callFrame.url.replace(/^.*\/(node_modules|\.next)\//, "$1/").replace(/^file:\/\//, "") || "(native)";
-    fn.set(`${n.callFrame.functionName || "(anonymous)"} ${f}:${n.callFrame.lineNumber}`, (fn.get(`${n.callFrame.functionName || "(anonymous)"} ${f}:${n.callFrame.lineNumber}`) ?? 0) + ms);
+    fn.set(
+      `${n.callFrame.functionName || "(anonymous)"} ${f}:${n.callFrame.lineNumber}`,
+      (fn.get(`${n.callFrame.functionName || "(anonymous)"} ${f}:${n.callFrame.lineNumber}`) ?? 0) + ms,
+    );
     file.set(f, (file.get(f) ?? 0) + ms);
   }
-  const top = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([k, v]) => `${round(v).toString().padStart(8)} ms  ${k}`);
+  const top = (m: Map<string, number>) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25)
+      .map(([k, v]) => `${round(v).toString().padStart(8)} ms  ${k}`);
   return { functions: top(fn), files: top(file) };
 }
 
-
 /** Profiles the server at `inspectorUrl` while `run` drives it (after `warm`, unprofiled). */
-export async function profiled(inspectorUrl: string, name: string, warm: () => Promise<void>, run: () => Promise<void>): Promise<string> {
+export async function profiled(
+  inspectorUrl: string,
+  name: string,
+  warm: () => Promise<void>,
+  run: () => Promise<void>,
+): Promise<string> {
   const ins = await inspector(inspectorUrl);
   await ins.send("Profiler.enable");
   await ins.send("Profiler.setSamplingInterval", { interval: 200 });
   await warm();
   await ins.send("Profiler.start");
   await run();
-  const { profile } = (await ins.send("Profiler.stop")) as { profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] } };
+  const { profile } = (await ins.send("Profiler.stop")) as {
+    profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  };
   ins.close();
   const out = path.join(process.env.PROFILE_DIR ?? "/tmp", `${name}-${Date.now()}.cpuprofile`);
   fs.writeFileSync(out, JSON.stringify(profile));

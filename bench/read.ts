@@ -9,7 +9,7 @@
 import "../lib/sim/node-entry";
 import os from "node:os";
 import path from "node:path";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { PAGE_MAX_KEYS } from "../lib/etcd/paged-read";
 import { seedScenarios } from "../lib/sim/seed";
 import { createFleetReader } from "../lib/snapshot/read";
@@ -21,7 +21,6 @@ import { runBench, writeResult } from "./harness";
 const RUNS = 5;
 const PREFIX = "/bench/lance-context/master";
 
-
 /** Σ entries of every demand event's `sealed_times`. */
 function countTimeEntries(snapshot: FleetSnapshot): number {
   let n = 0;
@@ -31,7 +30,7 @@ function countTimeEntries(snapshot: FleetSnapshot): number {
 
 async function main() {
   const cluster = await startEtcd();
-  const client = createEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: cluster.endpoints.split(","), callTimeoutMs: 30_000 });
   try {
     const seedStarted = performance.now();
     await seedScenarios(client, ["production"], { prefix: PREFIX, progress: (l) => process.stderr.write(`\r${l}`) });
@@ -74,7 +73,10 @@ async function main() {
       seed_ms: Math.round(seedMs),
       cpus: os.cpus().length,
       load_average_1m: Number(loadBefore[0].toFixed(2)),
-      load_average: { before: loadBefore.map((l) => Number(l.toFixed(2))), after: loadAfter.map((l) => Number(l.toFixed(2))) },
+      load_average: {
+        before: loadBefore.map((l) => Number(l.toFixed(2))),
+        after: loadAfter.map((l) => Number(l.toFixed(2))),
+      },
       node: process.version,
     };
     const out = writeResult("read", result);

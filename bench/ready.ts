@@ -9,7 +9,18 @@ import "../lib/sim/node-entry";
 import { fetchMetrics, metricSum } from "../test/support/observe";
 import { etcdctlGet } from "./etcdctl-floor";
 import { runBench, writeResult } from "./harness";
-import { fail, loadAverage, median, PREFIX, round, sleep, startConsole, timedGet, withProductionStack, type BenchStack } from "./stack";
+import {
+  fail,
+  loadAverage,
+  median,
+  PREFIX,
+  round,
+  sleep,
+  startConsole,
+  timedGet,
+  withProductionStack,
+  type BenchStack,
+} from "./stack";
 
 export interface ReadyResult {
   /** spawn → health `ready` */
@@ -71,7 +82,11 @@ export async function measureReady(stack: BenchStack): Promise<ReadyResult> {
 }
 
 export const readyLine = (r: ReadyResult) =>
-  `first request after start: ready after ${r.time_to_ready_ms} ms (before: ${Object.entries(r.health_before_ready).map(([k, n]) => `${n}× ${k}`).join(", ") || "none"}); ` +
+  `first request after start: ready after ${r.time_to_ready_ms} ms (before: ${
+    Object.entries(r.health_before_ready)
+      .map(([k, n]) => `${n}× ${k}`)
+      .join(", ") || "none"
+  }); ` +
   `first demand?limit=2000 ${r.first_request_ms} ms with ${r.first_request_full_reads} full reads of its own = ${r.first_over_warm}× a warm one (${r.warm_request_ms} ms), ${r.first_over_floor}× the floor → ${r.served_from_ready_cache ? "served from the ready cache" : "NOT from the ready cache"}`;
 
 if (require.main === module) {

@@ -25,14 +25,23 @@ export interface FigureRow {
 
 /** The performance table as markdown. */
 export function renderFigures(table: FigureRow[]): string {
-  return ["| figure | this run | as filed | target | met |", "|---|---|---|---|---|", ...table.map((r) => `| ${r.figure} | ${r.value} | ${r.before ?? "—"} | ${r.target} | ${r.met ? "yes" : "**no**"} |`)].join("\n");
+  return [
+    "| figure | this run | as filed | target | met |",
+    "|---|---|---|---|---|",
+    ...table.map(
+      (r) => `| ${r.figure} | ${r.value} | ${r.before ?? "—"} | ${r.target} | ${r.met ? "yes" : "**no**"} |`,
+    ),
+  ].join("\n");
 }
 
 export interface ScaleReport {
   sizes: (Record<string, number | null> & { multiple: number; tables: number })[];
   /** the first size that failed, if one did (larger ones are not tried) */
   broke?: { multiple: number; tables: number; error: string } | null;
-  growth: Record<string, { per_step: (number | null)[]; per_doubling: number | null; linear_or_better: boolean | null }>;
+  growth: Record<
+    string,
+    { per_step: (number | null)[]; per_doubling: number | null; linear_or_better: boolean | null }
+  >;
   limits: Record<string, number | null>;
 }
 
@@ -44,11 +53,27 @@ export function renderScale(r: ScaleReport): string {
     const steps = r.growth[k].per_step.filter((x): x is number => x !== null);
     return steps.length > 0 ? Math.max(...steps) : "—";
   };
-  const rows = keys.map((k) => `| ${k} | ${r.sizes.map((s) => s[k] ?? "—").join(" | ")} | ${r.growth[k].per_doubling ?? "—"} | ${worst(k)} | ${r.growth[k].linear_or_better === null ? "—" : r.growth[k].linear_or_better ? "yes" : "**no**"} |`);
-  const limits = Object.entries(r.limits).map(([k, v]) => `* ${k}: ${v === null ? "— (does not grow)" : v.toLocaleString("en-US")}`);
-  const broke = r.broke ? [`* **broke at ${r.broke.multiple}× (${r.broke.tables.toLocaleString("en-US")} tables)**: ${r.broke.error}`] : [];
+  const rows = keys.map(
+    (k) =>
+      `| ${k} | ${r.sizes.map((s) => s[k] ?? "—").join(" | ")} | ${r.growth[k].per_doubling ?? "—"} | ${worst(k)} | ${r.growth[k].linear_or_better === null ? "—" : r.growth[k].linear_or_better ? "yes" : "**no**"} |`,
+  );
+  const limits = Object.entries(r.limits).map(
+    ([k, v]) => `* ${k}: ${v === null ? "— (does not grow)" : v.toLocaleString("en-US")}`,
+  );
+  const broke = r.broke
+    ? [`* **broke at ${r.broke.multiple}× (${r.broke.tables.toLocaleString("en-US")} tables)**: ${r.broke.error}`]
+    : [];
   const note = `Per doubling: (largest ÷ smallest)^(1 / doublings); worst step: the largest factor between two neighbouring sizes (one step is noisier); linear or better: per doubling ≤ 2.2.`;
-  return [head, `|---|${r.sizes.map(() => "---|").join("")}---|---|---|`, ...rows, "", note, "", ...broke, ...limits].join("\n");
+  return [
+    head,
+    `|---|${r.sizes.map(() => "---|").join("")}---|---|---|`,
+    ...rows,
+    "",
+    note,
+    "",
+    ...broke,
+    ...limits,
+  ].join("\n");
 }
 
 interface Target {
@@ -94,19 +119,42 @@ export const BENCHES: BenchDef[] = [
   {
     name: "read",
     title: "Paged fleet read (§8.1): readFleet vs `etcdctl get --prefix`",
-    targets: [{ label: "readFleet / etcdctl median ratio", key: /(^|\.)ratio$|read.*ratio|ratio.*floor/i, target: "≤ 1.5", check: (v) => num(v) <= 1.5 }],
+    targets: [
+      {
+        label: "readFleet / etcdctl median ratio",
+        key: /(^|\.)ratio$|read.*ratio|ratio.*floor/i,
+        target: "≤ 1.5",
+        check: (v) => num(v) <= 1.5,
+      },
+    ],
   },
   {
     name: "plan",
     title: "Full plan vs JSON.parse of the same records",
-    targets: [{ label: "plan / JSON.parse median ratio", key: /(^|\.)ratio$|plan.*ratio|ratio.*parse/i, target: "≤ 1.0", check: (v) => num(v) <= 1.0 }],
+    targets: [
+      {
+        label: "plan / JSON.parse median ratio",
+        key: /(^|\.)ratio$|plan.*ratio|ratio.*parse/i,
+        target: "≤ 1.0",
+        check: (v) => num(v) <= 1.0,
+      },
+    ],
   },
   {
     name: "ui",
     title: "UI in Chromium: navigation to first row of /tables (13,405 tables), scroll frame time",
     targets: [
-      { label: "navigation → first row (ms)", key: /first.?row|navigation|nav_to/i, target: "reported (no fixed target)" },
-      { label: "scroll frame time (ms)", key: /frame/i, target: "reported; ≤ 16.7 ms (60 fps) is smooth", check: (v) => num(v) <= 16.7 },
+      {
+        label: "navigation → first row (ms)",
+        key: /first.?row|navigation|nav_to/i,
+        target: "reported (no fixed target)",
+      },
+      {
+        label: "scroll frame time (ms)",
+        key: /frame/i,
+        target: "reported; ≤ 16.7 ms (60 fps) is smooth",
+        check: (v) => num(v) <= 16.7,
+      },
     ],
   },
   {
@@ -118,17 +166,35 @@ export const BENCHES: BenchDef[] = [
       { label: "p50 latency (ms), all requests", key: /^all\.p50_ms$/i, target: "reported" },
       { label: "p95 latency (ms), all requests", key: /^all\.p95_ms$/i, target: "reported" },
       { label: "requests per second, all clients", key: /^all\.requests_per_s$/i, target: "reported" },
-      { label: "RSS after run / after warm-up (medians of each phase's last 3 s)", key: /rss_ratio$/i, target: "≤ 1.10", check: (v) => num(v) <= 1.1 },
-      { label: "live heap after run / after warm-up (in use after a full GC forced through the inspector)", key: /live_ratio$/i, target: "reported (the CI smoke bounds it at 1.05)" },
+      {
+        label: "RSS after run / after warm-up (medians of each phase's last 3 s)",
+        key: /rss_ratio$/i,
+        target: "≤ 1.10",
+        check: (v) => num(v) <= 1.1,
+      },
+      {
+        label: "live heap after run / after warm-up (in use after a full GC forced through the inspector)",
+        key: /live_ratio$/i,
+        target: "reported (the CI smoke bounds it at 1.05)",
+      },
       // the watch-fed cache applies a burst incrementally: 0 full reads is the
       // expected figure; more than one per burst would mean requests multiplied reads
-      { label: "full etcd reads per revision-change burst", key: /full_reads_per_burst$/i, target: "≤ 1 (0 with the watch-fed cache)", check: (v) => num(v) <= 1 },
+      {
+        label: "full etcd reads per revision-change burst",
+        key: /full_reads_per_burst$/i,
+        target: "≤ 1 (0 with the watch-fed cache)",
+        check: (v) => num(v) <= 1,
+      },
     ],
   },
 ];
 
 /** Flattens a JSON value into [dotted.path, leaf] pairs (numbers, booleans, short strings). */
-export function flatten(value: unknown, prefix = "", out: [string, number | boolean | string][] = []): [string, number | boolean | string][] {
+export function flatten(
+  value: unknown,
+  prefix = "",
+  out: [string, number | boolean | string][] = [],
+): [string, number | boolean | string][] {
   if (typeof value === "number" || typeof value === "boolean") out.push([prefix, value]);
   else if (typeof value === "string" && value.length <= 80) out.push([prefix, value]);
   else if (Array.isArray(value)) {
@@ -140,7 +206,11 @@ export function flatten(value: unknown, prefix = "", out: [string, number | bool
 }
 
 const fmt = (v: number | boolean | string) =>
-  typeof v === "number" ? (Number.isInteger(v) ? v.toLocaleString("en-US") : v.toLocaleString("en-US", { maximumFractionDigits: 3 })) : String(v);
+  typeof v === "number"
+    ? Number.isInteger(v)
+      ? v.toLocaleString("en-US")
+      : v.toLocaleString("en-US", { maximumFractionDigits: 3 })
+    : String(v);
 
 function renderBench(bench: BenchDef, run: BenchRun | undefined, resultsDir: string): string {
   const file = path.join(resultsDir, `${bench.name}.json`);
@@ -148,7 +218,10 @@ function renderBench(bench: BenchDef, run: BenchRun | undefined, resultsDir: str
   if (run?.ran) lines.push(`Run now: exit ${run.exitCode}, ${run.seconds} s.${run.note ? ` ${run.note}` : ""}`, "");
   else if (run?.note) lines.push(`Not run: ${run.note}.`, "");
   if (!fs.existsSync(file)) {
-    lines.push(`**No results**: \`bench/results/${bench.name}.json\` is missing (the benchmark was not run or failed before writing it).`, "");
+    lines.push(
+      `**No results**: \`bench/results/${bench.name}.json\` is missing (the benchmark was not run or failed before writing it).`,
+      "",
+    );
     return lines.join("\n");
   }
   let data: unknown;
@@ -193,11 +266,22 @@ export function renderReport(runs: BenchRun[], resultsDir: string, now: Date): s
     "",
     `Generated by \`npm run bench\` (bench/all.ts) at ${now.toISOString()}. Benchmarks print ratios and`,
     "figures; absolute times depend on the machine (this one is recorded in each JSON where the",
-    "benchmark writes it). \"met\" compares a figure with its target.",
+    'benchmark writes it). "met" compares a figure with its target.',
     "",
   ];
   // bench/results/notes.md: what the figures do not say (profiles, what was tried), kept by hand
   const notesFile = path.join(resultsDir, "notes.md");
   const notes = fs.existsSync(notesFile) ? `\n${fs.readFileSync(notesFile, "utf8")}` : "";
-  return header.join("\n") + "\n" + BENCHES.map((b) => renderBench(b, runs.find((r) => r.name === b.name), resultsDir)).join("\n") + notes;
+  return (
+    header.join("\n") +
+    "\n" +
+    BENCHES.map((b) =>
+      renderBench(
+        b,
+        runs.find((r) => r.name === b.name),
+        resultsDir,
+      ),
+    ).join("\n") +
+    notes
+  );
 }

@@ -16,9 +16,9 @@ import "../lib/sim/node-entry";
 import { execFileSync } from "node:child_process";
 import v8 from "node:v8";
 import vm from "node:vm";
-import { createEtcdClient } from "../lib/etcd/client";
+import { createRawEtcdClient } from "../lib/etcd/raw";
 import { readFolded } from "../lib/live/read";
-import { plannerFleet } from "../lib/live/planner-input";
+import { plannerFleet } from "../lib/snapshot/planner-input";
 import { planFleet } from "../lib/planner/plan";
 import { PRODUCTION_TABLES } from "../lib/sim/scenarios/production";
 import { liveHeapBytes } from "../test/support/inspector";
@@ -28,7 +28,19 @@ import { runBench, writeResult } from "./harness";
 import { renderScale } from "./report";
 import { measurePinned } from "./pinned";
 import {
-  EtcdHttp, etcdDbBytes, fail, loadAverage, median, pastRevisions, PREFIX, round, seedTables, sleep, startBenchEtcd, startConsole, type BenchStack,
+  EtcdHttp,
+  etcdDbBytes,
+  fail,
+  loadAverage,
+  median,
+  pastRevisions,
+  PREFIX,
+  round,
+  seedTables,
+  sleep,
+  startBenchEtcd,
+  startConsole,
+  type BenchStack,
 } from "./stack";
 import { launchChromium } from "./tabs";
 import { changeToVisible } from "./visible";
@@ -68,15 +80,20 @@ type SizeFigures = {
 };
 
 /** Starts the console and waits (longer than startApp's 60 s) for `ready`, sampling its RSS. */
-async function startAndWait(stack: Omit<BenchStack, "app">): Promise<{ app: RunningApp; readyMs: number; peakRss: number }> {
+async function startAndWait(
+  stack: Omit<BenchStack, "app">,
+): Promise<{ app: RunningApp; readyMs: number; peakRss: number }> {
   const spawned = performance.now();
   const app = await startConsole(stack.cluster, { inspect: true, ready: false });
   let peak = 0;
   for (;;) {
     peak = Math.max(peak, rssBytes(app.process.pid!));
-    const body = (await fetch(`${app.url}/api/v1/health`).then((r) => r.json()).catch(() => ({}))) as { ready?: boolean };
+    const body = (await fetch(`${app.url}/api/v1/health`)
+      .then((r) => r.json())
+      .catch(() => ({}))) as { ready?: boolean };
     if (body.ready === true) break;
-    if (performance.now() - spawned > READY_DEADLINE_MS) fail(`not ready within ${READY_DEADLINE_MS / 1000} s at ${stack.tables} tables`, app);
+    if (performance.now() - spawned > READY_DEADLINE_MS)
+      fail(`not ready within ${READY_DEADLINE_MS / 1000} s at ${stack.tables} tables`, app);
     await sleep(100);
   }
   return { app, readyMs: performance.now() - spawned, peakRss: peak };
@@ -84,10 +101,10 @@ async function startAndWait(stack: Omit<BenchStack, "app">): Promise<{ app: Runn
 
 /** planFleet of the fleet at the current revision, median of 3 (one warm-up). */
 async function planMs(endpoints: string): Promise<number> {
-  const client = createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 60_000 });
+  const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 60_000 });
   try {
     const { snapshot, demand } = await readFolded(client, PREFIX);
-    const fleet = plannerFleet(snapshot, demand.tables(snapshot));
+    const fleet = plannerFleet({ snapshot, tables: demand.tables(snapshot) });
     const now = Date.now();
     planFleet(fleet, now);
     const times: number[] = [];
@@ -104,7 +121,9 @@ async function planMs(endpoints: string): Promise<number> {
 }
 
 /** /tables in Chromium: second navigation → first row, → "N of N" loaded; the page's JS heap then. */
-async function tablesPage(url: string): Promise<{ firstRow: number | null; allRows: number | null; heapMib: number | null }> {
+async function tablesPage(
+  url: string,
+): Promise<{ firstRow: number | null; allRows: number | null; heapMib: number | null }> {
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, bypassCSP: true });
@@ -117,7 +136,11 @@ async function tablesPage(url: string): Promise<{ firstRow: number | null; allRo
     const firstRow = performance.now() - started;
     let allRows: number | null = null;
     try {
-      await page.waitForFunction(`(() => { const t = document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""; const m = t.match(/^([\\d,]+) of ([\\d,]+)/); return m && m[1] === m[2] && !document.body.textContent.includes("loading "); })()`, undefined, { timeout: 180_000 });
+      await page.waitForFunction(
+        `(() => { const t = document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""; const m = t.match(/^([\\d,]+) of ([\\d,]+)/); return m && m[1] === m[2] && !document.body.textContent.includes("loading "); })()`,
+        undefined,
+        { timeout: 180_000 },
+      );
       allRows = performance.now() - started;
     } catch {
       allRows = null; // the list did not finish loading within 180 s
@@ -125,13 +148,21 @@ async function tablesPage(url: string): Promise<{ firstRow: number | null; allRo
     const cdp = await context.newCDPSession(page);
     await cdp.send("HeapProfiler.collectGarbage");
     const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
-    return { firstRow: round(firstRow), allRows: allRows === null ? null : round(allRows), heapMib: round(usedSize / MIB) };
+    return {
+      firstRow: round(firstRow),
+      allRows: allRows === null ? null : round(allRows),
+      heapMib: round(usedSize / MIB),
+    };
   } finally {
     await browser.close();
   }
 }
 
-async function measureSize(base: Omit<BenchStack, "app">, multiple: number, log: (l: string) => void): Promise<SizeFigures> {
+async function measureSize(
+  base: Omit<BenchStack, "app">,
+  multiple: number,
+  log: (l: string) => void,
+): Promise<SizeFigures> {
   const { app, readyMs, peakRss } = await startAndWait(base);
   const stack: BenchStack = { ...base, app };
   let figures: Omit<SizeFigures, "plan_ms">;
@@ -170,20 +201,47 @@ async function measureSize(base: Omit<BenchStack, "app">, multiple: number, log:
 }
 
 const GROWTH_KEYS = [
-  "pinned_ms", "floor_ms", "pinned_over_floor", "plan_ms", "change_to_visible_ms", "time_to_ready_ms", "rss_mib", "live_heap_mib", "rss_with_pinned_mib", "live_heap_with_pinned_mib", "startup_peak_rss_mib", "etcd_db_mib", "tables_first_row_ms", "tables_all_rows_ms", "tables_js_heap_mib",
+  "pinned_ms",
+  "floor_ms",
+  "pinned_over_floor",
+  "plan_ms",
+  "change_to_visible_ms",
+  "time_to_ready_ms",
+  "rss_mib",
+  "live_heap_mib",
+  "rss_with_pinned_mib",
+  "live_heap_with_pinned_mib",
+  "startup_peak_rss_mib",
+  "etcd_db_mib",
+  "tables_first_row_ms",
+  "tables_all_rows_ms",
+  "tables_js_heap_mib",
 ] as const;
 
 /** Per figure: the factor of each doubling step and the mean factor per doubling over the whole range. */
 function growth(sizes: SizeFigures[]) {
-  const out: Record<string, { per_step: (number | null)[]; per_doubling: number | null; linear_or_better: boolean | null }> = {};
+  const out: Record<
+    string,
+    { per_step: (number | null)[]; per_doubling: number | null; linear_or_better: boolean | null }
+  > = {};
   for (const key of GROWTH_KEYS) {
     const v = sizes.map((s) => s[key]);
-    const perStep = v.slice(1).map((x, i) => (x === null || v[i] === null || v[i] === 0 ? null : round((x / v[i]!) ** (1 / Math.log2(sizes[i + 1].multiple / sizes[i].multiple)), 2)));
+    const perStep = v
+      .slice(1)
+      .map((x, i) =>
+        x === null || v[i] === null || v[i] === 0
+          ? null
+          : round((x / v[i]!) ** (1 / Math.log2(sizes[i + 1].multiple / sizes[i].multiple)), 2),
+      );
     const first = v[0];
     const last = v[v.length - 1];
     const doublings = sizes.length > 1 ? Math.log2(sizes[sizes.length - 1].multiple / sizes[0].multiple) : 0;
     const perDoubling = first && last && doublings > 0 ? round((last / first) ** (1 / doublings), 2) : null;
-    out[key] = { per_step: perStep, per_doubling: perDoubling, linear_or_better: perDoubling === null ? null : perDoubling <= LINEAR };
+    out[key] = {
+      per_step: perStep,
+      per_doubling: perDoubling,
+      linear_or_better: perDoubling === null ? null : perDoubling <= LINEAR,
+    };
   }
   return out;
 }
@@ -202,7 +260,9 @@ function tablesAt(sizes: SizeFigures[], y: (s: SizeFigures) => number, limit: nu
 }
 
 function nodeHeapLimitMib(): number {
-  const out = execFileSync(process.execPath, ["-e", "console.log(require('v8').getHeapStatistics().heap_size_limit)"], { env: { ...process.env, NODE_OPTIONS: "" } });
+  const out = execFileSync(process.execPath, ["-e", "console.log(require('v8').getHeapStatistics().heap_size_limit)"], {
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
   return round(Number(out.toString().trim()) / MIB);
 }
 
@@ -222,7 +282,9 @@ async function main(): Promise<void> {
       await seedTables(etcd, PREFIX, seeded, tables);
       seeded = tables;
       const past = await pastRevisions(etcd, PREFIX, PINNED_PER_SIZE, tables);
-      log(`${multiple}×: ${tables.toLocaleString("en-US")} tables seeded (${round((performance.now() - t0) / 1000)} s)`);
+      log(
+        `${multiple}×: ${tables.toLocaleString("en-US")} tables seeded (${round((performance.now() - t0) / 1000)} s)`,
+      );
       try {
         const figures = await measureSize({ cluster, etcd, tables, past, log }, multiple, log);
         sizes.push(figures);
@@ -248,7 +310,16 @@ async function main(): Promise<void> {
     // a console that also holds pinned reads (time travel) keeps up to 4 more fleets
     tables_at_heap_limit_with_pinned: tablesAt(sizes, (s) => s.live_heap_with_pinned_mib, heapLimit),
   };
-  const result = { at: new Date().toISOString(), seconds: round((performance.now() - started) / 1000), load_average: { before: loadBefore, after: loadAverage() }, sizes, broke, growth: g, linear_threshold: LINEAR, limits };
+  const result = {
+    at: new Date().toISOString(),
+    seconds: round((performance.now() - started) / 1000),
+    load_average: { before: loadBefore, after: loadAverage() },
+    sizes,
+    broke,
+    growth: g,
+    linear_threshold: LINEAR,
+    limits,
+  };
   writeResult("scale", result);
   console.log(renderScale(result));
   if (broke) {

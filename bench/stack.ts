@@ -23,13 +23,16 @@ const SEED_PARALLEL = 4;
 
 export const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
 export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((xs.length * p) / 100) - 1)];
+export const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((xs.length * p) / 100) - 1)];
 export const loadAverage = () => os.loadavg().map((l) => round(l, 2));
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One etcd member with room for the 8× fleet and its history, and large seeding txns. */
 export function startBenchEtcd(): Promise<EtcdCluster> {
-  return startEtcd({ extraArgs: ["--quota-backend-bytes=8589934592", "--max-txn-ops=10000", "--max-request-bytes=33554432"] });
+  return startEtcd({
+    extraArgs: ["--quota-backend-bytes=8589934592", "--max-txn-ops=10000", "--max-request-bytes=33554432"],
+  });
 }
 
 /** The T23 demand event of production table `i` on `shard` (pending p = i % 50). */
@@ -40,7 +43,17 @@ export function productionEvent(prefix: string, i: number, shard: string, sealed
   for (let g = 1001; g <= sealed; g++) times[String(g)] = BASE_MS + g;
   return {
     key: keys.demandEvent(prefix, productionTarget(i), shard),
-    value: stringifyDemandEvent({ v: 1, shard, sealed_through: sealed, sealed_bytes_through: BYTES, merged_through: 1000, flushed_at_ms: BASE_MS + sealed, writer_epoch: 3, source: "scan", sealed_times: times }),
+    value: stringifyDemandEvent({
+      v: 1,
+      shard,
+      sealed_through: sealed,
+      sealed_bytes_through: BYTES,
+      merged_through: 1000,
+      flushed_at_ms: BASE_MS + sealed,
+      writer_epoch: 3,
+      source: "scan",
+      sealed_times: times,
+    }),
   };
 }
 
@@ -78,7 +91,10 @@ export async function pastRevisions(etcd: EtcdHttp, prefix: string, n: number, t
 const putArgs = (p: Put): [string | Buffer, string | Buffer] => [p.key, p.value];
 
 /** A `next start` on the bench etcd, returned once health says ready. */
-export function startConsole(cluster: EtcdCluster, opts: { inspect?: boolean; ready?: boolean } = {}): Promise<RunningApp> {
+export function startConsole(
+  cluster: EtcdCluster,
+  opts: { inspect?: boolean; ready?: boolean } = {},
+): Promise<RunningApp> {
   return startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: PREFIX, NEXT_TELEMETRY_DISABLED: "1" }, opts);
 }
 
@@ -103,7 +119,9 @@ export function treeCpuMs(pid: number): number {
 
 /** etcd's backend size (`etcdctl endpoint status -w json`, dbSize) in bytes. */
 export function etcdDbBytes(endpoints: string): number {
-  const out = execFileSync("etcdctl", ["--endpoints", endpoints, "endpoint", "status", "-w", "json"], { env: { ...process.env, ETCDCTL_API: "3" } }).toString();
+  const out = execFileSync("etcdctl", ["--endpoints", endpoints, "endpoint", "status", "-w", "json"], {
+    env: { ...process.env, ETCDCTL_API: "3" },
+  }).toString();
   const status = JSON.parse(out) as { Status: { dbSize: number } }[];
   return status[0].Status.dbSize;
 }
@@ -145,7 +163,16 @@ export interface BenchStack {
  * The production fleet (`tables` tables) in a fresh etcd, `pastCount` past revisions
  * and a ready console on it; `use` runs against it, then everything is stopped.
  */
-export async function withProductionStack<T>(opts: { name: string; tables?: number; pastCount?: number; inspect?: boolean; beforeStart?: (etcd: EtcdHttp, endpoints: string, log: (line: string) => void) => Promise<void> }, use: (stack: BenchStack) => Promise<T>): Promise<T> {
+export async function withProductionStack<T>(
+  opts: {
+    name: string;
+    tables?: number;
+    pastCount?: number;
+    inspect?: boolean;
+    beforeStart?: (etcd: EtcdHttp, endpoints: string, log: (line: string) => void) => Promise<void>;
+  },
+  use: (stack: BenchStack) => Promise<T>,
+): Promise<T> {
   const log = (line: string) => console.log(`[bench:${opts.name}] ${line}`);
   const tables = opts.tables ?? PRODUCTION_TABLES;
   const cluster = await startBenchEtcd();
@@ -154,7 +181,9 @@ export async function withProductionStack<T>(opts: { name: string; tables?: numb
     const etcd = new EtcdHttp(cluster.members[0].clientUrl);
     const started = performance.now();
     const seeded = await seedTables(etcd, PREFIX, 0, tables);
-    log(`seeded ${tables.toLocaleString("en-US")} tables × 2 shards in ${round((performance.now() - started) / 1000)} s (revision ${seeded})`);
+    log(
+      `seeded ${tables.toLocaleString("en-US")} tables × 2 shards in ${round((performance.now() - started) / 1000)} s (revision ${seeded})`,
+    );
     await opts.beforeStart?.(etcd, cluster.endpoints, log);
     const past = await pastRevisions(etcd, PREFIX, opts.pastCount ?? 0, tables);
     const app = await startConsole(cluster, { inspect: opts.inspect });

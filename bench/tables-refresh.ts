@@ -90,7 +90,8 @@ class BrowserCache {
 /** `{now_ms}` evaluates every refresh at one clock: what plans made per change at the same `now` give. */
 type Clock = { now_ms?: number };
 
-const query = (params: Record<string, string | number | boolean>) => `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
+const query = (params: Record<string, string | number | boolean>) =>
+  `?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()}`;
 
 /** Every page of the fleet (2,000 a page), the later ones pinned by the first's cursor. */
 async function allPages(base: string, cache: BrowserCache, at: Clock = {}): Promise<DemandList> {
@@ -98,7 +99,10 @@ async function allPages(base: string, cache: BrowserCache, at: Clock = {}): Prom
   const tables = [...first.tables];
   let last = first;
   while (last.next_cursor) {
-    last = await cache.fetch<DemandList>(base, `${PATH}${query({ limit: 2000, include_idle: true, cursor: last.next_cursor })}`);
+    last = await cache.fetch<DemandList>(
+      base,
+      `${PATH}${query({ limit: 2000, include_idle: true, cursor: last.next_cursor })}`,
+    );
     tables.push(...last.tables);
   }
   return { ...first, tables, listing: last.listing, next_cursor: null };
@@ -137,7 +141,10 @@ function changesStrategy(base: string, initial: DemandList, at: Clock = {}): Str
   const cache = new BrowserCache();
   let held = initial;
   return counted("changes_since", cache, async () => {
-    const next = await cache.fetch<DemandChanges>(base, `${PATH}${query({ include_idle: true, since: held.listing, ...at })}`);
+    const next = await cache.fetch<DemandChanges>(
+      base,
+      `${PATH}${query({ include_idle: true, since: held.listing, ...at })}`,
+    );
     const tables = next.changes && applyChanges(held.tables, next.changes, next.matched);
     held = tables ? { ...next, tables, next_cursor: null } : await allPages(base, cache, at);
     return held.tables.length;
@@ -155,8 +162,26 @@ interface Figures {
   server_cpu_ms_per_refresh: number;
 }
 
-async function phase(strategies: Strategy[], refreshes: number, everyMs: number, pid: number, log: (s: string) => void): Promise<Record<string, Figures>> {
-  const stats = new Map(strategies.map((s) => [s.name, { ms: [] as number[], cpu: 0, bytes0: s.cache.wireBytes, req0: s.cache.requests, nm0: s.cache.notModified, rows0: s.rowsSent }]));
+async function phase(
+  strategies: Strategy[],
+  refreshes: number,
+  everyMs: number,
+  pid: number,
+  log: (s: string) => void,
+): Promise<Record<string, Figures>> {
+  const stats = new Map(
+    strategies.map((s) => [
+      s.name,
+      {
+        ms: [] as number[],
+        cpu: 0,
+        bytes0: s.cache.wireBytes,
+        req0: s.cache.requests,
+        nm0: s.cache.notModified,
+        rows0: s.rowsSent,
+      },
+    ]),
+  );
   for (let r = 0; r < refreshes; r++) {
     const tick = Date.now();
     // alternate who goes first: the first request after a plan's time is up pays for the new plan
@@ -183,7 +208,10 @@ async function phase(strategies: Strategy[], refreshes: number, everyMs: number,
       rows_sent_per_refresh: Math.round((s.rowsSent - st.rows0) / refreshes),
       requests_per_refresh: requests / refreshes,
       not_modified_share: requests === 0 ? 0 : Math.round(((s.cache.notModified - st.nm0) / requests) * 1000) / 1000,
-      ms_per_refresh: { median: Math.round(sorted[Math.floor(sorted.length / 2)]), max: Math.round(sorted[sorted.length - 1]) },
+      ms_per_refresh: {
+        median: Math.round(sorted[Math.floor(sorted.length / 2)]),
+        max: Math.round(sorted[sorted.length - 1]),
+      },
       server_cpu_ms_per_refresh: Math.round(st.cpu / refreshes),
     };
   }
@@ -212,7 +240,13 @@ async function tabsCpu(base: string, pid: number, tabs: number, seconds: number,
       }),
     );
     const share = (cpuMsOf(pid) - cpu0) / (Date.now() - t0);
-    return { tabs, seconds, every_ms: everyMs, console_cpu_share_of_a_core: Math.round(share * 1000) / 1000, wire_bytes_per_s: Math.round(clients.reduce((n, c) => n + c.cache.wireBytes, 0) / seconds) };
+    return {
+      tabs,
+      seconds,
+      every_ms: everyMs,
+      console_cpu_share_of_a_core: Math.round(share * 1000) / 1000,
+      wire_bytes_per_s: Math.round(clients.reduce((n, c) => n + c.cache.wireBytes, 0) / seconds),
+    };
   };
   const changes = await run(2000, async () => changesStrategy(base, await allPages(base, new BrowserCache())));
   log(`${tabs} tabs, changes every 2 s: ${JSON.stringify(changes)}`);
@@ -257,7 +291,16 @@ async function main(): Promise<void> {
     const writesSameNow = await phase(fixed, refreshes, everyMs, pid, log);
     writing = false;
     await writer;
-    const result = { at: new Date().toISOString(), tables: first.tables.length, every_ms: everyMs, writer_events_per_s: 10, nothing_changed: idle, writer: writes, writer_same_now: writesSameNow, tabs };
+    const result = {
+      at: new Date().toISOString(),
+      tables: first.tables.length,
+      every_ms: everyMs,
+      writer_events_per_s: 10,
+      nothing_changed: idle,
+      writer: writes,
+      writer_same_now: writesSameNow,
+      tabs,
+    };
     console.log(JSON.stringify(result, null, 2));
     const out = path.join(__dirname, "results", "tables-refresh.json");
     fs.writeFileSync(out, `${JSON.stringify(result, null, 2)}\n`);

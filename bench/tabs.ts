@@ -12,7 +12,18 @@ import { eventWriter } from "./visible";
 
 const TABS = 10;
 const WINDOW_MS = Number(process.env.BENCH_TABS_WINDOW_MS ?? 30_000);
-const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-background-timer-throttling", "--disable-renderer-backgrounding", "--disable-backgrounding-occluded-windows"];
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-background-timer-throttling",
+  "--disable-renderer-backgrounding",
+  "--disable-backgrounding-occluded-windows",
+];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
@@ -70,7 +81,12 @@ async function cpuWindow(pid: number, traffic: { now: Traffic }, ms: number): Pr
   await sleep(ms);
   const cpu = treeCpuMs(pid) - cpu0;
   const wall = performance.now() - t0;
-  return { seconds: round(wall / 1000), console_cpu_ms: cpu, cpu_pct_of_core: round((cpu / wall) * 100, 1), api: { ...traffic.now, bytes: Math.round(traffic.now.bytes) } };
+  return {
+    seconds: round(wall / 1000),
+    console_cpu_ms: cpu,
+    cpu_pct_of_core: round((cpu / wall) * 100, 1),
+    api: { ...traffic.now, bytes: Math.round(traffic.now.bytes) },
+  };
 }
 
 export interface TabsResult {

@@ -68,7 +68,15 @@ async function main(): Promise<void> {
   const stack = await startStack({ production: true, log: (l) => console.log(`  ${l}`) });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   try {
     // bypassCSP: the strict nonce CSP forbids the string predicates the benchmark evaluates
@@ -88,7 +96,11 @@ async function main(): Promise<void> {
 
     // everything loaded (all pages), then scroll: like a wheel (120 px a frame), then a
     // fling across all 13,405 rows (240 frames top → bottom)
-    await page.waitForFunction(`(() => { const t = document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""; const m = t.match(/^([\\d,]+) of ([\\d,]+)/); return m && m[1] === m[2] && !document.body.textContent.includes("loading "); })()`, undefined, { timeout: 120_000 });
+    await page.waitForFunction(
+      `(() => { const t = document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""; const m = t.match(/^([\\d,]+) of ([\\d,]+)/); return m && m[1] === m[2] && !document.body.textContent.includes("loading "); })()`,
+      undefined,
+      { timeout: 120_000 },
+    );
     // CPU the renderer actually spent (script, layout, style, paint-less), independent of
     // how long the OS kept it waiting: Chromium's own counters via CDP.
     const cdp = await context.newCDPSession(page);
@@ -96,7 +108,12 @@ async function main(): Promise<void> {
     const work = async () => {
       const { metrics } = await cdp.send("Performance.getMetrics");
       const get = (name: string) => metrics.find((m) => m.name === name)?.value ?? 0;
-      return { task: get("TaskDuration"), script: get("ScriptDuration"), layout: get("LayoutDuration"), style: get("RecalcStyleDuration") };
+      return {
+        task: get("TaskDuration"),
+        script: get("ScriptDuration"),
+        layout: get("LayoutDuration"),
+        style: get("RecalcStyleDuration"),
+      };
     };
     const before = await work();
     const wheel = await page.evaluate<ScrollRun>(scrollScript(300, 120));
@@ -114,7 +131,12 @@ async function main(): Promise<void> {
       at: new Date().toISOString(),
       tables: await page.evaluate<string>(`document.querySelector('[data-testid="tables-count"]')?.textContent ?? ""`),
       runs: RUNS,
-      navigation_to_first_row_ms: { p50: quantile(sortedNav, 0.5), min: sortedNav[0], max: sortedNav[sortedNav.length - 1], all: firstRow },
+      navigation_to_first_row_ms: {
+        p50: quantile(sortedNav, 0.5),
+        min: sortedNav[0],
+        max: sortedNav[sortedNav.length - 1],
+        all: firstRow,
+      },
       scroll_frame_time_ms: frameStats(wheel),
       scroll_cpu_per_frame: perFrame(before, afterWheel, wheel.deltas.length),
       fling_frame_time_ms: frameStats(fling),

@@ -9,7 +9,18 @@ import { PRODUCTION_SHARDS, productionTarget } from "../lib/sim/scenarios/produc
 import { burstWriter, type LoadWriter } from "../test/support/load-driver";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
-import { fail, loadAverage, median, PREFIX, productionEvent, round, sleep, withProductionStack, type BenchStack, type EtcdHttp } from "./stack";
+import {
+  fail,
+  loadAverage,
+  median,
+  PREFIX,
+  productionEvent,
+  round,
+  sleep,
+  withProductionStack,
+  type BenchStack,
+  type EtcdHttp,
+} from "./stack";
 
 export const VISIBLE_RUNS = 9;
 const POLL_DEADLINE_MS = 30_000;
@@ -17,7 +28,9 @@ const WRITER_EVERY_MS = 100;
 
 /** One demand event put every `everyMs` (tables `k * 31 + 5`, never the measured ones). */
 export function eventWriter(etcd: EtcdHttp, tables: number, everyMs = WRITER_EVERY_MS): LoadWriter {
-  return burstWriter(etcd, everyMs, (n) => [productionEvent(PREFIX, (n * 31 + 5) % tables, PRODUCTION_SHARDS[1], 100 + n)]);
+  return burstWriter(etcd, everyMs, (n) => [
+    productionEvent(PREFIX, (n * 31 + 5) % tables, PRODUCTION_SHARDS[1], 100 + n),
+  ]);
 }
 
 interface DetailBody {
@@ -25,7 +38,11 @@ interface DetailBody {
 }
 
 /** Put → the first `?target=` answer that shows it, `runs` times; the measured tables are odd multiples of 1,009. */
-export async function changeToVisible(stack: BenchStack, runs: number, bumpBase: number): Promise<{ ms: number[]; polls: number[] }> {
+export async function changeToVisible(
+  stack: BenchStack,
+  runs: number,
+  bumpBase: number,
+): Promise<{ ms: number[]; polls: number[] }> {
   const ms: number[] = [];
   const polls: number[] = [];
   for (let k = 0; k < runs; k++) {
@@ -43,7 +60,11 @@ export async function changeToVisible(stack: BenchStack, runs: number, bumpBase:
       const res = await fetch(url);
       const body = (await res.json()) as DetailBody;
       if (res.status === 200 && body.table?.shards?.find((s) => s.shard === shard)?.sealed.value === want) break;
-      if (performance.now() - started > POLL_DEADLINE_MS) fail(`a put to ${productionTarget(i)} was not visible after ${POLL_DEADLINE_MS} ms (last answer ${res.status})`, stack.app);
+      if (performance.now() - started > POLL_DEADLINE_MS)
+        fail(
+          `a put to ${productionTarget(i)} was not visible after ${POLL_DEADLINE_MS} ms (last answer ${res.status})`,
+          stack.app,
+        );
     }
     ms.push(performance.now() - started);
     polls.push(n);
@@ -81,7 +102,13 @@ export async function measureVisible(stack: BenchStack, pinnedMs: number): Promi
   const writerMs = median(loaded.ms);
   return {
     idle_ms: { median: round(idleMs), all: idle.ms.map((x) => round(x)), polls_median: median(idle.polls) },
-    writer_ms: { median: round(writerMs), all: loaded.ms.map((x) => round(x)), polls_median: median(loaded.polls), writer_puts: puts, writer_events_per_s: round(puts / seconds) },
+    writer_ms: {
+      median: round(writerMs),
+      all: loaded.ms.map((x) => round(x)),
+      polls_median: median(loaded.polls),
+      writer_puts: puts,
+      writer_events_per_s: round(puts / seconds),
+    },
     idle_share: round(idleMs / pinnedMs, 4),
     writer_share: round(writerMs / pinnedMs, 4),
     pinned_ms: pinnedMs,

@@ -26,7 +26,11 @@ const PAGES: { path: string; ready: string; open?: string }[] = [
   { path: "/policies", ready: "policies-list" },
   { path: `/policies/${encodeURIComponent(INCIDENT.mergingTarget)}`, ready: "policy-read-view" },
   { path: "/audit", ready: "main h1" },
-  ...(fs.existsSync(path.resolve(__dirname, "../app/(console)/diff/page.tsx")) ? [{ path: "/diff", ready: "main h1" }] : []),
+  { path: "/canary", ready: "canary-samples" },
+  { path: "/facts", ready: "facts-tables" },
+  ...(fs.existsSync(path.resolve(__dirname, "../app/(console)/diff/page.tsx"))
+    ? [{ path: "/diff", ready: "main h1" }]
+    : []),
 ];
 
 for (const scheme of ["dark", "light"] as const) {

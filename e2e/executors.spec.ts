@@ -14,14 +14,28 @@ test("shows each executor's free slots, byte headroom and marks", async ({ page 
     for (const [kind, free] of Object.entries(e.slots_free)) {
       await expect(card.getByTestId(`slots-${kind}`)).toContainText(`${free} free`);
     }
-    if (e.draining) await expect(card.getByText("draining", { exact: true })).toBeVisible();
+    // the master's fold (§5.2): an orphan row is draining too, and says "orphan" in words
+    if (e.orphan) expect(e.draining).toBe(true);
+    if (e.draining && !e.orphan) await expect(card.getByText("draining", { exact: true })).toBeVisible();
     if (e.orphan) await expect(card.getByText("orphan", { exact: true })).toBeVisible();
+    // what runs where: the unfinished executions naming this executor
+    for (const x of e.executions)
+      await expect(card.locator(`[data-execution="${x.execution_id}"]`)).toHaveAttribute("data-target", x.target);
   }
   // the realistic fleet's shadow rows: two of master-a's three merge slots are reserved
   const masterA = page.locator('[data-testid="executor-card"][data-executor="master-a"]');
   await expect(masterA.getByTestId("slots-merge_wal")).toHaveText("2/3 used · 1 free");
   await expect(masterA.getByTestId("slots-index_id")).toHaveText("0/2 used · 2 free");
-  await expect(page.locator(`[data-testid="executor-card"][data-executor="${INCIDENT.drainingExecutor}"]`).getByText("draining", { exact: true })).toBeVisible();
+  await expect(
+    page
+      .locator(`[data-testid="executor-card"][data-executor="${INCIDENT.drainingExecutor}"]`)
+      .getByText("draining", { exact: true }),
+  ).toBeVisible();
+  // the incident scenario's two worker merges run on worker-1 (as their table pages say)
+  const worker = body.executors.find((e) => e.executions.some((x) => x.target === INCIDENT.mergingTarget));
+  expect(worker?.executions.map((x) => x.target).sort()).toEqual(
+    [INCIDENT.mergingTarget, INCIDENT.stalledTarget].sort(),
+  );
   const orphan = page.locator(`[data-testid="executor-card"][data-executor="${INCIDENT.orphanExecutor}"]`);
   await expect(orphan.getByText("orphan", { exact: true })).toBeVisible();
   await expect(orphan).toContainText(INCIDENT.orphanUnitId);
@@ -38,7 +52,9 @@ test("shows each executor's free slots, byte headroom and marks", async ({ page 
   // shadow rows are never bound in P1, so never overdue
   const assignments = await api<AssignmentsResponse>("/api/v1/scheduler/assignments");
   const shadowUnit = assignments.assignments.find((a) => a.state === "shadow");
-  if (shadowUnit) await expect(page.getByRole("row").filter({ hasText: shadowUnit.unit_id })).not.toContainText("overdue");
-  if (body.totals.unbudgeted > 0) await expect(page.getByTestId("bytes-free-total")).toContainText(`${body.totals.unbudgeted} executor`);
+  if (shadowUnit)
+    await expect(page.getByRole("row").filter({ hasText: shadowUnit.unit_id })).not.toContainText("overdue");
+  if (body.totals.unbudgeted > 0)
+    await expect(page.getByTestId("bytes-free-total")).toContainText(`${body.totals.unbudgeted} executor`);
   await screenshot(page, "executors");
 });

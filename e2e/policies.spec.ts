@@ -32,7 +32,13 @@ test.beforeAll(async () => {
   etcd = await startEtcd();
   gateway = new EtcdHttp(etcd.endpoints.split(",")[0]);
   await seedPolicyFleet((k, v) => gateway.put(k, v), PREFIX, Date.now());
-  app = await startApp({ ETCD_ENDPOINTS: etcd.endpoints, ETCD_PREFIX: PREFIX, CONSOLE_ADMIN_TOKENS: ADMIN, CONSOLE_VIEWER_TOKENS: VIEWER, NEXT_TELEMETRY_DISABLED: "1" });
+  app = await startApp({
+    ETCD_ENDPOINTS: etcd.endpoints,
+    ETCD_PREFIX: PREFIX,
+    CONSOLE_ADMIN_TOKENS: ADMIN,
+    CONSOLE_VIEWER_TOKENS: VIEWER,
+    NEXT_TELEMETRY_DISABLED: "1",
+  });
 });
 
 test.afterAll(async () => {
@@ -41,7 +47,12 @@ test.afterAll(async () => {
 });
 
 const asViewer = { headers: { authorization: `Bearer ${VIEWER}` } };
-const stored = async (target: string) => ((await (await fetch(`${app.url}/api/v1/policies/${encodeURIComponent(target)}`, asViewer)).json()) as { stored: unknown }).stored;
+const stored = async (target: string) =>
+  (
+    (await (await fetch(`${app.url}/api/v1/policies/${encodeURIComponent(target)}`, asViewer)).json()) as {
+      stored: unknown;
+    }
+  ).stored;
 
 async function signIn(page: Page, token: string, target: string): Promise<void> {
   await page.goto(`${app.url}/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`);
@@ -61,9 +72,19 @@ async function adminPage(browser: Browser, target: string): Promise<Page> {
 async function expectAccessible(page: Page, what: string): Promise<void> {
   await page.addScriptTag({ path: path.resolve(__dirname, "../node_modules/axe-core/axe.min.js") });
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+          ) => Promise<{ violations: { id: string; impact: string | null; nodes: { target: unknown }[] }[] }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document);
-    return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${JSON.stringify(v.nodes.map((n) => n.target))}`);
   });
   expect(violations, what).toEqual([]);
 }
@@ -78,7 +99,9 @@ async function reviewAndSave(page: Page, reason: string): Promise<void> {
   await dialog.getByRole("button", { name: "Confirm save" }).click();
 }
 
-test("an admin lowers the threshold, reviews the blast radius, saves with a reason, and the table shows the new class at once", async ({ page }) => {
+test("an admin lowers the threshold, reviews the blast radius, saves with a reason, and the table shows the new class at once", async ({
+  page,
+}) => {
   const target = POLICY_TABLES[0];
   await signIn(page, ADMIN, target);
   // the table page first, so its data is in the browser's cache when we come back after the save
@@ -86,7 +109,23 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   await expect(page.locator(".page-title .badge.class-tail")).toBeVisible();
   await page.getByRole("link", { name: "edit" }).click();
   await expect(page.getByTestId("policy-editor")).toBeVisible();
-  await expect(page.getByTestId("mode-notice")).toContainText("this policy's mode is legacy: the save changes the console's model and preview only");
+  await expect(page.getByTestId("mode-notice")).toContainText(
+    "this policy's mode is legacy: the save changes the console's model and preview only",
+  );
+  // the modes are explained where they are chosen, under a P1 and a policy-aware master
+  const guide = page.getByTestId("mode-guide");
+  await guide.getByText("What each mode does under a P1 and a policy-aware (P2) master").click();
+  await expect(guide.locator('[data-mode="frozen"]')).toContainText(
+    "Policy-aware (P2) master: No new work is placed for the table at all",
+  );
+  await expect(guide.locator('[data-mode="planner"]')).toContainText(
+    "P1 master: Nothing changes: a P1 master reads no policy",
+  );
+  // nothing edited yet: nothing to save, and the review button says so
+  await expect(page.getByTestId("nothing-to-save")).toHaveText(
+    "Nothing to save: the form equals the stored document. Change a field to review.",
+  );
+  await expect(page.getByRole("button", { name: "Review changes" })).toBeDisabled();
   const field = page.getByLabel("Minimum pending generations", { exact: true });
   await expect(page.getByTestId("effective-merge.min_generations")).toContainText("8 built-in");
   await field.fill("2");
@@ -99,7 +138,9 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   await expect(preview.getByTestId("effect-placements_lost")).toHaveAttribute("data-count", "0");
   const row = preview.locator(`[data-testid="preview-row"][data-target="${target}"]`);
   // 5 pending generations: a tail under the built-in 8, due (normal) and placed under 2
-  await expect(row.getByTestId("preview-verdict")).toHaveText(`skipped: tail below threshold → placed on ${EXECUTOR_ID}`);
+  await expect(row.getByTestId("preview-verdict")).toHaveText(
+    `skipped: tail below threshold → placed on ${EXECUTOR_ID}`,
+  );
   await expect(row.getByTestId("preview-class-after")).toHaveText("normal");
   // each count opens its tables
   await preview.getByTestId("effect-placements_gained").getByText("1 placement gained").click();
@@ -114,11 +155,17 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   // a table save that loses nothing needs no typed name, but always a reason
   await expect(dialog.getByTestId("confirm-name")).toHaveCount(0);
   await expect(dialog.getByRole("button", { name: "Confirm save" })).toBeDisabled();
+  await expect(dialog.getByTestId("confirm-waiting")).toHaveText("Waiting for a reason (why you make this change).");
   await reason.fill("Merge orders/eu sooner: its readers see stale rows");
+  await expect(dialog.getByTestId("confirm-waiting")).toHaveCount(0);
   await dialog.getByRole("button", { name: "Confirm save" }).click();
   await expect(page.getByTestId("saved")).toContainText("Saved (mod_revision");
   // the closed dialog hands focus to the outcome
   await expect(page.getByTestId("saved")).toBeFocused();
+  // the stored document now carries v: 1, which is no setting: no phantom "v inherit → 1", nothing to save
+  await expect(page.locator('[aria-label="stored vs proposed"]')).toHaveCount(0);
+  await expect(page.getByText("No changes stored vs proposed.")).toBeVisible();
+  await expect(page.getByTestId("nothing-to-save")).toBeVisible();
 
   // read your writes: the table page never shows the class from before the save (watched
   // across the client-side navigation, from the click until the new class shows)
@@ -136,12 +183,16 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   await page.goto(`${app.url}/audit`);
   const entry = page.locator(`[data-testid="audit-entry"][data-target="${target}"]`).first();
   await expect(entry).toContainText("merge.min_generations");
-  await expect(entry.getByTestId("audit-reason")).toHaveText("Reason: Merge orders/eu sooner: its readers see stale rows");
+  await expect(entry.getByTestId("audit-reason")).toHaveText(
+    "Reason: Merge orders/eu sooner: its readers see stale rows",
+  );
   await expect(entry).toContainText(/admin:[0-9a-f]{12}/);
   await screenshot(page, "policy-audit");
 });
 
-test("a fleet-default save warns about the write cliff, leads with what it costs, and asks for the target's name", async ({ page }) => {
+test("a fleet-default save warns about the write cliff, leads with what it costs, and asks for the target's name", async ({
+  page,
+}) => {
   await signIn(page, ADMIN, "_default");
   await page.getByLabel("Minimum pending generations", { exact: true }).fill("100000");
   await page.getByLabel("Critical pending generations", { exact: true }).fill("100000");
@@ -151,12 +202,16 @@ test("a fleet-default save warns about the write cliff, leads with what it costs
   await expect(page.getByTestId("preview-warnings")).toContainText("Sane range: 1 to 4,096 generations.");
   await page.getByRole("button", { name: "Save…" }).click();
   const dialog = page.locator("dialog[open]");
-  await expect(dialog.getByTestId("blast-radius").locator("li").first()).toHaveAttribute("data-testid", "effect-placements_lost");
+  await expect(dialog.getByTestId("blast-radius").locator("li").first()).toHaveAttribute(
+    "data-testid",
+    "effect-placements_lost",
+  );
   await dialog.getByLabel(/Why are you making this change/).fill("trying a fleet-wide threshold");
   const confirm = dialog.getByRole("button", { name: "Confirm save" });
   await expect(confirm).toBeDisabled();
   await dialog.getByTestId("confirm-name").fill("_defaul");
   await expect(confirm).toBeDisabled();
+  await expect(dialog.getByTestId("confirm-waiting")).toHaveText("Waiting for the name _default typed exactly.");
   await dialog.getByTestId("confirm-name").fill("_default");
   await expect(confirm).toBeEnabled();
   await screenshot(page, "policy-confirm");
@@ -168,23 +223,42 @@ test("a fleet-default save warns about the write cliff, leads with what it costs
   expect(await stored("_default")).toBeNull();
 });
 
-test("validation names the field, the allowed range and the value given, and moves focus to the first error", async ({ page }) => {
+test("validation names every issue at once — field, bounds in words, the value as typed — and moves focus to the first error", async ({
+  page,
+}) => {
   await signIn(page, ADMIN, POLICY_TABLES[2]);
   await page.getByLabel("Minimum pending generations", { exact: true }).fill("0");
   await page.getByLabel("Age that doubles the score", { exact: true }).fill("abc");
+  await page.getByLabel("Critical pending generations", { exact: true }).fill("99999999999999999999");
+  // a cross-field issue beside the field issues, not after they are fixed
+  await page.getByLabel("Backlog warning", { exact: true }).fill("10");
+  await page.getByLabel("Backlog critical", { exact: true }).fill("5");
   await page.getByRole("button", { name: "Review changes" }).click();
   await expect(page.getByLabel("Minimum pending generations", { exact: true })).toBeFocused();
-  await expect(page.getByTestId("error-merge.min_generations")).toHaveText("Minimum pending generations must be a whole number of at least 1 generations; you gave 0.");
-  await expect(page.getByTestId("error-merge.max_age_secs")).toHaveText('Age that doubles the score must be a whole number of at least 1 seconds; you gave "abc".');
+  await expect(page.getByTestId("error-merge.min_generations")).toHaveText(
+    "Minimum pending generations must be a whole number between 1 and 9,007,199,254,740,991 (generations); you gave 0.",
+  );
+  await expect(page.getByTestId("error-merge.max_age_secs")).toHaveText(
+    'Age that doubles the score must be a whole number between 1 and 9,007,199,254,740,991 (seconds); you gave "abc".',
+  );
+  await expect(page.getByTestId("error-merge.critical_generations")).toHaveText(
+    "Critical pending generations must be a whole number between 1 and 9,007,199,254,740,991 (generations); you gave 99999999999999999999.",
+  );
+  await expect(page.getByLabel("Critical pending generations", { exact: true })).toHaveValue("99999999999999999999");
+  await expect(page.getByTestId("error-backlog.critical_generations")).toHaveText(
+    "Backlog critical must be at least Backlog warning (10); you gave 5.",
+  );
   const summary = page.getByTestId("error-summary");
-  await expect(summary).toContainText("2 fields need a change");
+  await expect(summary).toContainText("4 fields need a change");
   await summary.getByRole("link", { name: "Age that doubles the score" }).click();
   await expect(page.getByLabel("Age that doubles the score", { exact: true })).toBeFocused();
   await expect(page.getByTestId("review")).toHaveCount(0);
   await expectAccessible(page, "the form with errors");
 });
 
-test("a fleet that moved between review and save: nothing is written, the form shows what changed, the fresh preview saves", async ({ page }) => {
+test("a fleet that moved between review and save: nothing is written, the form shows what changed, the fresh preview saves", async ({
+  page,
+}) => {
   const target = POLICY_TABLES[1];
   await signIn(page, ADMIN, target);
   await page.getByLabel("Minimum pending generations", { exact: true }).fill("3");
@@ -197,17 +271,21 @@ test("a fleet that moved between review and save: nothing is written, the form s
   await dialog.getByLabel(/Why are you making this change/).fill("merge orders/us sooner");
   await dialog.getByRole("button", { name: "Confirm save" }).click();
   const stale = page.getByTestId("stale-notice");
-  await expect(stale).toBeVisible();
-  await expect(stale.getByTestId("stale-placements_gained")).toContainText("placements gained: 1 → 0");
+  await expect(stale).toBeInViewport();
+  await expect(stale).toBeFocused();
+  // what changed, as target lists: orders/us (whose own records did not move) no longer gains its placement
+  await expect(stale.getByTestId("stale-placements_gained")).toHaveText(`placements gained: no longer ${target}`);
   expect(await stored(target)).toBeNull();
-  await page.getByRole("button", { name: "Save…" }).click();
+  await stale.getByTestId("confirm-fresh").click();
   await expect(dialog.getByLabel(/Why are you making this change/)).toHaveValue("merge orders/us sooner");
   await dialog.getByRole("button", { name: "Confirm save" }).click();
   await expect(page.getByTestId("saved")).toBeVisible();
   expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 3 } });
 });
 
-test("two admins change the same field: the three-way view asks which value wins and never overwrites silently", async ({ browser }) => {
+test("two admins change the same field: the three-way view asks which value wins and never overwrites silently", async ({
+  browser,
+}) => {
   const target = POLICY_TABLES[2];
   const first = await adminPage(browser, target);
   const second = await adminPage(browser, target);
@@ -245,12 +323,16 @@ test("two admins change the same field: the three-way view asks which value wins
   await second.context().close();
 });
 
-test("the audit shows each reason and diff, and reverts a change through an ordinary guarded save", async ({ page }) => {
+test("the audit shows each reason and diff, and reverts a change through an ordinary guarded save", async ({
+  page,
+}) => {
   const target = POLICY_TABLES[2];
   await signIn(page, ADMIN, target);
   await page.goto(`${app.url}/audit?target=${encodeURIComponent(target)}`);
   const newest = page.getByTestId("audit-entry").first();
-  await expect(newest.getByTestId("audit-reason")).toHaveText("Reason: first admin: lower threshold, keeping the faster aging");
+  await expect(newest.getByTestId("audit-reason")).toHaveText(
+    "Reason: first admin: lower threshold, keeping the faster aging",
+  );
   await expectAccessible(page, "the audit page");
   await newest.getByTestId("revert").click();
   await expect(page.getByTestId("revert-notice")).toBeVisible();
@@ -258,13 +340,17 @@ test("the audit shows each reason and diff, and reverts a change through an ordi
   await page.getByRole("button", { name: "Review changes" }).click();
   await page.getByRole("button", { name: "Save…" }).click();
   const dialog = page.locator("dialog[open]");
-  await expect(dialog.getByLabel(/Why are you making this change/)).toHaveValue(/^Revert the change of .* by admin:[0-9a-f]{12}$/);
+  await expect(dialog.getByLabel(/Why are you making this change/)).toHaveValue(
+    /^Revert the change of .* by admin:[0-9a-f]{12}$/,
+  );
   await dialog.getByRole("button", { name: "Confirm save" }).click();
   await expect(page.getByTestId("saved")).toBeVisible();
   expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 6, max_age_secs: 600 } });
 });
 
-test("deleting an override is previewed and confirmed like a save, and reverting the deletion restores it", async ({ page }) => {
+test("deleting an override is previewed and confirmed like a save, and reverting the deletion restores it", async ({
+  page,
+}) => {
   const target = POLICY_TABLES[1];
   await signIn(page, ADMIN, target);
   await page.getByRole("button", { name: "Delete override" }).click();
@@ -306,7 +392,9 @@ test("a table save that loses a placement asks for the table's name", async ({ p
   expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 100 } });
 });
 
-test("a viewer sees the effective policy and no edit controls; a pinned revision shows the policy stored then", async ({ page }) => {
+test("a viewer sees the effective policy and no edit controls; a pinned revision shows the policy stored then", async ({
+  page,
+}) => {
   const target = POLICY_TABLES[0];
   await signIn(page, VIEWER, target);
   await expect(page.getByTestId("policy-read-view")).toBeVisible();
@@ -315,7 +403,9 @@ test("a viewer sees the effective policy and no edit controls; a pinned revision
   await expect(page.locator("main input:not([type=hidden]), main select, main textarea")).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Review changes|Delete override|reset to inherited/ })).toHaveCount(0);
   // before the first save, orders/eu inherited the built-in 8
-  const audit = (await (await fetch(`${app.url}/api/v1/audit?target=${encodeURIComponent(target)}`, asViewer)).json()) as { entries: { mod_revision: number }[] };
+  const audit = (await (
+    await fetch(`${app.url}/api/v1/audit?target=${encodeURIComponent(target)}`, asViewer)
+  ).json()) as { entries: { mod_revision: number }[] };
   const firstSave = audit.entries[audit.entries.length - 1].mod_revision;
   await page.goto(`${app.url}/policies/${encodeURIComponent(target)}?revision=${firstSave - 1}`);
   await expect(page.getByTestId("effective-merge.min_generations")).toHaveText("8 built-in");

@@ -8,11 +8,16 @@ const OUTCOMES = ["discovery_miss", "queued_only", "running", "placement_gap", "
 test("shows outcome counts, what they mean, and each outcome's tables", async ({ page }) => {
   const shadow = await api<ShadowResponse>("/api/v1/scheduler/shadow");
   await page.goto("/shadow");
-  for (const o of OUTCOMES) await expect(page.getByTestId(`outcome-count-${o}`)).toHaveText(shadow.outcomes[o].toLocaleString("en-US"));
-  await expect(page.getByTestId("disagreements")).toHaveText(String(shadow.outcomes.discovery_miss + shadow.outcomes.phantom_task));
+  for (const o of OUTCOMES)
+    await expect(page.getByTestId(`outcome-count-${o}`)).toHaveText(shadow.outcomes[o].toLocaleString("en-US"));
+  await expect(page.getByTestId("disagreements")).toHaveText(
+    String(shadow.outcomes.discovery_miss + shadow.outcomes.phantom_task),
+  );
   await expect(page.getByTestId("outcome-placement_gap")).toContainText("Does not mean:");
   await expect(page.getByTestId("shadow-trend")).toBeVisible();
-  await expect(page.getByTestId("placement-agreement").locator(".tag").first()).toHaveText(shadow.placements.agree ? "agree" : "differ");
+  await expect(page.getByTestId("placement-agreement").locator(".tag").first()).toHaveText(
+    shadow.placements.agree ? "agree" : "differ",
+  );
   // targets both sides placed on different executors: both executors and why they can differ
   const mismatch = page.getByTestId("executor-mismatch");
   if (shadow.placements.executor_mismatch.length === 0) await expect(mismatch).toContainText("none");
@@ -21,7 +26,7 @@ test("shows outcome counts, what they mean, and each outcome's tables", async ({
     await expect(row).toContainText(m.console);
     await expect(row).toContainText(m.master);
     // the page reads the fleet itself: the reason names the revision it read, which may be newer
-    for (const part of m.reason.split(/ at revision \d+, where /)) await expect(row).toContainText(part);
+    for (const part of m.reason.split(/ at revision [\d,]+, where /)) await expect(row).toContainText(part);
   }
   // the trend chart's data as a table
   await page.getByTestId("shadow-trend-table").locator("summary").click();
@@ -36,10 +41,14 @@ test("shows outcome counts, what they mean, and each outcome's tables", async ({
   // the open list is in the URL: a reload (or a shared link) shows it open
   await expect(page).toHaveURL(/open=phantom_task/);
   await page.reload();
-  await expect(page.getByTestId("outcome-tables-phantom_task").getByRole("link")).toHaveText([INCIDENT.phantomQueued, INCIDENT.phantomRunning].sort());
+  await expect(page.getByTestId("outcome-tables-phantom_task").getByRole("link")).toHaveText(
+    [INCIDENT.phantomQueued, INCIDENT.phantomRunning].sort(),
+  );
   await screenshot(page, "shadow");
   // a table with demand is one click from its outcome (phantoms have no demand to show)
-  const outcome = (["running", "queued_only", "discovery_miss", "placement_gap"] as const).find((o) => shadow.tables[o].length > 0)!;
+  const outcome = (["running", "queued_only", "discovery_miss", "placement_gap"] as const).find(
+    (o) => shadow.tables[o].length > 0,
+  )!;
   const target = shadow.tables[outcome][0];
   await page.getByTestId(`outcome-count-${outcome}`).click();
   await page.getByTestId(`outcome-tables-${outcome}`).getByRole("link", { name: target, exact: true }).click();

@@ -30,12 +30,17 @@ test("a repeat of an unchanged refresh comes back 304, and the page keeps its ro
   await page.goto("/tables");
   const count = page.getByTestId("tables-count");
   await expect(count).toContainText(`${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`);
-  await expect.poll(() => refreshes.length, { timeout: 30_000, message: "the page asks for changes" }).toBeGreaterThan(0);
+  await expect
+    .poll(() => refreshes.length, { timeout: 30_000, message: "the page asks for changes" })
+    .toBeGreaterThan(0);
   const pagesLoaded = pageReads;
 
   // the same refresh asked again while the plan stands: the browser revalidates, the server answers 304
   await expect
-    .poll(() => refreshes.some((etag) => notModified.has(etag)), { timeout: 60_000, message: "a refresh of the page revalidated with 304" })
+    .poll(() => refreshes.some((etag) => notModified.has(etag)), {
+      timeout: 60_000,
+      message: "a refresh of the page revalidated with 304",
+    })
     .toBe(true);
   expect(pageReads, "no page of the fleet was read again").toBe(pagesLoaded);
   await expect(count).toContainText(`${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`);

@@ -25,7 +25,9 @@ test("scrolls the whole fleet to the last table", async ({ page }) => {
   await page.goto("/tables");
   const scroller = page.getByTestId("tables-scroll");
   await expect(page.getByTestId("table-row").first()).toBeVisible();
-  await expect(page.getByTestId("tables-count")).toContainText(`${total.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} shown`);
+  await expect(page.getByTestId("tables-count")).toContainText(
+    `${total.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} shown`,
+  );
   // only a window of rows is in the DOM, not 13,405
   expect(await page.getByTestId("table-row").count()).toBeLessThan(120);
   // scroll in steps like a user flicking the wheel, then to the very end

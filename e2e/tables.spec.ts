@@ -4,7 +4,10 @@ import { api, expect, screenshot, test } from "./support/fixtures";
 import { GIANT_TABLE, HOT_TABLES, INCIDENT, PRODUCTION_TABLES, realisticTables } from "./support/scenario";
 import { docsScreenshot } from "./support/docs";
 
-const pendingOf = (target: string) => realisticTables().find((t) => t.target === target)!.pending.reduce((a, b) => a + b, 0);
+const pendingOf = (target: string) =>
+  realisticTables()
+    .find((t) => t.target === target)!
+    .pending.reduce((a, b) => a + b, 0);
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 test("lists every table, filters by class and substring, sorts, and opens by keyboard", async ({ page }) => {
@@ -12,7 +15,9 @@ test("lists every table, filters by class and substring, sorts, and opens by key
   expect(fleet.total_tables).toBeGreaterThanOrEqual(PRODUCTION_TABLES);
   await page.goto("/tables");
   const list = page.getByTestId("tables-list");
-  await expect(page.getByTestId("tables-count")).toContainText(`${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`);
+  await expect(page.getByTestId("tables-count")).toContainText(
+    `${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`,
+  );
   // planner order (§4.1): the first row is the API's first table
   const first = await api<DemandList>("/api/v1/scheduler/demand?limit=1");
   await expect(list.getByTestId("table-row").first()).toHaveAttribute("data-target", first.tables[0].target);
@@ -55,7 +60,11 @@ test("lists every table, filters by class and substring, sorts, and opens by key
 });
 
 test("a link with filters reproduces the view", async ({ page }) => {
-  const expected = realisticTables().map((t) => t.target).filter((t) => t.includes("table-1340")).sort().reverse();
+  const expected = realisticTables()
+    .map((t) => t.target)
+    .filter((t) => t.includes("table-1340"))
+    .sort()
+    .reverse();
   expect(expected).toHaveLength(5);
   await page.goto("/tables?q=table-1340&sort=target&order=desc");
   await expect(page.getByTestId("tables-count")).toContainText("5 of");
@@ -64,7 +73,9 @@ test("a link with filters reproduces the view", async ({ page }) => {
   await expect(page.locator("#tables-search")).toHaveValue("table-1340");
 });
 
-test("is an ARIA grid; Esc clears the search; bytes and verdicts in words; sorts by place in line", async ({ page }) => {
+test("is an ARIA grid; Esc clears the search; bytes and verdicts in words; sorts by place in line", async ({
+  page,
+}) => {
   const fleet = await api<DemandList>("/api/v1/scheduler/demand?limit=1&include_idle=true");
   await page.goto("/tables");
   const grid = page.getByRole("grid", { name: "tables" });
@@ -87,7 +98,9 @@ test("is an ARIA grid; Esc clears the search; bytes and verdicts in words; sorts
   await search.press("Escape");
   await expect(search).toHaveValue("");
   await expect(page).not.toHaveURL(/q=/);
-  await expect(page.getByTestId("tables-count")).toContainText(`${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`);
+  await expect(page.getByTestId("tables-count")).toContainText(
+    `${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`,
+  );
 
   // place in line: rank 1 first
   await page.getByTestId("sort-position").click();

@@ -2,7 +2,7 @@
 // was written, step by change, the table's history with a skipped period, and a diff
 // clicked through to a table — each against the seeded stack's real values.
 import "../lib/sim/node-entry"; // first: lets lib/etcd load outside Next
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { writerEvent } from "@/lib/planner/join";
 import { publishDemandEvent } from "@/lib/sim/publish";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
@@ -13,7 +13,11 @@ import { api, e2eState, expect, screenshot, test } from "./support/fixtures";
 test.describe.configure({ mode: "serial" });
 
 const fmt = (n: number) => n.toLocaleString("en-US");
-const utc = (ms: number) => new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+const utc = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "Z");
 /** a table made here: a tail first (skipped), then enough generations to be placed */
 const SKIPPED_THEN_PLACED = "e2e/skipped-then-placed";
 
@@ -37,7 +41,9 @@ test("pins by wall time, shows when the revision was written, and returns to liv
   expect(expected.revision).toBeGreaterThanOrEqual(changedRevision);
   await expect(page).toHaveURL(new RegExp(`revision=${expected.revision}&`));
   await expect(page.getByTestId("live-state")).toContainText(`NOT LIVE · rev ${fmt(expected.revision)}`);
-  const detail = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(changedTable.target)}&revision=${expected.revision}`);
+  const detail = await api<DemandDetail>(
+    `/api/v1/scheduler/demand?target=${encodeURIComponent(changedTable.target)}&revision=${expected.revision}`,
+  );
   expect(detail.now_basis).toBe("revision_time");
   await expect(page.getByTestId("pending-generations")).toHaveText(fmt(detail.table.pending_generations));
   await expect(page.getByTestId("as-of")).toContainText(`As of ${utc(expected.at_ms!)}`);
@@ -85,69 +91,132 @@ test("steps back and forward through the changes of one table", async ({ page })
   await expect(page.getByTestId("pending-generations")).toHaveText(fmt(changedTable.after));
 });
 
-test("the history of a table that was skipped below the threshold, then grew past it: each point is the table page pinned there", async ({ page }) => {
+test("the history of a table that was skipped below the threshold, then grew past it: each point is the table page pinned there", async ({
+  page,
+}) => {
   const { etcdEndpoints, prefix } = e2eState();
-  const client = createEtcdClient({ endpoints: etcdEndpoints.split(","), callTimeoutMs: 30_000 });
+  const url = `/api/v1/scheduler/demand/history?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}`;
+  // the elected sampler journals each live plan (console-api.md "The decision journal"): wait for it to enter each step
+  const journalled = async (points: number) => {
+    const h = await api<HistoryResponse>(url);
+    return h.verdict_basis === "journal" && h.points.length >= points ? h : null;
+  };
+  const client = createRawEtcdClient({ endpoints: etcdEndpoints.split(","), callTimeoutMs: 30_000 });
   try {
     const now = Date.now();
-    await publishDemandEvent(client, prefix, SKIPPED_THEN_PLACED, writerEvent({ shard: "s1", sealed: 3, bytes: 3_000, epoch: 1, flushedAtMs: now - 60_000 }));
-    await publishDemandEvent(client, prefix, SKIPPED_THEN_PLACED, writerEvent({ shard: "s1", sealed: 40, bytes: 40_000, epoch: 1, flushedAtMs: now }));
+    await publishDemandEvent(
+      client,
+      prefix,
+      SKIPPED_THEN_PLACED,
+      writerEvent({ shard: "s1", sealed: 3, bytes: 3_000, epoch: 1, flushedAtMs: now - 60_000 }),
+    );
+    await expect.poll(async () => (await journalled(1)) !== null, { timeout: 30_000 }).toBe(true);
+    // the live plan's clock moves on in steps (a full plan every few seconds) and a journal entry is dated by
+    // the plan's now_ms: let it move past the first entry's, so the skipped stretch lasts on the clock too
+    const firstNow = (await journalled(1))!.points[0].now_ms!;
+    const live = `/api/v1/scheduler/demand?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}`;
+    await expect
+      .poll(async () => (await api<{ now_ms: number }>(live)).now_ms > firstNow, { timeout: 30_000 })
+      .toBe(true);
+    await publishDemandEvent(
+      client,
+      prefix,
+      SKIPPED_THEN_PLACED,
+      writerEvent({ shard: "s1", sealed: 40, bytes: 40_000, epoch: 1, flushedAtMs: now }),
+    );
+    await expect.poll(async () => (await journalled(2)) !== null, { timeout: 30_000 }).toBe(true);
   } finally {
     client.close();
   }
-  const history = await api<HistoryResponse>(`/api/v1/scheduler/demand/history?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}`);
-  expect(history.points.map((p) => p.pending_generations)).toEqual([3, 40]);
-  expect(history.points[0].verdict).toEqual({ state: "would_skip", code: "tail_below_threshold" });
-  // past the threshold, its verdict is the one the table page pinned at that revision gives
-  // (with 13,405 tables ahead or behind it in line: placed, or waiting for a later cycle)
-  const pinned = await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}&revision=${history.points[1].revision}`);
-  const v = pinned.table.verdict;
-  expect(history.points[1].verdict).toEqual({ state: v.state, code: v.state === "would_skip" ? v.code : null });
-  expect(history.points[1].verdict.code).not.toBe("tail_below_threshold");
-  // the live view serves the new table once the watch has brought it in
-  await expect.poll(async () => (await fetch(`${e2eState().url}/api/v1/scheduler/demand?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}`)).status, { timeout: 20_000 }).toBe(200);
+  const history = (await journalled(2))!;
+  const first = history.points[0];
+  const last = history.points.at(-1)!;
+  expect(first.verdict).toEqual({ state: "would_skip", code: "tail_below_threshold" });
+  expect(last.verdict.code).not.toBe("tail_below_threshold");
+  // each journal point is the table page pinned at its revision and now_ms (class, verdict, executor)
+  for (const p of history.points) {
+    const pinned = await api<DemandDetail>(
+      `/api/v1/scheduler/demand?target=${encodeURIComponent(SKIPPED_THEN_PLACED)}&revision=${p.revision}&now_ms=${p.now_ms}`,
+    );
+    const v = pinned.table.verdict;
+    expect({ class: p.class, verdict: p.verdict, executor: p.executor }).toEqual({
+      class: pinned.table.class,
+      verdict: { state: v.state, code: v.state === "would_skip" ? v.code : null },
+      executor: v.state === "would_place" ? v.executor : null,
+    });
+  }
+  expect(history.time_in_state.reduce((n, t) => n + t.ms, 0)).toBe(history.to_ms - history.from_ms);
+  // the e2e fleet is minutes old: the default 6 h window starts before etcd's history, so it starts there instead
+  expect(history.history_starts).not.toBeNull();
+  // (the window begins at the earliest moment that revision may have been written)
+  const start = history.history_starts!;
+  expect(history.from_ms).toBe(start.at_ms! - (start.error_ms ?? 0));
   await page.goto(`/tables/${encodeURIComponent(SKIPPED_THEN_PLACED)}`);
   const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
-  const then = v.state === "would_place" ? "placed" : `skipped for ${v.code}`;
-  await expect(page.getByTestId("history-summary")).toHaveText(
-    `Skipped for tail_below_threshold from ${clock(history.points[0].at_ms!)} to ${clock(history.points[1].at_ms!)}, then ${then} from ${clock(history.points[1].at_ms!)}.`,
+  // a stretch shorter than the clock's minute is dated to the second (components/tables/history-summary.ts)
+  await expect(page.getByTestId("history-summary")).toContainText(
+    new RegExp(`^Tail: below threshold from ${clock(first.at_ms!)}(:\\d\\d)? to `),
+  );
+  await expect(page.getByTestId("time-in-state")).toContainText("tail: below threshold");
+  await expect(page.getByTestId("history-starts")).toContainText(
+    `etcd's history starts at revision ${fmt(history.history_starts!.revision)}`,
   );
   // the chart reads out a point from the keyboard: focus it, then the arrow keys step through the points
   const chart = page.getByRole("img", { name: /pending generations and wait of e2e\/skipped-then-placed/ });
   await chart.focus();
   await page.keyboard.press("ArrowRight");
   const readout = page.locator(".step-readout");
-  await expect(readout).toContainText(`pending generations: ${history.points[0].pending_generations}`);
-  await page.keyboard.press("End");
-  await expect(readout).toContainText(`pending generations: ${history.points[1].pending_generations}`);
-  // the chart says how its verdicts were reached (the whole fleet at each change, or the table alone)
-  await expect(page.getByTestId("history-basis")).toContainText(history.verdict_basis === "fleet_plan" ? "whole fleet planned at each change" : "this table alone");
+  await expect(readout).toContainText(`${clock(first.at_ms!)}`);
+  // the chart says how its verdicts were reached
+  await expect(page.getByTestId("history-basis")).toContainText("decision journal");
   await page.getByText("The data as a table").click();
-  await expect(page.getByTestId("history-table").locator("tbody tr")).toHaveCount(2);
-  await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("skipped for tail_below_threshold");
+  await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("tail: below threshold");
   await screenshot(page, "table-history");
 });
 
-test("a diff since a pinned revision, counts first, clicked through to a table", async ({ page }) => {
-  const { seedRevision } = e2eState();
-  await page.goto(`/?revision=${seedRevision}`);
-  await page.getByTestId("compare-with-now").click();
-  await expect(page).toHaveURL(new RegExp(`/diff\\?from=${seedRevision}`));
-  const diff = await api<{ to: { revision: number }; tables: { appeared: string[] }; counts: Record<string, number> }>(`/api/v1/scheduler/diff?from=${seedRevision}`);
-  expect(diff.tables.appeared).toContain(SKIPPED_THEN_PLACED);
-  await expect(page.getByTestId("count-appeared")).toContainText(`${fmt(diff.counts.appeared)} tables with new pending work`);
-  await page.getByTestId("count-appeared").click();
-  await expect(page).toHaveURL(/show=appeared/);
-  await page.getByTestId("diff-members").getByRole("link", { name: SKIPPED_THEN_PLACED }).click();
-  await expect(page).toHaveURL(new RegExp(`/tables/${encodeURIComponent(SKIPPED_THEN_PLACED).replace(/%/g, "%")}`));
-  await expect(page.getByTestId("pending-generations")).toHaveText("40");
-  await screenshot(page, "diff-to-table");
+test.describe("a diff clicked through", () => {
+  test("a diff since a pinned revision, counts first, clicked through to a table", async ({ page }) => {
+    const { seedRevision } = e2eState();
+    await page.goto(`/?revision=${seedRevision}`);
+    await page.getByTestId("compare-with-now").click();
+    await expect(page).toHaveURL(new RegExp(`/diff\\?from=${seedRevision}`));
+    const diff = await api<{
+      to: { revision: number };
+      tables: { appeared: string[] };
+      counts: Record<string, number>;
+    }>(`/api/v1/scheduler/diff?from=${seedRevision}`);
+    expect(diff.tables.appeared).toContain(SKIPPED_THEN_PLACED);
+    await expect(page.getByTestId("count-appeared")).toContainText(
+      `${fmt(diff.counts.appeared)} tables with new pending work`,
+    );
+    await page.getByTestId("count-appeared").click();
+    await expect(page).toHaveURL(/show=appeared/);
+    await page.getByTestId("diff-members").getByRole("link", { name: SKIPPED_THEN_PLACED }).click();
+    await expect(page).toHaveURL(new RegExp(`/tables/${encodeURIComponent(SKIPPED_THEN_PLACED).replace(/%/g, "%")}`));
+    await expect(page.getByTestId("pending-generations")).toHaveText("40");
+    await screenshot(page, "diff-to-table");
+  });
 });
 
-test("the overview links what changed in the last hour", async ({ page }) => {
+test("the overview links what changed in the last hour; an hour before etcd's history starts where it does", async ({
+  page,
+}) => {
+  // where etcd's history starts, as the revision clock says it for a time before everything (a 404 naming it)
+  const before = await fetch(`${e2eState().url}/api/v1/revisions/time?at_ms=0`);
+  expect(before.status).toBe(404);
+  const start = ((await before.json()) as { error: { oldest_revision: number; oldest_at_ms: number | null } }).error;
+  const live = await api<{ now_ms: number }>("/api/v1/scheduler/executors");
+  // the e2e fleet is minutes old: the last hour starts before it
+  expect(start.oldest_at_ms).not.toBeNull();
+  expect(start.oldest_at_ms!).toBeGreaterThan(live.now_ms - 3_600_000);
   await page.goto("/");
   await page.getByTestId("changed-last-hour").click();
   await expect(page).toHaveURL(/\/diff\?since=1h/);
   await expect(page.getByTestId("diff-counts")).toBeVisible();
   await expect(page.getByTestId("diff-sides")).toContainText("Each side is evaluated at its own time");
+  // clamped, and said plainly: the comparison starts at the history's first revision
+  await expect(page.getByTestId("diff-history-starts")).toContainText(
+    `etcd's history starts at revision ${fmt(start.oldest_revision)} (written ${utc(start.oldest_at_ms!).slice(0, -1)}`,
+  );
+  await expect(page.getByTestId("diff-sides")).toContainText(`From revision ${fmt(start.oldest_revision)}`);
 });

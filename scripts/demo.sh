@@ -57,10 +57,15 @@ fi
 
 CONSOLE_ADMIN_TOKENS="${CONSOLE_ADMIN_TOKENS:-demo-admin-$(node -e 'console.log(require("crypto").randomBytes(16).toString("hex"))')}"
 export CONSOLE_ADMIN_TOKENS
+# the simulator's masters run 0.43.0 (master-a) and 0.42.0 (master-b, upgraded after 10 min):
+# the takeover gate's fleet_homogeneous is seen failing, then passing
+export CONSOLE_POLICY_AWARE_VERSION="${CONSOLE_POLICY_AWARE_VERSION:-0.43.0}"
 node scripts/start.mjs &
 pids+=($!)
 echo
 echo "Scheduler Console: http://localhost:$PORT"
-echo "admin token for this run: ${CONSOLE_ADMIN_TOKENS%%,*}"
+FIRST_TOKEN="${CONSOLE_ADMIN_TOKENS%%,*}"
+# a `name:token` item (console-api.md third version): the bearer token is the part after the name
+echo "admin token for this run: ${FIRST_TOKEN#*:}"
 echo "Ctrl-C stops etcd, the simulator and the console."
 wait "${pids[-1]}"

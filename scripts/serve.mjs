@@ -1,7 +1,7 @@
 // The console's HTTP server: Next's request handler (the production build) behind one
 // compression layer. `next.config.ts` turns Next's own on-the-fly gzip off, and this
 // server puts the same middleware (Next's compiled `compression`, default options) in
-// front of every response, with one exception: a cacheable read (lib/api/encoded-response.ts)
+// front of every response, with one exception: a cacheable read (lib/http/encoded-response.ts)
 // is gzipped ONCE per content and every repeat is served from those gzip bytes. Such an
 // answer tells its bytes' sha-256 in a private header (DIGEST_HEADER there), computed once
 // with its ETag; the cache keys on it (never on an ETag, which on other routes may name a
@@ -37,7 +37,7 @@ function argument(names, fallback) {
 const port = Number(argument(["-p", "--port"], process.env.PORT ?? "3000"));
 const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0");
 
-/** lib/api/encoded-response.ts DIGEST_HEADER: the identity bytes' sha-256, told by the answer */
+/** lib/http/encoded-response.ts DIGEST_HEADER: the identity bytes' sha-256, told by the answer */
 const DIGEST_HEADER = "x-console-sha256";
 
 /** gzip bytes by the digest of their identity bytes, least recently used first out, bounded by bytes */
@@ -74,9 +74,9 @@ function gzipOnce(key, identity) {
   else {
     counters.misses++;
     // zlib's thread pool, off the request thread; the level is zlib's default, as Next's
-    p = new Promise((resolve, reject) => zlib.gzip(identity, (e, out) => (e ? reject(e) : resolve(out)))).then(
-      (out) => (remember(key, out), out),
-    ).finally(() => inflight.delete(key));
+    p = new Promise((resolve, reject) => zlib.gzip(identity, (e, out) => (e ? reject(e) : resolve(out))))
+      .then((out) => (remember(key, out), out))
+      .finally(() => inflight.delete(key));
     inflight.set(key, p);
   }
   return p;
@@ -134,7 +134,12 @@ function serveCachedGzip(req, res) {
   res.write = function (chunk, encoding, callback) {
     decide();
     if (held === null) return write.call(this, chunk, encoding, callback);
-    if (chunk != null) held.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
+    if (chunk != null)
+      held.push(
+        typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8")
+          : Buffer.from(chunk),
+      );
     if (typeof encoding === "function") encoding();
     else if (typeof callback === "function") callback();
     return true;
@@ -144,7 +149,12 @@ function serveCachedGzip(req, res) {
     if (held === null) return end.call(this, chunk, encoding, callback);
     if (typeof chunk === "function") [callback, chunk] = [chunk, null];
     else if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
-    if (chunk != null) held.push(typeof chunk === "string" ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8") : Buffer.from(chunk));
+    if (chunk != null)
+      held.push(
+        typeof chunk === "string"
+          ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8")
+          : Buffer.from(chunk),
+      );
     const identity = Buffer.concat(held);
     held = [];
     gzipOnce(digest, identity).then(
@@ -175,4 +185,5 @@ const server = http.createServer((req, res) => {
   });
 });
 server.listen(port, hostname, () => console.log(`console listening on http://${hostname}:${port}`));
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());

@@ -17,10 +17,14 @@ try {
   process.exit(1);
 }
 
-const next = spawn(process.execPath, [path.join(root, "scripts/serve.mjs"), "-p", String(env.port), ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: "inherit",
-  env: { ...process.env, PORT: String(env.port) },
-});
+const next = spawn(
+  process.execPath,
+  [path.join(root, "scripts/serve.mjs"), "-p", String(env.port), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, PORT: String(env.port) },
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => next.kill(signal));
 next.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

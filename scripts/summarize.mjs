@@ -9,7 +9,8 @@ let failed = 0;
 let skipped = 0;
 const lines = [];
 const read = (f) => (fs.existsSync(`${dir}/${f}`) ? JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8")) : null);
-const stageRc = (name) => (fs.existsSync(`${dir}/${name}.stage`) ? Number(fs.readFileSync(`${dir}/${name}.stage`, "utf8").trim()) : null);
+const stageRc = (name) =>
+  fs.existsSync(`${dir}/${name}.stage`) ? Number(fs.readFileSync(`${dir}/${name}.stage`, "utf8").trim()) : null;
 
 for (const name of ["unit", "integration"]) {
   const rc = stageRc(name);
@@ -35,10 +36,32 @@ for (const name of ["unit", "integration"]) {
   lines.push(`${name}: ${p} passed, ${f} failed, ${s} skipped`);
 }
 
+// the static checks count one each: a pass, or a failure that names the tool
+for (const [name, what] of [
+  ["eslint", "ESLint"],
+  ["prettier", "Prettier --check"],
+  ["knip", "knip (unused files, exports, dependencies)"],
+]) {
+  const rc = stageRc(name);
+  if (rc === null) continue;
+  if (rc === 0) {
+    passed += 1;
+    lines.push(`${name}: ${what} ok`);
+  } else {
+    failed += 1;
+    lines.push(`${name}: ${what} failed (exit ${rc})`);
+  }
+}
+
 const buildRc = stageRc("build");
 if (buildRc !== null) {
-  if (buildRc === 0) { passed += 1; lines.push("build: next build ok"); }
-  else { failed += 1; lines.push(`build: next build failed (exit ${buildRc})`); }
+  if (buildRc === 0) {
+    passed += 1;
+    lines.push("build: next build ok");
+  } else {
+    failed += 1;
+    lines.push(`build: next build failed (exit ${buildRc})`);
+  }
 }
 
 const e2eRc = stageRc("e2e");

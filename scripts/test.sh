@@ -18,7 +18,10 @@ stage() { # name, command...: runs one stage; a stage that dies without a report
   return 0
 }
 
-only=${TEST_ONLY:-unit,build,integration,e2e}
+only=${TEST_ONLY:-lint,unit,build,integration,e2e}
+# lint: ESLint (Next's core-web-vitals + TypeScript rules), Prettier's check and knip (unused
+# files, exports and dependencies), each a stage
+case ",$only," in *,lint,*) stage eslint npm run -s lint; stage prettier npm run -s format:check; stage knip npm run -s knip ;; esac
 case ",$only," in *,unit,*) stage unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/unit.json ;; esac
 case ",$only," in *,build,*) stage build npx next build ;; esac
 if [ -f .next/BUILD_ID ]; then

@@ -1,14 +1,18 @@
 // `/signin`: an admin (or, when reads are gated, a viewer) exchanges a token for an
 // httpOnly session cookie. A plain form posting to /api/v1/session: works without JS.
 import Link from "next/link";
-import { safeNext } from "@/lib/api/session";
+import { safeNext } from "@/lib/http/session";
 import { currentViewer } from "@/lib/auth/server";
 import styles from "@/components/policies/policies.module.css";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in · Scheduler Console" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const query = await searchParams;
   const next = safeNext(query.next);
   const viewer = await currentViewer();
@@ -18,7 +22,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
       <h1>Sign in</h1>
       {viewer.readOnly && (
         <p className={styles.notice} data-testid="read-only-notice">
-          The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS), so nobody can change policies here.
+          The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS), so nobody can change policies
+          here.
         </p>
       )}
       {query.error && (

@@ -9,7 +9,9 @@ export function BytesFreeTotal({ executors: { totals } }: { executors: Executors
     <span data-testid="bytes-free-total">
       bytes free {formatBytes(totals.bytes_free)} of {formatBytes(totals.bytes_total)}{" "}
       <span className="muted">(without shadow rows {formatBytes(totals.bytes_free_excluding_shadow)})</span>
-      {totals.unbudgeted > 0 ? ` · ${formatCount(totals.unbudgeted)} executor${totals.unbudgeted === 1 ? " has" : "s have"} no byte budget and ${totals.unbudgeted === 1 ? "is" : "are"} left out` : ""}
+      {totals.unbudgeted > 0
+        ? ` · ${formatCount(totals.unbudgeted)} executor${totals.unbudgeted === 1 ? " has" : "s have"} no byte budget and ${totals.unbudgeted === 1 ? "is" : "are"} left out`
+        : ""}
       {totals.overcommitted > 0 ? ` · ${formatCount(totals.overcommitted)} overcommitted` : ""}
     </span>
   );

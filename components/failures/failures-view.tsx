@@ -2,7 +2,8 @@
 // `/failures`: the merge failure ledger (spec §9.1, with the read-time correction) and
 // task cooldowns (§9.2); needs-attention first, next-retry countdowns, error text.
 import Link from "next/link";
-import { formatCount, formatDuration, formatTime } from "@/components/ui/format";
+import { formatCount, formatTime } from "@/components/ui/format";
+import { formatIn, formatLeft } from "@/lib/words/format";
 import { cooldownBelowThreshold } from "./cooldown-words";
 import { PageTitle } from "@/components/ui/page-title";
 import { Empty, QueryState } from "@/components/ui/query-state";
@@ -10,7 +11,6 @@ import type { Failure } from "@/lib/client/api-types";
 import { useFailures } from "@/lib/client/hooks";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
-import { useNow } from "@/lib/client/use-now";
 
 /** Needs-attention first, then the soonest retry (display order only). */
 function attentionFirst(a: Failure, b: Failure): number {
@@ -18,27 +18,35 @@ function attentionFirst(a: Failure, b: Failure): number {
   return (a.next_retry_ms ?? Infinity) - (b.next_retry_ms ?? Infinity) || a.target.localeCompare(b.target);
 }
 
-function Countdown({ at, now }: { at: number | null; now: number }) {
+/**
+ * Relative to the answer's `now_ms` (console-api.md "One answer, as of its moment"), never the
+ * browser clock, in the words the table page uses: a retry is "in 20m 01s", a cooldown "16m 34s left".
+ */
+function Countdown({ at, now, words }: { at: number | null; now: number; words: "in" | "left" }) {
   if (at === null) return <span className="muted">—</span>;
   if (!now) return <span>{formatTime(at)}</span>;
-  const left = at - now;
-  return <span className={left <= 0 ? "countdown-due" : undefined} title={formatTime(at)}>{left <= 0 ? "due now" : `in ${formatDuration(left)}`}</span>;
+  return (
+    <span className={at <= now ? "countdown-due" : undefined} title={formatTime(at)} data-testid="countdown">
+      {words === "in" ? formatIn(at, now) : formatLeft(at, now)}
+    </span>
+  );
 }
 
 export function FailuresView() {
   const failures = useFailures();
   const revision = usePinnedRevision();
-  const now = useNow();
   return (
     <QueryState query={failures} what="failures">
       {(d) => {
+        const now = d.now_ms;
         const ledger = [...d.failures].sort(attentionFirst);
         const attention = ledger.filter((f) => f.needs_attention).length;
         return (
           <>
             <PageTitle title="Failures" revision={d.revision} readAtMs={d.read_at_ms}>
               <span className="muted" data-testid="failure-summary">
-                {formatCount(ledger.length)} ledger entries · {formatCount(attention)} need attention · {formatCount(d.cooldowns.filter((c) => c.cooling).length)} cooling down
+                {formatCount(ledger.length)} ledger entries · {formatCount(attention)} need attention ·{" "}
+                {formatCount(d.cooldowns.filter((c) => c.cooling).length)} cooling down
               </span>
             </PageTitle>
             <section className="panel" aria-label="failure ledger">
@@ -49,7 +57,13 @@ export function FailuresView() {
                 <table className="data" data-testid="failure-ledger">
                   <thead>
                     <tr>
-                      <th>target</th><th>endpoint</th><th>failure class</th><th className="num">failures in a row</th><th>next retry</th><th>last failure</th><th>last error</th>
+                      <th>target</th>
+                      <th>endpoint</th>
+                      <th>failure class</th>
+                      <th className="num">failures in a row</th>
+                      <th>next retry</th>
+                      <th>last failure</th>
+                      <th>last error</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -60,11 +74,23 @@ export function FailuresView() {
                           {f.needs_attention && <span className="tag tag-bad">needs attention</span>}
                         </td>
                         <td className="mono">{f.endpoint}</td>
-                        <td>{f.class}{f.corrected && <span className="muted" title="corrected at read time (spec §9.1)"> (corrected)</span>}</td>
+                        <td>
+                          {f.class}
+                          {f.corrected && (
+                            <span className="muted" title="corrected at read time (spec §9.1)">
+                              {" "}
+                              (corrected)
+                            </span>
+                          )}
+                        </td>
                         <td className="num">{formatCount(f.consecutive_attempts)}</td>
-                        <td className="nowrap"><Countdown at={f.next_retry_ms} now={now} /></td>
+                        <td className="nowrap">
+                          <Countdown at={f.next_retry_ms} now={now} words="in" />
+                        </td>
                         <td className="nowrap">{formatTime(f.last_failure_ms)}</td>
-                        <td className="mono" style={{ maxWidth: 420, overflowWrap: "anywhere" }}>{f.last_error ?? "—"}</td>
+                        <td className="mono" style={{ maxWidth: 420, overflowWrap: "anywhere" }}>
+                          {f.last_error ?? "—"}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -78,26 +104,38 @@ export function FailuresView() {
               ) : (
                 <table className="data" data-testid="cooldowns">
                   <thead>
-                    <tr><th>kind</th><th>target</th><th className="num">failures</th><th>cooling</th><th>last error</th></tr>
+                    <tr>
+                      <th>kind</th>
+                      <th>target</th>
+                      <th className="num">failures</th>
+                      <th>cooling</th>
+                      <th>last error</th>
+                    </tr>
                   </thead>
                   <tbody>
-                    {[...d.cooldowns].sort((a, b) => Number(b.cooling) - Number(a.cooling) || (a.until_ms ?? 0) - (b.until_ms ?? 0)).map((c) => (
-                      <tr key={`${c.kind}|${c.target}`}>
-                        <td className="mono">{c.kind}</td>
-                        <td className="target"><Link href={tableHref(c.target, revision)}>{c.target}</Link></td>
-                        <td className="num">{c.failures}</td>
-                        <td className="nowrap">
-                          {c.cooling ? (
-                            <Countdown at={c.until_ms} now={now} />
-                          ) : c.until_ms === null ? (
-                            <span className="muted" data-testid="cooldown-below-threshold">{cooldownBelowThreshold(c.failures)}</span>
-                          ) : (
-                            <span className="muted">window ended {formatTime(c.until_ms)}</span>
-                          )}
-                        </td>
-                        <td className="mono">{c.last_error ?? "—"}</td>
-                      </tr>
-                    ))}
+                    {[...d.cooldowns]
+                      .sort((a, b) => Number(b.cooling) - Number(a.cooling) || (a.until_ms ?? 0) - (b.until_ms ?? 0))
+                      .map((c) => (
+                        <tr key={`${c.kind}|${c.target}`} data-testid="cooldown-row">
+                          <td className="mono">{c.kind}</td>
+                          <td className="target">
+                            <Link href={tableHref(c.target, revision)}>{c.target}</Link>
+                          </td>
+                          <td className="num">{c.failures}</td>
+                          <td className="nowrap">
+                            {c.cooling ? (
+                              <Countdown at={c.until_ms} now={now} words="left" />
+                            ) : c.until_ms === null ? (
+                              <span className="muted" data-testid="cooldown-below-threshold">
+                                {cooldownBelowThreshold(c.failures)}
+                              </span>
+                            ) : (
+                              <span className="muted">window ended {formatTime(c.until_ms)}</span>
+                            )}
+                          </td>
+                          <td className="mono">{c.last_error ?? "—"}</td>
+                        </tr>
+                      ))}
                   </tbody>
                 </table>
               )}

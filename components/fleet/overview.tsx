@@ -3,11 +3,11 @@
 // work waiting, free capacity, shadow disagreements and skipped records.
 import Link from "next/link";
 import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
-import { formatAgo, formatCount, formatTime } from "@/components/ui/format";
+import { countOf, formatAgo, formatCount, formatTime } from "@/lib/words/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
-import { skipReasonInWords } from "@/components/ui/words";
-import { OUTCOME_MEANING } from "@/components/shadow/outcome-meaning";
+import { PLACEMENT_NAMES, skipReasonInWords } from "@/lib/words/codes";
+import { OUTCOME_MEANING } from "@/lib/words/outcomes";
 import { applyListView, parseListView } from "@/components/tables/list-view";
 import { BytesFreeTotal } from "@/components/executors/bytes-free-total";
 import { BACKLOG_CLASSES, CLASS_NAMES, type TableSummary } from "@/lib/client/api-types";
@@ -22,17 +22,22 @@ import { useHealthPoll } from "@/lib/client/hooks";
 const TOP = 10;
 const BY_WAIT = { ...parseListView(new URLSearchParams()), sort: "wait" as const, order: "desc" as const };
 
-/** The longest waits (lower bounds honestly first) that are not already in the planner's next ten. */
-function longestWaitsAfter(byWait: TableSummary[], next: TableSummary[]): TableSummary[] {
-  const shown = new Set(next.map((t) => t.target));
-  return applyListView(byWait.filter((t) => !shown.has(t.target) && t.wait_ms !== null), BY_WAIT).slice(0, TOP);
+/** The longest waits that are not already among the placements or the stuck criticals shown. */
+function longestWaitsAfter(byWait: TableSummary[], ...lists: TableSummary[][]): TableSummary[] {
+  const shown = new Set(lists.flat().map((t) => t.target));
+  return applyListView(
+    byWait.filter((t) => !shown.has(t.target) && t.wait_ms !== null),
+    BY_WAIT,
+  ).slice(0, TOP);
 }
 
 export function FleetOverview() {
   const revision = usePinnedRevision();
   const now = useNow();
-  const planner = useDemandPage({ limit: TOP });
-  // enough rows that, after leaving out the planner's next ten, ten remain
+  // issue 27: "next" is what the planner places, in its order; stuck criticals are their own list
+  const planner = useDemandPage({ limit: TOP, verdict: "would_place" });
+  const stuck = useDemandPage({ limit: TOP, class: ["recovery", "critical"], verdict: "would_skip" });
+  // enough rows that, after leaving out the next ten placements and ten stuck criticals, ten remain
   const waits = useDemandPage({ limit: TOP * 4, sort: "wait", order: "desc" });
   const executors = useExecutors();
   const shadow = useShadow();
@@ -57,10 +62,15 @@ export function FleetOverview() {
                 {d.leader ? (
                   <dl className="kv">
                     <dt>instance</dt>
-                    <dd className="mono" data-testid="leader-instance">{d.leader.instance}</dd>
+                    <dd className="mono" data-testid="leader-instance">
+                      {d.leader.instance}
+                    </dd>
                     <dt>since</dt>
                     <dd>
-                      {formatTime(d.leader.since_ms)} {now ? <span className="muted">({formatAgo(d.leader.since_ms, now)})</span> : null}
+                      {formatTime(d.leader.since_ms)}{" "}
+                      <span className="muted" data-testid="leader-since">
+                        ({formatAgo(d.leader.since_ms, d.now_ms)})
+                      </span>
                     </dd>
                     <dt>token</dt>
                     <dd className="mono">{d.leader.token}</dd>
@@ -77,7 +87,9 @@ export function FleetOverview() {
                       {health.data.endpoints.map((e) => (
                         <tr key={e.url}>
                           <td className="mono">{e.url}</td>
-                          <td>{e.ok ? <span className="tag tag-ok">ok</span> : <span className="tag tag-bad">down</span>}</td>
+                          <td>
+                            {e.ok ? <span className="tag tag-ok">ok</span> : <span className="tag tag-bad">down</span>}
+                          </td>
                           <td className="num">{e.latency_ms != null ? `${e.latency_ms} ms` : "—"}</td>
                         </tr>
                       ))}
@@ -89,16 +101,25 @@ export function FleetOverview() {
               </section>
               <section className="panel" aria-label="tables">
                 <h2>Tables</h2>
-                <div className="stat" data-testid="total-tables">{formatCount(d.total_tables)}</div>
+                <div className="stat" data-testid="total-tables">
+                  {formatCount(d.total_tables)}
+                </div>
                 <div className="stat-label">
-                  <Link href={withRevision("/tables", revision)}>{formatCount(d.tables_with_pending)} with pending work</Link>
+                  <Link href={withRevision("/tables", revision)}>
+                    {formatCount(d.tables_with_pending)} with pending work
+                  </Link>
                   {d.clock_skew_tables > 0 && (
                     <div data-testid="clock-skew-tables">
-                      <span className="tag tag-warn">clock skew</span> {formatCount(d.clock_skew_tables)} with a record stamped in the future
+                      <span className="tag tag-warn">clock skew</span> {formatCount(d.clock_skew_tables)} with a record
+                      stamped in the future
                     </div>
                   )}
                 </div>
-                <div className="stat-label"><Link href="/diff?since=1h" data-testid="changed-last-hour">What changed in the last hour</Link></div>
+                <div className="stat-label">
+                  <Link href="/diff?since=1h" data-testid="changed-last-hour">
+                    What changed in the last hour
+                  </Link>
+                </div>
               </section>
               <section className="panel" aria-label="skipped records">
                 <h2>Skipped records</h2>
@@ -108,7 +129,10 @@ export function FleetOverview() {
                   </Link>
                 </div>
                 <div className="stat-label">
-                  {Object.entries(d.skipped.by_reason).filter(([, n]) => n > 0).map(([reason, n]) => `${skipReasonInWords(reason)} ${formatCount(n)}`).join(" · ") || "none: every record parsed"}
+                  {Object.entries(d.skipped.by_reason)
+                    .filter(([, n]) => n > 0)
+                    .map(([reason, n]) => `${skipReasonInWords(reason)} ${formatCount(n)}`)
+                    .join(" · ") || "none: every record parsed"}
                 </div>
               </section>
             </div>
@@ -119,8 +143,14 @@ export function FleetOverview() {
                   <tbody>
                     {CLASS_NAMES.map((c) => (
                       <tr key={c}>
-                        <td><Link href={withRevision(`/tables?class=${c}`, revision)}><ClassBadge name={c} /></Link></td>
-                        <td className="num" data-testid={`count-class-${c}`}>{formatCount(d.counts.by_class[c] ?? 0)}</td>
+                        <td>
+                          <Link href={withRevision(`/tables?class=${c}`, revision)}>
+                            <ClassBadge name={c} />
+                          </Link>
+                        </td>
+                        <td className="num" data-testid={`count-class-${c}`}>
+                          {formatCount(d.counts.by_class[c] ?? 0)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -132,27 +162,54 @@ export function FleetOverview() {
                   <tbody>
                     {BACKLOG_CLASSES.map((b) => (
                       <tr key={b}>
-                        <td><Link href={withRevision(`/tables?backlog=${b}`, revision)}><BacklogBadge name={b} /></Link></td>
-                        <td className="num" data-testid={`count-backlog-${b}`}>{formatCount(d.counts.by_backlog[b] ?? 0)}</td>
+                        <td>
+                          <Link href={withRevision(`/tables?backlog=${b}`, revision)}>
+                            <BacklogBadge name={b} />
+                          </Link>
+                        </td>
+                        <td className="num" data-testid={`count-backlog-${b}`}>
+                          {formatCount(d.counts.by_backlog[b] ?? 0)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
               </section>
             </div>
-            <div className="grid grid-2" style={{ marginTop: 12 }}>
-              <section className="panel" aria-label="next in planner order">
-                <h2>Next in planner order</h2>
-                <TopTables tables={d.tables} />
+            <div className="grid grid-2 overview-lists" style={{ marginTop: 12 }}>
+              <section className="panel" aria-label="placed next">
+                <h2>Placed next, in planner order</h2>
+                <TopTables tables={d.tables} empty="The planner places nothing now." />
+                <p className="muted" style={{ margin: "6px 0 0" }}>
+                  {countOf(d.matched ?? d.tables.length, "table")} would be placed by {PLACEMENT_NAMES.design} at
+                  revision {formatCount(d.revision)}; the same rows lead /tables.
+                </p>
               </section>
+              <section className="panel" aria-label="stuck criticals">
+                <h2>Critical but not placed</h2>
+                <QueryState query={stuck} what="stuck criticals" quiet={quiet}>
+                  {(c) => <TopTables tables={c.tables} empty="Every critical table is placed." />}
+                </QueryState>
+                <p className="muted" style={{ margin: "6px 0 0" }}>
+                  Recovery and critical tables the planner skips now, with the reason in the verdict column.
+                </p>
+              </section>
+            </div>
+            <div className="grid grid-2 overview-lists" style={{ marginTop: 12 }}>
               <section className="panel" aria-label="longest waits">
                 <h2>Waiting longest, after those</h2>
                 <QueryState query={waits} what="longest waits" quiet={quiet}>
-                  {(w) => <TopTables tables={longestWaitsAfter(w.tables, d.tables)} empty="No other table is waiting." />}
+                  {(w) => (
+                    <TopTables
+                      tables={longestWaitsAfter(w.tables, d.tables, stuck.data?.tables ?? [])}
+                      empty="No other table is waiting."
+                    />
+                  )}
                 </QueryState>
                 <p className="muted" style={{ margin: "6px 0 0" }}>
-                  Longest waits first, leaving out the next {TOP} in planner order; a wait marked <span className="wait-bound">≥</span> is at
-                  least that long and ranks ahead of exact waits.
+                  Longest waits first, leaving out the placements and stuck criticals above; a wait marked{" "}
+                  <span className="wait-bound">≥</span> is at least that long (the exact flush time was pruned) and
+                  sorts by the value shown.
                 </p>
               </section>
             </div>
@@ -168,18 +225,23 @@ export function FleetOverview() {
             {(e) => (
               <>
                 <p className="muted">
-                  {formatCount(e.totals.executors)} executors · {formatCount(e.totals.draining)} draining · {formatCount(e.totals.orphans)} orphan ·{" "}
-                  <BytesFreeTotal executors={e} />
+                  {countOf(e.totals.executors, "executor")} · {formatCount(e.totals.draining)} draining ·{" "}
+                  {countOf(e.totals.orphans, "orphan")} · <BytesFreeTotal executors={e} />
                 </p>
                 <table className="data">
                   <thead>
-                    <tr><th>kind</th><th className="num">free slots</th></tr>
+                    <tr>
+                      <th>kind</th>
+                      <th className="num">free slots</th>
+                    </tr>
                   </thead>
                   <tbody>
                     {Object.entries(e.totals.slots_free).map(([kind, n]) => (
                       <tr key={kind}>
                         <td>{kind}</td>
-                        <td className="num" data-testid={`free-slots-${kind}`}>{formatCount(n)}</td>
+                        <td className="num" data-testid={`free-slots-${kind}`}>
+                          {formatCount(n)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -195,11 +257,17 @@ export function FleetOverview() {
           <QueryState query={shadow} what="shadow comparison" quiet={quiet}>
             {(s) => (
               <>
-                <div className="stat" data-testid="shadow-disagreements">{formatCount(s.disagreements)}</div>
+                <div className="stat" data-testid="shadow-disagreements">
+                  {formatCount(s.disagreements)}
+                </div>
                 <div className="stat-label">
-                  {formatCount(s.outcomes.discovery_miss)} {OUTCOME_MEANING.discovery_miss.label} + {formatCount(s.outcomes.phantom_task)}{" "}
-                  {OUTCOME_MEANING.phantom_task.label} · placements{" "}
-                  {s.placements.agree ? <span className="tag tag-ok">agree with master</span> : <span className="tag tag-warn">differ from master</span>}
+                  {formatCount(s.outcomes.discovery_miss)} {OUTCOME_MEANING.discovery_miss.label} +{" "}
+                  {formatCount(s.outcomes.phantom_task)} {OUTCOME_MEANING.phantom_task.label} · placements{" "}
+                  {s.placements.agree ? (
+                    <span className="tag tag-ok">agree with master</span>
+                  ) : (
+                    <span className="tag tag-warn">differ from master</span>
+                  )}
                 </div>
               </>
             )}

@@ -8,7 +8,13 @@ import type { TableSummary } from "@/lib/client/api-types";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
 
-export function TopTables({ tables, empty = "No table has pending work." }: { tables: TableSummary[]; empty?: string }) {
+export function TopTables({
+  tables,
+  empty = "No table has pending work.",
+}: {
+  tables: TableSummary[];
+  empty?: string;
+}) {
   const revision = usePinnedRevision();
   if (tables.length === 0) return <Empty>{empty}</Empty>;
   return (
@@ -27,13 +33,23 @@ export function TopTables({ tables, empty = "No table has pending work." }: { ta
       <tbody>
         {tables.map((t) => (
           <tr key={t.target}>
-            <td className="target"><Link href={tableHref(t.target, revision)}>{t.target}</Link></td>
-            <td><ClassBadge name={t.class} /></td>
+            <td className="target">
+              <Link href={tableHref(t.target, revision)}>{t.target}</Link>
+            </td>
+            <td>
+              <ClassBadge name={t.class} />
+            </td>
             <td className="num">{formatScore(t.score)}</td>
             <td className="num">{formatCount(t.pending_generations)}</td>
-            <td className="num"><WaitText waitMs={t.wait_ms} bound={t.age_bound} /></td>
-            <td><BacklogBadge name={t.backlog_class} /></td>
-            <td><VerdictText verdict={t.verdict} /></td>
+            <td className="num">
+              <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
+            </td>
+            <td>
+              <BacklogBadge name={t.backlog_class} />
+            </td>
+            <td>
+              <VerdictText verdict={t.verdict} />
+            </td>
           </tr>
         ))}
       </tbody>

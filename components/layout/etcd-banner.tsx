@@ -6,15 +6,21 @@
 import { formatCount, formatDuration } from "@/components/ui/format";
 import { useOutage } from "@/lib/client/resources/health";
 import { useHydrated } from "@/lib/client/use-hydrated";
-import { useNow } from "@/lib/client/use-now";
+import { useMonotonicNow } from "@/lib/client/use-now";
 import { useHealthPoll } from "@/lib/client/hooks";
 
-/** How old the data on screen is during an outage, or null when unknown. */
+/**
+ * How old the data on screen is during an outage, or null when unknown: the server's own
+ * snapshot age while it answers; when the console itself is unreachable, the age it gave at
+ * its last good answer plus the time since, measured on this tab's monotonic clock.
+ */
 function useStaleAge(): number | null {
   const o = useOutage();
-  const now = useNow();
+  const now = useMonotonicNow();
   if (o.cause === "etcd" && o.snapshotAgeMs !== null) return o.snapshotAgeMs;
-  return o.lastGoodAt !== null && now ? Math.max(0, now - o.lastGoodAt) : null;
+  return o.lastGoodSeenAt !== null && o.lastGoodAgeMs !== null && now
+    ? o.lastGoodAgeMs + Math.max(0, now - o.lastGoodSeenAt)
+    : null;
 }
 
 /** "● live · rev N" while etcd answers; "stale · rev N, 41s old" during an outage. */
@@ -25,14 +31,23 @@ export function LiveMark({ liveRevision }: { liveRevision: number | null }) {
   if (hydrated && o.down) {
     const revision = o.snapshotRevision ?? o.lastGoodRevision;
     return (
-      <span className="stale-mark" data-testid="live-state" role="status" title="etcd is unreachable: what you see is the last good data, not live">
+      <span
+        className="stale-mark"
+        data-testid="live-state"
+        role="status"
+        title="etcd is unreachable: what you see is the last good data, not live"
+      >
         stale{revision !== null ? ` · rev ${formatCount(revision)}` : ""}
         {age !== null ? ` · ${formatDuration(age)} old` : ""}
       </span>
     );
   }
   return (
-    <span className="live-dot" data-testid="live-state">
+    <span
+      className="live-dot"
+      data-testid="live-state"
+      title="the newest revision etcd reports; a page's own revision (beside its title) is the one its answer was planned at, and trails this by the writes since"
+    >
       live{liveRevision !== null ? ` · rev ${formatCount(liveRevision)}` : ""}
     </span>
   );
@@ -57,7 +72,10 @@ export function EtcdBanner() {
   }
   const etcdDown = o.cause === "etcd";
   const revision = (etcdDown ? o.snapshotRevision : null) ?? o.lastGoodRevision;
-  const facts = [revision !== null ? `revision ${formatCount(revision)}` : null, age !== null ? `snapshot age ${formatDuration(age)}` : null].filter(Boolean);
+  const facts = [
+    revision !== null ? `revision ${formatCount(revision)}` : null,
+    age !== null ? `snapshot age ${formatDuration(age)}` : null,
+  ].filter(Boolean);
   return (
     <div className="banner banner-down" role="alert" data-testid="etcd-banner">
       <strong>{etcdDown ? "etcd unreachable" : "console unreachable"}</strong> — everything below is the last good data

@@ -9,7 +9,10 @@ const SECTIONS = [
   { href: "/tables", label: "Tables" },
   { href: "/executors", label: "Executors" },
   { href: "/shadow", label: "Shadow" },
+  { href: "/canary", label: "Canary" },
+  { href: "/facts", label: "Facts" },
   { href: "/failures", label: "Failures" },
+  { href: "/reasons", label: "Reasons" },
   { href: "/policies", label: "Policies" },
   { href: "/audit", label: "Audit" },
 ];
@@ -22,7 +25,12 @@ export function Nav() {
       {SECTIONS.map((s) => {
         const active = s.href === "/" ? pathname === "/" : pathname.startsWith(s.href);
         return (
-          <Link key={s.href} href={withRevision(s.href, revision)} className={active ? "active" : undefined} aria-current={active ? "page" : undefined}>
+          <Link
+            key={s.href}
+            href={withRevision(s.href, revision)}
+            className={active ? "active" : undefined}
+            aria-current={active ? "page" : undefined}
+          >
             {s.label}
           </Link>
         );

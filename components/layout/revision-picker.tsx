@@ -6,6 +6,7 @@
 // opens the same view; "Live" drops it.
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { encodedPath } from "@/lib/client/links";
 import { useEffect, useState, type FormEvent } from "react";
 import { LiveMark } from "@/components/layout/etcd-banner";
 import { formatCount } from "@/components/ui/format";
@@ -19,17 +20,28 @@ import { useHealthPoll } from "@/lib/client/hooks";
 export function RevisionPicker() {
   const pinned = usePinnedRevision();
   const router = useRouter();
-  const pathname = usePathname();
+  // the path re-encoded: a table target's "/" must not travel raw (console-api.md third version)
+  const pathname = encodedPath(usePathname());
   const params = useSearchParams();
   const health = useHealthPoll();
   const hydrated = useHydrated();
   const liveRevision = hydrated ? (health.data?.revision ?? health.data?.snapshot?.revision ?? null) : null;
-  const [draft, setDraft] = useState(pinned === null ? "" : String(pinned));
+  const at = params.get("at");
+  const pinText = at !== null && pinned !== null ? draftOfAt(at) : pinned === null ? "" : String(pinned);
+  const [draft, setDraft] = useState(pinText);
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const at = params.get("at");
-  // the box shows the pin; it is reset only when the pin itself changes (not on every render)
-  useEffect(() => setDraft(at !== null && pinned !== null ? draftOfAt(at) : pinned === null ? "" : String(pinned)), [pinned, at]);
+  // the box shows the pin; it is reset only when the pin itself changes (set while rendering, not on every render)
+  const [shownPin, setShownPin] = useState(pinText);
+  if (shownPin !== pinText) {
+    setShownPin(pinText);
+    setDraft(pinText);
+  }
+  // a shared link whose `?at=` is not a time says so (no request is made for it)
+  const unreadableAt =
+    at !== null && pinned === null && !Number.isFinite(Date.parse(at))
+      ? `cannot read the link's time ${JSON.stringify(at)}`
+      : null;
 
   function go(revision: number | null, atMs?: number) {
     const next = new URLSearchParams(params.toString());
@@ -48,7 +60,7 @@ export function RevisionPicker() {
   useEffect(() => {
     if (at === null || pinned !== null) return;
     const atMs = Date.parse(at);
-    if (!Number.isFinite(atMs)) return setProblem(`cannot read the link's time ${JSON.stringify(at)}`);
+    if (!Number.isFinite(atMs)) return;
     let cancelled = false;
     fetchRevisionAt(atMs).then(
       (t) => !cancelled && go(t.revision, atMs),
@@ -64,7 +76,12 @@ export function RevisionPicker() {
     e.preventDefault();
     const form = e.currentTarget;
     // a revision is checked against the newest one, asked for now if health has not answered yet
-    const newest = liveRevision ?? (await fetchHealth().then((h) => h.revision ?? h.snapshot?.revision ?? null, () => null));
+    const newest =
+      liveRevision ??
+      (await fetchHealth().then(
+        (h) => h.revision ?? h.snapshot?.revision ?? null,
+        () => null,
+      ));
     // what the box holds now: text typed before the page finished hydrating is in the box but not yet in state
     const typed = new FormData(form).get("when");
     const pin = parsePin(typeof typed === "string" ? typed : draft, Date.now(), newest);
@@ -90,14 +107,22 @@ export function RevisionPicker() {
       if (direction === "forward" && liveRevision !== null && change.revision >= liveRevision) go(null);
       else go(change.revision);
     } catch (err) {
-      setProblem(err instanceof ApiError && err.status === 404 ? `no ${direction === "back" ? "earlier" : "later"} change on this page` : String(err));
+      setProblem(
+        err instanceof ApiError && err.status === 404
+          ? `no ${direction === "back" ? "earlier" : "later"} change on this page`
+          : String(err),
+      );
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <form className={`revision-picker ${pinned === null ? "is-live" : "is-pinned"}`} onSubmit={submit} aria-label="time travel">
+    <form
+      className={`revision-picker ${pinned === null ? "is-live" : "is-pinned"}`}
+      onSubmit={submit}
+      aria-label="time travel"
+    >
       {pinned === null ? (
         <LiveMark liveRevision={liveRevision} />
       ) : (
@@ -105,14 +130,34 @@ export function RevisionPicker() {
           NOT LIVE · rev {formatCount(pinned)}
         </span>
       )}
-      <button type="button" onClick={() => void step("back")} disabled={busy || (pinned ?? liveRevision) === null} aria-label="step back one change" title="step back one change on this page">
+      <button
+        type="button"
+        onClick={() => void step("back")}
+        disabled={busy || (pinned ?? liveRevision) === null}
+        aria-label="step back one change"
+        title="step back one change on this page"
+      >
         ◀
       </button>
       <label>
         <span className="sr-only">time (UTC) or revision</span>
-        <input name="when" placeholder="03:10, 2h ago, rev" value={draft} onChange={(e) => setDraft(e.target.value)} size={14} aria-invalid={problem !== null} aria-describedby="pin-problem" />
+        <input
+          name="when"
+          placeholder="03:10, 2h ago, rev"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          size={14}
+          aria-invalid={(problem ?? unreadableAt) !== null}
+          aria-describedby="pin-problem"
+        />
       </label>
-      <button type="button" onClick={() => void step("forward")} disabled={busy || pinned === null} aria-label="step forward one change" title="step forward one change on this page">
+      <button
+        type="button"
+        onClick={() => void step("forward")}
+        disabled={busy || pinned === null}
+        aria-label="step forward one change"
+        title="step forward one change on this page"
+      >
         ▶
       </button>
       <button type="submit" disabled={busy}>
@@ -127,7 +172,7 @@ export function RevisionPicker() {
         </Link>
       ) : null}
       <span id="pin-problem" className="pin-problem" role="alert" data-testid="pin-problem">
-        {problem ?? ""}
+        {problem ?? unreadableAt ?? ""}
       </span>
     </form>
   );

@@ -31,11 +31,22 @@ export function ConflictView({
   const [choice, setChoice] = useState<Record<string, "theirs" | "mine">>({});
   const undecided = conflicts.filter((c) => !choice[c.path]).length;
   return (
-    <section className={styles.conflict} role="alert" data-testid="conflict-view" aria-label="conflict" tabIndex={-1} data-takes-focus>
+    <section
+      className={styles.conflict}
+      role="alert"
+      data-testid="conflict-view"
+      aria-label="conflict"
+      tabIndex={-1}
+      data-takes-focus
+    >
       <h3>
-        Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision {formatCount(currentModRevision)})
+        Someone else saved the policy of <span className="target">{target}</span> first (now mod_revision{" "}
+        {formatCount(currentModRevision)})
       </h3>
-      <p>Nothing of yours was written. Their change and yours are combined below; where you both changed a field, choose which value wins.</p>
+      <p>
+        Nothing of yours was written. Their change and yours are combined below; where you both changed a field, choose
+        which value wins.
+      </p>
       <h4>Their change</h4>
       <PolicyDiff before={withoutVersion(base)} after={withoutVersion(current)} label="by them" />
       <h4>Your change</h4>
@@ -49,18 +60,37 @@ export function ConflictView({
             <div key={c.path} className={styles.choice} data-testid="both-changed-field" data-path={c.path}>
               <strong>{labelOf(c.path)}</strong> <span className="muted">(was {showValue(c.base)})</span>
               <label>
-                <input type="radio" name={`win-${c.path}`} checked={choice[c.path] === "theirs"} onChange={() => setChoice({ ...choice, [c.path]: "theirs" })} /> theirs: {showValue(c.theirs)}
+                <input
+                  type="radio"
+                  name={`win-${c.path}`}
+                  checked={choice[c.path] === "theirs"}
+                  onChange={() => setChoice({ ...choice, [c.path]: "theirs" })}
+                />{" "}
+                theirs: {showValue(c.theirs)}
               </label>
               <label>
-                <input type="radio" name={`win-${c.path}`} checked={choice[c.path] === "mine"} onChange={() => setChoice({ ...choice, [c.path]: "mine" })} /> mine: {showValue(c.mine)}
+                <input
+                  type="radio"
+                  name={`win-${c.path}`}
+                  checked={choice[c.path] === "mine"}
+                  onChange={() => setChoice({ ...choice, [c.path]: "mine" })}
+                />{" "}
+                mine: {showValue(c.mine)}
               </label>
             </div>
           ))}
         </fieldset>
       )}
       <div className={styles.actions}>
-        <button type="button" className={styles.primary} disabled={undecided > 0} onClick={() => onContinue(resolveConflicts(merged, conflicts, choice))}>
-          {undecided > 0 ? `Choose ${undecided === 1 ? "1 value" : `${undecided} values`} first` : "Continue with the combined change"}
+        <button
+          type="button"
+          className={styles.primary}
+          disabled={undecided > 0}
+          onClick={() => onContinue(resolveConflicts(merged, conflicts, choice))}
+        >
+          {undecided > 0
+            ? `Choose ${undecided === 1 ? "1 value" : `${undecided} values`} first`
+            : "Continue with the combined change"}
         </button>
         <button type="button" onClick={onDiscard}>
           Discard my change

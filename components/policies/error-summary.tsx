@@ -20,7 +20,13 @@ export function errorList(errors: FieldErrors<PolicyDocument>, prefix = ""): { p
   return out;
 }
 
-export function ErrorSummary({ errors, setFocus }: { errors: FieldErrors<PolicyDocument>; setFocus: UseFormSetFocus<PolicyDocument> }) {
+export function ErrorSummary({
+  errors,
+  setFocus,
+}: {
+  errors: FieldErrors<PolicyDocument>;
+  setFocus: UseFormSetFocus<PolicyDocument>;
+}) {
   const list = errorList(errors);
   if (list.length === 0) return null;
   return (

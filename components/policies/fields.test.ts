@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { cleanDoc, describeIssue, diffDocs, flattenDoc, formValues, POLICY_FIELDS, resolveConflicts, showValue, threeWay, withoutVersion } from "./fields";
+import {
+  cleanDoc,
+  describeIssue,
+  diffDocs,
+  flattenDoc,
+  formValues,
+  POLICY_FIELDS,
+  resolveConflicts,
+  showValue,
+  threeWay,
+  withoutVersion,
+} from "./fields";
 
 describe("policy form helpers", () => {
   it("covers every leaf of the document schema once, each with words", () => {
@@ -11,9 +22,17 @@ describe("policy form helpers", () => {
   it("turns a sparse document into full form values and back", () => {
     const doc = { v: 1, merge: { min_generations: 4 }, kinds_allowed: ["MergeWal"] };
     const form = formValues(doc);
-    expect(form.merge).toEqual({ min_generations: 4, min_bytes: null, max_age_secs: null, critical_generations: null, continuous: null });
+    expect(form.merge).toEqual({
+      min_generations: 4,
+      min_bytes: null,
+      max_age_secs: null,
+      critical_generations: null,
+      continuous: null,
+    });
     expect(form.mode).toBeNull();
-    expect(cleanDoc(form)).toEqual(doc);
+    // v is the format's version, not a setting: the form never carries it (no phantom "v inherit → 1")
+    expect("v" in form).toBe(false);
+    expect(cleanDoc(form)).toEqual({ merge: { min_generations: 4 }, kinds_allowed: ["MergeWal"] });
     expect(cleanDoc(formValues({}))).toEqual({});
   });
   it("diffs leaves, treating null and absent alike", () => {
@@ -36,16 +55,32 @@ describe("policy form helpers", () => {
     // v is not a change (base has it, mine does not); mode: only they changed it
     expect(conflicts).toEqual([{ path: "merge.min_generations", base: 8, theirs: 12, mine: 2 }]);
     expect(merged).toEqual({ merge: { min_generations: 12, max_age_secs: 60 }, mode: "planner", backpressure: "off" });
-    expect(resolveConflicts(merged, conflicts, { "merge.min_generations": "mine" })).toEqual({ merge: { min_generations: 2, max_age_secs: 60 }, mode: "planner", backpressure: "off" });
+    expect(resolveConflicts(merged, conflicts, { "merge.min_generations": "mine" })).toEqual({
+      merge: { min_generations: 2, max_age_secs: 60 },
+      mode: "planner",
+      backpressure: "off",
+    });
     expect(resolveConflicts(merged, conflicts, { "merge.min_generations": "theirs" }).merge?.min_generations).toBe(12);
     // the same change on both sides is no conflict
     expect(threeWay(base, { merge: { min_generations: 2 } }, { merge: { min_generations: 2 } }).conflicts).toEqual([]);
     expect(withoutVersion({ v: 1, mode: "legacy" })).toEqual({ mode: "legacy" });
   });
   it("says what is wrong in words: field, allowed range, value given", () => {
-    expect(describeIssue("merge.min_generations", 0, "Too small: expected number to be >=1")).toBe("Minimum pending generations must be a whole number of at least 1 generations; you gave 0.");
-    expect(describeIssue("merge.min_generations", "abc", "Invalid input")).toBe('Minimum pending generations must be a whole number of at least 1 generations; you gave "abc".');
-    expect(describeIssue("mode", "turbo", "Invalid option")).toBe("Scheduling mode must be one of legacy, planner, active, drain, frozen; you gave \"turbo\".");
-    expect(describeIssue("merge.critical_generations", 5, "must be at least merge.min_generations (10)")).toBe("Critical pending generations must be at least Minimum pending generations (10); you gave 5.");
+    expect(describeIssue("merge.min_generations", 0, "Too small: expected number to be >=1")).toBe(
+      "Minimum pending generations must be a whole number between 1 and 9,007,199,254,740,991 (generations); you gave 0.",
+    );
+    expect(describeIssue("merge.min_generations", "abc", "Invalid input")).toBe(
+      'Minimum pending generations must be a whole number between 1 and 9,007,199,254,740,991 (generations); you gave "abc".',
+    );
+    // as typed: digits past the safe integers are never rewritten as 1e+20
+    expect(describeIssue("merge.min_generations", "99999999999999999999", "Invalid input")).toBe(
+      "Minimum pending generations must be a whole number between 1 and 9,007,199,254,740,991 (generations); you gave 99999999999999999999.",
+    );
+    expect(describeIssue("mode", "turbo", "Invalid option")).toBe(
+      'Scheduling mode must be one of legacy, planner, active, drain, frozen; you gave "turbo".',
+    );
+    expect(describeIssue("merge.critical_generations", 5, "must be at least merge.min_generations (10)")).toBe(
+      "Critical pending generations must be at least Minimum pending generations (10); you gave 5.",
+    );
   });
 });

@@ -7,9 +7,9 @@ import {
   POLICY_MODES,
   POLICY_TURN_KINDS,
   POLICY_UNIT_KINDS,
+  intBoundWords,
   type PolicyDocument,
 } from "@/lib/schema/policy";
-import { formatCount } from "@/components/ui/format";
 
 export type FieldKind = "int" | "bool" | "enum" | "list";
 
@@ -27,32 +27,138 @@ export interface PolicyField {
   help: string;
 }
 
-const KIND_WORDS: Record<string, string> = { merge_wal: "WAL merge", compact: "compaction", index_id: "id index", repair: "repair", retire: "retire" };
+const KIND_WORDS: Record<string, string> = {
+  merge_wal: "WAL merge",
+  compact: "compaction",
+  index_id: "id index",
+  repair: "repair",
+  retire: "retire",
+};
 
 const turnFields = (section: "max_consecutive_turns" | "max_turn_wait_secs"): PolicyField[] =>
   POLICY_TURN_KINDS.map((k) =>
     section === "max_consecutive_turns"
-      ? { path: `${section}.${k}`, label: `Write turns in a row (${KIND_WORDS[k]})`, kind: "int" as const, min: 1, unit: "turns", help: `how many write turns ${KIND_WORDS[k]} may take in a row before another kind goes first` }
-      : { path: `${section}.${k}`, label: `Longest wait for a turn (${KIND_WORDS[k]})`, kind: "int" as const, min: 0, unit: "seconds", help: `after this long waiting, a ${KIND_WORDS[k]} unit is promoted to critical` },
+      ? {
+          path: `${section}.${k}`,
+          label: `Write turns in a row (${KIND_WORDS[k]})`,
+          kind: "int" as const,
+          min: 1,
+          unit: "turns",
+          help: `how many write turns ${KIND_WORDS[k]} may take in a row before another kind goes first`,
+        }
+      : {
+          path: `${section}.${k}`,
+          label: `Longest wait for a turn (${KIND_WORDS[k]})`,
+          kind: "int" as const,
+          min: 0,
+          unit: "seconds",
+          help: `after this long waiting, a ${KIND_WORDS[k]} unit is promoted to critical`,
+        },
   );
 
 export const POLICY_FIELDS: readonly PolicyField[] = [
-  { path: "mode", label: "Scheduling mode", kind: "enum", options: POLICY_MODES, help: "who schedules this table: legacy (the master's task queue, P1) or planner (P2)" },
-  { path: "executors_allowed", label: "Executors allowed", kind: "list", options: POLICY_EXECUTOR_KINDS, help: "executor kinds that may run its work" },
-  { path: "kinds_allowed", label: "Work kinds allowed", kind: "list", options: POLICY_UNIT_KINDS, help: "unit kinds the planner may place" },
-  { path: "merge.min_generations", label: "Minimum pending generations", kind: "int", min: 1, unit: "generations", help: "pending generations before a merge is due" },
-  { path: "merge.min_bytes", label: "Minimum pending bytes", kind: "int", min: 0, unit: "bytes", help: "pending bytes before a merge is due (0 = size never makes it due)" },
-  { path: "merge.max_age_secs", label: "Age that doubles the score", kind: "int", min: 1, unit: "seconds", help: "the oldest pending generation's age adds one to the score multiplier per this many seconds" },
-  { path: "merge.critical_generations", label: "Critical pending generations", kind: "int", min: 1, unit: "generations", help: "pending generations that make a table critical (at least the minimum)" },
+  {
+    path: "mode",
+    label: "Scheduling mode",
+    kind: "enum",
+    options: POLICY_MODES,
+    help: "who schedules this table: legacy (the master's task queue, P1) or planner (P2)",
+  },
+  {
+    path: "executors_allowed",
+    label: "Executors allowed",
+    kind: "list",
+    options: POLICY_EXECUTOR_KINDS,
+    help: "executor kinds that may run its work",
+  },
+  {
+    path: "kinds_allowed",
+    label: "Work kinds allowed",
+    kind: "list",
+    options: POLICY_UNIT_KINDS,
+    help: "unit kinds the planner may place",
+  },
+  {
+    path: "merge.min_generations",
+    label: "Minimum pending generations",
+    kind: "int",
+    min: 1,
+    unit: "generations",
+    help: "pending generations before a merge is due",
+  },
+  {
+    path: "merge.min_bytes",
+    label: "Minimum pending bytes",
+    kind: "int",
+    min: 0,
+    unit: "bytes",
+    help: "pending bytes before a merge is due (0 = size never makes it due)",
+  },
+  {
+    path: "merge.max_age_secs",
+    label: "Age that doubles the score",
+    kind: "int",
+    min: 1,
+    unit: "seconds",
+    help: "the oldest pending generation's age adds one to the score multiplier per this many seconds",
+  },
+  {
+    path: "merge.critical_generations",
+    label: "Critical pending generations",
+    kind: "int",
+    min: 1,
+    unit: "generations",
+    help: "pending generations that make a table critical (at least the minimum)",
+  },
   { path: "merge.continuous", label: "Merge continuously", kind: "bool", help: "merge whenever anything is pending" },
-  { path: "compact.min_fragments", label: "Fragments before compaction", kind: "int", min: 1, unit: "fragments", help: "fragments before compaction is due" },
-  { path: "compact.max_source_fragments", label: "Fragments per compaction", kind: "int", min: 1, unit: "fragments", help: "fragments one compaction reads at most" },
-  { path: "index.type", label: "Id index type", kind: "enum", options: INDEX_TYPES, help: "the id index built after compaction" },
+  {
+    path: "compact.min_fragments",
+    label: "Fragments before compaction",
+    kind: "int",
+    min: 1,
+    unit: "fragments",
+    help: "fragments before compaction is due",
+  },
+  {
+    path: "compact.max_source_fragments",
+    label: "Fragments per compaction",
+    kind: "int",
+    min: 1,
+    unit: "fragments",
+    help: "fragments one compaction reads at most",
+  },
+  {
+    path: "index.type",
+    label: "Id index type",
+    kind: "enum",
+    options: INDEX_TYPES,
+    help: "the id index built after compaction",
+  },
   ...turnFields("max_consecutive_turns"),
   ...turnFields("max_turn_wait_secs"),
-  { path: "backpressure", label: "Backpressure", kind: "enum", options: BACKPRESSURE_MODES, help: "what backlog does to writers" },
-  { path: "backlog.warn_generations", label: "Backlog warning", kind: "int", min: 1, unit: "generations", help: "pending generations at which the backlog warns" },
-  { path: "backlog.critical_generations", label: "Backlog critical", kind: "int", min: 1, unit: "generations", help: "pending generations at which the backlog is critical (at least the warning)" },
+  {
+    path: "backpressure",
+    label: "Backpressure",
+    kind: "enum",
+    options: BACKPRESSURE_MODES,
+    help: "what backlog does to writers",
+  },
+  {
+    path: "backlog.warn_generations",
+    label: "Backlog warning",
+    kind: "int",
+    min: 1,
+    unit: "generations",
+    help: "pending generations at which the backlog warns",
+  },
+  {
+    path: "backlog.critical_generations",
+    label: "Backlog critical",
+    kind: "int",
+    min: 1,
+    unit: "generations",
+    help: "pending generations at which the backlog is critical (at least the warning)",
+  },
 ];
 
 export const FIELD_BY_PATH: ReadonlyMap<string, PolicyField> = new Map(POLICY_FIELDS.map((f) => [f.path, f]));
@@ -60,7 +166,17 @@ export const FIELD_BY_PATH: ReadonlyMap<string, PolicyField> = new Map(POLICY_FI
 /** A field's label, or the path itself for a path no field has. */
 export const labelOf = (path: string) => FIELD_BY_PATH.get(path)?.label ?? path;
 
-const given = (value: unknown) => (value === undefined || value === null || value === "" ? "nothing" : Array.isArray(value) ? (value.length === 0 ? "none" : value.join(", ")) : JSON.stringify(value));
+/** The value as the admin typed it: digits stay digits (never 1e+20), other text is quoted. */
+const given = (value: unknown) =>
+  value === undefined || value === null || value === ""
+    ? "nothing"
+    : Array.isArray(value)
+      ? value.length === 0
+        ? "none"
+        : value.join(", ")
+      : typeof value === "string" && /^-?\d+$/.test(value.trim())
+        ? value.trim()
+        : JSON.stringify(value);
 
 /**
  * A validation message in plain words: the field, the allowed range, the value given.
@@ -76,7 +192,7 @@ export function describeIssue(path: string, value: unknown, detail: string): str
   }
   switch (field.kind) {
     case "int":
-      return `${field.label} must be a whole number of at least ${formatCount(field.min ?? 0)} ${field.unit}; you gave ${given(value)}.`;
+      return `${field.label} must be ${intBoundWords(field.min ?? 0)} (${field.unit}); you gave ${given(value)}.`;
     case "enum":
       return `${field.label} must be one of ${field.options?.join(", ")}; you gave ${given(value)}.`;
     case "bool":
@@ -132,12 +248,14 @@ export function cleanDoc(doc: unknown): PolicyDocument {
   return unflatten(flattenDoc(doc)) as PolicyDocument;
 }
 
-/** A full form value: every section present, every leaf null unless the document sets it. */
+/**
+ * A full form value: every section present, every leaf null unless the document sets it.
+ * `v` is left out: it is the format's version, which the server stamps on every save, not a
+ * setting; carrying it made a phantom "v inherit → 1" row after each save and in reverts.
+ */
 export function formValues(doc: unknown): PolicyDocument {
   const out: Plain = {};
   for (const field of POLICY_FIELDS) setPath(out, field.path, getPath(doc, field.path) ?? null);
-  const v = getPath(doc, "v");
-  if (v !== undefined && v !== null) out.v = v;
   return out as PolicyDocument;
 }
 
@@ -178,7 +296,11 @@ export interface BothChanged {
  * which are returned for the admin to decide (nothing is overwritten silently). `v` is a
  * version marker, not a change: it is left out of both sides.
  */
-export function threeWay(base: unknown, theirs: unknown, mine: unknown): { merged: PolicyDocument; conflicts: BothChanged[] } {
+export function threeWay(
+  base: unknown,
+  theirs: unknown,
+  mine: unknown,
+): { merged: PolicyDocument; conflicts: BothChanged[] } {
   const [b, t, m] = [base, theirs, mine].map(withoutVersion);
   const theirChanges = new Map(diffDocs(b, t).map((c) => [c.path, c]));
   const out = flattenDoc(t);
@@ -196,7 +318,11 @@ export function threeWay(base: unknown, theirs: unknown, mine: unknown): { merge
 }
 
 /** Resolve the conflicts of `threeWay` with the admin's choice for each path. */
-export function resolveConflicts(merged: PolicyDocument, conflicts: BothChanged[], choice: Record<string, "theirs" | "mine">): PolicyDocument {
+export function resolveConflicts(
+  merged: PolicyDocument,
+  conflicts: BothChanged[],
+  choice: Record<string, "theirs" | "mine">,
+): PolicyDocument {
   const out = flattenDoc(merged);
   for (const c of conflicts) {
     const value = choice[c.path] === "mine" ? c.mine : c.theirs;

@@ -17,10 +17,10 @@ export function ModeNotice({ modes, targetMode }: { modes: PreviewResponse["mode
       {modes === null
         ? targetMode === "legacy"
           ? "this policy's mode is legacy: the save changes the console's model and preview only. The master reads policies only from P2 (mode planner)."
-          : `this policy's mode is ${targetMode}: masters running a policy-aware (P2) binary apply it; a P1 master reads no policy.`
+          : `this policy's mode is ${targetMode}: the save takes effect only on policy-aware (P2) masters; a P1 master reads no policy.`
         : other === 0
           ? `all ${n(total)} tables are in mode legacy: the save changes the console's model and preview only. The master does not read policies; it reads them only from P2 (mode planner).`
-          : `${n(legacy)} of ${n(total)} tables are in mode legacy (console model and preview only); ${n(other)} are not, and masters running a policy-aware (P2) binary apply the save to those. A P1 master reads no policy.`}
+          : `${n(legacy)} of ${n(total)} tables are in mode legacy (console model and preview only); for the ${n(other)} that are not, the save takes effect only on policy-aware (P2) masters. A P1 master reads no policy.`}
     </p>
   );
 }

@@ -29,8 +29,16 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
         {query.data && <span className="muted">etcd revision {formatCount(query.data.revision)}</span>}
         <Link href={withRevision("/audit", pinned)}>audit log</Link>
       </div>
-      {readOnly && <p className="muted" data-testid="read-only-notice">Read-only: no admin tokens are configured.</p>}
-      {!readOnly && !canWrite && <p className="muted">Viewing only. <Link href="/signin?next=/policies">Sign in as an admin</Link> to edit.</p>}
+      {readOnly && (
+        <p className="muted" data-testid="read-only-notice">
+          Read-only: no admin tokens are configured.
+        </p>
+      )}
+      {!readOnly && !canWrite && (
+        <p className="muted">
+          Viewing only. <Link href="/signin?next=/policies">Sign in as an admin</Link> to edit.
+        </p>
+      )}
       <form
         className="toolbar"
         onSubmit={(e) => {
@@ -40,11 +48,22 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
         }}
       >
         <label htmlFor="policy-target">Table</label>
-        <input id="policy-target" type="search" placeholder="table name (target)" value={name} onChange={(e) => setName(e.target.value)} maxLength={512} />
+        <input
+          id="policy-target"
+          type="search"
+          placeholder="table name (target)"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={512}
+        />
         <button type="submit">{canWrite ? "Open policy to edit" : "Open policy"}</button>
       </form>
       {query.data === undefined ? (
-        query.isError ? <div className="state state-error">Could not load policies: {String((query.error as Error).message)}</div> : <div className="state state-loading">Loading policies…</div>
+        query.isError ? (
+          <div className="state state-error">Could not load policies: {String((query.error as Error).message)}</div>
+        ) : (
+          <div className="state state-loading">Loading policies…</div>
+        )
       ) : (
         <table className="data" data-testid="policies-list">
           <thead>
@@ -59,7 +78,13 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
               <td>
                 <Link href={href(DEFAULT_POLICY_TARGET)}>{DEFAULT_POLICY_TARGET} (fleet default)</Link>
               </td>
-              <td>{query.data.default.mod_revision === 0 ? <span className="muted">built-in defaults only</span> : <Overrides doc={query.data.default.stored} />}</td>
+              <td>
+                {query.data.default.mod_revision === 0 ? (
+                  <span className="muted">built-in defaults only</span>
+                ) : (
+                  <Overrides doc={query.data.default.stored} />
+                )}
+              </td>
               <td className="num">{query.data.default.mod_revision}</td>
             </tr>
             {query.data.tables.map((t) => (
@@ -67,7 +92,13 @@ export function PoliciesList({ canWrite, readOnly }: { canWrite: boolean; readOn
                 <td className="target">
                   <Link href={href(t.target)}>{t.target}</Link>
                 </td>
-                <td>{t.stored_issue ? <span className="tag tag-bad">{t.stored_issue.reason}</span> : <Overrides doc={t.stored} />}</td>
+                <td>
+                  {t.stored_issue ? (
+                    <span className="tag tag-bad">{t.stored_issue.reason}</span>
+                  ) : (
+                    <Overrides doc={t.stored} />
+                  )}
+                </td>
                 <td className="num">{t.mod_revision}</td>
               </tr>
             ))}

@@ -5,7 +5,12 @@ import styles from "./policies.module.css";
 
 export function PolicyDiff({ before, after, label }: { before: unknown; after: unknown; label?: string }) {
   const changes = diffDocs(before, after);
-  if (changes.length === 0) return <p className="muted" data-testid="diff-empty">No changes{label ? ` ${label}` : ""}.</p>;
+  if (changes.length === 0)
+    return (
+      <p className="muted" data-testid="diff-empty">
+        No changes{label ? ` ${label}` : ""}.
+      </p>
+    );
   return (
     <table className={styles.diff} data-testid="policy-diff" aria-label={label ?? "changes"}>
       <thead>

@@ -7,10 +7,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { usePolicy } from "@/lib/client/hooks";
-import { fetchAudit } from "@/lib/client/resources/audit";
+import { fetchAudit, NO_AUDIT_FILTERS } from "@/lib/client/resources/audit";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { QueryState } from "@/components/ui/query-state";
+import { prefillDoc, PREFILL_PARAM } from "@/components/takeover/prefill";
 import { PolicyForm, type StartingEdit } from "./policy-form";
 import { PolicyReadView } from "./policy-read-view";
 import styles from "./policies.module.css";
@@ -21,7 +22,8 @@ function useRevertTo(target: string): { start: StartingEdit | null; loading: boo
   const id = useSearchParams().get("revert");
   const query = useQuery({
     queryKey: ["audit", "entry", target, id],
-    queryFn: ({ signal }) => fetchAudit({ target, cursor: `${id}0`, revision: null }, signal),
+    queryFn: ({ signal }) =>
+      fetchAudit({ filters: { ...NO_AUDIT_FILTERS, target }, cursor: `${id}0`, revision: null }, signal),
     enabled: id !== null && /^[\w.-]{1,127}$/.test(id),
     staleTime: Infinity,
   });
@@ -29,32 +31,61 @@ function useRevertTo(target: string): { start: StartingEdit | null; loading: boo
   if (!entry) return { start: null, loading: query.isFetching };
   // before the change the table had no override: the revert deletes it (`_default` cannot be deleted: it empties instead)
   const deletes = entry.before === null && target !== DEFAULT_POLICY_TARGET;
-  return { start: { doc: entry.before ?? {}, deletes, reason: `Revert the change of ${formatTime(entry.at_ms)} by ${entry.actor}` }, loading: false };
+  return {
+    start: {
+      doc: entry.before ?? {},
+      deletes,
+      reason: `Revert the change of ${formatTime(entry.at_ms)} by ${entry.actor}`,
+    },
+    loading: false,
+  };
+}
+
+/** `?prefill=<document>` (the facts page's "preview this default") starts the form from that document. */
+function usePrefill(revert: { start: StartingEdit | null; loading: boolean }): {
+  start: StartingEdit | null;
+  loading: boolean;
+} {
+  const doc = prefillDoc(useSearchParams().get(PREFILL_PARAM));
+  if (revert.start || revert.loading || !doc) return revert;
+  return { start: { doc, deletes: false, reason: "Set from the fleet facts (/facts)" }, loading: false };
 }
 
 export function PolicyEditor({ target, canWrite, readOnly }: { target: string; canWrite: boolean; readOnly: boolean }) {
   const query = usePolicy(target);
   const pinned = usePinnedRevision();
-  const revert = useRevertTo(target);
+  const revert = usePrefill(useRevertTo(target));
   const title = target === DEFAULT_POLICY_TARGET ? "Fleet default policy (_default)" : `Policy of ${target}`;
   const editable = canWrite && pinned === null;
   return (
     <div>
       <div className="page-title">
         <h1 data-testid="policy-title">{title}</h1>
-        {target !== DEFAULT_POLICY_TARGET && <Link href={withRevision(`/tables/${encodeURIComponent(target)}`, pinned)}>table detail</Link>}
+        {target !== DEFAULT_POLICY_TARGET && (
+          <Link href={withRevision(`/tables/${encodeURIComponent(target)}`, pinned)}>table detail</Link>
+        )}
         <Link href={withRevision(`/audit?target=${encodeURIComponent(target)}`, pinned)}>audit</Link>
         <Link href={withRevision("/policies", pinned)}>all policies</Link>
       </div>
-      {readOnly && <div className={styles.notice} data-testid="read-only-notice">The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS), so policies cannot be changed here.</div>}
+      {readOnly && (
+        <div className={styles.notice} data-testid="read-only-notice">
+          The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS), so policies cannot be changed
+          here.
+        </div>
+      )}
       {!readOnly && !canWrite && (
         <div className={styles.notice} data-testid="sign-in-notice">
-          Viewing only. <Link href={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`}>Sign in as an admin</Link> to edit.
+          Viewing only.{" "}
+          <Link href={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`}>
+            Sign in as an admin
+          </Link>{" "}
+          to edit.
         </div>
       )}
       {canWrite && pinned !== null && (
         <div className={styles.notice} data-testid="pinned-notice">
-          This is the policy stored at etcd revision {formatCount(pinned)}. Edits apply to the live policy: <Link href={`/policies/${encodeURIComponent(target)}`}>return to live</Link> to edit.
+          This is the policy stored at etcd revision {formatCount(pinned)}. Edits apply to the live policy:{" "}
+          <Link href={`/policies/${encodeURIComponent(target)}`}>return to live</Link> to edit.
         </div>
       )}
       <QueryState query={query} what="the policy">
@@ -68,7 +99,9 @@ export function PolicyEditor({ target, canWrite, readOnly }: { target: string; c
             {!editable ? (
               <PolicyReadView data={data} />
             ) : revert.loading ? (
-              <div className="state state-loading" aria-busy="true">Loading the change to revert…</div>
+              <div className="state state-loading" aria-busy="true">
+                Loading the change to revert…
+              </div>
             ) : (
               <PolicyForm key={`${target}:${revert.start ? "revert" : "edit"}`} data={data} start={revert.start} />
             )}

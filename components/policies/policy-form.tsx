@@ -2,7 +2,8 @@
 // The admin's editor of one policy document: fields with effective values and sources →
 // review (diff + planner preview with its blast radius and range warnings) → confirm (a
 // modal dialog: losses first, the reason, the target's name when it matters) → PUT/DELETE
-// with If-Match, X-Change-Reason and X-Preview-Digest → saved; or the stale preview (409),
+// with If-Match, X-Change-Reason and X-Preview-Digest → saved; or the stale preview (409), the
+// takeover gate's refusal with its override (409 takeover_not_ready),
 // the three-way conflict view (412), or the field errors (422) back in the form.
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
@@ -10,16 +11,19 @@ import { useForm, useWatch } from "react-hook-form";
 import { ApiError } from "@/lib/client/fetch-json";
 import { usePreviewPolicy, useSavePolicy } from "@/lib/client/hooks";
 import { effectivePolicy } from "@/lib/planner/policy";
-import type { PolicyResponse, PreviewResponse } from "@/lib/schema/api/policies";
+import type { DecisionChangesBody, PolicyResponse, PreviewResponse } from "@/lib/schema/api/policies";
 import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
+import { GateRefusal, type GateOverride } from "@/components/takeover/gate-override";
+import type { TakeoverGate } from "@/lib/schema/api/takeover";
 import { ConfirmDialog } from "./confirm-dialog";
 import { ConflictView } from "./conflict-view";
 import { ErrorSummary } from "./error-summary";
 import { FieldRow } from "./field-row";
-import { cleanDoc, formValues, getPath, POLICY_FIELDS, withoutVersion } from "./fields";
+import { cleanDoc, diffDocs, formValues, getPath, POLICY_FIELDS, withoutVersion } from "./fields";
 import { ModeNotice } from "./mode-notice";
 import { PolicyDiff } from "./policy-diff";
-import { PreviewPanel, StaleNotice } from "./preview-panel";
+import { PreviewPanel } from "./preview-panel";
+import { StaleNotice } from "./stale-notice";
 import { policyResolver, issuesToErrors } from "./resolver";
 import type { FieldSource } from "./sources";
 import styles from "./policies.module.css";
@@ -30,12 +34,39 @@ interface Base {
 }
 
 type Action = "save" | "delete";
+/** A 409 preview_stale: the preview the admin confirmed, and the material changes since (null: unknown to this server). */
+interface Stale {
+  reviewed: PreviewResponse;
+  changed: DecisionChangesBody | null;
+  /** bumped on every refusal, so each one takes the focus again */
+  count: number;
+}
 type Stage =
   | { name: "edit" }
-  | { name: "review"; action: Action; proposed: PolicyDocument; preview: PreviewResponse | null; reviewed?: PreviewResponse; confirming: boolean }
+  | {
+      name: "review";
+      action: Action;
+      proposed: PolicyDocument;
+      preview: PreviewResponse | null;
+      stale?: Stale;
+      confirming: boolean;
+    }
   | { name: "saved"; modRevision: number; deleted: boolean }
   | { name: "conflict"; mine: PolicyDocument; current: unknown; currentModRevision: number }
-  | { name: "error"; message: string; status: number };
+  | { name: "error"; message: string; status: number }
+  /** 409 takeover_not_ready: the gates, and what to save again with the admin's overrides */
+  | { name: "gated"; retry: (o: GateOverride) => void; message: string; gates: TakeoverGate[] };
+
+/** A review about to load its preview. */
+const reviewStage = (action: Action, proposed: PolicyDocument): Stage => ({
+  name: "review",
+  action,
+  proposed,
+  preview: null,
+  confirming: false,
+});
+/** what a deletion proposes: no override at all */
+const DELETE_ALL: PolicyDocument = {};
 
 const parsedOrNull = (doc: unknown): PolicyDocument | null => {
   if (doc === null || doc === undefined) return null;
@@ -55,12 +86,27 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
   const target = data.target;
   const isDefault = target === DEFAULT_POLICY_TARGET;
   const [base, setBase] = useState<Base>({ stored: data.stored, modRevision: data.mod_revision });
-  const [stage, setStage] = useState<Stage>({ name: "edit" });
+  // a revert that deletes the override starts at its review
+  const startsDeleting = Boolean(start?.deletes) && data.mod_revision > 0;
+  const [stage, setStage] = useState<Stage>(() =>
+    startsDeleting ? reviewStage("delete", DELETE_ALL) : { name: "edit" },
+  );
   const [reason, setReason] = useState(start?.reason ?? "");
+  const [typedName, setTypedName] = useState("");
+  const staleRef = useRef<HTMLDivElement>(null);
   // one object per stored default (parsed anew on every render it would defeat the memos below)
-  const defaultDoc = useMemo(() => (isDefault ? null : parsedOrNull(data.default_stored)), [isDefault, data.default_stored]);
+  const defaultDoc = useMemo(
+    () => (isDefault ? null : parsedOrNull(data.default_stored)),
+    [isDefault, data.default_stored],
+  );
   const resolver = useMemo(() => policyResolver(defaultDoc), [defaultDoc]);
-  const form = useForm<PolicyDocument>({ resolver, defaultValues: formValues(start && !start.deletes ? start.doc : data.stored), mode: "onSubmit", reValidateMode: "onChange", shouldFocusError: true });
+  const form = useForm<PolicyDocument>({
+    resolver,
+    defaultValues: formValues(start && !start.deletes ? start.doc : data.stored),
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+    shouldFocusError: true,
+  });
   const values = useWatch({ control: form.control });
   const preview = usePreviewPolicy(target);
   const save = useSavePolicy(target);
@@ -71,51 +117,114 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
     flowRef.current?.scrollIntoView({ block: "nearest" });
     flowRef.current?.querySelector<HTMLElement>("[data-takes-focus]")?.focus();
   }, [stage.name]);
+  // a refusal as stale is shown where the admin looks: the review may be thousands of rows long
+  const staleCount = stage.name === "review" ? (stage.stale?.count ?? 0) : 0;
+  useEffect(() => {
+    if (staleCount === 0) return;
+    staleRef.current?.scrollIntoView({ block: "center" });
+    staleRef.current?.focus({ preventScroll: true });
+  }, [staleCount]);
 
   // What each field inherits (the layers below this document), and what it is with the edit.
   const inherited = useMemo(() => effectivePolicy(BUILTIN_POLICY, defaultDoc, null), [defaultDoc]);
   const proposedDoc = useMemo(() => cleanDoc(values), [values]);
+  // console-api.md third version: a save equal to the stored document is refused (422 no_change); say so before review
+  const nothingToSave = useMemo(
+    () => diffDocs(withoutVersion(base.stored), proposedDoc).length === 0,
+    [base.stored, proposedDoc],
+  );
   const live = useMemo(
-    () => (isDefault ? effectivePolicy(BUILTIN_POLICY, proposedDoc, null) : effectivePolicy(BUILTIN_POLICY, defaultDoc, proposedDoc)),
+    () =>
+      isDefault
+        ? effectivePolicy(BUILTIN_POLICY, proposedDoc, null)
+        : effectivePolicy(BUILTIN_POLICY, defaultDoc, proposedDoc),
     [proposedDoc, defaultDoc, isDefault],
   );
   const ownSource: FieldSource = isDefault ? "default" : "table";
-  const inheritedSourceOf = (path: string): FieldSource => (isDefault ? "builtin" : (inherited.sources.fields[path] ?? "builtin"));
-  const sourceOf = (path: string): FieldSource => live.sources.fields[path] ?? (getPath(proposedDoc, path) !== undefined ? ownSource : inheritedSourceOf(path));
+  const inheritedSourceOf = (path: string): FieldSource =>
+    isDefault ? "builtin" : (inherited.sources.fields[path] ?? "builtin");
+  const sourceOf = (path: string): FieldSource =>
+    live.sources.fields[path] ?? (getPath(proposedDoc, path) !== undefined ? ownSource : inheritedSourceOf(path));
 
-  async function review(action: Action, proposed: PolicyDocument, reviewed?: PreviewResponse) {
-    setStage({ name: "review", action, proposed, preview: null, reviewed, confirming: false });
+  /** The preview of a review, shown once it lands (unless the admin moved on). */
+  function loadPreview(action: Action, proposed: PolicyDocument): Promise<void> {
     // a deletion previews the empty document: the table then inherits everything, as without an override
-    const fresh = await preview.mutateAsync(action === "delete" ? {} : proposed).catch(() => null);
-    setStage((s) => (s.name === "review" && s.proposed === proposed ? { ...s, preview: fresh } : s));
+    return preview.mutateAsync(action === "delete" ? {} : proposed).then(
+      (fresh) => setStage((s) => (s.name === "review" && s.proposed === proposed ? { ...s, preview: fresh } : s)),
+      () => setStage((s) => (s.name === "review" && s.proposed === proposed ? { ...s, preview: null } : s)),
+    );
   }
 
-  // a revert that deletes the override starts at its review
+  async function review(action: Action, proposed: PolicyDocument) {
+    setStage(reviewStage(action, proposed));
+    await loadPreview(action, proposed);
+  }
+
   useEffect(() => {
-    if (start?.deletes && data.mod_revision > 0) void review("delete", {});
+    if (startsDeleting) void loadPreview("delete", DELETE_ALL);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  async function commit(action: Action, proposed: PolicyDocument, reviewed: PreviewResponse, why: string) {
+  async function commit(
+    action: Action,
+    proposed: PolicyDocument,
+    reviewed: PreviewResponse,
+    why: string,
+    typed: string,
+    stale: Stale | undefined,
+    override?: GateOverride,
+  ) {
     setReason(why);
+    setTypedName(typed);
     try {
-      const saved = await save.mutateAsync({ doc: action === "delete" ? null : proposed, guard: { ifMatch: base.modRevision, reason: why, digest: reviewed.digest } });
+      const saved = await save.mutateAsync({
+        doc: action === "delete" ? null : proposed,
+        guard: { ifMatch: base.modRevision, reason: why, digest: reviewed.digest, override },
+      });
       const stored = "stored" in saved ? saved.stored : null;
       setBase({ stored, modRevision: saved.mod_revision });
       form.reset(formValues(stored));
       setReason("");
+      setTypedName("");
       setStage({ name: "saved", modRevision: saved.mod_revision, deleted: action === "delete" });
     } catch (e) {
       if (!(e instanceof ApiError)) return setStage({ name: "error", message: String(e), status: 0 });
       const body: Record<string, unknown> = e.body ?? {};
-      if (e.status === 412) return setStage({ name: "conflict", mine: proposed, current: body.stored ?? null, currentModRevision: Number(body.mod_revision ?? 0) });
+      if (e.status === 412)
+        return setStage({
+          name: "conflict",
+          mine: proposed,
+          current: body.stored ?? null,
+          currentModRevision: Number(body.mod_revision ?? 0),
+        });
       if (e.status === 409 && e.code === "preview_stale" && body.preview) {
-        return setStage({ name: "review", action, proposed, preview: body.preview as PreviewResponse, reviewed, confirming: false });
+        const changed = (body.changed ?? null) as DecisionChangesBody | null;
+        return setStage({
+          name: "review",
+          action,
+          proposed,
+          preview: body.preview as PreviewResponse,
+          stale: { reviewed, changed, count: (stale?.count ?? 0) + 1 },
+          confirming: false,
+        });
       }
-      const issues = (body.issues as { path: string; message: string }[] | undefined)?.filter((i) => i.path !== "reason" && i.path !== "digest");
+      if (e.status === 409 && e.code === "takeover_not_ready" && Array.isArray(body.gates))
+        return setStage({
+          name: "gated",
+          retry: (o) => void commit(action, proposed, reviewed, why, typed, stale, o),
+          message: e.message,
+          gates: body.gates as TakeoverGate[],
+        });
+      const issues = (body.issues as { path: string; message: string }[] | undefined)?.filter(
+        (i) => i.path !== "reason" && i.path !== "digest",
+      );
       if (e.status === 422 && issues && issues.length > 0) {
         const errors = issuesToErrors(issues, values) as Record<string, unknown>;
-        for (const issue of issues) form.setError(issue.path as never, { type: "server", message: (getPath(errors, issue.path) as { message: string }).message });
+        for (const issue of issues)
+          form.setError(issue.path as never, {
+            type: "server",
+            message: (getPath(errors, issue.path) as { message: string }).message,
+          });
         setStage({ name: "edit" });
         form.setFocus(issues[0].path as never);
         return;
@@ -131,7 +240,11 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
         Editing mod_revision <span data-testid="base-revision">{base.modRevision}</span>
         {base.modRevision === 0 ? " (no stored document yet: saving creates it)" : ""}. Empty fields inherit.
       </p>
-      {start && <p className={styles.notice} data-testid="revert-notice">Reverting: the form holds the document from before that change. Review and save it like any other change.</p>}
+      {start && (
+        <p className={styles.notice} data-testid="revert-notice">
+          Reverting: the form holds the document from before that change. Review and save it like any other change.
+        </p>
+      )}
       <ModeNotice modes={null} targetMode={live.effective.mode} />
       <form onSubmit={form.handleSubmit((doc) => review("save", cleanDoc(doc)))} noValidate>
         {form.formState.isSubmitted && <ErrorSummary errors={form.formState.errors} setFocus={form.setFocus} />}
@@ -161,16 +274,32 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
         <h3>Stored vs proposed</h3>
         <PolicyDiff before={withoutVersion(base.stored)} after={proposedDoc} label="stored vs proposed" />
         <div className={styles.actions}>
-          <button type="submit" className={styles.primary} disabled={save.isPending}>
+          <button
+            type="submit"
+            className={styles.primary}
+            disabled={save.isPending || nothingToSave}
+            aria-describedby={nothingToSave ? "nothing-to-save" : undefined}
+          >
             Review changes
           </button>
-          <button type="button" onClick={() => { form.reset(formValues(base.stored)); setStage({ name: "edit" }); }}>
+          <button
+            type="button"
+            onClick={() => {
+              form.reset(formValues(base.stored));
+              setStage({ name: "edit" });
+            }}
+          >
             Undo edits
           </button>
           {!isDefault && base.modRevision > 0 && (
             <button type="button" className={styles.danger} onClick={() => review("delete", {})}>
               Delete override
             </button>
+          )}
+          {nothingToSave && (
+            <span id="nothing-to-save" className={styles.waiting} data-testid="nothing-to-save">
+              Nothing to save: the form equals the stored document. Change a field to review.
+            </span>
           )}
         </div>
       </form>
@@ -179,24 +308,58 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
         {stage.name === "review" && (
           <section className="panel" aria-label="review" data-testid="review">
             <h2>{stage.action === "delete" ? "Review: delete the override" : "Review"}</h2>
-            {stage.reviewed && stage.preview && <StaleNotice reviewed={stage.reviewed} fresh={stage.preview} />}
-            <PolicyDiff before={withoutVersion(base.stored)} after={stage.action === "delete" ? {} : stage.proposed} label="to save" />
+            {stage.stale && stage.preview && (
+              <StaleNotice
+                ref={staleRef}
+                reviewed={stage.stale.reviewed}
+                fresh={stage.preview}
+                changed={stage.stale.changed}
+                busy={save.isPending}
+                onConfirmFresh={() => setStage({ ...stage, confirming: true })}
+              />
+            )}
+            <PolicyDiff
+              before={withoutVersion(base.stored)}
+              after={stage.action === "delete" ? {} : stage.proposed}
+              label="to save"
+            />
+            {stage.preview && <ModeNotice modes={stage.preview.modes} targetMode={live.effective.mode} />}
             {stage.preview ? (
               <PreviewPanel preview={stage.preview} />
             ) : preview.isError ? (
-              <div className="state state-error" role="alert">Preview failed: {preview.error instanceof Error ? preview.error.message : String(preview.error)}. Saving needs a preview.</div>
+              <div className="state state-error" role="alert">
+                Preview failed: {preview.error instanceof Error ? preview.error.message : String(preview.error)}. Saving
+                needs a preview.
+              </div>
             ) : (
-              <div className="state state-loading" aria-busy="true">Running the planner…</div>
+              <div className="state state-loading" aria-busy="true">
+                Running the planner…
+              </div>
             )}
             <div className={styles.actions}>
-              <button type="button" className={styles.primary} disabled={!stage.preview || save.isPending} onClick={() => setStage({ ...stage, confirming: true })}>
+              <button
+                type="button"
+                className={styles.primary}
+                disabled={!stage.preview || save.isPending}
+                aria-describedby={!stage.preview ? "review-waiting" : undefined}
+                onClick={() => setStage({ ...stage, confirming: true })}
+              >
                 {stage.action === "delete" ? "Delete…" : "Save…"}
               </button>
+              {!stage.preview && !preview.isError && (
+                <span id="review-waiting" className={styles.waiting}>
+                  Waiting for the preview: saving needs to know what it changes.
+                </span>
+              )}
               <button type="button" onClick={() => setStage({ name: "edit" })}>
                 Back to editing
               </button>
             </div>
-            {save.isPending && <div className="state state-loading" aria-busy="true">Saving…</div>}
+            {save.isPending && (
+              <div className="state state-loading" aria-busy="true">
+                Saving…
+              </div>
+            )}
             {stage.confirming && stage.preview && (
               <ConfirmDialog
                 target={target}
@@ -204,9 +367,12 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
                 preview={stage.preview}
                 targetMode={live.effective.mode}
                 initialReason={reason}
+                initialName={typedName}
                 busy={save.isPending}
                 onCancel={() => setStage({ ...stage, confirming: false })}
-                onConfirm={(why) => commit(stage.action, stage.proposed, stage.preview!, why)}
+                onConfirm={(why, typed) =>
+                  commit(stage.action, stage.proposed, stage.preview!, why, typed, stage.stale)
+                }
               />
             )}
           </section>
@@ -214,7 +380,8 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
         {stage.name === "saved" && (
           <div className={styles.saved} role="status" data-testid="saved" tabIndex={-1} data-takes-focus>
             {stage.deleted ? "Override deleted." : `Saved (mod_revision ${stage.modRevision}).`}{" "}
-            {!isDefault && <Link href={`/tables/${encodeURIComponent(target)}`}>Open the table</Link>} · <Link href={`/audit?target=${encodeURIComponent(target)}`}>Audit</Link>
+            {!isDefault && <Link href={`/tables/${encodeURIComponent(target)}`}>Open the table</Link>} ·{" "}
+            <Link href={`/audit?target=${encodeURIComponent(target)}`}>Audit</Link>
           </div>
         )}
         {stage.name === "error" && (
@@ -227,6 +394,15 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
               </>
             )}
           </div>
+        )}
+        {stage.name === "gated" && (
+          <GateRefusal
+            key={stage.message}
+            message={stage.message}
+            gates={stage.gates}
+            busy={save.isPending}
+            onOverride={stage.retry}
+          />
         )}
         {stage.name === "conflict" && (
           <ConflictView

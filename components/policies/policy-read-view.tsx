@@ -23,7 +23,10 @@ export function PolicyReadView({ data }: { data: PolicyResponse }) {
             </td>
             <td className="mono">{showValue(getPath(data.stored, field.path))}</td>
             <td className="mono" data-testid={`effective-${field.path}`}>
-              {getPath(data.effective, field.path) === undefined ? "no limit" : showValue(getPath(data.effective, field.path))} <SourceBadge source={data.sources.fields[field.path] ?? "builtin"} />
+              {getPath(data.effective, field.path) === undefined
+                ? "no limit"
+                : showValue(getPath(data.effective, field.path))}{" "}
+              <SourceBadge source={data.sources.fields[field.path] ?? "builtin"} />
             </td>
           </tr>
         ))}

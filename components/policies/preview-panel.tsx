@@ -22,9 +22,12 @@ function verdictText(v: PreviewRow["before"]["verdict"]): string {
   return v.state === "would_place" ? `placed on ${v.executor}` : `skipped: ${v.code.replace(/_/g, " ")}`;
 }
 
-
 function TableLink({ target }: { target: string }) {
-  return <Link href={`/tables/${encodeURIComponent(target)}`} className="target">{target}</Link>;
+  return (
+    <Link href={`/tables/${encodeURIComponent(target)}`} className="target">
+      {target}
+    </Link>
+  );
 }
 
 /** The counts, each a disclosure listing its tables. */
@@ -35,7 +38,12 @@ export function BlastRadius({ preview }: { preview: PreviewResponse }) {
         const count = preview.summary[effect];
         const rows = preview.changed.filter((r) => r.effects.includes(effect));
         return (
-          <li key={effect} data-testid={`effect-${effect}`} data-count={count} className={bad && count > 0 ? styles.loss : undefined}>
+          <li
+            key={effect}
+            data-testid={`effect-${effect}`}
+            data-count={count}
+            className={bad && count > 0 ? styles.loss : undefined}
+          >
             {count === 0 ? (
               <span className="muted">{countText(0, one, many)}</span>
             ) : (
@@ -46,7 +54,8 @@ export function BlastRadius({ preview }: { preview: PreviewResponse }) {
                 <ul>
                   {rows.map((r) => (
                     <li key={r.target} data-testid="effect-table">
-                      <TableLink target={r.target} />: {r.before.class} → {r.after.class}; {verdictText(r.before.verdict)} → {verdictText(r.after.verdict)}
+                      <TableLink target={r.target} />: {r.before.class} → {r.after.class};{" "}
+                      {verdictText(r.before.verdict)} → {verdictText(r.after.verdict)}
                     </li>
                   ))}
                 </ul>
@@ -74,7 +83,8 @@ export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
         </ul>
       )}
       <p data-testid="preview-summary">
-        {countText(preview.changed.length, "table changes", "tables change")} class, score or verdict; {n(preview.unchanged_count)} unchanged.
+        {countText(preview.changed.length, "table changes", "tables change")} class, score or verdict;{" "}
+        {n(preview.unchanged_count)} unchanged.
       </p>
       {preview.changed.length > 0 && (
         <table className="data">
@@ -93,7 +103,8 @@ export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
                   <TableLink target={row.target} />
                 </td>
                 <td>
-                  <span data-testid="preview-class-before">{row.before.class}</span> → <strong data-testid="preview-class-after">{row.after.class}</strong>
+                  <span data-testid="preview-class-before">{row.before.class}</span> →{" "}
+                  <strong data-testid="preview-class-after">{row.after.class}</strong>
                 </td>
                 <td className="num">
                   {formatScore(row.before.score)} → {formatScore(row.after.score)}
@@ -107,30 +118,5 @@ export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
         </table>
       )}
     </section>
-  );
-}
-
-/** 409 preview_stale: how the fresh effect differs from the one the admin reviewed. */
-export function StaleNotice({ reviewed, fresh }: { reviewed: PreviewResponse; fresh: PreviewResponse }) {
-  const moved = EFFECTS.filter(({ effect }) => reviewed.summary[effect] !== fresh.summary[effect]);
-  const was = new Set(reviewed.changed.map((r) => r.target));
-  const now = new Set(fresh.changed.map((r) => r.target));
-  const added = [...now].filter((t) => !was.has(t));
-  const gone = [...was].filter((t) => !now.has(t));
-  return (
-    <div className={styles.conflict} role="alert" data-testid="stale-notice">
-      <h3>Not saved: the fleet moved since your review</h3>
-      <p>Saving now would change the fleet differently from what you reviewed at revision {n(reviewed.revision)}. Nothing was written. Review the fresh preview below, then save again.</p>
-      <ul>
-        {moved.map(({ effect, one, many }) => (
-          <li key={effect} data-testid={`stale-${effect}`}>
-            {many}: {n(reviewed.summary[effect])} → <strong>{n(fresh.summary[effect])}</strong>
-          </li>
-        ))}
-        {added.length > 0 && <li>now also affected: {added.join(", ")}</li>}
-        {gone.length > 0 && <li>no longer affected: {gone.join(", ")}</li>}
-        {moved.length === 0 && added.length === 0 && gone.length === 0 && <li>the same tables, with different classes or verdicts</li>}
-      </ul>
-    </div>
   );
 }

@@ -8,7 +8,10 @@ import type { PolicyDocument } from "@/lib/schema/policy";
 import { cleanDoc, describeIssue, getPath, setPath, type Plain } from "./fields";
 
 /** `{path, message}` issues → react-hook-form's nested error object, messages in words. */
-export function issuesToErrors(issues: { path: string; message: string }[], values: unknown): FieldErrors<PolicyDocument> {
+export function issuesToErrors(
+  issues: { path: string; message: string }[],
+  values: unknown,
+): FieldErrors<PolicyDocument> {
   const errors: Plain = {};
   for (const issue of issues) {
     const path = issue.path || "root";

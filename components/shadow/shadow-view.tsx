@@ -3,15 +3,16 @@
 // mean, the trend, and whether the console's placements match the master's shadow rows.
 import Link from "next/link";
 import { usePathname, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useState } from "react";
-import { formatBytes, formatCount } from "@/components/ui/format";
+import { useCallback, useState } from "react";
+import { countOf, formatBytes, formatCount } from "@/lib/words/format";
+import { PLACEMENT_NAMES, codeInWords } from "@/lib/words/codes";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import { OUTCOMES, type OutcomeName, type Placement, type ShadowResponse } from "@/lib/client/api-types";
 import { useShadow } from "@/lib/client/hooks";
-import { tableHref } from "@/lib/client/links";
+import { encodedPath, tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
-import { OUTCOME_MEANING } from "./outcome-meaning";
+import { OUTCOME_MEANING } from "@/lib/words/outcomes";
 import { ShadowTrend } from "./shadow-trend";
 
 /**
@@ -21,11 +22,17 @@ import { ShadowTrend } from "./shadow-trend";
  */
 function useOpenOutcomes(): [OutcomeName[], (o: OutcomeName) => void] {
   const params = useSearchParams();
-  const pathname = usePathname();
+  const pathname = encodedPath(usePathname());
   const urlKey = params.getAll("open").join(",");
-  const parse = (key: string) => key.split(",").filter((o): o is OutcomeName => (OUTCOMES as string[]).includes(o));
+  const parse = (key: string) =>
+    key.split(",").filter((o): o is OutcomeName => (OUTCOMES as readonly string[]).includes(o));
   const [open, setOpen] = useState<OutcomeName[]>(() => parse(urlKey));
-  useEffect(() => setOpen(parse(urlKey)), [urlKey]);
+  // the URL moved (back/forward, a link): the lists follow it, set while rendering (not in an effect)
+  const [shownKey, setShownKey] = useState(urlKey);
+  if (shownKey !== urlKey) {
+    setShownKey(urlKey);
+    setOpen(parse(urlKey));
+  }
   const toggle = useCallback(
     (o: OutcomeName) => {
       setOpen((current) => {
@@ -53,14 +60,23 @@ export function ShadowView() {
         <>
           <PageTitle title="Shadow canary" revision={s.revision} readAtMs={s.read_at_ms}>
             <span className="muted">
-              disagreements ({OUTCOME_MEANING.discovery_miss.label} + {OUTCOME_MEANING.phantom_task.label}): <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
+              disagreements ({OUTCOME_MEANING.discovery_miss.label} + {OUTCOME_MEANING.phantom_task.label}):{" "}
+              <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
             </span>
           </PageTitle>
           <div className="grid" style={{ gridTemplateColumns: "repeat(5, minmax(0, 1fr))" }}>
             {OUTCOMES.map((o) => (
               <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
                 <h2 title={o}>{OUTCOME_MEANING[o].label}</h2>
-                <button type="button" className="outcome-button" title="show this outcome's tables" onClick={() => toggle(o)} aria-expanded={open.includes(o)} aria-controls={`outcome-tables-${o}`} data-testid={`outcome-count-${o}`}>
+                <button
+                  type="button"
+                  className="outcome-button"
+                  title="show this outcome's tables"
+                  onClick={() => toggle(o)}
+                  aria-expanded={open.includes(o)}
+                  aria-controls={`outcome-tables-${o}`}
+                  data-testid={`outcome-count-${o}`}
+                >
                   <span className="stat">{formatCount(s.outcomes[o])}</span>
                 </button>
                 <div className="stat-label">{OUTCOME_MEANING[o].healthy}</div>
@@ -68,11 +84,30 @@ export function ShadowView() {
                 <p className="muted" style={{ margin: 0 }}>
                   <strong>Does not mean:</strong> {OUTCOME_MEANING[o].notMeans}
                 </p>
+                {o === "discovery_miss" && s.miss_beside_execution.length > 0 && (
+                  <p className="muted" style={{ margin: "4px 0 0" }} data-testid="miss-beside-execution">
+                    {countOf(s.miss_beside_execution.length, "miss stands", "misses stand")} beside a running merge: the
+                    master&apos;s comparison reads only <code>queue/</code> and <code>running/</code> (§6.2), not{" "}
+                    <code>merge-executions/</code>.
+                  </p>
+                )}
                 {open.includes(o) && (
                   <ul className="outcome-list" id={`outcome-tables-${o}`} data-testid={`outcome-tables-${o}`}>
-                    {(s.tables[o] ?? []).map((target) => (
-                      <li key={target} className="target"><Link href={tableHref(target, revision)}>{target}</Link></li>
-                    ))}
+                    {(s.tables[o] ?? []).map((target) => {
+                      const running =
+                        o === "discovery_miss" ? s.miss_beside_execution.find((m) => m.target === target) : undefined;
+                      return (
+                        <li key={target} className="target">
+                          <Link href={tableHref(target, revision)}>{target}</Link>
+                          {running && (
+                            <span className="muted" title={running.explanation} data-testid="miss-execution">
+                              {" "}
+                              · merge {running.phase}, {running.execution_id} on {running.executor} (not in running/)
+                            </span>
+                          )}
+                        </li>
+                      );
+                    })}
                     {(s.tables[o] ?? []).length === 0 && <li className="muted">none</li>}
                   </ul>
                 )}
@@ -82,20 +117,37 @@ export function ShadowView() {
           <div className="grid grid-2" style={{ marginTop: 12 }}>
             <ShadowTrend />
             <section className="panel" aria-label="placement agreement" data-testid="placement-agreement">
-              <h2>Console vs master placements</h2>
+              <h2>Placements by {PLACEMENT_NAMES.master}: the console vs the master</h2>
               <p>
-                {s.placements.agree ? <span className="tag tag-ok">agree</span> : <span className="tag tag-bad">differ</span>} console places{" "}
-                {formatCount(s.placements.console.length)} · master recorded {formatCount(s.placements.master.length)} shadow rows · they agree only when both
-                place the same tables on the same executors
+                {s.placements.agree ? (
+                  <span className="tag tag-ok">agree</span>
+                ) : (
+                  <span className="tag tag-bad">differ</span>
+                )}{" "}
+                console places {formatCount(s.placements.console.length)} · master recorded{" "}
+                {formatCount(s.placements.master.length)} shadow rows · they agree only when both place the same tables
+                on the same executors
               </p>
               <p className="muted" data-testid="shadow-rule-note">
-                Both sides follow the master&apos;s shadow rule (merge work only, no per-cycle or per-executor limits). A table&apos;s
-                verdict on the tables page follows the full design (every work kind, <code>max_placements_per_cycle</code>, fairness),
-                so a table placed here can still show <code>would_skip</code> (for example <code>cycle_limit</code>) there.
+                Both sides here follow <strong>{PLACEMENT_NAMES.master}</strong> (merge work only, shadow rows counted,
+                no per-cycle or per-executor limits). A table&apos;s verdict on the tables page follows{" "}
+                <strong>{PLACEMENT_NAMES.design}</strong> (every work kind, <code>max_placements_per_cycle</code>,
+                fairness, shadow rows left out), so the two can name different executors, and a table placed here can
+                still be skipped there (for example &ldquo;{codeInWords("cycle_limit")}&rdquo;).
               </p>
               <ExecutorMismatch rows={s.placements.executor_mismatch} revision={revision} />
-              <PlacementDiff title="only the console places" targets={s.placements.only_console} placements={s.placements.console} revision={revision} />
-              <PlacementDiff title="only the master recorded" targets={s.placements.only_master} placements={s.placements.master} revision={revision} />
+              <PlacementDiff
+                title="only the console places"
+                targets={s.placements.only_console}
+                placements={s.placements.console}
+                revision={revision}
+              />
+              <PlacementDiff
+                title="only the master recorded"
+                targets={s.placements.only_master}
+                placements={s.placements.master}
+                revision={revision}
+              />
             </section>
           </div>
         </>
@@ -104,19 +156,37 @@ export function ShadowView() {
   );
 }
 
-function ExecutorMismatch({ rows, revision }: { rows: ShadowResponse["placements"]["executor_mismatch"]; revision: number | null }) {
-  if (rows.length === 0) return <p className="muted" data-testid="executor-mismatch">placed on different executors: none</p>;
+function ExecutorMismatch({
+  rows,
+  revision,
+}: {
+  rows: ShadowResponse["placements"]["executor_mismatch"];
+  revision: number | null;
+}) {
+  if (rows.length === 0)
+    return (
+      <p className="muted" data-testid="executor-mismatch">
+        placed on different executors: none
+      </p>
+    );
   return (
     <>
       <h3>placed by both, on different executors ({formatCount(rows.length)})</h3>
       <table className="data" data-testid="executor-mismatch">
         <thead>
-          <tr><th>table</th><th>console</th><th>master</th><th>why they can differ</th></tr>
+          <tr>
+            <th>table</th>
+            <th>console ({PLACEMENT_NAMES.master})</th>
+            <th>master</th>
+            <th>why they can differ</th>
+          </tr>
         </thead>
         <tbody>
           {rows.slice(0, 50).map((m) => (
             <tr key={m.target}>
-              <td className="target" style={{ minWidth: 150 }}><Link href={tableHref(m.target, revision)}>{m.target}</Link></td>
+              <td className="target" style={{ minWidth: 150 }}>
+                <Link href={tableHref(m.target, revision)}>{m.target}</Link>
+              </td>
               <td className="mono nowrap">{m.console}</td>
               <td className="mono nowrap">{m.master}</td>
               <td>{m.reason}</td>
@@ -128,17 +198,31 @@ function ExecutorMismatch({ rows, revision }: { rows: ShadowResponse["placements
   );
 }
 
-function PlacementDiff({ title, targets, placements, revision }: { title: string; targets: string[]; placements: Placement[]; revision: number | null }) {
+function PlacementDiff({
+  title,
+  targets,
+  placements,
+  revision,
+}: {
+  title: string;
+  targets: string[];
+  placements: Placement[];
+  revision: number | null;
+}) {
   if (targets.length === 0) return <p className="muted">{title}: none</p>;
   const byTarget = new Map(placements.map((p) => [p.target, p]));
   return (
     <>
-      <h3>{title} ({formatCount(targets.length)})</h3>
+      <h3>
+        {title} ({formatCount(targets.length)})
+      </h3>
       <table className="data">
         <tbody>
           {targets.slice(0, 50).map((t) => (
             <tr key={t}>
-              <td className="target"><Link href={tableHref(t, revision)}>{t}</Link></td>
+              <td className="target">
+                <Link href={tableHref(t, revision)}>{t}</Link>
+              </td>
               <td className="mono">{byTarget.get(t)?.executor ?? "—"}</td>
               <td className="num">{formatBytes(byTarget.get(t)?.reserved_bytes ?? null)}</td>
             </tr>

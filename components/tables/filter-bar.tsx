@@ -11,7 +11,12 @@ function toggle<T>(list: T[], value: T): T[] {
 
 export function FilterBar({ view, onChange }: { view: ListView; onChange: (v: ListView) => void }) {
   const [q, setQ] = useState(view.q);
-  useEffect(() => setQ(view.q), [view.q]);
+  // the view's query moved (a link, Esc): the box follows it, set while rendering (not in an effect)
+  const [shownQ, setShownQ] = useState(view.q);
+  if (shownQ !== view.q) {
+    setShownQ(view.q);
+    setQ(view.q);
+  }
   // Type freely; the URL follows a moment later.
   useEffect(() => {
     if (q === view.q) return;
@@ -41,14 +46,26 @@ export function FilterBar({ view, onChange }: { view: ListView; onChange: (v: Li
       <span className="muted">class</span>
       {CLASS_NAMES.map((c: ClassName) => (
         <label key={c} className="chip">
-          <input type="checkbox" checked={view.classes.includes(c)} onChange={() => onChange({ ...view, classes: toggle(view.classes, c) })} data-testid={`filter-class-${c}`} />
+          <input
+            type="checkbox"
+            checked={view.classes.includes(c)}
+            onChange={() => onChange({ ...view, classes: toggle(view.classes, c) })}
+            data-testid={`filter-class-${c}`}
+            aria-label={`class ${c.replace("_", " ")}`}
+          />
           <ClassBadge name={c} />
         </label>
       ))}
       <span className="muted">backlog</span>
       {BACKLOG_CLASSES.map((b: BacklogClass) => (
         <label key={b} className="chip">
-          <input type="checkbox" checked={view.backlogs.includes(b)} onChange={() => onChange({ ...view, backlogs: toggle(view.backlogs, b) })} data-testid={`filter-backlog-${b}`} />
+          <input
+            type="checkbox"
+            checked={view.backlogs.includes(b)}
+            onChange={() => onChange({ ...view, backlogs: toggle(view.backlogs, b) })}
+            data-testid={`filter-backlog-${b}`}
+            aria-label={`backlog ${b}`}
+          />
           <BacklogBadge name={b} />
         </label>
       ))}

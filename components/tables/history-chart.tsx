@@ -1,15 +1,25 @@
 "use client";
 // One table over the last 6 hours (console-api.md "Time", GET /scheduler/demand/history):
-// pending generations and wait on a time axis, class and verdict bands ("skipped for
-// no_free_slot from 02:10 to 03:40, then placed"), where compaction cut the history, and
+// pending generations and wait on a time axis, class and verdict bands ("a later cycle
+// from 02:10 to 03:40, then placed"), where compaction cut the history, and
 // the same data as a table for screen readers and copying.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
 import { QueryState } from "@/components/ui/query-state";
-import { fetchTableHistory, tableHistoryKeys, verdictSpans, type HistoryPoint, type HistoryResponse } from "@/lib/client/resources/table-history";
+import {
+  fetchTableHistory,
+  tableHistoryKeys,
+  verdictSpans,
+  type HistoryPoint,
+  type HistoryResponse,
+} from "@/lib/client/resources/table-history";
 import { usePinnedRevision } from "@/lib/client/revision";
 import { StepChart, type StepSeries } from "./step-chart";
+import { movedByInWords } from "@/lib/words/moved-by";
+import { historySummary } from "./history-summary";
+import { historyStartInWords } from "@/lib/words/history-start";
+import { stateInWords, timeInStateWords } from "@/lib/words/time-in-state";
 
 /** The dated points as the chart's two step lines: pending generations, and wait in minutes. */
 function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] } {
@@ -18,18 +28,35 @@ function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] 
     times: dated.map((p) => p.at_ms!),
     series: [
       { name: "pending generations", color: "#6cb6ff", axis: "left", values: dated.map((p) => p.pending_generations) },
-      { name: "wait", color: "#e0a53a", axis: "right", unit: " min", values: dated.map((p) => (p.wait_ms === null ? null : +(p.wait_ms / 60000).toFixed(1))) },
+      {
+        name: "wait",
+        color: "#e0a53a",
+        axis: "right",
+        unit: " min",
+        values: dated.map((p) => (p.wait_ms === null ? null : +(p.wait_ms / 60000).toFixed(1))),
+      },
     ],
   };
 }
 
-const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
-/** How the verdicts were reached, in words (lib/api/history.ts `verdict_basis`). */
+/** How the verdicts were reached, in words (lib/time/history.ts `verdict_basis`). */
 function basisWords(h: HistoryResponse): string {
-  if (h.verdict_basis === "fleet_plan") return "Verdicts come from the whole fleet planned at each change, as the table page pinned there shows them.";
+  if (h.verdict_basis === "journal")
+    return "Verdicts come from the decision journal: each change as the live plan entered it, equal to the table page pinned at that revision and time.";
+  const journalled = h.points.filter((p) => p.basis === "journal").length;
+  const part =
+    journalled > 0
+      ? `${formatCount(journalled)} of the changes come from the decision journal; the rest, where it does not cover the window, are re-planned. `
+      : "";
+  if (h.verdict_basis === "fleet_plan")
+    return (
+      part +
+      "Re-planned verdicts come from the whole fleet planned at each change, as the table page pinned there shows them."
+    );
   const fits = h.fleet_plan_points;
   return (
-    "Verdicts weigh this table alone against the capacity free at each change, not the tables ahead of it in line: " +
+    part +
+    "Re-planned verdicts weigh this table alone against the capacity free at each change, not the tables ahead of it in line: " +
     `${formatCount(h.points.length)} changes are more than one request plans with the whole fleet. ` +
     (fits >= 10
       ? `A window of ${formatCount(fits)} changes or fewer is planned whole; or pin a revision for the table page's verdict there.`
@@ -37,27 +64,11 @@ function basisWords(h: HistoryResponse): string {
   );
 }
 
-const verdictWords = (state: string, code: string | null) => (state === "would_place" ? "placed" : `skipped for ${code ?? "a reason"}`);
-
-/** "skipped for no_free_slot from 02:10 to 03:40, then placed" */
-export function historySummary(h: HistoryResponse): string {
-  const spans = verdictSpans(h.points, h.to_ms);
-  if (spans.length === 0) return "No change to this table's keys in this window.";
-  return (
-    spans
-      .map((s, i) => {
-        const words = verdictWords(s.state, s.code);
-        return i === spans.length - 1 && spans.length > 1 ? `then ${words} from ${clock(s.fromMs)}` : `${words} from ${clock(s.fromMs)} to ${i === spans.length - 1 ? "now" : clock(s.toMs)}`;
-      })
-      .join(", ")
-      .replace(/^./, (c) => c.toUpperCase()) + "."
-  );
-}
-
 function Bands({ h }: { h: HistoryResponse }) {
   const span = Math.max(1, h.to_ms - h.from_ms);
   const left = (ms: number) => `${(Math.max(0, ms - h.from_ms) / span) * 100}%`;
-  const width = (a: number, b: number) => `${(Math.max(0, Math.min(b, h.to_ms) - Math.max(a, h.from_ms)) / span) * 100}%`;
+  const width = (a: number, b: number) =>
+    `${(Math.max(0, Math.min(b, h.to_ms) - Math.max(a, h.from_ms)) / span) * 100}%`;
   const classes: { cls: string; fromMs: number; toMs: number }[] = [];
   for (const p of h.points) {
     if (p.at_ms === null) continue;
@@ -71,21 +82,31 @@ function Bands({ h }: { h: HistoryResponse }) {
       <div className="history-band">
         <span className="history-band-label">class</span>
         <div className="history-track">
-        {classes.map((c) => (
-          <span key={`c${c.fromMs}`} className={`history-seg class-${c.cls}`} style={{ left: left(c.fromMs), width: width(c.fromMs, c.toMs) }} title={`${c.cls} from ${formatTime(c.fromMs)}`}>
-            {c.cls}
-          </span>
-        ))}
+          {classes.map((c) => (
+            <span
+              key={`c${c.fromMs}`}
+              className={`history-seg class-${c.cls}`}
+              style={{ left: left(c.fromMs), width: width(c.fromMs, c.toMs) }}
+              title={`${c.cls} from ${formatTime(c.fromMs)}`}
+            >
+              {c.cls}
+            </span>
+          ))}
         </div>
       </div>
       <div className="history-band">
         <span className="history-band-label">verdict</span>
         <div className="history-track">
-        {verdictSpans(h.points, h.to_ms).map((s) => (
-          <span key={`v${s.fromMs}`} className={`history-seg ${s.state === "would_place" ? "seg-place" : "seg-skip"}`} style={{ left: left(s.fromMs), width: width(s.fromMs, s.toMs) }} title={`${verdictWords(s.state, s.code)} from ${formatTime(s.fromMs)}`}>
-            {s.state === "would_place" ? "placed" : s.code}
-          </span>
-        ))}
+          {verdictSpans(h.points, h.to_ms).map((s) => (
+            <span
+              key={`v${s.fromMs}`}
+              className={`history-seg ${s.state === "would_place" ? "seg-place" : "seg-skip"}`}
+              style={{ left: left(s.fromMs), width: width(s.fromMs, s.toMs) }}
+              title={`${stateInWords(s.state, s.code)} from ${formatTime(s.fromMs)}`}
+            >
+              {s.state === "would_place" ? "placed" : s.code}
+            </span>
+          ))}
         </div>
       </div>
     </div>
@@ -97,7 +118,9 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
   const [open, setOpen] = useState(false);
   return (
     <details onToggle={(e) => setOpen(e.currentTarget.open)}>
-      <summary>The data as a table ({formatCount(points.length)} change{points.length === 1 ? "" : "s"})</summary>
+      <summary>
+        The data as a table ({formatCount(points.length)} change{points.length === 1 ? "" : "s"})
+      </summary>
       {open && (
         <table className="table" data-testid="history-table">
           <thead>
@@ -109,18 +132,20 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
               <th scope="col">class</th>
               <th scope="col">score</th>
               <th scope="col">verdict</th>
+              <th scope="col">what moved its inputs</th>
             </tr>
           </thead>
           <tbody>
             {points.map((p) => (
-              <tr key={p.revision}>
+              <tr key={`${p.revision}:${p.now_ms}`}>
                 <td className="mono">{formatTime(p.at_ms)}</td>
                 <td className="mono">{formatCount(p.revision)}</td>
                 <td>{formatCount(p.pending_generations)}</td>
                 <td>{formatDuration(p.wait_ms)}</td>
                 <td>{p.class}</td>
                 <td>{formatScore(p.score)}</td>
-                <td>{verdictWords(p.verdict.state, p.verdict.code)}</td>
+                <td>{stateInWords(p.verdict.state, p.verdict.code)}</td>
+                <td data-testid="history-moved-by">{movedByInWords(p.moved_by) ?? "not known"}</td>
               </tr>
             ))}
           </tbody>
@@ -130,23 +155,34 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
   );
 }
 
-function HistoryBody({ h, target }: { h: HistoryResponse; target: string }) {
+function HistoryBody({ h, target, pinned }: { h: HistoryResponse; target: string; pinned: boolean }) {
   const charted = useMemo(() => chartedOf(h), [h]);
+  const inState = timeInStateWords(h.time_in_state);
   return (
     <>
-      <p data-testid="history-summary">{historySummary(h)}</p>
+      <p data-testid="history-summary">{historySummary(h, pinned)}</p>
+      {h.history_starts !== null && (
+        <p role="note" data-testid="history-starts">
+          {historyStartInWords(h.history_starts)}
+        </p>
+      )}
+      {inState !== null && <p data-testid="time-in-state">Over the window: {inState}.</p>}
       <StepChart
         label={`pending generations and wait of ${target} from ${formatTime(h.from_ms)} to ${formatTime(h.to_ms)}`}
         fromMs={h.from_ms}
         toMs={h.to_ms}
         times={charted.times}
         series={charted.series}
-        marker={h.compacted_before !== null && charted.times.length > 0 ? { atMs: charted.times[0], label: "older history compacted" } : null}
+        marker={
+          h.compacted_before !== null && charted.times.length > 0
+            ? { atMs: charted.times[0], label: "older history compacted" }
+            : null
+        }
       />
       <Bands h={h} />
       <p className="muted">
-        {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to {formatTime(h.to_ms)}, each evaluated at its own time.{" "}
-        <span data-testid="history-basis">{basisWords(h)}</span>
+        {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to{" "}
+        {formatTime(h.to_ms)}, each evaluated at its own time. <span data-testid="history-basis">{basisWords(h)}</span>
         {h.compacted_before !== null ? ` History before revision ${formatCount(h.compacted_before)} is compacted.` : ""}
       </p>
       <PointsTable points={h.points} />
@@ -182,12 +218,16 @@ export function usePrefetchLiveHistory(target: string): void {
 export function HistoryChart({ target, nowMs }: { target: string; nowMs: number }) {
   const pinned = usePinnedRevision();
   const toMs = pinned === null ? null : nowMs;
-  const history = useQuery({ ...historyQuery(target, toMs), refetchInterval: pinned === null ? 30_000 : false, placeholderData: (previous) => previous });
+  const history = useQuery({
+    ...historyQuery(target, toMs),
+    refetchInterval: pinned === null ? 30_000 : false,
+    placeholderData: (previous) => previous,
+  });
   return (
     <section className="panel" aria-label="history" data-testid="history-chart">
       <h2>The last 6 hours</h2>
       <QueryState query={history} what="history">
-        {(h) => <HistoryBody h={h} target={target} />}
+        {(h) => <HistoryBody h={h} target={target} pinned={pinned !== null} />}
       </QueryState>
     </section>
   );

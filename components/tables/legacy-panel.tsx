@@ -1,10 +1,9 @@
 "use client";
 // The legacy task-queue view of one table (spec §2.8, §7.1, §9): queued/running, cooldown
 // window, failure ledger with next retry, lock holder, execution, eligibility, progress.
-import { formatCount, formatDuration, formatTime } from "@/components/ui/format";
+import { formatCount, formatDuration, formatIn, formatLeft, formatTime } from "@/lib/words/format";
 import { cooldownBelowThreshold } from "@/components/failures/cooldown-words";
 import type { Cooldown, Failure, Legacy } from "@/lib/client/api-types";
-import { useNow } from "@/lib/client/use-now";
 
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="muted">none</span>;
@@ -29,11 +28,15 @@ function LockInWords({ lock }: { lock: LockView | null }) {
 }
 
 /** "advanced 12s ago" / "no progress for 41m 00s (idle timeout 10m 00s)" / "progress unknown …". */
-export function progressInWords(e: Pick<ExecutionView, "progress" | "no_progress_for_ms" | "idle_timeout_secs">): string {
+export function progressInWords(
+  e: Pick<ExecutionView, "progress" | "no_progress_for_ms" | "idle_timeout_secs">,
+): string {
   const timeout = `idle timeout ${formatDuration(e.idle_timeout_secs * 1000)}`;
   if (e.progress === "stalled") return `no progress for ${formatDuration(e.no_progress_for_ms)} (${timeout})`;
   if (e.progress === "advancing")
-    return e.no_progress_for_ms === null ? `advancing (${timeout})` : `advanced ${formatDuration(e.no_progress_for_ms)} ago (${timeout})`;
+    return e.no_progress_for_ms === null
+      ? `advancing (${timeout})`
+      : `advanced ${formatDuration(e.no_progress_for_ms)} ago (${timeout})`;
   return `progress unknown: the console has not seen its sequence move yet${e.no_progress_for_ms !== null ? `, none for at least ${formatDuration(e.no_progress_for_ms)}` : ""} (${timeout}); unknown never counts as progress`;
 }
 
@@ -43,20 +46,36 @@ function QueueState({ legacy: l }: { legacy: Legacy }) {
     const stalled = e.progress === "stalled";
     return (
       <div data-testid="running-execution">
-        <span className={`tag ${stalled ? "tag-bad" : "tag-ok"}`}>{stalled ? "merge stalled" : "merge running"}</span> execution{" "}
-        <span className="mono">{e.id}</span> run by <strong className="mono">{e.instance}</strong> on <span className="mono">{e.endpoint}</span>, phase{" "}
-        {e.phase}
-        {e.sequence !== null ? `, progress sequence ${formatCount(e.sequence)}` : ""}: <span data-testid="execution-progress">{progressInWords(e)}</span>
+        <span className={`tag ${stalled ? "tag-bad" : "tag-ok"}`}>{stalled ? "merge stalled" : "merge running"}</span>{" "}
+        execution <span className="mono">{e.id}</span> run by <strong className="mono">{e.instance}</strong> on{" "}
+        <span className="mono">{e.endpoint}</span>, phase {e.phase}
+        {e.sequence !== null ? `, progress sequence ${formatCount(e.sequence)}` : ""}:{" "}
+        <span data-testid="execution-progress">{progressInWords(e)}</span>
         {!e.holds_lock && <div className="muted">It does not hold the table&apos;s write-turn lock.</div>}
-        {l.task_ids.length > 0 && <div className="muted">legacy tasks: <span className="mono">{l.task_ids.join(", ")}</span></div>}
+        {l.task_ids.length > 0 && (
+          <div className="muted">
+            legacy tasks: <span className="mono">{l.task_ids.join(", ")}</span>
+          </div>
+        )}
       </div>
     );
   }
   return (
     <>
-      {l.running ? <span className="tag tag-ok">task running</span> : l.queued ? <span className="tag">task queued</span> : <span className="muted">no legacy task queued or running, and no merge execution in flight</span>}
+      {l.running ? (
+        <span className="tag tag-ok">task running</span>
+      ) : l.queued ? (
+        <span className="tag">task queued</span>
+      ) : (
+        <span className="muted">no legacy task queued or running, and no merge execution in flight</span>
+      )}
       {l.task_ids.length > 0 && <span className="mono"> {l.task_ids.join(", ")}</span>}
-      {e && !e.unfinished && <div className="muted">last execution {e.id}: {e.phase}{e.error ? ` (${e.error})` : ""}</div>}
+      {e && !e.unfinished && (
+        <div className="muted">
+          last execution {e.id}: {e.phase}
+          {e.error ? ` (${e.error})` : ""}
+        </div>
+      )}
     </>
   );
 }
@@ -64,9 +83,14 @@ function QueueState({ legacy: l }: { legacy: Legacy }) {
 /** A cooldown's state: cooling with time left, below its threshold, or a window that ended. */
 function CooldownState({ c, now }: { c: Partial<Cooldown>; now: number }) {
   const failures = c.failures ?? 0;
-  if (c.cooling) return <span className="tag tag-warn">cooling{now && c.until_ms ? `, ${formatDuration(c.until_ms - now)} left` : ""}</span>;
+  if (c.cooling)
+    return <span className="tag tag-warn">cooling{now && c.until_ms ? `, ${formatLeft(c.until_ms, now)}` : ""}</span>;
   if (c.until_ms === null || c.until_ms === undefined)
-    return <span className="muted" data-testid="cooldown-below-threshold">{cooldownBelowThreshold(failures)}</span>;
+    return (
+      <span className="muted" data-testid="cooldown-below-threshold">
+        {cooldownBelowThreshold(failures)}
+      </span>
+    );
   return <span className="muted">window ended {formatTime(c.until_ms)}</span>;
 }
 
@@ -76,8 +100,8 @@ const PROGRESS_WORDS: Record<string, string> = {
   progress_unknown: "unknown (no progress record)",
 };
 
-export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
-  const now = useNow();
+/** `nowMs`: the answer's own clock; every "in" and "left" here counts from it (issue 27). */
+export function LegacyPanel({ legacy: l, nowMs: now }: { legacy: Legacy; nowMs: number }) {
   // The detail response types these rows loosely; they are the /failures rows (§9).
   const cooldowns = l.cooldowns as Partial<Cooldown>[];
   const failures = l.failures as Partial<Failure>[];
@@ -87,7 +111,9 @@ export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
       <h2>Legacy queue and write turn</h2>
       <dl className="kv">
         <dt>queue</dt>
-        <dd data-testid="legacy-queue"><QueueState legacy={l} /></dd>
+        <dd data-testid="legacy-queue">
+          <QueueState legacy={l} />
+        </dd>
         <dt>eligibility</dt>
         <dd data-testid="eligibility">
           {l.eligibility ? (
@@ -99,7 +125,9 @@ export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
           )}
         </dd>
         <dt>write-turn lock</dt>
-        <dd data-testid="target-lock"><LockInWords lock={l.target_lock} /></dd>
+        <dd data-testid="target-lock">
+          <LockInWords lock={l.target_lock} />
+        </dd>
         <dt>merge progress</dt>
         <dd>
           {p.status === "no_active_record" ? (
@@ -123,13 +151,22 @@ export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
         <p className="muted">No cooldown.</p>
       ) : (
         <table className="data">
-          <thead><tr><th>kind</th><th className="num">failures</th><th>state</th><th>last error</th></tr></thead>
+          <thead>
+            <tr>
+              <th>kind</th>
+              <th className="num">failures</th>
+              <th>state</th>
+              <th>last error</th>
+            </tr>
+          </thead>
           <tbody>
             {cooldowns.map((c) => (
               <tr key={String(c.kind)}>
                 <td className="mono">{c.kind}</td>
                 <td className="num">{c.failures}</td>
-                <td><CooldownState c={c} now={now} /></td>
+                <td>
+                  <CooldownState c={c} now={now} />
+                </td>
                 <td className="mono">{c.last_error ?? "—"}</td>
               </tr>
             ))}
@@ -141,14 +178,27 @@ export function LegacyPanel({ legacy: l }: { legacy: Legacy }) {
         <p className="muted">No recorded failure.</p>
       ) : (
         <table className="data">
-          <thead><tr><th>endpoint</th><th>class</th><th className="num">attempts</th><th>next retry</th><th>last error</th></tr></thead>
+          <thead>
+            <tr>
+              <th>endpoint</th>
+              <th>class</th>
+              <th className="num">attempts</th>
+              <th>next retry</th>
+              <th>last error</th>
+            </tr>
+          </thead>
           <tbody>
             {failures.map((f) => (
               <tr key={String(f.endpoint)}>
                 <td className="mono">{f.endpoint}</td>
-                <td>{f.class} {f.needs_attention && <span className="tag tag-bad">needs attention</span>}</td>
+                <td>
+                  {f.class} {f.needs_attention && <span className="tag tag-bad">needs attention</span>}
+                </td>
                 <td className="num">{f.consecutive_attempts}</td>
-                <td>{formatTime(f.next_retry_ms)}{now && f.next_retry_ms ? ` (${f.next_retry_ms > now ? `in ${formatDuration(f.next_retry_ms - now)}` : "due"})` : ""}</td>
+                <td>
+                  {formatTime(f.next_retry_ms)}
+                  {now && f.next_retry_ms ? ` (${formatIn(f.next_retry_ms, now)})` : ""}
+                </td>
                 <td className="mono">{f.last_error ?? "—"}</td>
               </tr>
             ))}

@@ -17,7 +17,16 @@ export function PlaceInLine({ table: t }: { table: TableDetail }) {
         "Not in line: nothing of it is waiting for a turn now. "
       )}
       Its turn may come: <strong data-testid="eta">{etaText(t.eta)}</strong>
-      {t.eta ? <span className="muted"> ({t.eta.basis})</span> : <span className="muted"> (no recent completions of this kind to estimate from)</span>}
+      {t.eta ? (
+        <span className="muted"> ({t.eta.basis})</span>
+      ) : (
+        <span className="muted" data-testid="eta-no-basis">
+          {" "}
+          (no basis: no {t.position ? <span className="mono">{t.position.kind}</span> : "such"} task finished in the
+          last hour, as <code>tasks/</code> records with state <code>done</code> and a <code>finished_at</code>;
+          executions that finish without one are not counted)
+        </span>
+      )}
     </div>
   );
 }
@@ -26,7 +35,8 @@ export function ClockSkewFlag({ skew }: { skew: TableDetail["clock_skew"] }) {
   if (!skew) return null;
   return (
     <div className="explain explain-skip" role="note" data-testid="clock-skew">
-      <span className="tag tag-warn">clock skew</span> A {skew.record} record is stamped {formatDuration(skew.ahead_ms)} after this read&apos;s now. {skew.message}
+      <span className="tag tag-warn">clock skew</span> A {skew.record} record is stamped {formatDuration(skew.ahead_ms)}{" "}
+      after this read&apos;s now. {skew.message}
     </div>
   );
 }

@@ -6,7 +6,9 @@ import type { TableDetail } from "@/lib/client/api-types";
 export function flattenPolicy(doc: Record<string, unknown>, prefix = ""): [string, unknown][] {
   return Object.entries(doc).flatMap(([key, value]) => {
     const path = prefix ? `${prefix}.${key}` : key;
-    return value && typeof value === "object" && !Array.isArray(value) ? flattenPolicy(value as Record<string, unknown>, path) : [[path, value] as [string, unknown]];
+    return value && typeof value === "object" && !Array.isArray(value)
+      ? flattenPolicy(value as Record<string, unknown>, path)
+      : [[path, value] as [string, unknown]];
   });
 }
 
@@ -30,7 +32,13 @@ export function PolicyPanel({ target, policy }: { target: string; policy: TableD
         <p className="muted">No policy fields.</p>
       ) : (
         <table className="data">
-          <thead><tr><th>field</th><th>value</th><th>from</th></tr></thead>
+          <thead>
+            <tr>
+              <th>field</th>
+              <th>value</th>
+              <th>from</th>
+            </tr>
+          </thead>
           <tbody>
             {entries.map(([field, value]) => {
               const source = sourceOf(policy.sources ?? {}, field);

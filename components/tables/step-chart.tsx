@@ -44,7 +44,9 @@ function niceTicks(max: number): number[] {
 
 /** round wall-clock steps for the time axis (UTC, like every time the console shows) */
 function timeTicks(from: number, to: number, widthPx: number): number[] {
-  const steps = [60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000];
+  const steps = [
+    60_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000, 7_200_000, 10_800_000, 21_600_000, 43_200_000, 86_400_000,
+  ];
   const most = Math.max(2, Math.floor(widthPx / 90));
   const step = steps.find((s) => (to - from) / s <= most) ?? steps[steps.length - 1];
   const out: number[] = [];
@@ -83,10 +85,17 @@ export function StepChart({ times, fromMs, toMs, series, marker, label, height =
   const plotW = Math.max(10, width - PAD.left - PAD.right);
   const plotH = height - PAD.top - PAD.bottom;
   const span = Math.max(1, toMs - fromMs);
-  const x = useCallback((t: number) => PAD.left + ((Math.min(Math.max(t, fromMs), toMs) - fromMs) / span) * plotW, [fromMs, toMs, span, plotW]);
+  const x = useCallback(
+    (t: number) => PAD.left + ((Math.min(Math.max(t, fromMs), toMs) - fromMs) / span) * plotW,
+    [fromMs, toMs, span, plotW],
+  );
 
   const axes = useMemo(() => {
-    const maxOf = (axis: "left" | "right") => Math.max(0, ...series.filter((s) => s.axis === axis).flatMap((s) => s.values.filter((v): v is number => v !== null)));
+    const maxOf = (axis: "left" | "right") =>
+      Math.max(
+        0,
+        ...series.filter((s) => s.axis === axis).flatMap((s) => s.values.filter((v): v is number => v !== null)),
+      );
     const left = niceTicks(maxOf("left"));
     const right = niceTicks(maxOf("right"));
     return { left, right };
@@ -126,7 +135,16 @@ export function StepChart({ times, fromMs, toMs, series, marker, label, height =
   };
   const onKey = (e: KeyboardEvent) => {
     if (times.length === 0) return;
-    const step = e.key === "ArrowRight" ? 1 : e.key === "ArrowLeft" ? -1 : e.key === "End" ? times.length : e.key === "Home" ? -times.length : 0;
+    const step =
+      e.key === "ArrowRight"
+        ? 1
+        : e.key === "ArrowLeft"
+          ? -1
+          : e.key === "End"
+            ? times.length
+            : e.key === "Home"
+              ? -times.length
+              : 0;
     if (step === 0) return;
     e.preventDefault();
     setFocus((f) => Math.min(times.length - 1, Math.max(0, (f ?? (step > 0 ? -1 : times.length)) + step)));
@@ -178,7 +196,13 @@ export function StepChart({ times, fromMs, toMs, series, marker, label, height =
             ))}
             {marker ? (
               <g>
-                <line x1={x(marker.atMs)} x2={x(marker.atMs)} y1={PAD.top} y2={PAD.top + plotH} className="step-marker" />
+                <line
+                  x1={x(marker.atMs)}
+                  x2={x(marker.atMs)}
+                  y1={PAD.top}
+                  y2={PAD.top + plotH}
+                  className="step-marker"
+                />
                 <text x={x(marker.atMs) + 4} y={PAD.top + 12} className="step-marker-label">
                   {marker.label}
                 </text>
@@ -187,16 +211,29 @@ export function StepChart({ times, fromMs, toMs, series, marker, label, height =
             {paths.map((p) => (
               <path key={p.name} d={p.d} fill="none" stroke={p.color} strokeWidth={1.5} />
             ))}
-            {tooltip !== null ? <line x1={x(times[tooltip])} x2={x(times[tooltip])} y1={PAD.top} y2={PAD.top + plotH} className="step-cursor" /> : null}
+            {tooltip !== null ? (
+              <line
+                x1={x(times[tooltip])}
+                x2={x(times[tooltip])}
+                y1={PAD.top}
+                y2={PAD.top + plotH}
+                className="step-cursor"
+              />
+            ) : null}
           </>
         ) : null}
       </svg>
       {tooltip !== null ? (
-        <div className="step-readout" role="status" style={{ left: Math.min(Math.max(0, x(times[tooltip]) + 8), Math.max(0, width - 200)) }}>
+        <div
+          className="step-readout"
+          role="status"
+          style={{ left: Math.min(Math.max(0, x(times[tooltip]) + 8), Math.max(0, width - 200)) }}
+        >
           <strong>{formatTime(times[tooltip])} UTC</strong>
           {series.map((s) => (
             <span key={s.name} style={{ color: s.color }}>
-              {s.name}: {s.values[tooltip] === null ? "—" : `${s.values[tooltip]!.toLocaleString("en-US")}${s.unit ?? ""}`}
+              {s.name}:{" "}
+              {s.values[tooltip] === null ? "—" : `${s.values[tooltip]!.toLocaleString("en-US")}${s.unit ?? ""}`}
             </span>
           ))}
         </div>

@@ -9,7 +9,7 @@ import { ApiError } from "@/lib/client/fetch-json";
 import { useShadow, useTable } from "@/lib/client/hooks";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
-import { classReasonInWords } from "./class-reason";
+import { classReasonInWords } from "@/lib/words/class-reason";
 import { DemandPanel } from "./demand-panel";
 import { HistoryChart, usePrefetchLiveHistory } from "./history-chart";
 import { LegacyPanel } from "./legacy-panel";
@@ -17,7 +17,6 @@ import { PolicyPanel } from "./policy-panel";
 import { ClockSkewFlag, PlaceInLine } from "./place-in-line";
 import { ShardsPanel } from "./shards-panel";
 import { WhyNotPanel } from "./why-not";
-
 
 /**
  * A table without demand: the planner has nothing for it, but the legacy queue may still
@@ -29,12 +28,13 @@ function NoDemand({ target }: { target: string }) {
   const phantom = shadow.data?.tables.phantom_task.includes(target) ?? false;
   return (
     <div className="state state-empty" data-testid="table-not-found">
-      <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner has never seen
-      demand for it.
+      <strong className="mono">{target}</strong> has neither demand events nor a cache row at this revision: the planner
+      has never seen demand for it.
       {phantom ? (
         <p className="explain explain-skip" data-testid="phantom-task">
-          The legacy queue nevertheless holds a merge task for it (queued or running): a <strong>phantom task</strong>, work the
-          master&apos;s planner cannot see. See it on the <Link href={withRevision("/shadow?open=phantom_task", revision)}>shadow page</Link>.
+          The legacy queue nevertheless holds a merge task for it (queued or running): a <strong>phantom task</strong>,
+          work the master&apos;s planner cannot see. See it on the{" "}
+          <Link href={withRevision("/shadow?open=phantom_task", revision)}>shadow page</Link>.
         </p>
       ) : (
         <p className="muted" data-testid="phantom-task-none">
@@ -50,7 +50,8 @@ export function TableDetailView({ target }: { target: string }) {
   usePrefetchLiveHistory(target);
   const revision = usePinnedRevision();
   const hydrated = useHydrated();
-  const notFound = hydrated && query.data === undefined && query.error instanceof ApiError && query.error.status === 404;
+  const notFound =
+    hydrated && query.data === undefined && query.error instanceof ApiError && query.error.status === 404;
   return (
     <>
       <p className="muted" style={{ margin: "0 0 6px" }}>
@@ -58,32 +59,32 @@ export function TableDetailView({ target }: { target: string }) {
       </p>
       {notFound ? <NoDemand target={target} /> : null}
       {notFound ? null : (
-      <QueryState query={query} what={`table ${target}`}>
-        {(d) => {
-          const t = d.table;
-          return (
-            <>
-              <PageTitle title={t.target} revision={d.revision} readAtMs={d.read_at_ms}>
-                <ClassBadge name={t.class} />
-                <BacklogBadge name={t.backlog_class} />
-              </PageTitle>
-              <div className="explain" data-testid="class-reason">
-                <code>{t.reason ?? "idle"}</code> — {classReasonInWords(t, t.score_breakdown)}
-              </div>
-              <ClockSkewFlag skew={t.clock_skew} />
-              <PlaceInLine table={t} />
-              <div className="grid grid-2" style={{ marginTop: 10 }}>
-                <WhyNotPanel table={t} />
-                <DemandPanel table={t} />
-                <LegacyPanel legacy={t.legacy} />
-                <HistoryChart target={t.target} nowMs={d.now_ms} />
-                <ShardsPanel table={t} />
-                <PolicyPanel target={t.target} policy={t.policy} />
-              </div>
-            </>
-          );
-        }}
-      </QueryState>
+        <QueryState query={query} what={`table ${target}`}>
+          {(d) => {
+            const t = d.table;
+            return (
+              <>
+                <PageTitle title={t.target} revision={d.revision} readAtMs={d.read_at_ms}>
+                  <ClassBadge name={t.class} />
+                  <BacklogBadge name={t.backlog_class} />
+                </PageTitle>
+                <div className="explain" data-testid="class-reason">
+                  <code>{t.reason ?? "idle"}</code> — {classReasonInWords(t, t.score_breakdown)}
+                </div>
+                <ClockSkewFlag skew={t.clock_skew} />
+                <PlaceInLine table={t} />
+                <div className="grid grid-2" style={{ marginTop: 10 }}>
+                  <WhyNotPanel table={t} />
+                  <DemandPanel table={t} />
+                  <LegacyPanel legacy={t.legacy} nowMs={d.now_ms} />
+                  <HistoryChart target={t.target} nowMs={d.now_ms} />
+                  <ShardsPanel table={t} />
+                  <PolicyPanel target={t.target} policy={t.policy} />
+                </div>
+              </>
+            );
+          }}
+        </QueryState>
       )}
     </>
   );

@@ -13,10 +13,21 @@ import type { ListView, SortColumn } from "./list-view";
 const COLUMNS: { column: SortColumn; label: string; numeric?: boolean; ascFirst?: boolean; title?: string }[] = [
   { column: "target", label: "target" },
   { column: "class", label: "class" },
-  { column: "position", label: "in line", numeric: true, ascFirst: true, title: "place in line among the tables waiting for the same kind of turn" },
+  {
+    column: "position",
+    label: "in line",
+    numeric: true,
+    ascFirst: true,
+    title: "place in line among the tables waiting for the same kind of turn",
+  },
   { column: "score", label: "score", numeric: true },
   { column: "pending", label: "pending", numeric: true },
-  { column: "bytes", label: "to merge", numeric: true, title: "bytes to merge: bytes through sealed on the shards with pending work" },
+  {
+    column: "bytes",
+    label: "to merge",
+    numeric: true,
+    title: "bytes to merge: bytes through sealed on the shards with pending work",
+  },
   { column: "oldest", label: "oldest pending" },
   { column: "wait", label: "wait", numeric: true },
   { column: "backlog", label: "backlog" },
@@ -33,7 +44,12 @@ export function ListHeader({ view, onChange }: { view: ListView; onChange: (v: L
         const active = view.sort === column;
         const arrow = active ? (view.order === "asc" ? " ▲" : " ▼") : "";
         return (
-          <div key={column} className={numeric ? "num" : undefined} role="columnheader" aria-sort={active ? (view.order === "asc" ? "ascending" : "descending") : "none"}>
+          <div
+            key={column}
+            className={numeric ? "num" : undefined}
+            role="columnheader"
+            aria-sort={active ? (view.order === "asc" ? "ascending" : "descending") : "none"}
+          >
             <button
               type="button"
               data-testid={`sort-${column}`}
@@ -97,29 +113,49 @@ export const TableRow = memo(function TableRow({
           {t.target}
         </a>
       </span>
-      <span role="gridcell"><ClassBadge name={t.class} /></span>
-      <span role="gridcell" className="num" title={t.position ? `${positionText(t.position)} waiting for a ${t.position.kind} turn` : "not in line"}>
+      <span role="gridcell">
+        <ClassBadge name={t.class} />
+      </span>
+      <span
+        role="gridcell"
+        className="num"
+        title={t.position ? `${positionText(t.position)} waiting for a ${t.position.kind} turn` : "not in line"}
+      >
         {t.position ? formatCount(t.position.rank) : "—"}
       </span>
-      <span role="gridcell" className="num">{formatScore(t.score)}</span>
-      <span role="gridcell" className="num">{formatCount(t.pending_generations)}</span>
-      <span role="gridcell" className="num">{t.pending_generations > 0 ? formatBytes(t.pending_bytes) : "—"}</span>
+      <span role="gridcell" className="num">
+        {formatScore(t.score)}
+      </span>
+      <span role="gridcell" className="num">
+        {formatCount(t.pending_generations)}
+      </span>
+      <span role="gridcell" className="num">
+        {t.pending_generations > 0 ? formatBytes(t.pending_bytes) : "—"}
+      </span>
       <span role="gridcell">
         <AgeBoundMark bound={t.age_bound} />
         {t.oldest_pending_ms === null ? "—" : formatTime(t.oldest_pending_ms).slice(5)}
       </span>
       <span role="gridcell" className="num">
         {t.clock_skew_ms !== null && (
-          <abbr className="upper-bound" title={`clock skew: a record of this table is stamped ${formatDuration(t.clock_skew_ms)} in the future`} data-testid="clock-skew-mark">
+          <abbr
+            className="upper-bound"
+            title={`clock skew: a record of this table is stamped ${formatDuration(t.clock_skew_ms)} in the future`}
+            data-testid="clock-skew-mark"
+          >
             ⚠
           </abbr>
         )}
         <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
       </span>
-      <span role="gridcell"><BacklogBadge name={t.backlog_class} /></span>
+      <span role="gridcell">
+        <BacklogBadge name={t.backlog_class} />
+      </span>
       <span role="gridcell">
         <VerdictText verdict={t.verdict} />
-        {t.execution && !(t.verdict.state === "would_skip" && t.verdict.code.startsWith("write_turn")) && <span className="muted"> · merge {t.execution.progress === "stalled" ? "stalled" : "running"}</span>}
+        {t.execution && !(t.verdict.state === "would_skip" && t.verdict.code.startsWith("write_turn")) && (
+          <span className="muted"> · merge {t.execution.progress === "stalled" ? "stalled" : "running"}</span>
+        )}
       </span>
     </div>
   );

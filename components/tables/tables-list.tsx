@@ -9,6 +9,8 @@ import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import type { TableSummary } from "@/lib/client/api-types";
 import { useFleetListing } from "@/lib/client/hooks";
+import { useOutage } from "@/lib/client/resources/health";
+import { useHydrated } from "@/lib/client/use-hydrated";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
 import { applyListView, listViewParams, parseListView, type ListView } from "./list-view";
@@ -19,6 +21,8 @@ const ROW_HEIGHT = 28;
 
 export function TablesList() {
   const fleet = useFleetListing();
+  const outage = useOutage();
+  const hydrated = useHydrated();
   const loadingMore = fleet.loadingMore;
   const params = useSearchParams();
   const pathname = usePathname();
@@ -26,7 +30,12 @@ export function TablesList() {
   // useSearchParams with it, and no server round trip is made for a filter change).
   const urlKey = params.toString();
   const [view, setLocalView] = useState(() => parseListView(new URLSearchParams(urlKey)));
-  useEffect(() => setLocalView(parseListView(new URLSearchParams(urlKey))), [urlKey]);
+  // the URL moved (back/forward, a link): the view follows it, set while rendering (not in an effect)
+  const [shownKey, setShownKey] = useState(urlKey);
+  if (shownKey !== urlKey) {
+    setShownKey(urlKey);
+    setLocalView(parseListView(new URLSearchParams(urlKey)));
+  }
 
   const setView = useCallback(
     (next: ListView) => {
@@ -46,7 +55,16 @@ export function TablesList() {
               {formatCount(d.total_tables)} tables · {formatCount(d.tables_with_pending)} with pending work
               {loadingMore ? ` · loading ${formatCount(d.tables.length)}/${formatCount(d.total_tables)}…` : ""}
             </span>
+            {hydrated && outage.down && (
+              <span className="muted" data-testid="tables-last-good">
+                the last good list, as of revision {formatCount(d.revision)}: kept whole while etcd is unreachable
+              </span>
+            )}
           </PageTitle>
+          {/* 33 Tabs reached the grid before (issue 27): one link skips the header and filters */}
+          <a href="#tables-grid" className="skip-link" data-testid="skip-to-grid">
+            Skip to the tables
+          </a>
           <FilterBar view={view} onChange={setView} />
           <VirtualTables tables={d.tables} view={view} onChange={setView} />
         </>
@@ -55,13 +73,28 @@ export function TablesList() {
   );
 }
 
-function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; view: ListView; onChange: (v: ListView) => void }) {
+function VirtualTables({
+  tables,
+  view,
+  onChange,
+}: {
+  tables: TableSummary[];
+  view: ListView;
+  onChange: (v: ListView) => void;
+}) {
   const rows = useMemo(() => applyListView(tables, view), [tables, view]);
   const revision = usePinnedRevision();
   const router = useRouter();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState(-1);
-  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  // TanStack Virtual hands back functions the React compiler cannot memoize: this component stays uncompiled
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+  });
 
   const open = useCallback((href: string) => router.push(href), [router]);
 
@@ -103,7 +136,22 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
       if (e.metaKey || e.ctrlKey || e.altKey) return;
-      const typing = e.target instanceof HTMLElement && (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA");
+      const typing =
+        e.target instanceof HTMLElement &&
+        (e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.target.tagName === "TEXTAREA");
+      if (e.key === "Enter" && e.target instanceof HTMLInputElement && e.target.id === "tables-search") {
+        // Enter in the search box (issue 27): one match opens; several leave the box for the
+        // first row, so j/k move the selection instead of typing into the box
+        e.preventDefault();
+        const matches = applyListView(tables, { ...view, q: e.target.value });
+        if (matches.length === 1) router.push(tableHref(matches[0].target, revision));
+        else if (matches.length > 1) {
+          onChange({ ...view, q: e.target.value });
+          e.target.blur();
+          requestAnimationFrame(() => move(1));
+        }
+        return;
+      }
       if (e.key === "/" && !typing) {
         e.preventDefault();
         document.getElementById("tables-search")?.focus();
@@ -121,35 +169,46 @@ function VirtualTables({ tables, view, onChange }: { tables: TableSummary[]; vie
     }
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [move, rows, selected, router, revision, opensSelected]);
+  }, [move, rows, selected, router, revision, opensSelected, tables, view, onChange]);
 
   return (
-    <div className="vlist" data-testid="tables-list">
+    <div className="vlist" data-testid="tables-list" id="tables-grid" tabIndex={-1}>
       <div role="grid" aria-label="tables" aria-rowcount={rows.length + 1} aria-colcount={COLUMN_COUNT}>
-      <div role="rowgroup">
-        <ListHeader view={view} onChange={onChange} />
-      </div>
-      <div className="vlist-scroll" ref={scrollRef} data-testid="tables-scroll" role="rowgroup" aria-label={`${formatCount(rows.length)} tables`}>
-        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualizer.getVirtualItems().map((item) => (
-            <TableRow
-              key={rows[item.index].target}
-              table={rows[item.index]}
-              index={item.index}
-              top={item.start}
-              selected={item.index === selected}
-              href={tableHref(rows[item.index].target, revision)}
-              onOpen={open}
-            />
-          ))}
+        <div role="rowgroup">
+          <ListHeader view={view} onChange={onChange} />
+        </div>
+        <div
+          className="vlist-scroll"
+          ref={scrollRef}
+          data-testid="tables-scroll"
+          role="rowgroup"
+          aria-label={`${formatCount(rows.length)} tables`}
+        >
+          <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+            {virtualizer.getVirtualItems().map((item) => (
+              <TableRow
+                key={rows[item.index].target}
+                table={rows[item.index]}
+                index={item.index}
+                top={item.start}
+                selected={item.index === selected}
+                href={tableHref(rows[item.index].target, revision)}
+                onOpen={open}
+              />
+            ))}
+          </div>
         </div>
       </div>
-      </div>
-      {rows.length === 0 && <div className="state state-empty" data-testid="tables-empty">No table matches these filters.</div>}
+      {rows.length === 0 && (
+        <div className="state state-empty" data-testid="tables-empty">
+          No table matches these filters.
+        </div>
+      )}
       <div className="muted vlist-foot" data-testid="tables-count">
-        {formatCount(rows.length)} of {formatCount(tables.length)} shown · <span className="kbd">j</span>/<span className="kbd">k</span> move ·{" "}
-        <span className="kbd">Enter</span> open · <span className="kbd">/</span> search · <span className="kbd">Esc</span> clears it ·{" "}
-        <span className="wait-bound">≥</span> a wait of at least this long (the exact flush time was pruned)
+        {formatCount(rows.length)} of {formatCount(tables.length)} shown · <span className="kbd">j</span>/
+        <span className="kbd">k</span> move · <span className="kbd">Enter</span> open (in the search box: the single
+        match, else the first row) · <span className="kbd">/</span> search · <span className="kbd">Esc</span> clears it
+        · <span className="wait-bound">≥</span> a wait of at least this long (the exact flush time was pruned)
       </div>
     </div>
   );

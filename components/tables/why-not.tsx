@@ -1,14 +1,19 @@
 // The why-not explanation exactly as the planner gives it: code (in words), sentence,
 // whether it clears by itself, and whatever detail it attached, labelled in words.
-import { fieldInWords, formatField } from "@/components/ui/detail-words";
+import { fieldInWords, formatField } from "@/lib/words/fields";
 import { formatBytes, formatTime } from "@/components/ui/format";
-import { codeInWords, retryMeaningful } from "@/components/ui/words";
+import { codeInWords, retryMeaningful } from "@/lib/words/codes";
 import type { TableDetail, WhyNot } from "@/lib/client/api-types";
 
 function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {
   if (value === null || value === undefined) return <span className="muted">—</span>;
   const formatted = formatField(name, value);
-  if (formatted !== null) return <span className="mono" title={String(value)}>{formatted}</span>;
+  if (formatted !== null)
+    return (
+      <span className="mono" title={String(value)}>
+        {formatted}
+      </span>
+    );
   if (typeof value !== "object") return <span className="mono">{String(value)}</span>;
   if (Array.isArray(value))
     return (
@@ -41,12 +46,27 @@ export function WhyNotList({ entries, testid = "why-not-item" }: { entries: WhyN
     <ol style={{ margin: 0, paddingLeft: 18 }}>
       {entries.map((w, i) => (
         <li key={`${w.code}-${i}`} style={{ marginBottom: 6 }} data-testid={testid}>
-          <strong>{codeInWords(w.code)}</strong> <code className="muted" data-testid="why-not-code">{w.code}</code>{" "}
+          <strong>{codeInWords(w.code)}</strong>{" "}
+          <code className="muted" data-testid="why-not-code">
+            {w.code}
+          </code>{" "}
           {retryMeaningful(w.code) &&
             (w.retryable ? (
-              <span className="tag" title="retryable: the condition clears by itself (time, capacity)" data-testid="why-not-retry">clears by itself</span>
+              <span
+                className="tag"
+                title="retryable: the condition clears by itself (time, capacity)"
+                data-testid="why-not-retry"
+              >
+                clears by itself
+              </span>
             ) : (
-              <span className="tag tag-warn" title="not retryable: someone must change something" data-testid="why-not-retry">needs someone to act</span>
+              <span
+                className="tag tag-warn"
+                title="not retryable: someone must change something"
+                data-testid="why-not-retry"
+              >
+                needs someone to act
+              </span>
             ))}
           <div data-testid="why-not-message">{w.message}</div>
           {w.detail !== undefined && w.detail !== null && Object.keys(w.detail as object).length > 0 && (
@@ -75,7 +95,8 @@ function ExecutorAnswers({ a }: { a: TableDetail["executor_agreement"] }) {
         <dd className="mono">
           {a.master_shadow ? (
             <>
-              {a.master_shadow.executor} <span className="muted">(written {formatTime(a.master_shadow.created_ms)})</span>
+              {a.master_shadow.executor}{" "}
+              <span className="muted">(written {formatTime(a.master_shadow.created_ms)})</span>
             </>
           ) : (
             <span className="muted">none</span>
@@ -102,9 +123,11 @@ export function WhyNotPanel({ table: t }: { table: TableDetail }) {
       <h2>Verdict and why not</h2>
       {verdict.state === "would_place" && (
         <div className="explain">
-          Would place {verdict.kind ? <span className="mono">{verdict.kind}</span> : null} on <strong className="mono">{verdict.executor}</strong>, reserving{" "}
-          {formatBytes(verdict.reserved_bytes)}.
-          <div className="muted" data-testid="headroom-basis">{t.headroom.message}</div>
+          Would place {verdict.kind ? <span className="mono">{verdict.kind}</span> : null} on{" "}
+          <strong className="mono">{verdict.executor}</strong>, reserving {formatBytes(verdict.reserved_bytes)}.
+          <div className="muted" data-testid="headroom-basis">
+            {t.headroom.message}
+          </div>
         </div>
       )}
       {verdict.state === "would_skip" && (

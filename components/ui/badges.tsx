@@ -1,7 +1,7 @@
 // Small labels for the planner's own words: class, backlog class, verdict, age bound.
 import type { AgeBound, BacklogClass, Verdict } from "@/lib/client/api-types";
-import { formatBytes, formatDuration } from "./format";
-import { codeInWords } from "./words";
+import { formatBytes, waitText } from "./format";
+import { codeInWords } from "@/lib/words/codes";
 
 export function ClassBadge({ name }: { name: string }) {
   return <span className={`badge class-${name}`}>{name.replace("_", " ")}</span>;
@@ -35,18 +35,25 @@ export function AgeBoundMark({ bound, of = "time" }: { bound: AgeBound; of?: "ti
 export function WaitText({ waitMs, bound }: { waitMs: number | null; bound: AgeBound }) {
   if (bound === "upper" && waitMs !== null)
     return (
-      <abbr className="wait-bound" title="at least this long: the exact flush time of the oldest pending generation was pruned" data-testid="upper-bound">
-        ≥ {formatDuration(waitMs)}
+      <abbr
+        className="wait-bound"
+        title="at least this long: the exact flush time of the oldest pending generation was pruned"
+        data-testid="upper-bound"
+      >
+        {waitText(waitMs, bound)}
       </abbr>
     );
-  return <>{formatDuration(waitMs)}</>;
+  return <>{waitText(waitMs, bound)}</>;
 }
 
 export function VerdictText({ verdict }: { verdict: Verdict | null }) {
   if (!verdict) return <span className="muted">—</span>;
   if (verdict.state === "would_place")
     return (
-      <span className="verdict-place" title={`would place on ${verdict.executor}, reserving ${formatBytes(verdict.reserved_bytes)}`}>
+      <span
+        className="verdict-place"
+        title={`would place on ${verdict.executor}, reserving ${formatBytes(verdict.reserved_bytes)}`}
+      >
         place → {verdict.executor}
       </span>
     );

@@ -7,6 +7,9 @@ import { useHydrated } from "@/lib/client/use-hydrated";
 
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
+    // etcd's own error text (gRPC deadlines, member back-off) is for the log, not the page
+    if (error.code === "etcd_timeout") return "etcd did not answer in time (it or this machine is busy); try again";
+    if (error.code === "etcd_unavailable") return "etcd is unreachable";
     if (error.code === "revision_compacted")
       return `revision compacted (oldest readable: ${error.body?.compact_revision ?? "unknown"}) — pick a newer revision or go live`;
     return `${error.code}: ${error.message}`;

@@ -49,7 +49,11 @@ export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: R
         const text = `${msg.text()} @ ${msg.location().url}`;
         if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
       });
-      page.on("pageerror", (err) => errors.push(`pageerror: ${err.message}`));
+      page.on("pageerror", (err) => {
+        const text = `pageerror: ${err.message}`;
+        if (!allowConsoleErrors.some((re) => re.test(text))) errors.push(text);
+        else console.log(`allowed on this test only: ${text.slice(0, 120)}`);
+      });
       await use(errors);
       expect(errors, "console errors on the page").toEqual([]);
     },

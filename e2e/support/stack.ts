@@ -2,7 +2,7 @@
 // realistic fleet (13,405 tables) plus its named incident tables, and a real `next start`.
 import "../../lib/sim/node-entry"; // first: lets lib/etcd load outside Next
 import type { Etcd3 } from "etcd3";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
 import { seedScenarios } from "@/lib/sim/seed";
 import { realisticTables } from "@/lib/sim/scenarios/realistic";
@@ -34,26 +34,38 @@ async function flushGenerations(client: Etcd3, target: string, shard: string, by
   const now = Date.now();
   const times = { ...((stored.sealed_times as Record<string, number> | undefined) ?? {}) };
   times[String(sealed)] = now;
-  const put = await client.put(key).value(JSON.stringify({ ...stored, sealed_through: sealed, flushed_at_ms: now, sealed_times: times })).exec();
+  const put = await client
+    .put(key)
+    .value(JSON.stringify({ ...stored, sealed_through: sealed, flushed_at_ms: now, sealed_times: times }))
+    .exec();
   return Number(put.header.revision);
 }
 
 export async function startStack(opts: { production: boolean; log?: (line: string) => void }): Promise<Stack> {
   const log = opts.log ?? (() => undefined);
   const etcd = await startEtcd();
-  const client = createEtcdClient({ endpoints: etcd.endpoints.split(","), callTimeoutMs: 30_000 });
+  const client = createRawEtcdClient({ endpoints: etcd.endpoints.split(","), callTimeoutMs: 30_000 });
   let app: RunningApp | undefined;
   try {
     const now = Date.now();
     const tables = realisticTables();
-    const results = await seedScenarios(client, opts.production ? ["realistic", "incidents"] : ["incidents"], { prefix: E2E_PREFIX, now, progress: log });
+    const results = await seedScenarios(client, opts.production ? ["realistic", "incidents"] : ["incidents"], {
+      prefix: E2E_PREFIX,
+      now,
+      progress: log,
+    });
     const seeded = { revision: Math.max(...Object.values(results).map((r) => r.revision)) };
-    log(`seeded ${Object.entries(results).map(([n, r]) => `${n}: ${r.kvs} kvs`).join(", ")}; revision ${seeded.revision}`);
+    log(
+      `seeded ${Object.entries(results)
+        .map(([n, r]) => `${n}: ${r.kvs} kvs`)
+        .join(", ")}; revision ${seeded.revision}`,
+    );
 
     const changed = tables[CHANGED_TABLE_INDEX];
     const before = changed.pending.reduce((a, b) => a + b, 0);
     let changedRevision = seeded.revision;
-    if (opts.production) changedRevision = await flushGenerations(client, changed.target, shardId(CHANGED_TABLE_INDEX, 0), CHANGED_BY);
+    if (opts.production)
+      changedRevision = await flushGenerations(client, changed.target, shardId(CHANGED_TABLE_INDEX, 0), CHANGED_BY);
 
     app = await startApp({ ETCD_ENDPOINTS: etcd.endpoints, ETCD_PREFIX: E2E_PREFIX, NEXT_TELEMETRY_DISABLED: "1" });
     const state: E2eState = {

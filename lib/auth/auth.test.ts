@@ -4,11 +4,15 @@ import { readAuthConfig } from "./config";
 import { AuthError } from "./errors";
 import { checkSameOrigin } from "./origin";
 import { SESSION_TTL_SECS, sessionCookie, signSession, verifySession } from "./session";
-import { actorFor, matchToken, parseTokenList, tokensEqual } from "./tokens";
+import { actorFor, matchToken, parseNamedTokens, parseTokenList, tokensEqual } from "./tokens";
 
 const NOW = 1_800_000_000_000;
 const config = readAuthConfig({ CONSOLE_ADMIN_TOKENS: "adm-one, adm-two", CONSOLE_SESSION_SECRET: "s3cret" });
-const gated = readAuthConfig({ CONSOLE_ADMIN_TOKENS: "adm-one", CONSOLE_VIEWER_TOKENS: "view-one", CONSOLE_SESSION_SECRET: "s3cret" });
+const gated = readAuthConfig({
+  CONSOLE_ADMIN_TOKENS: "adm-one",
+  CONSOLE_VIEWER_TOKENS: "view-one",
+  CONSOLE_SESSION_SECRET: "s3cret",
+});
 const readOnly = readAuthConfig({});
 
 function req(method: string, headers: Record<string, string> = {}): Request {
@@ -64,7 +68,9 @@ describe("session cookie", () => {
     const jwt = await signSession(config, "admin:abc", "admin", NOW);
     expect(await verifySession(config, jwt, NOW + (SESSION_TTL_SECS + 1) * 1000)).toBeNull();
     const [h, p, s] = jwt.split(".");
-    const forgedPayload = Buffer.from(JSON.stringify({ role: "admin", sub: "admin:evil", iss: "scheduler-console", exp: 9e9 })).toString("base64url");
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ role: "admin", sub: "admin:evil", iss: "scheduler-console", exp: 9e9 }),
+    ).toString("base64url");
     expect(await verifySession(config, `${h}.${forgedPayload}.${s}`, NOW)).toBeNull();
     expect(await verifySession(config, `${h}.${p}.${s.slice(0, -2)}xx`, NOW)).toBeNull();
     expect(await verifySession({ ...config, sessionSecret: "other" }, jwt, NOW)).toBeNull();
@@ -92,9 +98,13 @@ describe("origin rules", () => {
   const url = "http://console.test:3000/api/v1/policies/x";
   it("allows same-origin browsers and header-less API clients", () => {
     expect(checkSameOrigin(h({}), url).ok).toBe(true);
-    expect(checkSameOrigin(h({ origin: "http://console.test:3000", "sec-fetch-site": "same-origin" }), url).ok).toBe(true);
+    expect(checkSameOrigin(h({ origin: "http://console.test:3000", "sec-fetch-site": "same-origin" }), url).ok).toBe(
+      true,
+    );
     expect(checkSameOrigin(h({ "sec-fetch-site": "none" }), url).ok).toBe(true);
-    expect(checkSameOrigin(h({ origin: "https://console.example", "x-forwarded-host": "console.example" }), url).ok).toBe(true);
+    expect(
+      checkSameOrigin(h({ origin: "https://console.example", "x-forwarded-host": "console.example" }), url).ok,
+    ).toBe(true);
   });
   it("refuses other origins, other sites and a null origin", () => {
     expect(checkSameOrigin(h({ origin: "https://evil.example" }), url).ok).toBe(false);
@@ -112,12 +122,19 @@ describe("authorize", () => {
     expect(await failure(authorize(req("PUT"), "write", at))).toEqual({ status: 401, code: "unauthorized" });
     const admin = await authorize(req("PUT", { authorization: "Bearer adm-two" }), "write", at);
     expect(admin).toEqual({ actor: actorFor("admin", "adm-two"), role: "admin" });
-    expect(await failure(authorize(req("GET", { authorization: "Bearer wrong" }), "read", at))).toEqual({ status: 401, code: "unauthorized" });
+    expect(await failure(authorize(req("GET", { authorization: "Bearer wrong" }), "read", at))).toEqual({
+      status: 401,
+      code: "unauthorized",
+    });
   });
   it("a session cookie from sign-in authorizes writes", async () => {
     const signed = await signIn(config, "adm-one", NOW);
     expect(signed?.principal.role).toBe("admin");
-    const p = await authorize(req("PUT", { cookie: `console_session=${signed?.jwt}`, origin: "http://console.test:3000" }), "write", at);
+    const p = await authorize(
+      req("PUT", { cookie: `console_session=${signed?.jwt}`, origin: "http://console.test:3000" }),
+      "write",
+      at,
+    );
     expect(p.actor).toBe(actorFor("admin", "adm-one"));
     expect(await signIn(config, "nope", NOW)).toBeNull();
   });
@@ -126,15 +143,77 @@ describe("authorize", () => {
     expect(await failure(authorize(req("GET"), "read", g))).toEqual({ status: 401, code: "unauthorized" });
     expect((await authorize(req("GET", { authorization: "Bearer view-one" }), "read", g)).role).toBe("viewer");
     expect((await authorize(req("GET", { authorization: "Bearer adm-one" }), "read", g)).role).toBe("admin");
-    expect(await failure(authorize(req("PUT", { authorization: "Bearer view-one" }), "write", g))).toEqual({ status: 403, code: "forbidden" });
+    expect(await failure(authorize(req("PUT", { authorization: "Bearer view-one" }), "write", g))).toEqual({
+      status: 403,
+      code: "forbidden",
+    });
   });
   it("cross-site writes are refused even with an admin token", async () => {
-    const r = req("PUT", { authorization: "Bearer adm-one", origin: "https://evil.example", "sec-fetch-site": "cross-site" });
+    const r = req("PUT", {
+      authorization: "Bearer adm-one",
+      origin: "https://evil.example",
+      "sec-fetch-site": "cross-site",
+    });
     expect(await failure(authorize(r, "write", at))).toEqual({ status: 403, code: "cross_site" });
   });
   it("read-only mode answers 403 read_only to every write", async () => {
     const ro = { config: readOnly, nowMs: NOW };
-    expect(await failure(authorize(req("PUT", { authorization: "Bearer adm-one" }), "write", ro))).toEqual({ status: 403, code: "read_only" });
+    expect(await failure(authorize(req("PUT", { authorization: "Bearer adm-one" }), "write", ro))).toEqual({
+      status: 403,
+      code: "read_only",
+    });
     expect((await authorize(req("GET"), "read", ro)).role).toBe("anonymous");
+  });
+});
+
+describe("named tokens (console-api.md third version)", () => {
+  const named = readAuthConfig({
+    CONSOLE_ADMIN_TOKENS: "alice:adm-alice, deploy-bot:adm-bot, adm-plain",
+    CONSOLE_VIEWER_TOKENS: "carol:view-carol",
+    CONSOLE_SESSION_SECRET: "s3cret",
+  });
+  it("parses name:token items beside plain tokens", () => {
+    expect(parseNamedTokens("alice:adm-alice, adm-plain ,, :odd, deploy-bot:")).toEqual([
+      { name: "alice", token: "adm-alice" },
+      { name: null, token: "adm-plain" },
+      { name: null, token: ":odd" },
+      { name: null, token: "deploy-bot:" },
+    ]);
+    expect(parseTokenList("alice:adm-alice,adm-plain")).toEqual(["adm-alice", "adm-plain"]);
+  });
+  it("the actor is the token's name; a plain token keeps its hashed name", async () => {
+    const at = { config: named, nowMs: NOW };
+    expect(await authorize(req("PUT", { authorization: "Bearer adm-alice" }), "write", at)).toEqual({
+      actor: "alice",
+      role: "admin",
+    });
+    expect(await authorize(req("PUT", { authorization: "Bearer adm-bot" }), "write", at)).toEqual({
+      actor: "deploy-bot",
+      role: "admin",
+    });
+    expect(await authorize(req("PUT", { authorization: "Bearer adm-plain" }), "write", at)).toEqual({
+      actor: actorFor("admin", "adm-plain"),
+      role: "admin",
+    });
+    expect(await authorize(req("GET", { authorization: "Bearer view-carol" }), "read", at)).toEqual({
+      actor: "carol",
+      role: "viewer",
+    });
+    // the whole item is not a token: only its secret is
+    expect(await failure(authorize(req("PUT", { authorization: "Bearer alice:adm-alice" }), "write", at))).toEqual({
+      status: 401,
+      code: "unauthorized",
+    });
+  });
+  it("sign-in names the session after the token; renaming a token ends its sessions", async () => {
+    const signed = await signIn(named, "adm-alice", NOW);
+    expect(signed?.principal).toEqual({ actor: "alice", role: "admin" });
+    expect((await verifySession(named, signed!.jwt, NOW + 1000))?.actor).toBe("alice");
+    const renamed = readAuthConfig({
+      CONSOLE_ADMIN_TOKENS: "alicia:adm-alice, deploy-bot:adm-bot, adm-plain",
+      CONSOLE_VIEWER_TOKENS: "carol:view-carol",
+      CONSOLE_SESSION_SECRET: "s3cret",
+    });
+    expect(await verifySession(renamed, signed!.jwt, NOW + 1000)).toBeNull();
   });
 });

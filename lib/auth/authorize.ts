@@ -1,5 +1,5 @@
 import "server-only";
-import { isReadOnly, readAuthConfig, readsNeedToken, type AuthConfig } from "./config";
+import { isReadOnly, nameOfToken, readAuthConfig, readsNeedToken, type AuthConfig } from "./config";
 import { AuthError } from "./errors";
 import { checkSameOrigin } from "./origin";
 import { SESSION_COOKIE, signSession, verifySession, type SessionRole } from "./session";
@@ -29,12 +29,13 @@ export function cookieValue(cookieHeader: string | null, name: string): string |
   return null;
 }
 
-/** A token's role, or null when it matches none (constant-time over both lists). */
-export function roleOfToken(config: AuthConfig, token: string): SessionRole | null {
+/** The role and actor of whoever holds `token` (its configured name, console-api.md third version), or null. */
+function holderOfToken(config: AuthConfig, token: string): (Principal & { role: SessionRole }) | null {
   const admin = matchToken(token, config.adminTokens);
   const viewer = matchToken(token, config.viewerTokens);
-  if (admin !== null) return "admin";
-  if (viewer !== null) return "viewer";
+  if (admin !== null) return { role: "admin", actor: actorFor("admin", admin, nameOfToken(config, "admin", admin)) };
+  if (viewer !== null)
+    return { role: "viewer", actor: actorFor("viewer", viewer, nameOfToken(config, "viewer", viewer)) };
   return null;
 }
 
@@ -47,9 +48,9 @@ export async function identify(headers: Headers, config: AuthConfig, nowMs: numb
   if (authorization !== null) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const token = match?.[1];
-    const role = token ? roleOfToken(config, token) : null;
-    if (!token || !role) throw new AuthError("unauthorized", "The bearer token matches no configured token.");
-    return { actor: actorFor(role, token), role };
+    const holder = token ? holderOfToken(config, token) : null;
+    if (!holder) throw new AuthError("unauthorized", "The bearer token matches no configured token.");
+    return holder;
   }
   const jwt = cookieValue(headers.get("cookie"), SESSION_COOKIE);
   if (jwt) {
@@ -71,7 +72,10 @@ export async function authorize(
     const origin = checkSameOrigin(request.headers, request.url);
     if (!origin.ok) throw new AuthError("cross_site", `Cross-site write refused (${origin.reason}).`);
     if (isReadOnly(config)) {
-      throw new AuthError("read_only", "The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS).");
+      throw new AuthError(
+        "read_only",
+        "The console is read-only: no admin tokens are configured (CONSOLE_ADMIN_TOKENS).",
+      );
     }
   }
   const principal = await identify(request.headers, config, nowMs);
@@ -81,7 +85,8 @@ export async function authorize(
     }
     return principal;
   }
-  if (principal.role === "anonymous") throw new AuthError("unauthorized", "Sign in or send an admin bearer token to write.");
+  if (principal.role === "anonymous")
+    throw new AuthError("unauthorized", "Sign in or send an admin bearer token to write.");
   if (principal.role !== "admin") throw new AuthError("forbidden", "Only admins may change policies.");
   return principal;
 }
@@ -92,8 +97,7 @@ export async function signIn(
   token: string,
   nowMs: number,
 ): Promise<{ principal: Principal; jwt: string } | null> {
-  const role = roleOfToken(config, token.trim());
-  if (!role) return null;
-  const actor = actorFor(role, token.trim());
-  return { principal: { actor, role }, jwt: await signSession(config, actor, role, nowMs) };
+  const holder = holderOfToken(config, token.trim());
+  if (!holder) return null;
+  return { principal: holder, jwt: await signSession(config, holder.actor, holder.role, nowMs) };
 }

@@ -1,22 +1,41 @@
 import "server-only";
 import { sessionSecretOf } from "@/lib/config/env";
-import { parseTokenList } from "./tokens";
+import { parseNamedTokens } from "./tokens";
 
 // console-api.md Configuration/Security: CONSOLE_ADMIN_TOKENS, CONSOLE_VIEWER_TOKENS
 // (comma-separated); CONSOLE_SESSION_SECRET (optional) lets replicas share sessions.
 export interface AuthConfig {
   adminTokens: string[];
   viewerTokens: string[];
+  /** `name:token` items: the name of each named token, by `<role> <token>` (plain tokens have none) */
+  tokenNames: ReadonlyMap<string, string>;
   /** shared session secret; when unset each process draws its own random one */
   sessionSecret: string | null;
 }
 
 export function readAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
+  const admins = parseNamedTokens(env.CONSOLE_ADMIN_TOKENS);
+  const viewers = parseNamedTokens(env.CONSOLE_VIEWER_TOKENS);
+  const tokenNames = new Map<string, string>();
+  for (const [role, list] of [
+    ["admin", admins],
+    ["viewer", viewers],
+  ] as const) {
+    for (const t of list) if (t.name !== null) tokenNames.set(tokenNameKey(role, t.token), t.name);
+  }
   return {
-    adminTokens: parseTokenList(env.CONSOLE_ADMIN_TOKENS),
-    viewerTokens: parseTokenList(env.CONSOLE_VIEWER_TOKENS),
+    adminTokens: admins.map((t) => t.token),
+    viewerTokens: viewers.map((t) => t.token),
+    tokenNames,
     sessionSecret: sessionSecretOf(env),
   };
+}
+
+export const tokenNameKey = (role: "admin" | "viewer", token: string) => `${role} ${token}`;
+
+/** The configured name of a token, or null (a plain token). */
+export function nameOfToken(config: AuthConfig, role: "admin" | "viewer", token: string): string | null {
+  return config.tokenNames?.get(tokenNameKey(role, token)) ?? null;
 }
 
 /** With no admin tokens the console is read-only (console-api.md Security). */

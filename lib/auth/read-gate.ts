@@ -3,7 +3,7 @@ import { authorize } from "./authorize";
 import { isAuthError } from "./errors";
 
 /**
- * The read check for lib/api's wrapper (`setReadAuthorizer(readGate)`): null when the
+ * The read check for lib/http's wrapper (`setReadAuthorizer(readGate)`): null when the
  * request may read, else the 401 JSON Response (console-api.md Security: reads are open,
  * or need a viewer/admin credential when CONSOLE_VIEWER_TOKENS is set).
  */

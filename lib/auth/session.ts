@@ -1,7 +1,8 @@
 import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import { SignJWT, jwtVerify } from "jose";
-import type { AuthConfig } from "./config";
+import { processWide } from "@/lib/schema/process-wide";
+import { nameOfToken, type AuthConfig } from "./config";
 
 // The session cookie: a jose-signed HS256 JWT naming the actor and role (admin, or
 // viewer when viewer tokens gate reads). The key is derived from the configured tokens
@@ -13,21 +14,22 @@ import type { AuthConfig } from "./config";
 export const SESSION_COOKIE = "console_session";
 export const SESSION_TTL_SECS = 60 * 60; // short: one hour
 const ISSUER = "scheduler-console";
-const PROCESS_SECRET = Symbol.for("scheduler-console.session-secret");
 
-function processSecret(): string {
-  const holder = globalThis as unknown as Record<symbol, string | undefined>;
-  holder[PROCESS_SECRET] ??= randomBytes(32).toString("hex");
-  return holder[PROCESS_SECRET] as string;
-}
+const processSecret = () => processWide("scheduler-console.session-secret", () => randomBytes(32).toString("hex"));
 
-/** HMAC(secret, sorted tokens): 32 bytes of HS256 key. */
+/** A named token's name joins the key: renaming a token ends its sessions, as rotating it does. */
+const named = (config: AuthConfig, role: "admin" | "viewer", token: string) => {
+  const name = nameOfToken(config, role, token);
+  return name === null ? "" : ` as ${name}`;
+};
+
+/** HMAC(secret, sorted tokens and their names): 32 bytes of HS256 key. */
 export function sessionKey(config: AuthConfig): Uint8Array {
   const secret = config.sessionSecret ?? processSecret();
   const material = [
     "console-session-v1",
-    ...[...config.adminTokens].sort().map((t) => `admin ${t}`),
-    ...[...config.viewerTokens].sort().map((t) => `viewer ${t}`),
+    ...[...config.adminTokens].sort().map((t) => `admin ${t}${named(config, "admin", t)}`),
+    ...[...config.viewerTokens].sort().map((t) => `viewer ${t}${named(config, "viewer", t)}`),
   ].join("\n");
   return new Uint8Array(createHmac("sha256", secret).update(material, "utf8").digest());
 }
@@ -40,7 +42,12 @@ export interface Session {
   expiresAtMs: number;
 }
 
-export async function signSession(config: AuthConfig, actor: string, role: SessionRole, nowMs: number): Promise<string> {
+export async function signSession(
+  config: AuthConfig,
+  actor: string,
+  role: SessionRole,
+  nowMs: number,
+): Promise<string> {
   const iat = Math.floor(nowMs / 1000);
   return new SignJWT({ role })
     .setProtectedHeader({ alg: "HS256", typ: "JWT" })
@@ -61,7 +68,8 @@ export async function verifySession(config: AuthConfig, jwt: string, nowMs: numb
       currentDate: new Date(nowMs),
     });
     const role = payload.role;
-    if ((role !== "admin" && role !== "viewer") || typeof payload.sub !== "string" || typeof payload.exp !== "number") return null;
+    if ((role !== "admin" && role !== "viewer") || typeof payload.sub !== "string" || typeof payload.exp !== "number")
+      return null;
     // a role whose token list was emptied since signing is gone (the key changed too)
     if ((role === "admin" ? config.adminTokens : config.viewerTokens).length === 0) return null;
     return { actor: payload.sub, role, expiresAtMs: payload.exp * 1000 };

@@ -1,6 +1,18 @@
 // `scheduler-console diff --from … --to …`: what changed between two moments
-// (console-api.md Additions, GET /api/v1/scheduler/diff), each side evaluated at its own time.
-import { formatCount, formatTime } from "../../components/ui/format";
+// (console-api.md Additions, GET /api/v1/scheduler/diff), each side evaluated at its own time,
+// in the words and the ranking the /diff page uses (lib/words/changes.ts).
+import {
+  classChangeSize,
+  classInWords,
+  executorChanges,
+  rankByChange,
+  verdictChangeSize,
+  verdictInWords,
+  type ExecutorFacts,
+} from "../words/changes";
+import { codeInWords } from "../words/codes";
+import { formatCount, formatTime } from "../words/format";
+import { OUTCOME_MEANING } from "../words/outcomes";
 import { moreOf } from "./text";
 
 type VerdictKey = { state: string; code?: string | null } | null;
@@ -10,31 +22,31 @@ type Leader = { instance?: string; token?: string } | null;
 export interface FleetDiff {
   from: { revision: number; at_ms: number | null };
   to: { revision: number; at_ms: number | null };
+  /** how the sides' verdicts were reached (console-api.md "The decision journal") */
+  verdict_basis?: "journal" | "fleet_plan";
   tables: {
     class_changed: Array<{ target: string; before: string | null; after: string | null }>;
     verdict_changed: Array<{ target: string; before: VerdictKey; after: VerdictKey }>;
     appeared: string[];
     cleared: string[];
   };
-  executors: { added: unknown[]; removed: unknown[]; changed: Array<{ id: string; before: unknown; after: unknown }> };
+  executors: {
+    added: unknown[];
+    removed: unknown[];
+    changed: Array<{ id: string; before: ExecutorFacts; after: ExecutorFacts }>;
+  };
   policies: { changed: string[] };
   leader: { before: Leader; after: Leader };
   shadow: { before: Record<string, number> | null; after: Record<string, number> | null };
 }
 
+const BASIS_WORDS = {
+  journal: "both sides read from the decision journal",
+  fleet_plan: "re-planned where the decision journal does not cover a side",
+} as const;
 const side = (s: FleetDiff["from"]) => `revision ${s.revision}${s.at_ms === null ? "" : ` (${formatTime(s.at_ms)})`}`;
-const verdict = (v: VerdictKey) => (v === null ? "none" : v.state === "would_skip" && v.code ? `would skip (${v.code})` : v.state.replace("_", " "));
 const leader = (l: Leader) => (l === null ? "no leader" : (l.instance ?? l.token ?? "unknown"));
 const id = (e: unknown) => (typeof e === "string" ? e : ((e as { id?: string })?.id ?? JSON.stringify(e)));
-
-/** The fields of two records that differ, `name a → b`. */
-function changedFields(before: unknown, after: unknown): string {
-  if (typeof before !== "object" || typeof after !== "object" || before === null || after === null) return `${JSON.stringify(before)} → ${JSON.stringify(after)}`;
-  const a = before as Record<string, unknown>;
-  const b = after as Record<string, unknown>;
-  const names = [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
-  return names.map((k) => `${k} ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`).join("; ");
-}
 
 /** A titled list, capped like every list here (the JSON answer has them all). */
 function section(title: string, items: string[], max = 50): string[] {
@@ -47,18 +59,49 @@ export function diffText(d: FleetDiff): string {
   const outcomes = [...new Set([...Object.keys(d.shadow.before ?? {}), ...Object.keys(d.shadow.after ?? {})])];
   const shadow = outcomes
     .filter((o) => (d.shadow.before?.[o] ?? 0) !== (d.shadow.after?.[o] ?? 0))
-    .map((o) => `${o} ${formatCount(d.shadow.before?.[o] ?? 0)} → ${formatCount(d.shadow.after?.[o] ?? 0)}`);
-  const leaderLine = leader(d.leader.before) === leader(d.leader.after) ? `Leader: ${leader(d.leader.after)} (unchanged)` : `Leader: ${leader(d.leader.before)} → ${leader(d.leader.after)}`;
+    .map((o) => {
+      const label = OUTCOME_MEANING[o as keyof typeof OUTCOME_MEANING]?.label ?? codeInWords(o);
+      return `${label} ${formatCount(d.shadow.before?.[o] ?? 0)} → ${formatCount(d.shadow.after?.[o] ?? 0)}`;
+    });
+  const leaderLine =
+    leader(d.leader.before) === leader(d.leader.after)
+      ? `Leader: ${leader(d.leader.after)} (unchanged)`
+      : `Leader: ${leader(d.leader.before)} → ${leader(d.leader.after)}`;
   return [
     `From ${side(d.from)} to ${side(d.to)}`,
-    ...section("Class changed", d.tables.class_changed.map((c) => `${c.target}: ${c.before ?? "none"} → ${c.after ?? "none"}`)),
-    ...section("Verdict changed", d.tables.verdict_changed.map((c) => `${c.target}: ${verdict(c.before)} → ${verdict(c.after)}`)),
+    ...(d.verdict_basis === undefined ? [] : [`Verdicts: ${BASIS_WORDS[d.verdict_basis]}`]),
+    ...section(
+      "Class changed",
+      rankByChange(
+        d.tables.class_changed,
+        (c) => classChangeSize(c.before, c.after),
+        (c) => c.target,
+      ).map((c) => `${c.target}: ${classInWords(c.before)} → ${classInWords(c.after)}`),
+    ),
+    ...section(
+      "Verdict changed",
+      rankByChange(
+        d.tables.verdict_changed,
+        (c) => verdictChangeSize(c.before, c.after),
+        (c) => c.target,
+      ).map((c) => `${c.target}: ${verdictInWords(c.before)} → ${verdictInWords(c.after)}`),
+    ),
     ...section("Appeared", d.tables.appeared),
     ...section("Cleared", d.tables.cleared),
     ...section("Executors added", d.executors.added.map(id)),
     ...section("Executors removed", d.executors.removed.map(id)),
-    ...section("Executors changed", d.executors.changed.map((c) => `${c.id}: ${changedFields(c.before, c.after)}`)),
-    ...section("Policies changed", d.policies.changed),
+    ...section(
+      "Executors changed",
+      rankByChange(
+        d.executors.changed.map((c) => ({ id: c.id, changes: executorChanges(c.before, c.after) })),
+        (c) => c.changes.length,
+        (c) => c.id,
+      ).map((c) => `${c.id}: ${c.changes.join("; ") || "no change in words"}`),
+    ),
+    ...section(
+      "Policies changed",
+      d.policies.changed.map((t) => (t === "_default" ? "the fleet default" : t)),
+    ),
     leaderLine,
     ...section("Shadow outcomes changed", shadow),
   ].join("\n");

@@ -4,6 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { run } from "./main";
 import { diffText, type FleetDiff } from "./diff";
+import { historyText } from "./history";
+import type { HistoryResponse } from "../schema/api/history";
 
 function harness(answer: (url: URL) => { status: number; body: unknown }) {
   const urls: URL[] = [];
@@ -15,20 +17,50 @@ function harness(answer: (url: URL) => { status: number; body: unknown }) {
     const { status, body } = answer(url);
     return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
   }) as typeof globalThis.fetch;
-  const io = { out: (t: string) => (out += t), err: (t: string) => (err += t), env: { SCHEDULER_CONSOLE_URL: "http://console.test" }, fetch };
+  const io = {
+    out: (t: string) => (out += t),
+    err: (t: string) => (err += t),
+    env: { SCHEDULER_CONSOLE_URL: "http://console.test" },
+    fetch,
+  };
   return { io, urls, output: () => ({ out, err }) };
 }
 
 const DIFF: FleetDiff = {
   from: { revision: 100, at_ms: Date.UTC(2026, 11, 1, 3, 10) },
   to: { revision: 180, at_ms: Date.UTC(2026, 11, 1, 3, 40) },
+  verdict_basis: "journal",
   tables: {
-    class_changed: [{ target: "ingest/a", before: "normal", after: "critical" }],
-    verdict_changed: [{ target: "ingest/a", before: { state: "would_place", code: null }, after: { state: "would_skip", code: "no_free_slot" } }],
+    class_changed: [
+      { target: "ingest/a", before: "normal", after: "critical" },
+      { target: "ingest/b", before: "commit_ready", after: "tail" },
+    ],
+    verdict_changed: [
+      {
+        target: "ingest/a",
+        before: { state: "would_skip", code: "cycle_limit" },
+        after: { state: "would_skip", code: "no_free_slot" },
+      },
+      {
+        target: "ingest/b",
+        before: { state: "would_place", code: null },
+        after: { state: "would_skip", code: "write_turn_held" },
+      },
+    ],
     appeared: ["ingest/new"],
     cleared: [],
   },
-  executors: { added: ["worker-3"], removed: [], changed: [{ id: "worker-1", before: { draining: false, bytes_free: 10 }, after: { draining: true, bytes_free: 10 } }] },
+  executors: {
+    added: ["worker-3"],
+    removed: [],
+    changed: [
+      {
+        id: "worker-1",
+        before: { draining: false, slots_total: { merge_wal: 1 }, bytes_total: 10 },
+        after: { draining: true, slots_total: { merge_wal: 2 }, bytes_total: 10 },
+      },
+    ],
+  },
   policies: { changed: ["_default"] },
   leader: { before: { instance: "master-a", token: "t1" }, after: { instance: "master-b", token: "t2" } },
   shadow: { before: { discovery_miss: 2, running: 1 }, after: { discovery_miss: 5, running: 1 } },
@@ -39,16 +71,22 @@ describe("diff", () => {
     const h = harness(() => ({ status: 200, body: DIFF }));
     expect(await run(["diff", "--from", "100", "--to", "2026-12-01T03:40:00Z"], h.io)).toBe(0);
     expect(await run(["diff", "--from", "2026-12-01T03:10:00Z"], h.io)).toBe(0); // to: the API's default, now
-    expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([`/api/v1/scheduler/diff?from=100&to_ms=${Date.UTC(2026, 11, 1, 3, 40)}`, `/api/v1/scheduler/diff?from_ms=${Date.UTC(2026, 11, 1, 3, 10)}`]);
+    expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([
+      `/api/v1/scheduler/diff?from=100&to_ms=${Date.UTC(2026, 11, 1, 3, 40)}`,
+      `/api/v1/scheduler/diff?from_ms=${Date.UTC(2026, 11, 1, 3, 10)}`,
+    ]);
   });
 
-  it("says every change in words", () => {
+  it("says every change in words, the largest change first", () => {
     expect(diffText(DIFF).split("\n")).toEqual([
       "From revision 100 (2026-12-01 03:10:00Z) to revision 180 (2026-12-01 03:40:00Z)",
-      "Class changed (1):",
-      "  ingest/a: normal → critical",
-      "Verdict changed (1):",
-      "  ingest/a: would place → would skip (no_free_slot)",
+      "Verdicts: both sides read from the decision journal",
+      "Class changed (2):",
+      "  ingest/b: commit ready → tail", // three classes down
+      "  ingest/a: normal → critical", // two up
+      "Verdict changed (2):",
+      "  ingest/b: placed → merge running", // placed no more
+      "  ingest/a: a later cycle → no free slot", // one skip reason for another
       "Appeared (1):",
       "  ingest/new",
       "Cleared: none",
@@ -56,12 +94,12 @@ describe("diff", () => {
       "  worker-3",
       "Executors removed: none",
       "Executors changed (1):",
-      "  worker-1: draining false → true",
+      "  worker-1: accepting → draining; merge wal slots 1 → 2",
       "Policies changed (1):",
-      "  _default",
+      "  the fleet default",
       "Leader: master-a → master-b",
       "Shadow outcomes changed (1):",
-      "  discovery_miss 2 → 5",
+      "  discovery misses 2 → 5",
     ]);
   });
 });
@@ -72,17 +110,35 @@ describe("--at", () => {
     const h = harness((url) =>
       url.pathname === "/api/v1/revisions/time"
         ? { status: 200, body: { revision: 4242, at_ms: at - 1500, basis: "console_clock", error_ms: 2500 } }
-        : { status: 200, body: { revision: 4242, read_at_ms: at, snapshot: {}, executors: [], totals: { executors: 0, draining: 0, orphans: 0, slots_free: {}, bytes_free: 0 } } },
+        : {
+            status: 200,
+            body: {
+              revision: 4242,
+              read_at_ms: at,
+              now_ms: at,
+              snapshot: {},
+              executors: [],
+              totals: { executors: 0, draining: 0, orphans: 0, slots_free: {}, bytes_free: 0 },
+            },
+          },
     );
     expect(await run(["executors", "--at", "2026-12-01T03:10:00Z"], h.io)).toBe(0);
-    expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([`/api/v1/revisions/time?at_ms=${at}`, "/api/v1/scheduler/executors?revision=4242"]);
-    expect(h.output().out.split("\n")[0]).toBe("At 2026-12-01 03:10:00Z: revision 4242, written 2026-12-01 03:09:58Z ± 3s (console clock)");
+    expect(h.urls.map((u) => `${u.pathname}${u.search}`)).toEqual([
+      `/api/v1/revisions/time?at_ms=${at}`,
+      "/api/v1/scheduler/executors?revision=4242",
+    ]);
+    expect(h.output().out.split("\n")[0]).toBe(
+      "At 2026-12-01 03:10:00Z: revision 4242, written 2026-12-01 03:09:58Z ± 3s (console clock)",
+    );
   });
 });
 
 describe("exit codes", () => {
   it("1 with the API's code and message; 2 for a usage error, with no request", async () => {
-    const h = harness(() => ({ status: 410, body: { error: { code: "revision_compacted", message: "revision 5 is compacted", compact_revision: 9 } } }));
+    const h = harness(() => ({
+      status: 410,
+      body: { error: { code: "revision_compacted", message: "revision 5 is compacted", compact_revision: 9 } },
+    }));
     expect(await run(["shadow", "--revision", "5"], h.io)).toBe(1);
     expect(h.output().err).toBe("error: revision_compacted: revision 5 is compacted (HTTP 410)\n");
     const u = harness(() => ({ status: 200, body: {} }));
@@ -105,5 +161,85 @@ describe("exit codes", () => {
       expect(await run(args, u.io), args.join(" ")).toBe(2);
     }
     expect(u.urls).toEqual([]);
+  });
+});
+
+const HISTORY: HistoryResponse = {
+  target: "ingest/a",
+  from_ms: Date.UTC(2026, 11, 1, 0, 0),
+  to_ms: Date.UTC(2026, 11, 1, 6, 0),
+  from_revision: 10,
+  to_revision: 90,
+  points: [
+    {
+      revision: 20,
+      at_ms: Date.UTC(2026, 11, 1, 1, 0),
+      error_ms: 0,
+      pending_generations: null,
+      wait_ms: null,
+      class: "normal",
+      score: null,
+      verdict: { state: "would_skip", code: "cycle_limit" },
+      executor: null,
+      now_ms: Date.UTC(2026, 11, 1, 1, 0),
+      basis: "journal",
+      journal: { write_turn: null, shadow_outcome: null, gone: false },
+      moved_by: [{ cause: "table_ahead", executor: null, target: "ingest/b", clock: null }],
+    },
+    {
+      revision: 40,
+      at_ms: Date.UTC(2026, 11, 1, 5, 30),
+      error_ms: 0,
+      pending_generations: null,
+      wait_ms: null,
+      class: "normal",
+      score: null,
+      verdict: { state: "would_place", code: null },
+      executor: "worker-1",
+      now_ms: Date.UTC(2026, 11, 1, 5, 30),
+      basis: "journal",
+      journal: { write_turn: null, shadow_outcome: "running", gone: false },
+      moved_by: [
+        { cause: "demand", executor: null, target: null, clock: null },
+        { cause: "capacity", executor: "worker-1", target: null, clock: null },
+      ],
+    },
+  ],
+  compacted_before: null,
+  history_starts: null,
+  verdict_basis: "journal",
+  fleet_plan_points: 40,
+  time_in_state: [
+    { state: "would_skip", code: "cycle_limit", ms: 4.5 * 3600_000 },
+    { state: "unknown", code: null, ms: 3600_000 },
+    { state: "would_place", code: null, ms: 1800_000 },
+  ],
+};
+
+describe("history", () => {
+  it("asks GET /api/v1/scheduler/demand/history for the table and window, and says the transitions and time in state", async () => {
+    const h = harness(() => ({ status: 200, body: HISTORY }));
+    expect(
+      await run(["history", "ingest/a", "--from", "2026-12-01T00:00:00Z", "--to", String(HISTORY.to_ms)], h.io),
+    ).toBe(0);
+    expect(h.urls.map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+      `/api/v1/scheduler/demand/history?target=ingest%2Fa&from_ms=${HISTORY.from_ms}&to_ms=${HISTORY.to_ms}`,
+    ]);
+    expect(h.output().out).toBe(`${historyText(HISTORY)}\n`);
+    expect(historyText(HISTORY).split("\n").at(-1)).toBe(
+      "Time in state: 4h 30m a later cycle, 1h 00m not known (a journal gap or before the first change), 30m 00s placed",
+    );
+    expect(historyText(HISTORY)).toContain("placed on worker-1");
+    // each transition says what moved its inputs
+    expect(historyText(HISTORY)).toContain("ingest/b went ahead");
+    expect(historyText(HISTORY)).toContain("its own demand, capacity on worker-1");
+  });
+  it("--json prints the API's answer; --at is refused (exit 2)", async () => {
+    const h = harness(() => ({ status: 200, body: HISTORY }));
+    expect(await run(["--json", "history", "ingest/a"], h.io)).toBe(0);
+    expect(JSON.parse(h.output().out)).toEqual(HISTORY);
+    const bad = harness(() => ({ status: 200, body: HISTORY }));
+    expect(await run(["--revision", "5", "history", "ingest/a"], bad.io)).toBe(2);
+    expect(bad.urls).toEqual([]);
   });
 });

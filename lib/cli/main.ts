@@ -2,15 +2,19 @@
 // the HTTP API (console-api.md), in words or as the API's JSON. Exit codes: 0 answered,
 // 1 the API answered an error (or could not be reached), 2 the command line was wrong.
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { formatDuration, formatTime } from "../../components/ui/format";
-import { BACKLOG_CLASSES, CLASS_NAMES } from "../schema/api/common";
-import type { RevisionTime } from "../schema/api/revisions";
+import { formatDuration, formatTime } from "../words/format";
+import { BACKLOG_CLASSES, CLASS_NAMES } from "../schema/codes";
+import { revisionTime } from "../schema/api/revisions";
 import type { DemandList, DemandOne, ExecutorsResponse, ShadowResponse } from "../client/api-types";
+import { addAuditCommand } from "./audit";
 import { ApiFailure, ConsoleClient, type Query } from "./client";
 import { diffText, type FleetDiff } from "./diff";
 import { executorsText } from "./executors";
+import { historyText } from "./history";
+import type { HistoryResponse } from "../schema/api/history";
 import { shadowText } from "./shadow";
 import { tablesText } from "./tables";
+import { addTakeoverCommands } from "./takeover-commands";
 import { whyText } from "./why";
 
 export const TOKEN_ENV = "SCHEDULER_CONSOLE_TOKEN";
@@ -36,15 +40,19 @@ interface GlobalOptions {
 /** A command line that parsed but makes no sense (exit 2, like commander's own errors). */
 class UsageError extends Error {}
 
-const positiveInt = (what: string, max = Number.MAX_SAFE_INTEGER) => (value: string) => {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) throw new InvalidArgumentError(`${what} must be an integer from 1 to ${max}.`);
-  return Number(value);
-};
+const positiveInt =
+  (what: string, max = Number.MAX_SAFE_INTEGER) =>
+  (value: string) => {
+    if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max)
+      throw new InvalidArgumentError(`${what} must be an integer from 1 to ${max}.`);
+    return Number(value);
+  };
 
 /** ISO 8601 (`2026-12-01T03:10:00Z`) or Unix milliseconds. */
 export function parseTime(value: string): number {
   const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-  if (!Number.isFinite(ms) || ms < 0) throw new InvalidArgumentError("expected a time: ISO 8601 (2026-12-01T03:10:00Z) or Unix milliseconds.");
+  if (!Number.isFinite(ms) || ms < 0)
+    throw new InvalidArgumentError("expected a time: ISO 8601 (2026-12-01T03:10:00Z) or Unix milliseconds.");
   return ms;
 }
 
@@ -53,13 +61,17 @@ export function parseMoment(value: string): { revision: number } | { at_ms: numb
   if (/^\d+$/.test(value)) return { revision: positiveInt("a revision")(value) };
   if (value === "now") return { at_ms: Date.now() };
   const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) throw new InvalidArgumentError("expected a revision (digits) or a time (ISO 8601, e.g. 2026-12-01T03:10:00Z, or now).");
+  if (!Number.isFinite(ms))
+    throw new InvalidArgumentError(
+      "expected a revision (digits) or a time (ISO 8601, e.g. 2026-12-01T03:10:00Z, or now).",
+    );
   return { at_ms: ms };
 }
 
 const collect = (choices: readonly string[], what: string) => (value: string, previous: string[] | undefined) => {
   const values = value.split(",").filter(Boolean);
-  for (const v of values) if (!choices.includes(v)) throw new InvalidArgumentError(`${what} must be one of ${choices.join(", ")}.`);
+  for (const v of values)
+    if (!choices.includes(v)) throw new InvalidArgumentError(`${what} must be one of ${choices.join(", ")}.`);
   return [...(previous ?? []), ...values];
 };
 
@@ -68,10 +80,14 @@ async function pinOf(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promis
   const pin: Query = { now_ms: o.nowMs };
   if (o.revision !== undefined) pin.revision = o.revision;
   else if (o.at !== undefined) {
-    const t = await client.get<RevisionTime>("/api/v1/revisions/time", { at_ms: o.at });
+    const t = await client.get("/api/v1/revisions/time", { at_ms: o.at }, revisionTime);
     pin.revision = t.revision;
-    const written = t.at_ms === null ? "at an unknown time" : `${formatTime(t.at_ms)}${t.error_ms === null ? "" : ` ± ${formatDuration(t.error_ms)}`}`;
-    if (!o.json) io.out(`At ${formatTime(o.at)}: revision ${t.revision}, written ${written} (${t.basis.replaceAll("_", " ")})\n`);
+    const written =
+      t.at_ms === null
+        ? "at an unknown time"
+        : `${formatTime(t.at_ms)}${t.error_ms === null ? "" : ` ± ${formatDuration(t.error_ms)}`}`;
+    if (!o.json)
+      io.out(`At ${formatTime(o.at)}: revision ${t.revision}, written ${written} (${t.basis.replaceAll("_", " ")})\n`);
   }
   return pin;
 }
@@ -84,9 +100,17 @@ function program(io: CliIo, answered: (code: number) => void): Command {
     .showHelpAfterError("(add --help for usage)")
     .option("--url <url>", `console base URL (env ${URL_ENV})`, io.env[URL_ENV] ?? DEFAULT_URL)
     .option("--token <token>", `bearer token when reads need one (default: env ${TOKEN_ENV}, never shown)`)
-    .addOption(new Option("--at <time>", "answer as of a wall time (ISO 8601 or Unix ms), through the revision clock").argParser(parseTime).conflicts("revision"))
+    .addOption(
+      new Option("--at <time>", "answer as of a wall time (ISO 8601 or Unix ms), through the revision clock")
+        .argParser(parseTime)
+        .conflicts("revision"),
+    )
     .addOption(new Option("--revision <R>", "answer at etcd revision R").argParser(positiveInt("--revision")))
-    .addOption(new Option("--now-ms <ms>", "evaluate the planner as of this wall time (Unix ms; reproductions)").argParser(parseTime))
+    .addOption(
+      new Option("--now-ms <ms>", "evaluate the planner as of this wall time (Unix ms; reproductions)").argParser(
+        parseTime,
+      ),
+    )
     .option("--json", "print the API's JSON answer instead of words");
 
   const context = (cmd: Command) => {
@@ -111,17 +135,35 @@ function program(io: CliIo, answered: (code: number) => void): Command {
   root
     .command("tables")
     .description("tables in planner order, as the /tables page lists them")
-    .option("--class <class>", `only these classes (repeat or comma-separate: ${CLASS_NAMES.join(", ")})`, collect(CLASS_NAMES, "--class"))
-    .option("--backlog <backlog>", `only these backlog classes (${BACKLOG_CLASSES.join(", ")})`, collect(BACKLOG_CLASSES, "--backlog"))
+    .option(
+      "--class <class>",
+      `only these classes (repeat or comma-separate: ${CLASS_NAMES.join(", ")})`,
+      collect(CLASS_NAMES, "--class"),
+    )
+    .option(
+      "--backlog <backlog>",
+      `only these backlog classes (${BACKLOG_CLASSES.join(", ")})`,
+      collect(BACKLOG_CLASSES, "--backlog"),
+    )
     .option("--limit <n>", "at most n tables (1..2000; the API's default is 100)", positiveInt("--limit", 2000))
     .action(async (opts: { class?: string[]; backlog?: string[]; limit?: number }, cmd: Command) => {
       const { o, client } = context(cmd);
-      const body = await client.get<DemandList>("/api/v1/scheduler/demand", { class: opts.class, backlog: opts.backlog, limit: opts.limit, ...(await pinOf(o, client, io)) });
+      const body = await client.get<DemandList>("/api/v1/scheduler/demand", {
+        class: opts.class,
+        backlog: opts.backlog,
+        limit: opts.limit,
+        ...(await pinOf(o, client, io)),
+      });
       print(o, body, () => tablesText(body));
     });
 
   /** A command that reads one endpoint at the pinned revision and says its answer. */
-  const readCommand = <T>(name: string, description: string, path: string, words: (body: T, o: GlobalOptions) => string) =>
+  const readCommand = <T>(
+    name: string,
+    description: string,
+    path: string,
+    words: (body: T, o: GlobalOptions) => string,
+  ) =>
     root
       .command(name)
       .description(description)
@@ -130,23 +172,61 @@ function program(io: CliIo, answered: (code: number) => void): Command {
         const body = await client.get<T>(path, await pinOf(o, client, io));
         print(o, body, () => words(body, o));
       });
-  readCommand<ExecutorsResponse>("executors", "executors with their headroom (free slots and bytes, from assignments)", "/api/v1/scheduler/executors", (body, o) =>
-    executorsText(body, o.nowMs ?? body.read_at_ms),
+  readCommand<ExecutorsResponse>(
+    "executors",
+    "executors with their headroom (free slots and bytes, from assignments) and what runs where",
+    "/api/v1/scheduler/executors",
+    (body) => executorsText(body),
   );
-  readCommand<ShadowResponse>("shadow", "the shadow comparison with the legacy queue", "/api/v1/scheduler/shadow", (body) => shadowText(body));
+  readCommand<ShadowResponse>(
+    "shadow",
+    "the shadow comparison with the legacy queue",
+    "/api/v1/scheduler/shadow",
+    (body) => shadowText(body),
+  );
+  addTakeoverCommands(root, { context, print, pin: (o, client) => pinOf(o, client, io) });
+  addAuditCommand(root, { context, print, pin: (o, client) => pinOf(o, client, io), parseTime, positiveInt });
+
+  root
+    .command("history")
+    .description("one table's transitions over a window (default: the last 6 h) and its time in each state")
+    .argument("<table>", "the table's target")
+    .option("--from <time>", "the window's start (ISO 8601 or Unix ms)", parseTime)
+    .option("--to <time>", "the window's end (ISO 8601 or Unix ms; default: now)", parseTime)
+    .action(async (target: string, opts: { from?: number; to?: number }, cmd: Command) => {
+      const { o, client } = context(cmd);
+      if (o.at !== undefined || o.revision !== undefined)
+        throw new UsageError("history takes --from and --to, not --at or --revision.");
+      const body = await client.get<HistoryResponse>("/api/v1/scheduler/demand/history", {
+        target,
+        from_ms: opts.from,
+        to_ms: opts.to,
+      });
+      print(o, body, () => historyText(body));
+    });
 
   root
     .command("diff")
     .description("what changed between two moments (revisions, or ISO times)")
     .requiredOption("--from <moment>", "a revision (digits) or a time (ISO 8601)", parseMoment)
     .option("--to <moment>", "a revision (digits) or a time (ISO 8601); default: now", parseMoment)
-    .action(async (opts: { from: { revision: number } | { at_ms: number }; to?: { revision: number } | { at_ms: number } }, cmd: Command) => {
-      const { o, client } = context(cmd);
-      if (o.at !== undefined || o.revision !== undefined) throw new UsageError("diff takes --from and --to, not --at or --revision.");
-      const side = (name: "from" | "to", m: { revision: number } | { at_ms: number }): Query => ("revision" in m ? { [name]: m.revision } : { [`${name}_ms`]: m.at_ms });
-      const body = await client.get<FleetDiff>("/api/v1/scheduler/diff", { ...side("from", opts.from), ...(opts.to ? side("to", opts.to) : {}) });
-      print(o, body, () => diffText(body));
-    });
+    .action(
+      async (
+        opts: { from: { revision: number } | { at_ms: number }; to?: { revision: number } | { at_ms: number } },
+        cmd: Command,
+      ) => {
+        const { o, client } = context(cmd);
+        if (o.at !== undefined || o.revision !== undefined)
+          throw new UsageError("diff takes --from and --to, not --at or --revision.");
+        const side = (name: "from" | "to", m: { revision: number } | { at_ms: number }): Query =>
+          "revision" in m ? { [name]: m.revision } : { [`${name}_ms`]: m.at_ms };
+        const body = await client.get<FleetDiff>("/api/v1/scheduler/diff", {
+          ...side("from", opts.from),
+          ...(opts.to ? side("to", opts.to) : {}),
+        });
+        print(o, body, () => diffText(body));
+      },
+    );
   return root;
 }
 

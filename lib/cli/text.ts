@@ -1,6 +1,8 @@
 // Plain text for a terminal: columns (each as wide as its widest cell, numbers right-
 // aligned), counted nouns and capped lists.
-import { formatCount } from "../../components/ui/format";
+import { countOf, formatCount } from "../words/format";
+
+export { countOf };
 
 export interface Column<R> {
   title: string;
@@ -13,15 +15,12 @@ export function columns<R>(rows: readonly R[], cols: readonly Column<R>[]): stri
   const widths = cols.map((c, i) => Math.max(c.title.length, ...cells.map((row) => row[i].length)));
   const line = (values: string[]) =>
     values
-      .map((v, i) => (cols[i].align === "right" ? v.padStart(widths[i]) : i === values.length - 1 ? v : v.padEnd(widths[i])))
+      .map((v, i) =>
+        cols[i].align === "right" ? v.padStart(widths[i]) : i === values.length - 1 ? v : v.padEnd(widths[i]),
+      )
       .join("  ")
       .trimEnd();
   return [line(cols.map((c) => c.title)), ...cells.map(line)].join("\n");
-}
-
-/** "1 shard", "13,405 tables". */
-export function countOf(n: number, word: string, many = `${word}s`): string {
-  return `${formatCount(n)} ${n === 1 ? word : many}`;
 }
 
 /** At most `max` items, then how many more (the JSON answer has them all). */

@@ -1,9 +1,9 @@
 // `scheduler-console why <table>`: the table page's answer in words (verdict, class reason,
 // and every why-not entry with its detail; executor filters with their per-reason counts).
-import { classReasonInWords } from "../../components/tables/class-reason";
-import { fieldInWords, formatField } from "../../components/ui/detail-words";
-import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "../../components/ui/format";
-import { codeInWords, retryMeaningful } from "../../components/ui/words";
+import { classReasonInWords } from "../words/class-reason";
+import { fieldInWords, formatField } from "../words/fields";
+import { formatBytes, formatDuration, formatScore, formatTime } from "../words/format";
+import { codeInWords, retryMeaningful } from "../words/codes";
 import type { DemandOne, Verdict, WhyNot } from "../client/api-types";
 import { countOf } from "./text";
 
@@ -32,24 +32,34 @@ export function whyNotLines(entries: readonly WhyNot[]): string[] {
     const detail = (w.detail ?? {}) as Record<string, unknown>;
     const { counts, considered, ...rest } = detail;
     if (counts && typeof counts === "object") {
-      lines.push(`     executors: ${typeof considered === "number" ? `${considered} considered; ` : ""}${executorCounts(counts as Record<string, number>)}`);
+      lines.push(
+        `     executors: ${typeof considered === "number" ? `${considered} considered; ` : ""}${executorCounts(counts as Record<string, number>)}`,
+      );
     }
-    for (const [name, value] of Object.entries(rest)) lines.push(`     ${fieldInWords(name)}: ${detailText(name, value)}`);
+    for (const [name, value] of Object.entries(rest))
+      lines.push(`     ${fieldInWords(name)}: ${detailText(name, value)}`);
   });
   return lines;
 }
 
 export function verdictInWords(v: Verdict): string {
-  return v.state === "would_place" ? `would place on ${v.executor}, reserving ${formatBytes(v.reserved_bytes)}` : `would skip: ${v.code} — ${v.message}`;
+  return v.state === "would_place"
+    ? `would place on ${v.executor}, reserving ${formatBytes(v.reserved_bytes)}`
+    : `would skip: ${codeInWords(v.code)} [${v.code}] — ${v.message}`;
 }
 
 export function whyText(answer: DemandOne): string {
   const t = answer.table;
-  const wait = t.wait_ms === null ? "no known wait" : `waiting ${formatDuration(t.wait_ms)}${t.age_bound === "upper" ? " (at most)" : ""}`;
+  const wait =
+    t.wait_ms === null
+      ? "no known wait"
+      : t.age_bound === "upper"
+        ? `waiting at least ${formatDuration(t.wait_ms)} (a lower bound: the exact flush time was pruned)`
+        : `waiting ${formatDuration(t.wait_ms)}`;
   const lines = [
     `${t.target}  (revision ${answer.revision}, evaluated at ${formatTime(answer.now_ms)})`,
     `Class: ${classReasonInWords(t, t.score_breakdown)}`,
-    `Pending: ${formatCount(t.pending_generations)} generations, ${formatBytes(t.pending_bytes)}, ${wait}; score ${formatScore(t.score)}; backlog ${t.backlog_class}; ${countOf(t.shards.length, "shard")}`,
+    `Pending: ${countOf(t.pending_generations, "generation")}, ${formatBytes(t.pending_bytes)}, ${wait}; score ${formatScore(t.score)}; backlog ${t.backlog_class}; ${countOf(t.shards.length, "shard")}`,
     `Verdict: ${verdictInWords(t.verdict)}`,
   ];
   if (t.why_not.length === 0) lines.push("Why not: nothing holds it back: it would be placed now.");

@@ -1,23 +1,33 @@
 // Response shapes of the console API as the browser sees them: the types the zod schemas
 // infer (lib/schema/api/*, console-api.md). Type-only imports, so no zod in the bundle;
-// the small value lists below mirror lib/schema/api/common.ts.
-import type { BacklogClass, ClassName } from "@/lib/schema/api/common";
+// the code lists are lib/schema/codes.ts (plain arrays, no zod), the ones the schemas use.
+import type { BacklogClass, ClassName, OutcomeName } from "@/lib/schema/codes";
 import type { DemandChanges, DemandDetail, DemandList, TableDetail, TableSummary } from "@/lib/schema/api/demand";
 import type { ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
 import type { AssignmentRow, AssignmentsResponse } from "@/lib/schema/api/assignments";
 import type { CooldownRow, FailureRow, FailuresResponse } from "@/lib/schema/api/failures";
 import type { HealthResponse } from "@/lib/schema/api/health";
-import type { OutcomeCounts, ShadowHistoryResponse, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
+import type { ShadowHistoryResponse, ShadowResponse, ShadowSample } from "@/lib/schema/api/shadow";
 import type { SkippedResponse } from "@/lib/schema/api/skipped";
 
-export type { BacklogClass, ClassName, DemandChanges, DemandList, TableDetail, TableSummary, ExecutorsResponse, AssignmentsResponse };
+export { BACKLOG_CLASSES, CLASS_NAMES, OUTCOMES } from "@/lib/schema/codes";
+export type {
+  BacklogClass,
+  ClassName,
+  OutcomeName,
+  DemandChanges,
+  DemandList,
+  TableDetail,
+  TableSummary,
+  ExecutorsResponse,
+  AssignmentsResponse,
+};
 export type { FailuresResponse, HealthResponse, ShadowResponse, ShadowSample, SkippedResponse };
 export type DemandOne = DemandDetail;
 export type Executor = ExecutorRow;
 export type Assignment = AssignmentRow;
 export type Failure = FailureRow;
 export type Cooldown = CooldownRow;
-export type OutcomeName = keyof OutcomeCounts;
 export type ShadowHistory = Pick<ShadowHistoryResponse, "samples">;
 export type AgeBound = TableSummary["age_bound"];
 export type Verdict = TableSummary["verdict"];
@@ -27,11 +37,6 @@ export type ShardDetail = TableDetail["shards"][number];
 export type Mark = ShardDetail["sealed"];
 export type Legacy = TableDetail["legacy"];
 export type Placement = ShadowResponse["placements"]["console"][number];
-export type SkippedRecord = SkippedResponse["skipped"][number];
-
-export const CLASS_NAMES: ClassName[] = ["recovery", "critical", "commit_ready", "normal", "maintenance", "tail", "idle"];
-export const BACKLOG_CLASSES: BacklogClass[] = ["ok", "warn", "critical"];
-export const OUTCOMES: OutcomeName[] = ["discovery_miss", "queued_only", "running", "placement_gap", "phantom_task"];
 
 export interface ApiErrorBody {
   error: { code: string; message: string; compact_revision?: number | null; retry_after_ms?: number };

@@ -1,32 +1,15 @@
 // One fetch helper for every resource: JSON in, typed errors out (console-api.md
-// "Errors are JSON {error: {code, message, ...}}"). Never throws on a body it can't parse.
-// Also the console's read-your-writes floor: after a save at revision R, live reads wait
-// until they answer at R or later, so no page shows what the save replaced.
-import type { ApiErrorBody } from "./api-types";
+// "Errors are JSON {error: {code, message, ...}}"), through the core the command line
+// shares (./api-core.ts). Never throws on a body it can't parse.
+// Also the console's read-your-writes floor: after a save at revision R, live reads ask the
+// server for R or later (`?min_revision=R`), so no page shows what the save replaced.
+import { ApiError, apiErrorOf, queryString, readAnswer, type QueryParams } from "./api-core";
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly body: (ApiErrorBody["error"] & Record<string, unknown>) | null,
-  ) {
-    super(message);
-    this.name = "ApiError";
-  }
-}
+export { ApiError, type QueryParams };
 
-export type QueryParams = Record<string, string | number | boolean | string[] | null | undefined>;
-
+/** The query the page sends: as ./api-core.ts builds it, and an empty field (no filter) left out. */
 export function buildQuery(params: QueryParams): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params)) {
-    if (value === null || value === undefined || value === "") continue;
-    if (Array.isArray(value)) value.forEach((v) => search.append(name, v));
-    else search.set(name, String(value));
-  }
-  const text = search.toString();
-  return text ? `?${text}` : "";
+  return queryString(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
 }
 
 /** A pinned page opened with `?now=server` asks every pinned read for the server clock (console-api.md "Time"). */
@@ -36,27 +19,16 @@ function withPageClock(params: QueryParams): QueryParams {
 }
 
 async function decode<T>(res: Response): Promise<T> {
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = text ? JSON.parse(text) : null;
-  } catch {
-    body = null;
-  }
-  if (!res.ok) {
-    const error = (body as { error?: ApiError["body"] } | null)?.error ?? null;
-    throw new ApiError(res.status, error?.code ?? `http_${res.status}`, error?.message ?? `HTTP ${res.status}`, error);
-  }
-  return body as T;
+  const answer = await readAnswer(res);
+  if (!answer.ok) throw apiErrorOf(answer, `HTTP ${res.status}`);
+  return answer.body as T;
 }
 
 // ---- read your writes -------------------------------------------------------------
 
-/** How long a live read keeps asking for a revision at or after a save's. */
-const FLOOR_WAIT_MS = 10_000;
-const FLOOR_POLL_MS = 250;
-
 let floor = 0;
+/** the newest revision a live read answered at */
+let seen = 0;
 let waiting = 0;
 const listeners = new Set<() => void>();
 const notify = () => listeners.forEach((l) => l());
@@ -88,39 +60,37 @@ function revisionOf(body: unknown): number | null {
   const { revision, read_at_ms } = body as { revision?: unknown; read_at_ms?: unknown };
   return typeof revision === "number" && typeof read_at_ms === "number" ? revision : null;
 }
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-  });
 
 export async function fetchJson<T>(path: string, query: QueryParams = {}, signal?: AbortSignal): Promise<T> {
   const params = withPageClock(query);
-  const url = `${path}${buildQuery(params)}`;
   // "no-cache": the browser keeps answers and revalidates each with If-None-Match, so an
   // unchanged answer (same ETag) comes back as a 304 without a body; answers the server
   // marks no-store (errors, uncached reads) are never kept
-  const get = async () => decode<T>(await fetch(url, { signal, headers: { accept: "application/json" }, cache: "no-cache" }));
-  const first = await get();
-  // a pinned read is the past on purpose; a live one must include the admin's last save
+  const get = async (p: QueryParams) =>
+    decode<T>(
+      await fetch(`${path}${buildQuery(p)}`, { signal, headers: { accept: "application/json" }, cache: "no-cache" }),
+    );
+  // a pinned read is the past on purpose; a live one must include the admin's last save:
+  // past a save, it asks the server for it (`min_revision`: the server waits for its watch
+  // to bring that revision, up to 5 s, and answers at it or later; no polling here)
   const pinned = params.revision !== null && params.revision !== undefined;
-  const at = revisionOf(first);
-  if (pinned || at === null || at >= floor) return first;
+  if (pinned || floor === 0) return get(params);
   const want = floor;
-  waiting++;
-  notify();
-  try {
-    const deadline = Date.now() + FLOOR_WAIT_MS;
-    let latest = first;
-    while (Date.now() < deadline && !signal?.aborted) {
-      await sleep(FLOOR_POLL_MS, signal);
-      latest = await get();
-      if ((revisionOf(latest) ?? want) >= want) break;
-    }
-    return latest;
-  } finally {
-    waiting--;
+  const behind = seen < want;
+  if (behind) {
+    waiting++;
     notify();
+  }
+  try {
+    const answer = await get({ ...params, min_revision: want });
+    const at = revisionOf(answer);
+    if (at !== null && at > seen) seen = at;
+    return answer;
+  } finally {
+    if (behind) {
+      waiting--;
+      notify();
+    }
   }
 }
 

@@ -1,24 +1,37 @@
 "use client";
 // One hook per resource: the query key carries the pinned revision, so pinning a revision
 // pins every query on the page; live keys poll (lib/client/revision.ts).
-import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useSyncExternalStore } from "react";
 import type { DeletedPolicyResponse, SavedPolicyResponse } from "@/lib/schema/api/policies";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import { awaitedRevision, requireRevision, subscribeAwaited, type QueryParams } from "./fetch-json";
-import { auditKeys, fetchAudit } from "./resources/audit";
-import { deletePolicy, fetchPolicy, fetchPolicyList, policyKeys, previewPolicy, savePolicy, type WriteGuard } from "./resources/policies";
+import { auditKeys, fetchAudit, type AuditFilters } from "./resources/audit";
+import {
+  deletePolicy,
+  fetchPolicy,
+  fetchPolicyList,
+  policyKeys,
+  previewPolicy,
+  savePolicy,
+  type WriteGuard,
+} from "./resources/policies";
 import type { DemandList } from "./api-types";
-import { demandKeys, fetchDemandPage, fetchFleet, fetchFleetPage, fetchTable, nextFleetPage, refreshFleet, type FleetPageParam } from "./resources/demand";
+import {
+  demandKeys,
+  fetchDemandPage,
+  fetchFleetPage,
+  fetchTable,
+  nextFleetPage,
+  refreshFleet,
+  type FleetPageParam,
+} from "./resources/demand";
 import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
 import { failureKeys, fetchFailures } from "./resources/failures";
 import { fetchShadow, fetchShadowHistory, shadowKeys } from "./resources/shadow";
 import { fetchHealth, healthKeys } from "./resources/health";
 import { fetchSkipped, skippedKeys } from "./resources/skipped";
-import { freshness, usePinnedRevision } from "./revision";
-
-/** The whole fleet refetches less often: 7 pages of 2,000 rows each. */
-const FLEET_REFETCH_MS = 15_000;
+import { freshness, samePinPlaceholder, usePinnedRevision } from "./revision";
 
 export function useDemandPage(params: QueryParams) {
   const revision = usePinnedRevision();
@@ -29,14 +42,9 @@ export function useDemandPage(params: QueryParams) {
   });
 }
 
-export function useFleet() {
-  const revision = usePinnedRevision();
-  return useQuery({ queryKey: demandKeys.fleet(revision), queryFn: ({ signal }) => fetchFleet(revision, signal), ...freshness(revision, FLEET_REFETCH_MS) });
-}
-
 /**
  * How often the whole fleet asks for its changes (`?since=`). Faster than a live plan is
- * re-made (lib/api/plan.ts, every few seconds), so a repeat while the plan stands is a
+ * re-made (lib/live/plan.ts, every few seconds), so a repeat while the plan stands is a
  * 304 without a body, and a new plan is on screen within this long; each new plan's
  * changes travel once, whatever this rate.
  */
@@ -58,7 +66,7 @@ export function useFleetListing() {
     getNextPageParam: nextFleetPage,
     // the first load only: live refreshes are the listing's changes below
     staleTime: Infinity,
-    placeholderData: keepPreviousData,
+    placeholderData: samePinPlaceholder(revision),
   });
   const { hasNextPage, isFetchingNextPage, fetchNextPage, isError } = pages;
   useEffect(() => {
@@ -67,7 +75,12 @@ export function useFleetListing() {
   const streamed = useMemo(() => {
     const all = pages.data?.pages;
     if (!all || all.length === 0) return undefined;
-    return { ...all[0], tables: all.flatMap((p) => p.tables), listing: all[all.length - 1].listing, next_cursor: null } satisfies DemandList;
+    return {
+      ...all[0],
+      tables: all.flatMap((p) => p.tables),
+      listing: all[all.length - 1].listing,
+      next_cursor: null,
+    } satisfies DemandList;
   }, [pages.data]);
   const complete = streamed !== undefined && hasNextPage === false;
   const listingKey = demandKeys.fleetListing(revision);
@@ -89,55 +102,91 @@ export function useFleetListing() {
 
 export function useTable(target: string) {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: demandKeys.table(target, revision), queryFn: ({ signal }) => fetchTable(target, revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: demandKeys.table(target, revision),
+    queryFn: ({ signal }) => fetchTable(target, revision, signal),
+    ...freshness(revision),
+  });
 }
 
 export function useExecutors() {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: executorKeys.list(revision), queryFn: ({ signal }) => fetchExecutors(revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: executorKeys.list(revision),
+    queryFn: ({ signal }) => fetchExecutors(revision, signal),
+    ...freshness(revision),
+  });
 }
 
 export function useAssignments() {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: executorKeys.assignments(revision), queryFn: ({ signal }) => fetchAssignments(revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: executorKeys.assignments(revision),
+    queryFn: ({ signal }) => fetchAssignments(revision, signal),
+    ...freshness(revision),
+  });
 }
 
 export function useShadow() {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: shadowKeys.now(revision), queryFn: ({ signal }) => fetchShadow(revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: shadowKeys.now(revision),
+    queryFn: ({ signal }) => fetchShadow(revision, signal),
+    ...freshness(revision),
+  });
 }
 
 /** History is a time series, not a revision: it is never pinned. */
 export function useShadowHistory() {
-  return useQuery({ queryKey: shadowKeys.history(), queryFn: ({ signal }) => fetchShadowHistory(signal), ...freshness(null, 5000) });
+  return useQuery({
+    queryKey: shadowKeys.history(),
+    queryFn: ({ signal }) => fetchShadowHistory(signal),
+    ...freshness(null, 5000),
+  });
 }
 
 export function useFailures() {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: failureKeys.list(revision), queryFn: ({ signal }) => fetchFailures(revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: failureKeys.list(revision),
+    queryFn: ({ signal }) => fetchFailures(revision, signal),
+    ...freshness(revision),
+  });
 }
 
 export function useSkipped() {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: skippedKeys.list(revision), queryFn: ({ signal }) => fetchSkipped(revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: skippedKeys.list(revision),
+    queryFn: ({ signal }) => fetchSkipped(revision, signal),
+    ...freshness(revision),
+  });
 }
 
 export function usePolicyList() {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: policyKeys.list(revision), queryFn: ({ signal }) => fetchPolicyList(revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: policyKeys.list(revision),
+    queryFn: ({ signal }) => fetchPolicyList(revision, signal),
+    ...freshness(revision),
+  });
 }
 
 /** One policy; the editor keeps its own copy of what it started from, so this polls only when live. */
 export function usePolicy(target: string) {
   const revision = usePinnedRevision();
-  return useQuery({ queryKey: policyKeys.one(target, revision), queryFn: ({ signal }) => fetchPolicy(target, revision, signal), ...freshness(revision) });
+  return useQuery({
+    queryKey: policyKeys.one(target, revision),
+    queryFn: ({ signal }) => fetchPolicy(target, revision, signal),
+    ...freshness(revision),
+  });
 }
 
-export function useAudit(target: string | null) {
+export function useAudit(filters: AuditFilters) {
   const revision = usePinnedRevision();
   return useInfiniteQuery({
-    queryKey: auditKeys.list(target, revision),
-    queryFn: ({ pageParam, signal }) => fetchAudit({ target, cursor: pageParam, revision }, signal),
+    queryKey: auditKeys.list(filters, revision),
+    queryFn: ({ pageParam, signal }) => fetchAudit({ filters, cursor: pageParam, revision }, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     ...freshness(revision),
@@ -170,7 +219,13 @@ function useAfterWrite() {
 export function useSavePolicy(target: string) {
   const afterWrite = useAfterWrite();
   return useMutation({
-    mutationFn: ({ doc, guard }: { doc: PolicyDocument | null; guard: WriteGuard }): Promise<SavedPolicyResponse | DeletedPolicyResponse> =>
+    mutationFn: ({
+      doc,
+      guard,
+    }: {
+      doc: PolicyDocument | null;
+      guard: WriteGuard;
+    }): Promise<SavedPolicyResponse | DeletedPolicyResponse> =>
       doc === null ? deletePolicy(target, guard) : savePolicy(target, doc, guard),
     onSuccess: (saved) => afterWrite(saved.revision),
   });
@@ -187,5 +242,10 @@ export function useAwaitedRevision(): number | null {
  * Not retried: a failed poll is itself the news (the banner counts them).
  */
 export function useHealthPoll() {
-  return useQuery({ queryKey: healthKeys.now(), queryFn: ({ signal }) => fetchHealth(signal), refetchInterval: 2000, retry: false });
+  return useQuery({
+    queryKey: healthKeys.now(),
+    queryFn: ({ signal }) => fetchHealth(signal),
+    refetchInterval: 2000,
+    retry: false,
+  });
 }

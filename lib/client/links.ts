@@ -5,3 +5,5 @@ import { withRevision } from "./revision";
 export function tableHref(target: string, revision: number | null = null): string {
   return withRevision(`/tables/${encodeURIComponent(target)}`, revision);
 }
+
+export { encodedPath } from "./paths";

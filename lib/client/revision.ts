@@ -2,8 +2,8 @@
 // Time travel (console-api.md "Conventions"): `?revision=R` in the URL pins every query
 // to that etcd revision. Pinned data never changes, so it isn't polled; live data
 // refetches every few seconds.
-import { keepPreviousData } from "@tanstack/react-query";
 import { useSearchParams } from "next/navigation";
+import { tableOfPath } from "./paths";
 import { LIVE_REFETCH_MS } from "./query-client";
 
 /** The pinned revision from the URL, or null when live. */
@@ -19,9 +19,19 @@ export function freshness(revision: number | null, refetchMs = LIVE_REFETCH_MS) 
   return {
     refetchInterval: revision === null ? refetchMs : (false as const),
     staleTime: revision === null ? 2000 : Infinity,
-    // While a new key loads (a filter, a pin) the previous rows stay on screen.
-    placeholderData: keepPreviousData,
+    placeholderData: samePinPlaceholder(revision),
   };
+}
+
+/**
+ * While a new key loads (a filter, a sort) the previous rows stay on screen, but only rows of
+ * the same moment: a pinned page never shows the live answer (nor another revision's) under
+ * its pin while its own loads or fails. Query keys carry the revision, or "live".
+ */
+export function samePinPlaceholder(revision: number | null) {
+  const pin = revision ?? "live";
+  return <T>(previous: T | undefined, previousQuery?: { queryKey: readonly unknown[] }): T | undefined =>
+    previousQuery?.queryKey.includes(pin) ? previous : undefined;
 }
 
 /** Append the pinned revision to an in-app href so navigation stays in the same past. */
@@ -37,15 +47,17 @@ export function useEvaluateNow(): boolean {
 
 /** What a page shows, for "step back / forward one change" (GET /api/v1/revisions/change). */
 export function changeScopeOf(pathname: string): { scope: string; target: string | null } {
-  const table = /^\/tables\/([^/]+)/.exec(pathname);
-  if (table) {
-    try {
-      return { scope: "table", target: decodeURIComponent(table[1]) };
-    } catch {
-      return { scope: "tables", target: null };
-    }
-  }
+  const table = tableOfPath(pathname);
+  if (table !== null) return { scope: "table", target: table };
   const section = pathname.split("/")[1] ?? "";
-  const known: Record<string, string> = { tables: "tables", executors: "executors", shadow: "shadow", failures: "failures", policies: "policies", audit: "audit", skipped: "skipped" };
+  const known: Record<string, string> = {
+    tables: "tables",
+    executors: "executors",
+    shadow: "shadow",
+    failures: "failures",
+    policies: "policies",
+    audit: "audit",
+    skipped: "skipped",
+  };
   return { scope: known[section] ?? "overview", target: null };
 }

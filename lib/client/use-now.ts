@@ -4,6 +4,7 @@
 import { useSyncExternalStore } from "react";
 
 let now = 0;
+let monotonic = 0;
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -11,8 +12,10 @@ function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   if (!timer) {
     now = Date.now();
+    monotonic = performance.now();
     timer = setInterval(() => {
       now = Date.now();
+      monotonic = performance.now();
       listeners.forEach((l) => l());
     }, 1000);
   }
@@ -30,6 +33,18 @@ export function useNow(): number {
   return useSyncExternalStore(
     subscribe,
     () => now || Date.now(),
+    () => 0,
+  );
+}
+
+/**
+ * This tab's monotonic clock (performance.now()), ticking with useNow: for an interval
+ * measured here (how long since a poll answered), never for a date (0 while hydrating).
+ */
+export function useMonotonicNow(): number {
+  return useSyncExternalStore(
+    subscribe,
+    () => monotonic || performance.now(),
     () => 0,
   );
 }

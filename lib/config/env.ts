@@ -8,7 +8,9 @@ const url = z
   .refine((s) => {
     try {
       const u = new URL(s);
-      return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" && u.pathname === "/" && !u.search;
+      return (
+        (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "" && u.pathname === "/" && !u.search
+      );
     } catch {
       return false;
     }
@@ -34,7 +36,10 @@ export const envSchema = z.object({
       z
         .array(url)
         .min(1, "needs at least one URL")
-        .refine((hosts) => hosts.every((h) => h.startsWith("https:")) || hosts.every((h) => h.startsWith("http:")), "cannot mix http and https URLs"),
+        .refine(
+          (hosts) => hosts.every((h) => h.startsWith("https:")) || hosts.every((h) => h.startsWith("http:")),
+          "cannot mix http and https URLs",
+        ),
     ),
   ETCD_PREFIX: z
     .string()
@@ -59,7 +64,10 @@ export const envSchema = z.object({
   CONSOLE_SESSION_SECRET: z
     .string()
     .optional()
-    .refine((s) => s === undefined || s === "" || s.trim() !== "", "must not be blank (unset it for a per-process secret)")
+    .refine(
+      (s) => s === undefined || s === "" || s.trim() !== "",
+      "must not be blank (unset it for a per-process secret)",
+    )
     .refine((s) => s === undefined || s.trim() === "" || s.trim().length >= 32, "must be at least 32 characters")
     .transform((s) => sessionSecretOf({ CONSOLE_SESSION_SECRET: s })),
 });
@@ -95,23 +103,44 @@ export class ConfigError extends Error {
   }
 }
 
+/** `source` parsed by one block's schema; the first bad variable throws a ConfigError naming it. */
+function parseBlock<S extends z.ZodType>(schema: S, source: Record<string, string | undefined>): z.output<S> {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue.path[0] ?? "environment");
+    const shown = source[variable];
+    throw new ConfigError(variable, `${issue.message}${shown === undefined ? "" : ` (got ${JSON.stringify(shown)})`}`);
+  }
+  return parsed.data;
+}
+
 /** Validates `source` (default `process.env`); throws ConfigError naming the first bad variable. */
 export function loadEnv(source: Record<string, string | undefined> = process.env): ConsoleEnv {
-  loadSamplerEnv(source); // the sampler block below is checked at start-up with the rest
+  loadSamplerEnv(source); // the sampler, takeover and journal blocks below are checked at start-up with the rest
+  loadTakeoverEnv(source);
+  loadJournalEnv(source);
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue.path[0] ?? "environment");
     const shown = source[variable];
-    const value = shown === undefined || /PASSWORD|TOKENS|SECRET/.test(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
+    const value =
+      shown === undefined || /PASSWORD|TOKENS|SECRET/.test(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
     throw new ConfigError(variable, `${issue.message.replace(/\s+/g, " ")}${value}`);
   }
   const e = parsed.data;
   if ((e.ETCD_USERNAME === undefined) !== (e.ETCD_PASSWORD === undefined)) {
-    throw new ConfigError(e.ETCD_USERNAME === undefined ? "ETCD_USERNAME" : "ETCD_PASSWORD", "must be set together with its pair");
+    throw new ConfigError(
+      e.ETCD_USERNAME === undefined ? "ETCD_USERNAME" : "ETCD_PASSWORD",
+      "must be set together with its pair",
+    );
   }
   if ((e.ETCD_CERT_FILE === undefined) !== (e.ETCD_KEY_FILE === undefined)) {
-    throw new ConfigError(e.ETCD_CERT_FILE === undefined ? "ETCD_CERT_FILE" : "ETCD_KEY_FILE", "must be set together with its pair");
+    throw new ConfigError(
+      e.ETCD_CERT_FILE === undefined ? "ETCD_CERT_FILE" : "ETCD_KEY_FILE",
+      "must be set together with its pair",
+    );
   }
   if (e.ETCD_CERT_FILE !== undefined && e.ETCD_CA_FILE === undefined) {
     throw new ConfigError("ETCD_CA_FILE", "is required when ETCD_CERT_FILE is set");
@@ -120,8 +149,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     etcd: {
       endpoints: e.ETCD_ENDPOINTS,
       prefix: e.ETCD_PREFIX,
-      auth: e.ETCD_USERNAME !== undefined && e.ETCD_PASSWORD !== undefined ? { username: e.ETCD_USERNAME, password: e.ETCD_PASSWORD } : undefined,
-      tls: e.ETCD_CA_FILE !== undefined ? { caFile: e.ETCD_CA_FILE, certFile: e.ETCD_CERT_FILE, keyFile: e.ETCD_KEY_FILE } : undefined,
+      auth:
+        e.ETCD_USERNAME !== undefined && e.ETCD_PASSWORD !== undefined
+          ? { username: e.ETCD_USERNAME, password: e.ETCD_PASSWORD }
+          : undefined,
+      tls:
+        e.ETCD_CA_FILE !== undefined
+          ? { caFile: e.ETCD_CA_FILE, certFile: e.ETCD_CERT_FILE, keyFile: e.ETCD_KEY_FILE }
+          : undefined,
     },
     port: e.PORT,
     adminTokens: e.CONSOLE_ADMIN_TOKENS,
@@ -141,10 +176,13 @@ export function consoleEnv(): ConsoleEnv {
 /** Forget the memoized configuration (tests that change process.env). */
 export function resetConsoleEnv(): void {
   cached = undefined;
+  cachedSampler = undefined;
+  cachedTakeover = undefined;
+  cachedJournal = undefined;
 }
 
 // ---------------------------------------------------------------------------------------
-// The elected sampler (lib/live/sampler.ts): shadow history and the revision clock.
+// The elected sampler (lib/time/sampler.ts): shadow history and the revision clock.
 // A bad value is refused like any other variable, never replaced by the default.
 
 const positiveInt = (name: string, fallback: number, max: number) =>
@@ -177,15 +215,12 @@ export interface SamplerEnv {
 }
 
 export function loadSamplerEnv(source: Record<string, string | undefined> = process.env): SamplerEnv {
-  const parsed = samplerEnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue.path[0] ?? "environment");
-    const shown = source[variable];
-    throw new ConfigError(variable, `${issue.message}${shown === undefined ? "" : ` (got ${JSON.stringify(shown)})`}`);
-  }
-  const e = parsed.data;
-  return { enabled: e.CONSOLE_SHADOW_SAMPLER === "on", shadowSampleMs: e.CONSOLE_SHADOW_SAMPLE_MS, electionTtlSecs: e.CONSOLE_SAMPLER_TTL_SECS };
+  const e = parseBlock(samplerEnvSchema, source);
+  return {
+    enabled: e.CONSOLE_SHADOW_SAMPLER === "on",
+    shadowSampleMs: e.CONSOLE_SHADOW_SAMPLE_MS,
+    electionTtlSecs: e.CONSOLE_SAMPLER_TTL_SECS,
+  };
 }
 
 let cachedSampler: SamplerEnv | undefined;
@@ -194,4 +229,94 @@ let cachedSampler: SamplerEnv | undefined;
 export function samplerEnv(): SamplerEnv {
   cachedSampler ??= loadSamplerEnv();
   return cachedSampler;
+}
+
+// ---------------------------------------------------------------------------------------
+// The takeover gate (console-api.md "The takeover gate and the canary evidence").
+
+export const takeoverEnvSchema = z.object({
+  /** the lowest master version (semver) that applies policies; unset: no master does */
+  CONSOLE_POLICY_AWARE_VERSION: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? null : s.trim()))
+    .refine(
+      (s) => s === null || /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/.test(s),
+      "must be a semantic version such as 0.43.0",
+    ),
+  /** days of shadow observations a table needs before `mode: planner` */
+  CONSOLE_TAKEOVER_MIN_DAYS: positiveInt("CONSOLE_TAKEOVER_MIN_DAYS", 7, 365),
+});
+
+export interface TakeoverEnv {
+  policyAwareVersion: string | null;
+  minDays: number;
+}
+
+export function loadTakeoverEnv(source: Record<string, string | undefined> = process.env): TakeoverEnv {
+  const e = parseBlock(takeoverEnvSchema, source);
+  return {
+    policyAwareVersion: e.CONSOLE_POLICY_AWARE_VERSION,
+    minDays: e.CONSOLE_TAKEOVER_MIN_DAYS,
+  };
+}
+
+let cachedTakeover: TakeoverEnv | undefined;
+
+/** The takeover gate's validated configuration (memoized like consoleEnv). */
+export function takeoverEnv(): TakeoverEnv {
+  cachedTakeover ??= loadTakeoverEnv();
+  return cachedTakeover;
+}
+
+// ---------------------------------------------------------------------------------------
+// The decision journal the elected sampler writes (lib/live/journal.ts; console-api.md
+// "The decision journal"; sizing in docs/operations.md "Decision journal").
+
+export const journalEnvSchema = z.object({
+  /** `off`: the sampler keeps no journal (history answers by re-planning, as before) */
+  CONSOLE_JOURNAL: z
+    .string()
+    .optional()
+    .transform((s) => (s ?? "on").trim() || "on")
+    .pipe(z.enum(["on", "off"], "must be on or off")),
+  /** how long chunks are kept (hours; default 7 days) */
+  CONSOLE_JOURNAL_RETENTION_HOURS: positiveInt("CONSOLE_JOURNAL_RETENTION_HOURS", 168, 24 * 366),
+  /** the byte cap (MiB of stored chunks); past it the oldest segments go first */
+  CONSOLE_JOURNAL_MAX_MIB: positiveInt("CONSOLE_JOURNAL_MAX_MIB", 256, 8192),
+  /** at most one journal write per this period (ms) */
+  CONSOLE_JOURNAL_FLUSH_MS: positiveInt("CONSOLE_JOURNAL_FLUSH_MS", 5000, 600_000),
+  /** the evaluation cadence between etcd changes (ms): time-driven changes are entered within it */
+  CONSOLE_JOURNAL_EVAL_MS: positiveInt("CONSOLE_JOURNAL_EVAL_MS", 1000, 600_000),
+  /** a checkpoint of every table at least this often (ms) */
+  CONSOLE_JOURNAL_CHECKPOINT_MS: positiveInt("CONSOLE_JOURNAL_CHECKPOINT_MS", 1_800_000, 86_400_000),
+});
+
+export interface JournalEnv {
+  enabled: boolean;
+  retentionMs: number;
+  maxBytes: number;
+  flushMs: number;
+  evalMs: number;
+  checkpointMs: number;
+}
+
+export function loadJournalEnv(source: Record<string, string | undefined> = process.env): JournalEnv {
+  const e = parseBlock(journalEnvSchema, source);
+  return {
+    enabled: e.CONSOLE_JOURNAL === "on",
+    retentionMs: e.CONSOLE_JOURNAL_RETENTION_HOURS * 3_600_000,
+    maxBytes: e.CONSOLE_JOURNAL_MAX_MIB * 1_048_576,
+    flushMs: e.CONSOLE_JOURNAL_FLUSH_MS,
+    evalMs: e.CONSOLE_JOURNAL_EVAL_MS,
+    checkpointMs: e.CONSOLE_JOURNAL_CHECKPOINT_MS,
+  };
+}
+
+let cachedJournal: JournalEnv | undefined;
+
+/** The journal's validated configuration (memoized like consoleEnv). */
+export function journalEnv(): JournalEnv {
+  cachedJournal ??= loadJournalEnv();
+  return cachedJournal;
 }

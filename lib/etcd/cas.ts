@@ -1,7 +1,9 @@
 import "server-only";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
 // Compare-and-swap on one key (§3.5 publishers, policy writes): put only if the key's
 // mod_revision is still `expectedModRevision` (0 = the key must be absent).
-import { CompareResult, CompareTarget, type Etcd3 } from "etcd3";
+import { CompareResult, CompareTarget } from "etcd3";
 import { toEtcdError } from "./errors";
 
 export interface StoredValue {
@@ -10,7 +12,8 @@ export interface StoredValue {
 }
 
 /** One key with its mod_revision, or null when absent. */
-export async function getStored(client: Etcd3, key: string): Promise<StoredValue | null> {
+export async function getStored(etcd: EtcdClient, key: string): Promise<StoredValue | null> {
+  const client = raw(etcd);
   try {
     const res = await client.kv.range({ key: Buffer.from(key) });
     const kv = res.kvs[0];
@@ -23,12 +26,13 @@ export async function getStored(client: Etcd3, key: string): Promise<StoredValue
 export type CasResult = { ok: true; revision: number } | { ok: false; current: StoredValue | null };
 
 export async function casPut(
-  client: Etcd3,
+  etcd: EtcdClient,
   key: string,
   value: string,
   expectedModRevision: number,
   opts: { lease?: string } = {},
 ): Promise<CasResult> {
+  const client = raw(etcd);
   const k = Buffer.from(key);
   const compare =
     expectedModRevision === 0
@@ -42,7 +46,10 @@ export async function casPut(
     });
     if (res.succeeded) return { ok: true, revision: Number(res.header.revision) };
     const kv = res.responses[0]?.response_range?.kvs[0];
-    return { ok: false, current: kv ? { value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision) } : null };
+    return {
+      ok: false,
+      current: kv ? { value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision) } : null,
+    };
   } catch (e) {
     throw toEtcdError(e, `cas ${key}`);
   }

@@ -5,6 +5,7 @@ import "server-only";
 import fs from "node:fs";
 import { Etcd3, type IOptions } from "etcd3";
 import { consoleEnv } from "@/lib/config/env";
+import { processWide } from "@/lib/schema/process-wide";
 import { faultHandling, type FaultOptions } from "./fault-policy";
 
 /** The master's client caps (scheduler-model.md §8.3): 4 MiB responses, 1.5 MiB requests. */
@@ -24,7 +25,7 @@ export interface EtcdConnection {
   fault?: FaultOptions;
 }
 
-export function createEtcdClient(conn: EtcdConnection): Etcd3 {
+export function createEtcdClient(conn: EtcdConnection): EtcdClient {
   const callTimeoutMs = conn.callTimeoutMs ?? 3000;
   const options: IOptions = {
     hosts: conn.endpoints,
@@ -51,26 +52,27 @@ export function createEtcdClient(conn: EtcdConnection): Etcd3 {
     faultHandling: faultHandling(conn.fault),
   };
   const client = new Etcd3(options);
-  callTimeouts.set(client, callTimeoutMs);
+  callTimeouts().set(client, callTimeoutMs);
   return client;
 }
 
-const callTimeouts = new WeakMap<Etcd3, number>();
+/** per client; process-wide, as a client made by one route bundle is used by the others */
+const callTimeouts = () => processWide("scheduler-console.etcd-call-timeouts", () => new WeakMap<Etcd3, number>());
 
 /** The per-call deadline the client was created with (ms). */
-export function callTimeoutOf(client: Etcd3): number {
-  return callTimeouts.get(client) ?? 3000;
+export function callTimeoutOf(client: EtcdClient): number {
+  return callTimeouts().get(client as Etcd3) ?? 3000;
 }
 
-let shared: Etcd3 | undefined;
-
-/** The process-wide client for the configured ETCD_ENDPOINTS (created on first use). */
-export function etcdClient(): Etcd3 {
-  if (!shared) {
+/**
+ * The process-wide client for the configured ETCD_ENDPOINTS (created on first use): one
+ * connection per process, whichever route bundle asks first.
+ */
+export function etcdClient(): EtcdClient {
+  return processWide("scheduler-console.etcd-client", () => {
     const { etcd } = consoleEnv();
-    shared = createEtcdClient({ endpoints: etcd.endpoints, auth: etcd.auth, tls: etcd.tls });
-  }
-  return shared;
+    return createEtcdClient({ endpoints: etcd.endpoints, auth: etcd.auth, tls: etcd.tls });
+  });
 }
 
 /** The configured prefix `P` (trailing `/` trimmed). */
@@ -78,10 +80,8 @@ export function etcdPrefix(): string {
   return consoleEnv().etcd.prefix;
 }
 
-export function closeEtcdClient(): void {
-  shared?.close();
-  shared = undefined;
-}
-
-/** The client type, for modules outside lib/etcd that hold one without importing etcd3. */
-export type EtcdClient = Etcd3;
+/**
+ * A connection to etcd as modules outside lib/etcd see it: a handle they hold, pass to
+ * lib/etcd's functions and close, never call (the etcd3 client behind it is lib/etcd/raw.ts's).
+ */
+export type EtcdClient = Pick<Etcd3, "close">;

@@ -4,19 +4,24 @@ import "server-only";
 // start revision is cancelled with `compact_revision` set: ask with a throw-away watch on
 // a key nobody writes. The key must lie under the console's prefix: an etcd user whose
 // role covers only `P/` may not watch anything else (PERMISSION_DENIED).
-import type { Etcd3, IWatchResponse } from "etcd3";
+import type { IWatchResponse } from "etcd3";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
 
 /** Outside any prefix: only for callers that have none (a user limited to `P/` cannot watch it). */
 const UNPREFIXED_PROBE_KEY = "\0console-compact-probe";
-
-/** The probe key of the console prefix `P` (trailing `/` trimmed): `P/console/compact-probe`. */
-export const compactProbeKey = (prefix: string) => `${prefix.replace(/\/+$/, "")}/console/compact-probe`;
 
 /**
  * Compact revision as seen by a watch from `revision` (0 when `revision` is not compacted).
  * `probeKey`: a key the client may read that nobody writes, e.g. `compactProbeKey(P)`.
  */
-export async function compactRevisionAt(client: Etcd3, revision: number, timeoutMs = 2000, probeKey: string = UNPREFIXED_PROBE_KEY): Promise<number> {
+export async function compactRevisionAt(
+  etcd: EtcdClient,
+  revision: number,
+  timeoutMs = 2000,
+  probeKey: string = UNPREFIXED_PROBE_KEY,
+): Promise<number> {
+  const client = raw(etcd);
   const stream = await client.watchClient.watch();
   try {
     return await new Promise<number>((resolve, reject) => {

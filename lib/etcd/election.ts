@@ -5,6 +5,8 @@ import "server-only";
 // campaign takes over within one TTL. Writes on the holder's behalf compare the key's
 // value in the same txn, so a deposed holder writes nothing.
 import type { Etcd3, Lease } from "etcd3";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
 import { toEtcdError } from "./errors";
 
 export interface LeasedPut {
@@ -16,15 +18,21 @@ export class Election {
   private lease: Lease | null = null;
   private leaseId: string | null = null;
   private holding = false;
+  /** when etcd last failed this replica (a campaign that could not reach it, a lease lost); 0: never */
+  lastFailureMs = 0;
+
+  private readonly client: Etcd3;
 
   constructor(
-    private readonly client: Etcd3,
+    etcd: EtcdClient,
     readonly key: string,
     readonly replica: string,
     private readonly ttlSecs: number,
     /** called when this replica stops holding the key (lease lost, or a guarded write failed) */
     private readonly onLost: () => void,
-  ) {}
+  ) {
+    this.client = raw(etcd);
+  }
 
   get isHolder(): boolean {
     return this.holding;
@@ -37,6 +45,7 @@ export class Election {
         const lease = this.client.lease(this.ttlSecs);
         lease.on("lost", () => {
           if (this.lease !== lease) return;
+          this.lastFailureMs = Date.now();
           this.drop();
         });
         this.leaseId = await lease.grant();
@@ -50,9 +59,33 @@ export class Election {
         this.holding = res.succeeded;
       }
     } catch {
+      this.lastFailureMs = Date.now();
       this.drop();
     }
     return this.holding;
+  }
+
+  /**
+   * Puts `puts` (no lease: the journal trims itself) and deletes the key spans
+   * [from, to) only while this replica still holds the key (one txn).
+   */
+  async writeIfHolder(
+    puts: { key: string; value: string | Buffer }[],
+    deletes: { from: string; to: string }[] = [],
+  ): Promise<boolean> {
+    try {
+      const res = await this.client
+        .if(this.key, "Value", "==", this.replica)
+        .then(
+          ...puts.map((p) => this.client.put(p.key).value(p.value)),
+          ...deletes.map((d) => this.client.delete().inRange({ start: d.from, end: d.to })),
+        )
+        .commit();
+      if (!res.succeeded) this.drop();
+      return res.succeeded;
+    } catch (e) {
+      throw toEtcdError(e, `write ${puts.map((p) => p.key).join(", ")}`);
+    }
   }
 
   /** Puts `puts` on `leaseId` only while this replica still holds the key (one txn). */
@@ -94,11 +127,15 @@ export class Election {
 export class RollingLease {
   private current: { lease: Lease; id: string; sinceMs: number } | null = null;
 
+  private readonly client: Etcd3;
+
   constructor(
-    private readonly client: Etcd3,
+    etcd: EtcdClient,
     private readonly ttlSecs: number,
     private readonly reuseMs: number,
-  ) {}
+  ) {
+    this.client = raw(etcd);
+  }
 
   async id(): Promise<string> {
     if (!this.current || Date.now() - this.current.sinceMs > this.reuseMs) {

@@ -2,6 +2,7 @@ import "server-only";
 // Typed etcd failures with stable codes (console-api.md: 410 revision_compacted,
 // 503 etcd_unavailable, 504 etcd_timeout). Only lib/etcd sees etcd3's own error classes.
 import { GRPCDeadlineExceededError, GRPCResourceExhastedError, GRPCUnavailableError } from "etcd3";
+import { crossBundle } from "@/lib/schema/brand";
 
 /** A read pinned to a revision older than the store's compaction point. */
 export class RevisionCompacted extends Error {
@@ -14,6 +15,7 @@ export class RevisionCompacted extends Error {
     this.name = "RevisionCompacted";
   }
 }
+crossBundle("RevisionCompacted", RevisionCompacted);
 
 /** A read pinned to a revision the store has not reached yet. */
 export class FutureRevision extends Error {
@@ -23,6 +25,7 @@ export class FutureRevision extends Error {
     this.name = "FutureRevision";
   }
 }
+crossBundle("FutureRevision", FutureRevision);
 
 /** No etcd member answered (refused, unreachable, or every member's breaker is open). */
 export class EtcdUnavailable extends Error {
@@ -33,6 +36,7 @@ export class EtcdUnavailable extends Error {
     this.name = "EtcdUnavailable";
   }
 }
+crossBundle("EtcdUnavailable", EtcdUnavailable);
 
 /** A call ran past its deadline. */
 export class EtcdTimeout extends Error {
@@ -42,6 +46,7 @@ export class EtcdTimeout extends Error {
     this.name = "EtcdTimeout";
   }
 }
+crossBundle("EtcdTimeout", EtcdTimeout);
 
 /**
  * A response larger than the client's receive cap (gRPC RESOURCE_EXHAUSTED). Not a
@@ -55,6 +60,7 @@ export class EtcdMessageTooLarge extends Error {
     this.name = "EtcdMessageTooLarge";
   }
 }
+crossBundle("EtcdMessageTooLarge", EtcdMessageTooLarge);
 
 /** Raised by the host guard while a member's breaker is open (duck-typed like cockatiel's). */
 export class EtcdHostBlocked extends Error {
@@ -64,6 +70,7 @@ export class EtcdHostBlocked extends Error {
     this.name = "EtcdHostBlocked";
   }
 }
+crossBundle("EtcdHostBlocked", EtcdHostBlocked);
 
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -87,9 +94,20 @@ export function isCompactedError(e: unknown): boolean {
  * the compact revision); anything unrecognised is returned unchanged.
  */
 export function toEtcdError(e: unknown, what: string): unknown {
-  if (e instanceof EtcdUnavailable || e instanceof EtcdTimeout || e instanceof RevisionCompacted || e instanceof FutureRevision) return e;
-  if (e instanceof GRPCDeadlineExceededError || /deadline exceeded/i.test(messageOf(e))) return new EtcdTimeout(`${what}: ${messageOf(e)}`, { cause: e });
-  if (e instanceof GRPCUnavailableError || e instanceof EtcdHostBlocked || /no connection established|connect ECONNREFUSED|UNAVAILABLE/i.test(messageOf(e))) {
+  if (
+    e instanceof EtcdUnavailable ||
+    e instanceof EtcdTimeout ||
+    e instanceof RevisionCompacted ||
+    e instanceof FutureRevision
+  )
+    return e;
+  if (e instanceof GRPCDeadlineExceededError || /deadline exceeded/i.test(messageOf(e)))
+    return new EtcdTimeout(`${what}: ${messageOf(e)}`, { cause: e });
+  if (
+    e instanceof GRPCUnavailableError ||
+    e instanceof EtcdHostBlocked ||
+    /no connection established|connect ECONNREFUSED|UNAVAILABLE/i.test(messageOf(e))
+  ) {
     return new EtcdUnavailable(`${what}: ${messageOf(e)}`, { cause: e });
   }
   return e;

@@ -17,7 +17,7 @@ describe("etcd3 internals fastRange depends on", () => {
   it("the pool has withConnection, shuffledHosts, globalPolicy.execute and, with auth, authenticator.invalidateMetadata", () => {
     expect(() => poolOf(plain)).not.toThrow();
     expect(() => poolOf(authed)).not.toThrow();
-    expect(typeof (poolOf(authed).authenticator?.invalidateMetadata)).toBe("function");
+    expect(typeof poolOf(authed).authenticator?.invalidateMetadata).toBe("function");
   });
 
   it("withConnection hands a grpc client with makeUnaryRequest and its metadata, on the hosts asked for", async () => {
@@ -26,7 +26,10 @@ describe("etcd3 internals fastRange depends on", () => {
     expect(typeof hosts.next).toBe("function");
     const seen = await pool.withConnection(
       "KV",
-      async ({ client, metadata }) => ({ unary: typeof client.makeUnaryRequest, metadata: metadata instanceof Metadata }),
+      async ({ client, metadata }) => ({
+        unary: typeof client.makeUnaryRequest,
+        metadata: metadata instanceof Metadata,
+      }),
       hosts,
     );
     expect(seen).toEqual({ unary: "function", metadata: true });
@@ -34,7 +37,9 @@ describe("etcd3 internals fastRange depends on", () => {
   });
 
   it("names what is missing", () => {
-    expect(() => poolOf({} as Etcd3)).toThrow("etcd3 internals changed: Etcd3 lacks pool, pool.withConnection, pool.shuffledHosts, pool.globalPolicy.execute");
+    expect(() => poolOf({} as Etcd3)).toThrow(
+      "etcd3 internals changed: Etcd3 lacks pool, pool.withConnection, pool.shuffledHosts, pool.globalPolicy.execute",
+    );
     const broken = { pool: { withConnection: () => 0, shuffledHosts: () => 0, globalPolicy: {} } } as unknown as Etcd3;
     expect(() => poolOf(broken)).toThrow("Etcd3 lacks pool.globalPolicy.execute");
   });

@@ -3,10 +3,12 @@ import "server-only";
 // table history (console-api.md "Time"). etcd keeps every version of a key until
 // compaction: the value current at revision R carries its mod_revision M ≤ R, and the
 // value before it is the one current at M − 1.
-import type { Etcd3 } from "etcd3";
-import { compactProbeKey } from "./compaction";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
+import { compactProbeKey } from "@/lib/schema/keys";
 import { isMessageSizeError, RevisionCompacted } from "./errors";
 import { prefixRangeEnd, rangeError } from "./paged-read";
+import { mapPooled } from "@/lib/schema/worker-pool";
 
 export interface VersionedKv {
   key: string;
@@ -15,8 +17,15 @@ export interface VersionedKv {
   createRevision: number;
 }
 
-const toVersioned = (kvs: Array<{ key: Buffer; value: Buffer; mod_revision: string; create_revision: string }>): VersionedKv[] =>
-  kvs.map((kv) => ({ key: kv.key.toString("utf8"), value: kv.value.toString("utf8"), modRevision: Number(kv.mod_revision), createRevision: Number(kv.create_revision) }));
+const toVersioned = (
+  kvs: Array<{ key: Buffer; value: Buffer; mod_revision: string; create_revision: string }>,
+): VersionedKv[] =>
+  kvs.map((kv) => ({
+    key: kv.key.toString("utf8"),
+    value: kv.value.toString("utf8"),
+    modRevision: Number(kv.mod_revision),
+    createRevision: Number(kv.create_revision),
+  }));
 
 export interface RangeQuery {
   /** first key, or the prefix with `prefix: true` */
@@ -48,7 +57,8 @@ export interface RangeAnswer {
 }
 
 /** One range at `q.revision` (default: now). Compacted → RevisionCompacted; future → FutureRevision. */
-export async function readRange(client: Etcd3, consolePrefix: string, q: RangeQuery): Promise<RangeAnswer> {
+export async function readRange(etcd: EtcdClient, consolePrefix: string, q: RangeQuery): Promise<RangeAnswer> {
+  const client = raw(etcd);
   const key = Buffer.from(q.key);
   const rangeEnd = q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined;
   try {
@@ -128,7 +138,10 @@ function stepWalk(w: Walk, kv: VersionedKv | undefined): void {
 function partsOf(fromRevision: number, uptoRevision: number, parts: number): Array<{ from: number; upto: number }> {
   const n = uptoRevision - fromRevision + 1;
   const k = Math.max(1, Math.min(parts, n));
-  return Array.from({ length: k }, (_, j) => ({ from: fromRevision + Math.floor((j * n) / k), upto: fromRevision + Math.floor(((j + 1) * n) / k) - 1 }));
+  return Array.from({ length: k }, (_, j) => ({
+    from: fromRevision + Math.floor((j * n) / k),
+    upto: fromRevision + Math.floor(((j + 1) * n) / k) - 1,
+  }));
 }
 
 /** revisions per part of a walk's window at least (a short window is walked whole) */
@@ -148,15 +161,25 @@ const WALK_PARTS = 8;
  * revision is read key by key, so only the walks it cut say so.
  */
 export async function keyHistories(
-  client: Etcd3,
+  etcd: EtcdClient,
   consolePrefix: string,
   keys: readonly string[],
   fromRevision: number,
   uptoRevision: number,
   opts: { parts?: number } = {},
 ): Promise<KeyHistory[]> {
-  const parts = uptoRevision < 1 ? [] : partsOf(Math.max(1, fromRevision), uptoRevision, opts.parts ?? Math.min(WALK_PARTS, Math.floor((uptoRevision - fromRevision + 1) / MIN_PART_REVISIONS)));
-  const walks: Walk[] = keys.flatMap((_, key) => parts.map((p) => ({ key, from: p.from, at: p.upto, gap: false, versions: [], end: null, before: null })));
+  const client = raw(etcd);
+  const parts =
+    uptoRevision < 1
+      ? []
+      : partsOf(
+          Math.max(1, fromRevision),
+          uptoRevision,
+          opts.parts ?? Math.min(WALK_PARTS, Math.floor((uptoRevision - fromRevision + 1) / MIN_PART_REVISIONS)),
+        );
+  const walks: Walk[] = keys.flatMap((_, key) =>
+    parts.map((p) => ({ key, from: p.from, at: p.upto, gap: false, versions: [], end: null, before: null })),
+  );
   for (;;) {
     const active = walks.filter((w) => w.end === null);
     if (active.length === 0) break;
@@ -164,10 +187,19 @@ export async function keyHistories(
       const batch = active.slice(i, i + MAX_TXN_OPS);
       let answers: (VersionedKv | undefined | "compacted")[];
       try {
-        const res = await client.kv.txn({ compare: [], success: batch.map((w) => rangeOp({ key: keys[w.key] }, w.at)) });
+        const res = await client.kv.txn({
+          compare: [],
+          success: batch.map((w) => rangeOp({ key: keys[w.key] }, w.at)),
+        });
         answers = batch.map((_, j) => toVersioned(res.responses[j].response_range.kvs)[0]);
       } catch (e) {
-        const err = await rangeError(client, e, Math.min(...batch.map((w) => w.at)), `history of ${batch.length} keys`, compactProbeKey(consolePrefix));
+        const err = await rangeError(
+          client,
+          e,
+          Math.min(...batch.map((w) => w.at)),
+          `history of ${batch.length} keys`,
+          compactProbeKey(consolePrefix),
+        );
         if (!(err instanceof RevisionCompacted)) throw err;
         answers = await Promise.all(
           batch.map((w) =>
@@ -196,7 +228,11 @@ export async function keyHistories(
       const w = own[j];
       versions.push(...w.versions);
       if (w.end === "below" && j > 0) continue;
-      return { versions: versions.reverse(), before: w.end === "below" ? w.before : null, compacted: w.end === "compacted" };
+      return {
+        versions: versions.reverse(),
+        before: w.end === "below" ? w.before : null,
+        compacted: w.end === "compacted",
+      };
     }
     return { versions: [], before: null, compacted: false };
   });
@@ -204,7 +240,13 @@ export async function keyHistories(
 
 const rangeOp = (q: RangeQuery, revision: number) => {
   const key = Buffer.from(q.key);
-  return { request_range: { key, range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined, revision } };
+  return {
+    request_range: {
+      key,
+      range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined,
+      revision,
+    },
+  };
 };
 
 /** etcd's default `--max-txn-ops`: the most ranges one txn may carry */
@@ -219,12 +261,20 @@ const TXNS_IN_FLIGHT = 4;
  * more than the reads themselves. A txn whose answer is too large for the client is split
  * in halves, never sent again as it was (§8.1, as the paged reader shrinks a page).
  */
-export async function readRangesAtRevisions(client: Etcd3, consolePrefix: string, queries: RangeQuery[], revisions: readonly number[]): Promise<VersionedKv[][][]> {
+export async function readRangesAtRevisions(
+  etcd: EtcdClient,
+  consolePrefix: string,
+  queries: RangeQuery[],
+  revisions: readonly number[],
+): Promise<VersionedKv[][][]> {
+  const client = raw(etcd);
   const perTxn = Math.max(1, Math.floor(MAX_TXN_OPS / Math.max(1, queries.length)));
   const read = async (revs: readonly number[]): Promise<VersionedKv[][][]> => {
     try {
       const res = await client.kv.txn({ compare: [], success: revs.flatMap((r) => queries.map((q) => rangeOp(q, r))) });
-      return revs.map((_, i) => queries.map((_, j) => toVersioned(res.responses[i * queries.length + j].response_range.kvs)));
+      return revs.map((_, i) =>
+        queries.map((_, j) => toVersioned(res.responses[i * queries.length + j].response_range.kvs)),
+      );
     } catch (e) {
       if (isMessageSizeError(e) && revs.length > 1) {
         const half = revs.length >> 1;
@@ -235,11 +285,5 @@ export async function readRangesAtRevisions(client: Etcd3, consolePrefix: string
   };
   const chunks: number[][] = [];
   for (let i = 0; i < revisions.length; i += perTxn) chunks.push(revisions.slice(i, i + perTxn));
-  const out: VersionedKv[][][][] = new Array(chunks.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < chunks.length; i = next++) out[i] = await read(chunks[i]);
-  };
-  await Promise.all(Array.from({ length: Math.min(TXNS_IN_FLIGHT, chunks.length) }, worker));
-  return out.flat();
+  return (await mapPooled(chunks, TXNS_IN_FLIGHT, read)).flat();
 }

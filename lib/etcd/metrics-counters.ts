@@ -1,5 +1,5 @@
 import "server-only";
-// Plain process-wide counters of the etcd read path; lib/api's /metrics reads them.
+// Plain process-wide counters of the etcd read path; lib/process/metrics.ts reads them.
 export interface ReadCounters {
   /** range requests that returned a page */
   pages: number;
@@ -14,7 +14,3 @@ export interface ReadCounters {
 }
 
 export const readCounters: ReadCounters = { pages: 0, shrinks: 0, bytes: 0, keys: 0, fullReads: 0 };
-
-export function snapshotCounters(): ReadCounters {
-  return { ...readCounters };
-}

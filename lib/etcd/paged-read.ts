@@ -5,7 +5,10 @@ import "server-only";
 // pinned to the first page's revision (we keep it ourselves: a pinned read's header
 // reports the CURRENT revision); the next page starts at last key + "\0".
 import type { Etcd3 } from "etcd3";
-import { compactProbeKey, compactRevisionAt } from "./compaction";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
+import { compactProbeKey, revisionProbeKey } from "@/lib/schema/keys";
+import { compactRevisionAt } from "./compaction";
 import { fastRange } from "./fast-range";
 import type { DecodedRange } from "./range-codec";
 import { FutureRevision, RevisionCompacted, isCompactedError, isMessageSizeError, toEtcdError } from "./errors";
@@ -98,7 +101,14 @@ const isFutureRevisionError = (e: unknown) => /future revision/.test(e instanceo
  * Maps a range failure at `revision` to a typed error (compaction asks for the compact
  * revision, watching `probeKey`, which must be readable by the client: see ./compaction.ts).
  */
-export async function rangeError(client: Etcd3, e: unknown, revision: number | undefined, what: string, probeKey?: string): Promise<unknown> {
+export async function rangeError(
+  etcd: EtcdClient,
+  e: unknown,
+  revision: number | undefined,
+  what: string,
+  probeKey?: string,
+): Promise<unknown> {
+  const client = raw(etcd);
   if (revision !== undefined && isCompactedError(e)) {
     const compact = await compactRevisionAt(client, revision, undefined, probeKey).catch(() => 0);
     return new RevisionCompacted(revision, compact);
@@ -107,16 +117,14 @@ export async function rangeError(client: Etcd3, e: unknown, revision: number | u
   return toEtcdError(e, what);
 }
 
-/** The single key `currentRevision` ranges on: `prefix + "/"` (one `/` if it ends with one). */
-const revisionProbeKey = (prefix: string | undefined) => (prefix === undefined ? "\0" : prefix.endsWith("/") ? prefix : `${prefix}/`);
-
 /**
  * The current revision (one 1-key, keys-only range; used to pin several parallel reads).
  * Pass the console prefix `P`: the range is on key `P/`, which a user whose role covers
  * only `P/` may read (an empty result still carries header.revision). Without a prefix it
  * ranges on "\0", outside every prefix.
  */
-export async function currentRevision(client: Etcd3, prefix?: string): Promise<number> {
+export async function currentRevision(etcd: EtcdClient, prefix?: string): Promise<number> {
+  const client = raw(etcd);
   try {
     const res = await client.kv.range({ key: Buffer.from(revisionProbeKey(prefix)), limit: 1, keys_only: true });
     return Number(res.header.revision);
@@ -125,7 +133,12 @@ export async function currentRevision(client: Etcd3, prefix?: string): Promise<n
   }
 }
 
-export async function readPrefixPaged(client: Etcd3, prefix: string, opts: PagedReadOptions = {}): Promise<PagedReadResult> {
+export async function readPrefixPaged(
+  etcd: EtcdClient,
+  prefix: string,
+  opts: PagedReadOptions = {},
+): Promise<PagedReadResult> {
+  const client = raw(etcd);
   const stats = opts.stats ?? emptyStats();
   const whole = Buffer.from(prefix);
   const to = prefixRangeEnd(whole);
@@ -134,16 +147,25 @@ export async function readPrefixPaged(client: Etcd3, prefix: string, opts: Paged
     .filter((k) => Buffer.compare(k, from) > 0 && Buffer.compare(k, to) < 0)
     .sort(Buffer.compare)
     .filter((k, i, sorted) => i === 0 || !k.equals(sorted[i - 1]));
-  if (opts.revision === undefined || splits.length === 0) return readRangePaged(client, from, to, prefix, { ...opts, stats });
+  if (opts.revision === undefined || splits.length === 0)
+    return readRangePaged(client, from, to, prefix, { ...opts, stats });
   // Consecutive sub-ranges [from, s1), [s1, s2), … [sn, to) partition the prefix, so their
   // union at one revision is exactly the prefix at that revision.
   const bounds = [from, ...splits, to];
-  const parts = await Promise.all(bounds.slice(0, -1).map((b, i) => readRangePaged(client, b, bounds[i + 1], prefix, { ...opts, stats })));
+  const parts = await Promise.all(
+    bounds.slice(0, -1).map((b, i) => readRangePaged(client, b, bounds[i + 1], prefix, { ...opts, stats })),
+  );
   return { kvs: parts.flatMap((p) => p.kvs), revision: opts.revision, stats };
 }
 
 /** §8.1 over one key range [from, to). */
-async function readRangePaged(client: Etcd3, from: Buffer, rangeEnd: Buffer, label: string, opts: PagedReadOptions & { stats: ReadStats }): Promise<PagedReadResult> {
+async function readRangePaged(
+  client: Etcd3,
+  from: Buffer,
+  rangeEnd: Buffer,
+  label: string,
+  opts: PagedReadOptions & { stats: ReadStats },
+): Promise<PagedReadResult> {
   const budget = opts.budgetBytes ?? PAGE_BUDGET_BYTES;
   const maxLimit = opts.maxLimit ?? PAGE_MAX_KEYS;
   const stats = opts.stats;
@@ -243,7 +265,11 @@ export class SplitHints {
   /** Learn from the kvs (in key order) a read of `prefix` returned. */
   learn(prefix: string, kvs: readonly { key: string; value: Buffer }[]): void {
     const parts = Math.min(SPLIT_MAX_PARTS, Math.floor(kvs.length / SPLIT_KEYS_PER_PART));
-    if (parts > 1) this.byPrefix.set(prefix, Array.from({ length: parts - 1 }, (_, i) => Buffer.from(kvs[Math.floor((kvs.length * (i + 1)) / parts)].key)));
+    if (parts > 1)
+      this.byPrefix.set(
+        prefix,
+        Array.from({ length: parts - 1 }, (_, i) => Buffer.from(kvs[Math.floor((kvs.length * (i + 1)) / parts)].key)),
+      );
     else this.byPrefix.delete(prefix);
     // only a family that outgrew the master's first page gains from a larger one
     if (kvs.length <= PAGE_START_KEYS) {
@@ -262,7 +288,7 @@ export class SplitHints {
  * pinned revision, the current revision is taken first and every prefix is pinned to it.
  */
 export async function readPrefixesAtRevision(
-  client: Etcd3,
+  etcd: EtcdClient,
   prefixes: string[],
   opts: Omit<PagedReadOptions, "onPage" | "splitKeys" | "startKey" | "startLimit"> & {
     onPage?: (prefix: string, kvs: RawKv[]) => void;
@@ -272,6 +298,7 @@ export async function readPrefixesAtRevision(
     startLimit?: (prefix: string) => number | undefined;
   } = {},
 ): Promise<{ revision: number; kvsByPrefix: Map<string, RawKv[]>; stats: ReadStats }> {
+  const client = raw(etcd);
   const revision = opts.revision ?? (await currentRevision(client, opts.probePrefix ?? prefixes[0]));
   const stats = opts.stats ?? emptyStats();
   const results = await Promise.all(

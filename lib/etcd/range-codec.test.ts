@@ -13,7 +13,13 @@ const RangeResponse = root.lookupType("etcdserverpb.RangeResponse");
 
 describe("range codec", () => {
   it("encodes a RangeRequest protobufjs reads back", () => {
-    const buf = encodeRangeRequest({ key: Buffer.from("/p/a"), rangeEnd: Buffer.from("/p/b"), limit: 1024, revision: 2 ** 40 + 7, keysOnly: true });
+    const buf = encodeRangeRequest({
+      key: Buffer.from("/p/a"),
+      rangeEnd: Buffer.from("/p/b"),
+      limit: 1024,
+      revision: 2 ** 40 + 7,
+      keysOnly: true,
+    });
     const req = RangeRequest.toObject(RangeRequest.decode(buf), { longs: String }) as Record<string, unknown>;
     expect(Buffer.from(req.key as Uint8Array).toString()).toBe("/p/a");
     expect(Buffer.from(req.range_end as Uint8Array).toString()).toBe("/p/b");
@@ -27,8 +33,22 @@ describe("range codec", () => {
     const message = RangeResponse.fromObject({
       header: { cluster_id: "123", member_id: "456", revision: "987654", raft_term: "3" },
       kvs: [
-        { key: Buffer.from("/p/ä"), create_revision: "5", mod_revision: "900000", version: "2", value: Buffer.from('{"x":1}'), lease },
-        { key: Buffer.from("/p/z"), create_revision: "6", mod_revision: "7", version: "1", value: Buffer.alloc(0), lease: "0" },
+        {
+          key: Buffer.from("/p/ä"),
+          create_revision: "5",
+          mod_revision: "900000",
+          version: "2",
+          value: Buffer.from('{"x":1}'),
+          lease,
+        },
+        {
+          key: Buffer.from("/p/z"),
+          create_revision: "6",
+          mod_revision: "7",
+          version: "1",
+          value: Buffer.alloc(0),
+          lease: "0",
+        },
       ],
       more: true,
       count: "26810",

@@ -5,7 +5,11 @@ import "server-only";
 // it restarts from the create response's header revision and can drop the events in
 // between; a break (compaction, stream error, etcd restart) is reported once and the
 // owner re-reads and re-watches from a known revision.
-import type { Etcd3, IWatchResponse, Watcher } from "etcd3";
+import type { IWatchResponse, Watcher } from "etcd3";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
+import type { WatchBreak } from "@/lib/schema/watch-break";
+import { withDeadline } from "@/lib/schema/deadline";
 import type { RawKv } from "./paged-read";
 import { EtcdTimeout, toEtcdError } from "./errors";
 
@@ -20,10 +24,7 @@ export interface WatchBatch {
   changes: WatchChange[];
 }
 
-export type WatchBreak =
-  | { reason: "compacted"; detail: string }
-  | { reason: "disconnected"; detail: string }
-  | { reason: "cancelled"; detail: string };
+export type { WatchBreak };
 
 export interface PrefixWatch {
   cancel(): Promise<void>;
@@ -42,12 +43,18 @@ export interface WatchOptions {
 function toChange(ev: IWatchResponse["events"][number]): WatchChange {
   return {
     type: ev.type === "Delete" ? "delete" : "put",
-    kv: { key: ev.kv.key.toString("utf8"), value: ev.kv.value, modRevision: Number(ev.kv.mod_revision), lease: String(ev.kv.lease) },
+    kv: {
+      key: ev.kv.key.toString("utf8"),
+      value: ev.kv.value,
+      modRevision: Number(ev.kv.mod_revision),
+      lease: String(ev.kv.lease),
+    },
   };
 }
 
 /** Watches `prefix` from `fromRevision`; resolves once etcd confirmed the watch. */
-export async function watchPrefix(client: Etcd3, prefix: string, opts: WatchOptions): Promise<PrefixWatch> {
+export async function watchPrefix(etcd: EtcdClient, prefix: string, opts: WatchOptions): Promise<PrefixWatch> {
+  const client = raw(etcd);
   const builder = client.watch().prefix(prefix).startRevision(String(opts.fromRevision));
   let watcher: Watcher | null = null;
   let broken = false;
@@ -55,7 +62,7 @@ export async function watchPrefix(client: Etcd3, prefix: string, opts: WatchOpti
   const stop = async (w: Watcher | null) => {
     if (!w) return;
     w.removeAllListeners("data");
-    await Promise.race([w.cancel().catch(() => undefined), new Promise((r) => setTimeout(r, 500).unref())]);
+    await withDeadline(w.cancel(), 500, "watch cancel").catch(() => undefined);
   };
   const fail = (why: WatchBreak) => {
     if (broken) return;
@@ -75,14 +82,21 @@ export async function watchPrefix(client: Etcd3, prefix: string, opts: WatchOpti
   w.on("error", (e: Error) => {
     const detail = e.message;
     // etcd cancels a watch whose start revision was compacted with an empty cancel reason
-    fail(/compact/i.test(detail) || /Watcher canceled: $/.test(detail) ? { reason: "compacted", detail } : { reason: "cancelled", detail });
+    fail(
+      /compact/i.test(detail) || /Watcher canceled: $/.test(detail)
+        ? { reason: "compacted", detail }
+        : { reason: "cancelled", detail },
+    );
   });
   w.on("disconnected", (e: Error) => fail({ reason: "disconnected", detail: e?.message ?? "stream closed" }));
 
   const timeoutMs = opts.createTimeoutMs ?? 2000;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new EtcdTimeout(`watch ${prefix} not created within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new EtcdTimeout(`watch ${prefix} not created within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       timer.unref();
       w.once("connected", () => {
         clearTimeout(timer);

@@ -1,9 +1,12 @@
 import "server-only";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
 // scheduler-model.md §8.2: chunked guarded writes. Ops are chunked greedily in order
 // (≤ 100 ops and ≤ 768 KiB per txn, an oversized op alone, `chunkOps`); every chunk is
 // one txn, optionally guarded by `guard` (e.g. `leader-token == own token`).
-import { CompareResult, CompareTarget, type Etcd3, type IRequestOp } from "etcd3";
-import { chunkOps, type WriteOp } from "@/lib/planner/chunk";
+import { CompareResult, CompareTarget, type IRequestOp } from "etcd3";
+import { chunkOps, type WriteOp } from "@/lib/schema/txn-chunks";
+import { mapPooled } from "@/lib/schema/worker-pool";
 import { toEtcdError } from "./errors";
 
 export type { WriteOp };
@@ -42,29 +45,36 @@ function requestOp(op: LeasedWriteOp): IRequestOp {
   return { request_put: { key, value: Buffer.from(op.value), lease: op.lease ?? 0 } };
 }
 
-export async function writeChunked(client: Etcd3, ops: readonly LeasedWriteOp[], opts: ChunkedWriteOptions = {}): Promise<ChunkedWriteResult> {
+export async function writeChunked(
+  etcd: EtcdClient,
+  ops: readonly LeasedWriteOp[],
+  opts: ChunkedWriteOptions = {},
+): Promise<ChunkedWriteResult> {
+  const client = raw(etcd);
   const chunks = chunkOps(ops);
   const compare = opts.guard
-    ? [{ key: Buffer.from(opts.guard.key), target: CompareTarget.Value, result: CompareResult.Equal, value: Buffer.from(opts.guard.value) }]
+    ? [
+        {
+          key: Buffer.from(opts.guard.key),
+          target: CompareTarget.Value,
+          result: CompareResult.Equal,
+          value: Buffer.from(opts.guard.value),
+        },
+      ]
     : [];
   let done = 0;
   let revision = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < chunks.length) {
-      const chunk = chunks[next++];
-      let res;
-      try {
-        res = await client.kv.txn({ compare, success: chunk.map(requestOp), failure: [] });
-      } catch (e) {
-        throw toEtcdError(e, "txn");
-      }
-      if (!res.succeeded) throw new GuardFailed(opts.guard!.key);
-      revision = Math.max(revision, Number(res.header.revision));
-      done += 1;
-      opts.onChunk?.(done, chunks.length);
+  await mapPooled(chunks, opts.concurrency ?? 1, async (chunk) => {
+    let res;
+    try {
+      res = await client.kv.txn({ compare, success: chunk.map(requestOp), failure: [] });
+    } catch (e) {
+      throw toEtcdError(e, "txn");
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, opts.concurrency ?? 1) }, worker));
+    if (!res.succeeded) throw new GuardFailed(opts.guard!.key);
+    revision = Math.max(revision, Number(res.header.revision));
+    done += 1;
+    opts.onChunk?.(done, chunks.length);
+  });
   return { txns: chunks.length, ops: ops.length, revision };
 }

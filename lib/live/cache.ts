@@ -1,5 +1,5 @@
 import "server-only";
-// The live snapshot cache. The first full read (made at process start, lib/api/background.ts)
+// The live snapshot cache. The first full read (made at process start, lib/process/background.ts)
 // reads the fleet at one revision through the one fleet reader (lib/snapshot/read.ts);
 // then ONE etcd watch on the prefix (from that revision + 1) patches it, so a request costs
 // no etcd read while nothing changed and a change costs work proportional to it (the
@@ -17,9 +17,13 @@ import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import type { TableDemand } from "@/lib/schema/demand";
+import { processWide } from "@/lib/schema/process-wide";
+import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
+import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
-import { readShadowHistory } from "./sampler";
-import { LiveStore } from "./store";
+import { readShadowHistory } from "@/lib/time/sampler";
+import { LiveStore } from "@/lib/snapshot/store";
+import { withFirstSeen, type FirstSeen } from "@/lib/snapshot/planner-input";
 
 /** One revision of the fleet as the API serves it (immutable). */
 export interface FleetView {
@@ -33,6 +37,8 @@ export interface FleetView {
   pinned: boolean;
   /** when the merge-progress sequence of each execution was last seen to move */
   sequenceClocks: ReadonlyMap<string, SequenceClock>;
+  /** when this process first saw each execution, and its sequence then (lib/snapshot/planner-input.ts) */
+  firstSeen: FirstSeen;
   /**
    * Equal for two views whose fleet content is the same (a newer revision that only
    * changed keys the console does not read keeps it), so plans can be shared.
@@ -55,16 +61,11 @@ const TRIM_EVERY_MS = 60_000;
 /** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
 const RECENT_LIVE = 2;
 
-function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new EtcdUnavailable(`${what}: no answer within ${ms} ms`)), ms);
-    timer.unref();
-    p.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(toEtcdError(e, what))),
-    );
+/** `p`, or EtcdUnavailable after `ms`; its failures as lib/etcd's typed errors. */
+const etcdWithin = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
+  withDeadline(p, ms, what).catch((e: unknown) => {
+    throw e instanceof DeadlineExceeded ? new EtcdUnavailable(e.message) : toEtcdError(e, what);
   });
-}
 
 /**
  * Up to `tries` attempts of `attempt`, a new one every `everyMs` or as soon as the previous
@@ -113,6 +114,8 @@ interface LiveState {
   /** last time etcd proved the cache current (watch message or ping) */
   confirmedMs: number;
   clocks: Map<string, SequenceClock>;
+  /** every execution this process has seen (kept across re-reads, as the clocks are) */
+  firstSeen: FirstSeen;
   view: FleetView | null;
   /** when the store last dropped records that left the `tasks/` window */
   trimmedMs: number;
@@ -121,13 +124,19 @@ interface LiveState {
 export class LiveCache {
   private state: LiveState | null = null;
   private refreshing: Promise<LiveState> | null = null;
-  private pinned = new Map<number, Promise<FleetView>>();
-  private recent = new Map<number, FleetView>();
+  /** a view's place is renewed when `at` hands it out again (set below), not by other reads */
+  private pinned = new BoundedMap<number, Promise<FleetView>>({ evict: "least-recently-set", maxEntries: PINNED_LRU });
+  private recent = new BoundedMap<number, FleetView>({ evict: "least-recently-set", maxEntries: RECENT_LIVE });
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly reader: FleetReader;
   private lastRefolds = 0;
   private reads = 0;
-  private holders: Array<(revision: number) => FleetView | undefined> = [];
+  /** the views other modules still hold, by holder (see holdViews) */
+  private heldBy = new Map<string, readonly FleetView[]>();
+  /** requests waiting for the live view to reach a revision (awaitRevision), woken by the watch */
+  private waiters = new Set<{ revision: number; wake: () => void }>();
+  /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
+  lastUnavailableMs = 0;
 
   constructor(
     private readonly client: Etcd3,
@@ -160,23 +169,55 @@ export class LiveCache {
     let p = this.pinned.get(revision);
     // `keep: false` (a history point): read it without pushing the pages' pinned views out
     if (!p && opts.keep === false) return this.readPinned(revision, opts.tasksSinceMs);
-    if (p) this.pinned.delete(revision); // most recently used last: re-set below
-    else {
+    if (!p) {
       p = this.readPinned(revision, opts.tasksSinceMs);
       const read = p;
       read.catch(() => this.pinned.get(revision) === read && this.pinned.delete(revision));
     }
-    this.pinned.set(revision, p);
-    while (this.pinned.size > PINNED_LRU) this.pinned.delete(this.pinned.keys().next().value!);
+    this.pinned.set(revision, p); // most recently used last
     return p;
   }
 
   /**
-   * Lets another module (lib/api/plan.ts) offer the views it still holds, so a pinned
-   * request or a cursor at a plan's revision needs no read while only they keep it.
+   * `holder` (lib/live/plan.ts: the views of its plans) now holds exactly `views`, so a
+   * pinned request or a cursor at one of their revisions needs no read while only it keeps
+   * them. Data in a registry the cache owns: the cache never calls back into its holders.
    */
-  holdViews(lookup: (revision: number) => FleetView | undefined): void {
-    this.holders.push(lookup);
+  holdViews(holder: string, views: readonly FleetView[]): void {
+    if (views.length === 0) this.heldBy.delete(holder);
+    else this.heldBy.set(holder, views);
+  }
+
+  /**
+   * Resolves true once the live view holds `revision` (a write this replica must reflect),
+   * false after `timeoutMs` (the caller reads pinned, or answers what it has). Event-driven:
+   * the watch batch that reaches the revision, or a new full read past it, wakes the waiter.
+   */
+  awaitRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    const s = this.state;
+    if (s && s.live && s.store.revision >= revision) return Promise.resolve(true);
+    return new Promise<boolean>((resolve) => {
+      const waiter = {
+        revision,
+        wake: () => {
+          clearTimeout(timer);
+          this.waiters.delete(waiter);
+          resolve(true);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        resolve(false);
+      }, timeoutMs);
+      timer.unref();
+      this.waiters.add(waiter);
+    });
+  }
+
+  /** Wakes the waiters whose revision the live view (`s`, connected) has now reached. */
+  private wakeWaiters(s: LiveState): void {
+    if (!s.live || this.state !== s) return;
+    for (const w of this.waiters) if (w.revision <= s.store.revision) w.wake();
   }
 
   /** The view of `revision` when this process holds it in memory (no read needed). */
@@ -186,8 +227,8 @@ export class LiveCache {
   }
 
   private held(revision: number): FleetView | undefined {
-    for (const lookup of this.holders) {
-      const view = lookup(revision);
+    for (const views of this.heldBy.values()) {
+      const view = views.find((v) => v.revision === revision);
       if (view) return view;
     }
     return undefined;
@@ -223,12 +264,17 @@ export class LiveCache {
       pinned: true,
       // a copy: the live clocks move on with later watch events, a pinned view must not
       sequenceClocks: new Map(this.state?.clocks ?? []),
+      firstSeen: this.state?.firstSeen ?? new Map(),
       contentId: `rev:${revision}`,
     };
   }
 
   /** One full read through the fleet reader, counted in the read metrics. */
-  private async read(mode: "full" | "pinned", opts: { revision?: number; tasksSinceMs?: number }, reason = "pinned_revision"): Promise<FleetRead> {
+  private async read(
+    mode: "full" | "pinned",
+    opts: { revision?: number; tasksSinceMs?: number },
+    reason = "pinned_revision",
+  ): Promise<FleetRead> {
     const m = metrics();
     const started = performance.now();
     const read = await this.reader.readFleetWithKvs(opts);
@@ -242,7 +288,7 @@ export class LiveCache {
 
   private async ping(): Promise<number> {
     const probe = () => currentRevision(this.client, this.prefix);
-    return withDeadline(hedged(probe, PING_TIMEOUT_MS / 3, 3), PING_TIMEOUT_MS, "etcd ping");
+    return etcdWithin(hedged(probe, PING_TIMEOUT_MS / 3, 3), PING_TIMEOUT_MS, "etcd ping");
   }
 
   private viewOf(s: LiveState): FleetView {
@@ -255,6 +301,7 @@ export class LiveCache {
     metrics().tableRefolds.inc(s.demand.refolds - this.lastRefolds);
     this.recordSkipped(snapshot);
     this.lastRefolds = s.demand.refolds;
+    s.firstSeen = withFirstSeen(s.firstSeen, snapshot);
     s.view = {
       snapshot,
       tables,
@@ -263,10 +310,10 @@ export class LiveCache {
       live: s.live,
       pinned: false,
       sequenceClocks: new Map(s.clocks),
+      firstSeen: s.firstSeen,
       contentId: `${s.id}:${s.store.contentVersion}`,
     };
     this.recent.set(s.view.revision, s.view);
-    while (this.recent.size > RECENT_LIVE) this.recent.delete(this.recent.keys().next().value!);
     return s.view;
   }
 
@@ -290,6 +337,7 @@ export class LiveCache {
       live: false,
       confirmedMs: Date.now(),
       clocks,
+      firstSeen: old?.firstSeen ?? new Map(),
       view: null,
       trimmedMs: Date.now(),
     };
@@ -304,6 +352,7 @@ export class LiveCache {
         onBreak: (why) => this.onBreak(s, why),
       });
       s.live = this.state === s;
+      this.wakeWaiters(s);
     } catch {
       this.scheduleRetry(s);
     }
@@ -319,10 +368,18 @@ export class LiveCache {
    * else the read time. All are upper bounds on the change time, so a stall is never
    * claimed early.
    */
-  private async initialClocks(snapshot: FleetSnapshot, previous: Map<string, SequenceClock> | undefined): Promise<Map<string, SequenceClock>> {
+  private async initialClocks(
+    snapshot: FleetSnapshot,
+    previous: Map<string, SequenceClock> | undefined,
+  ): Promise<Map<string, SequenceClock>> {
     const clocks = new Map<string, SequenceClock>();
     if (snapshot.mergeProgress.length === 0) return clocks;
-    const samples = await readShadowHistory(this.client, this.prefix, snapshot.readAtMs - 24 * 3600_000, snapshot.readAtMs).catch(() => []);
+    const samples = await readShadowHistory(
+      this.client,
+      this.prefix,
+      snapshot.readAtMs - 24 * 3600_000,
+      snapshot.readAtMs,
+    ).catch(() => []);
     for (const p of snapshot.mergeProgress) {
       const sample = { execution_id: p.executionId, sequence: p.progress.sequence };
       const seen = previous?.get(p.executionId) ?? null;
@@ -344,11 +401,20 @@ export class LiveCache {
     const applied = s.store.apply(batch, (family, key, deleted) => {
       m.watchEvents.inc({ type: deleted ? "delete" : "put" });
       const p = family === "merge-progress" && !deleted ? s.store.entry("mergeProgress", key) : undefined;
-      if (p) s.clocks.set(p.executionId, advanceSequenceClock(s.clocks.get(p.executionId) ?? null, { execution_id: p.executionId, sequence: p.progress.sequence }, now));
+      if (p)
+        s.clocks.set(
+          p.executionId,
+          advanceSequenceClock(
+            s.clocks.get(p.executionId) ?? null,
+            { execution_id: p.executionId, sequence: p.progress.sequence },
+            now,
+          ),
+        );
     });
     for (const target of applied.changedTargets) s.demand.touch(target);
     s.confirmedMs = now;
     m.snapshotRevision.set(s.store.revision);
+    this.wakeWaiters(s);
   }
 
   private onBreak(s: LiveState, why: WatchBreak): void {
@@ -367,7 +433,10 @@ export class LiveCache {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       if (this.state !== s || s.live) return;
-      this.refresh("watch_broken").catch(() => this.scheduleRetry(s, Math.min(delayMs * 2, 5000)));
+      this.refresh("watch_broken").catch(() => {
+        this.lastUnavailableMs = Date.now();
+        this.scheduleRetry(s, Math.min(delayMs * 2, 5000));
+      });
     }, delayMs);
     this.retryTimer.unref();
   }
@@ -379,12 +448,9 @@ export class LiveCache {
   }
 }
 
-const KEY = Symbol.for("scheduler-console.live-cache");
-
-/** The process-wide cache for the configured etcd and prefix (kept on globalThis). */
+/** The process-wide cache for the configured etcd and prefix. */
 export function liveCache(): LiveCache {
-  const g = globalThis as unknown as Record<symbol, LiveCache | undefined>;
-  return (g[KEY] ??= new LiveCache(etcdClient(), etcdPrefix()));
+  return processWide("scheduler-console.live-cache", () => new LiveCache(etcdClient(), etcdPrefix()));
 }
 
 /** The view a request asked for: pinned (`?revision=`) or live. */

@@ -4,9 +4,8 @@ import "server-only";
 // verdict codes, executor states, task kinds, shadow outcomes): never a table or an
 // executor id, so 13,405 tables cost the same series as 10.
 import { Gauge, type Registry } from "prom-client";
-import { BACKLOG_CLASSES, CLASS_NAMES } from "@/lib/schema/api/common";
+import { BACKLOG_CLASSES, CLASS_NAMES, WHY_NOT_CODES } from "@/lib/schema/codes";
 import { TASK_KINDS } from "@/lib/schema/kinds";
-import { WHY_NOT_CODES } from "@/lib/planner/plan/why-not";
 
 export const EXECUTOR_STATES = ["live", "draining", "orphan"] as const;
 export type ExecutorState = (typeof EXECUTOR_STATES)[number];
@@ -33,26 +32,60 @@ export interface FleetFacts {
 }
 
 export function fleetGauges(registers: Registry[]) {
-  const gauge = (name: string, help: string, labelNames: string[] = []) => new Gauge({ name, help, labelNames, registers });
+  const gauge = (name: string, help: string, labelNames: string[] = []) =>
+    new Gauge({ name, help, labelNames, registers });
   return {
     tables: gauge("console_tables", "Tables by planner class in the live plan (idle = nothing pending)", ["class"]),
     tablesBacklog: gauge("console_tables_backlog", "Tables by backlog class in the live plan", ["backlog"]),
     tablesWithPending: gauge("console_tables_with_pending", "Tables with pending generations in the live plan"),
-    longestWait: gauge("console_longest_wait_seconds", "Longest wait of a table in each class (0 when no table of the class has a known wait)", ["class"]),
-    starving: gauge("console_tables_starving", "Tables with a unit that has waited at or past its kind's max_turn_wait_secs (scheduler-model.md §4.2)"),
+    longestWait: gauge(
+      "console_longest_wait_seconds",
+      "Longest wait of a table in each class (0 when no table of the class has a known wait)",
+      ["class"],
+    ),
+    starving: gauge(
+      "console_tables_starving",
+      "Tables with a unit that has waited at or past its kind's max_turn_wait_secs (scheduler-model.md §4.2)",
+    ),
     wouldPlace: gauge("console_tables_would_place", "Tables the live plan would place now"),
     wouldSkip: gauge("console_tables_would_skip", "Tables the live plan would skip, by verdict code", ["code"]),
-    writeTurns: gauge("console_write_turns", "Tables whose write turn an unfinished execution holds: held (advancing or unknown) or stalled", ["state"]),
-    failuresAttention: gauge("console_failures_needing_attention", "Merge failure ledger rows needing attention (after the §9.1 read-time correction)"),
+    writeTurns: gauge(
+      "console_write_turns",
+      "Tables whose write turn an unfinished execution holds: held (advancing or unknown) or stalled",
+      ["state"],
+    ),
+    failuresAttention: gauge(
+      "console_failures_needing_attention",
+      "Merge failure ledger rows needing attention (after the §9.1 read-time correction)",
+    ),
     cooldownsActive: gauge("console_cooldowns_active", "Task cooldowns cooling now (§9.2)"),
-    executors: gauge("console_executors", "Executors by state: live (heartbeat, accepting), draining, orphan (assignments but no heartbeat)", ["state"]),
-    freeSlots: gauge("console_executor_free_slots", "Free slots by task kind over live, non-draining executors (§5.2)", ["kind"]),
-    freeBytes: gauge("console_executor_free_bytes", "Free bytes over live, non-draining executors (§5.2; executors without a byte budget count 0)"),
+    executors: gauge(
+      "console_executors",
+      "Executors by state: live (heartbeat, accepting), draining, orphan (assignments but no heartbeat)",
+      ["state"],
+    ),
+    freeSlots: gauge(
+      "console_executor_free_slots",
+      "Free slots by task kind over live, non-draining executors (§5.2)",
+      ["kind"],
+    ),
+    freeBytes: gauge(
+      "console_executor_free_bytes",
+      "Free bytes over live, non-draining executors (§5.2; executors without a byte budget count 0)",
+    ),
     planAge: gauge("console_fleet_plan_age_seconds", "Age of the plan the fleet gauges come from, at the last scrape"),
-    shadowOutcome: gauge("console_shadow_outcome", "Shadow comparison outcome counts of the live plan (§6.2)", ["outcome"]),
+    shadowOutcome: gauge("console_shadow_outcome", "Shadow comparison outcome counts of the live plan (§6.2)", [
+      "outcome",
+    ]),
     shadowDisagreements: gauge("console_shadow_disagreements", "discovery_miss + phantom_task of the live plan"),
-    snapshotAge: gauge("console_snapshot_age_seconds", "Seconds since etcd last proved the live snapshot current (watch message or ping)"),
-    revisionClockError: gauge("console_revision_clock_error_seconds", "How far off the revision clock's time for the live revision may be (error_ms / 1000; NaN until known)"),
+    snapshotAge: gauge(
+      "console_snapshot_age_seconds",
+      "Seconds since etcd last proved the live snapshot current (watch message or ping)",
+    ),
+    revisionClockError: gauge(
+      "console_revision_clock_error_seconds",
+      "How far off the revision clock's time for the live revision may be (error_ms / 1000; NaN until known)",
+    ),
   };
 }
 

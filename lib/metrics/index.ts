@@ -4,7 +4,8 @@ import "server-only";
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import v8 from "node:v8";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import type { WatchBreak } from "@/lib/etcd/watch";
+import { WATCH_BREAK_REASONS } from "@/lib/schema/watch-break";
+import { processWide } from "@/lib/schema/process-wide";
 import { fleetGauges } from "./fleet";
 
 /**
@@ -14,7 +15,11 @@ import { fleetGauges } from "./fleet";
  * observer runs right after the GC, before much new garbage exists.
  */
 function liveHeapGauge(registers: Registry[]): Gauge {
-  const gauge = new Gauge({ name: "console_heap_live_bytes", help: "V8 heap in use just after the last major GC (the live set; 0 before the first)", registers });
+  const gauge = new Gauge({
+    name: "console_heap_live_bytes",
+    help: "V8 heap in use just after the last major GC (the live set; 0 before the first)",
+    registers,
+  });
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as PerformanceEntry & { detail?: { kind?: number } }).detail;
@@ -27,8 +32,13 @@ function liveHeapGauge(registers: Registry[]): Gauge {
 
 /** Every break reason of lib/etcd/watch.ts starts at 0, so `increase()` sees the first restart. */
 function watchRestartsCounter(registers: Registry[]): Counter {
-  const counter = new Counter({ name: "console_watch_restarts_total", help: "Times the live watch broke and the cache re-read", labelNames: ["reason"], registers });
-  for (const reason of ["compacted", "disconnected", "cancelled"] satisfies WatchBreak["reason"][]) counter.inc({ reason }, 0);
+  const counter = new Counter({
+    name: "console_watch_restarts_total",
+    help: "Times the live watch broke and the cache re-read",
+    labelNames: ["reason"],
+    registers,
+  });
+  for (const reason of WATCH_BREAK_REASONS) counter.inc({ reason }, 0);
   return counter;
 }
 
@@ -38,7 +48,8 @@ function create() {
   // Three of Node's default gauges end in `_total`, which Prometheus reserves for counters
   // (`promtool check metrics` rejects them); each is the sum of its labelled twin
   // (`sum(console_nodejs_active_handles)`), so nothing is lost.
-  for (const name of ["active_handles_total", "active_requests_total", "active_resources_total"]) registry.removeSingleMetric(`console_nodejs_${name}`);
+  for (const name of ["active_handles_total", "active_requests_total", "active_resources_total"])
+    registry.removeSingleMetric(`console_nodejs_${name}`);
   const r = [registry];
   const fleet = fleetGauges(r);
   fleet.revisionClockError.set(Number.NaN);
@@ -66,42 +77,94 @@ function create() {
       registers: r,
     }),
     pages: new Counter({ name: "console_etcd_pages_total", help: "Pages read by full fleet reads", registers: r }),
-    pageShrinks: new Counter({ name: "console_etcd_page_shrinks_total", help: "Page size halvings during full reads (§8.1)", registers: r }),
-    readBytes: new Counter({ name: "console_etcd_read_bytes_total", help: "Key + value bytes read by full fleet reads", registers: r }),
-    skipped: new Gauge({ name: "console_skipped_records", help: "Records skipped in the live snapshot, by reason", labelNames: ["reason"], registers: r }),
-    healthProbeRounds: new Counter({ name: "console_health_probe_rounds_total", help: "Rounds of etcd probes made for GET /api/v1/health (polls close together share one)", registers: r }),
-    watchEvents: new Counter({ name: "console_watch_events_total", help: "etcd watch events applied to the live snapshot", labelNames: ["type"], registers: r }),
+    pageShrinks: new Counter({
+      name: "console_etcd_page_shrinks_total",
+      help: "Page size halvings during full reads (§8.1)",
+      registers: r,
+    }),
+    readBytes: new Counter({
+      name: "console_etcd_read_bytes_total",
+      help: "Key + value bytes read by full fleet reads",
+      registers: r,
+    }),
+    skipped: new Gauge({
+      name: "console_skipped_records",
+      help: "Records skipped in the live snapshot, by reason",
+      labelNames: ["reason"],
+      registers: r,
+    }),
+    healthProbeRounds: new Counter({
+      name: "console_health_probe_rounds_total",
+      help: "Rounds of etcd probes made for GET /api/v1/health (polls close together share one)",
+      registers: r,
+    }),
+    watchEvents: new Counter({
+      name: "console_watch_events_total",
+      help: "etcd watch events applied to the live snapshot",
+      labelNames: ["type"],
+      registers: r,
+    }),
     watchRestarts: watchRestartsCounter(r),
-    tableRefolds: new Counter({ name: "console_table_refolds_total", help: "Tables re-folded incrementally after watch events", registers: r }),
+    tableRefolds: new Counter({
+      name: "console_table_refolds_total",
+      help: "Tables re-folded incrementally after watch events",
+      registers: r,
+    }),
     responseCache: new Counter({
       name: "console_response_cache_total",
       help: "Cacheable read answers: served from the encoded bytes (hit), encoded afresh (miss), answered 304 (not_modified)",
       labelNames: ["result"],
       registers: r,
     }),
-    responseCacheBytes: new Gauge({ name: "console_response_cache_bytes", help: "Bytes held by the encoded-response cache (all codings)", registers: r }),
-    plans: new Counter({ name: "console_plans_total", help: "Fleet plans computed (cached per revision and now)", registers: r }),
-    snapshotRevision: new Gauge({ name: "console_snapshot_revision", help: "Revision of the live snapshot", registers: r }),
-    snapshotLive: new Gauge({ name: "console_snapshot_live", help: "1 while the live snapshot's watch is connected", registers: r }),
-    shadowSamples: new Counter({ name: "console_shadow_history_samples_total", help: "Shadow-history samples written by this replica", registers: r }),
+    responseCacheBytes: new Gauge({
+      name: "console_response_cache_bytes",
+      help: "Bytes held by the encoded-response cache (all codings)",
+      registers: r,
+    }),
+    plans: new Counter({
+      name: "console_plans_total",
+      help: "Fleet plans computed (cached per revision and now)",
+      registers: r,
+    }),
+    snapshotRevision: new Gauge({
+      name: "console_snapshot_revision",
+      help: "Revision of the live snapshot",
+      registers: r,
+    }),
+    snapshotLive: new Gauge({
+      name: "console_snapshot_live",
+      help: "1 while the live snapshot's watch is connected",
+      registers: r,
+    }),
+    shadowSamples: new Counter({
+      name: "console_shadow_history_samples_total",
+      help: "Shadow-history samples written by this replica",
+      registers: r,
+    }),
     shadowHistorySkipped: new Counter({
       name: "console_shadow_history_skipped_total",
       help: "Stored shadow-history values left out of a history read (not a valid sample)",
       registers: r,
     }),
-    samplerLeader: new Gauge({ name: "console_shadow_sampler_leader", help: "1 while this replica holds the sampler election", registers: r }),
+    auditSkipped: new Counter({
+      name: "console_audit_skipped_total",
+      help: "Stored audit records left out of an audit read (not JSON, or failing their schema)",
+      registers: r,
+    }),
+    samplerLeader: new Gauge({
+      name: "console_shadow_sampler_leader",
+      help: "1 while this replica holds the sampler election",
+      registers: r,
+    }),
     liveHeap: liveHeapGauge(r),
   };
 }
 
 export type ConsoleMetrics = ReturnType<typeof create>;
 
-const KEY = Symbol.for("scheduler-console.metrics");
-
 /** The process-wide metrics (created on first use). */
 export function metrics(): ConsoleMetrics {
-  const g = globalThis as unknown as Record<symbol, ConsoleMetrics | undefined>;
-  return (g[KEY] ??= create());
+  return processWide("scheduler-console.metrics", create);
 }
 
 /**

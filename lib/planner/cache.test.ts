@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { emptyTableDemand } from "@/lib/schema";
 import { sameTableDemand } from "./index";
 import { cloneTableDemand, ev, foldAll } from "./__fixtures__/demand";
 

@@ -74,7 +74,8 @@ function ownershipBlock(req: AdmissionRequest, fence: TargetFence): string | nul
     if (fence.preparation !== null && fence.preparation !== (req.ownPreparation ?? null)) {
       return "another preparation holds this target";
     }
-    if (fence.catchupOwner && !fence.catchupOwner.shared) return `catch-up job ${fence.catchupOwner.job} owns this target`;
+    if (fence.catchupOwner && !fence.catchupOwner.shared)
+      return `catch-up job ${fence.catchupOwner.job} owns this target`;
     return null;
   }
   if (fence.catchupOwner && fence.catchupOwner.job !== (req.expectedCatchupJob ?? null)) {

@@ -20,13 +20,25 @@ describe("T36 persistent_budget_backoff_and_attention", () => {
       delays.push(rec.next_retry_ms / 1000);
       attention.push(rec.needs_attention);
     }
-    expect(delays).toEqual([2, 2, 30, 60, 120, 240, 480, 900, 900, 900, 900, 900, 900, 900, 3600, 3600, 3600, 3600, 3600, 3600]);
+    expect(delays).toEqual([
+      2, 2, 30, 60, 120, 240, 480, 900, 900, 900, 900, 900, 900, 900, 3600, 3600, 3600, 3600, 3600, 3600,
+    ]);
     expect(attention.map((a, i) => a === i + 1 >= 15)).toEqual(Array(20).fill(true));
   });
 
   it("not found at the first attempt needs attention, retry at 3,601,000", () => {
-    const rec = recordFailure(null, { target: "t", endpoint: "master:compact", error: "Not found: /data/1.lance", now: 1000 });
-    expect(rec).toMatchObject({ class: "data_or_configuration", needs_attention: true, next_retry_ms: 3_601_000, consecutive_attempts: 1 });
+    const rec = recordFailure(null, {
+      target: "t",
+      endpoint: "master:compact",
+      error: "Not found: /data/1.lance",
+      now: 1000,
+    });
+    expect(rec).toMatchObject({
+      class: "data_or_configuration",
+      needs_attention: true,
+      next_retry_ms: 3_601_000,
+      consecutive_attempts: 1,
+    });
   });
 
   it("ownership_unresolved backs off 30, 60, 120, 240, 300, 300 with attention", () => {
@@ -60,7 +72,10 @@ describe("§9.1 classification (first match wins)", () => {
       "invalid user input: compaction dataset or schema changed; reprepare, crates/lance-context-core/src/store_base.rs:812:17",
       "retryable",
     ],
-    ["invalid user input: index source fragment changed; reprepare, crates/lance-context-core/src/store_base.rs:1:2 [LC_STALE_PREPARATION]", "retryable"],
+    [
+      "invalid user input: index source fragment changed; reprepare, crates/lance-context-core/src/store_base.rs:1:2 [LC_STALE_PREPARATION]",
+      "retryable",
+    ],
     ["invalid user input: index source fragment changed; reprepare soon", "data_or_configuration"],
     ["invalid user input: something else", "data_or_configuration"],
     ["schema mismatch in column a", "data_or_configuration"],
@@ -81,7 +96,7 @@ describe("§9.1 classification (first match wins)", () => {
   });
 
   it("extracts only explicit statuses", () => {
-    expect(explicitHttpStatuses("HTTP/2 429 then status(500) and Status Code \"502\"")).toEqual([429, 500, 502]);
+    expect(explicitHttpStatuses('HTTP/2 429 then status(500) and Status Code "502"')).toEqual([429, 500, 502]);
     expect(explicitHttpStatuses("status=401e-005c id 403 at 2024-04-01")).toEqual([]);
     expect(explicitHttpStatuses("https://h/status 404")).toEqual([]);
     expect(explicitHttpStatuses("got http 404;")).toEqual([404]);

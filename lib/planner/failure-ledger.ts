@@ -10,11 +10,11 @@ export type FailureLedgerRecord = ShardFailure;
 
 export const ATTENTION_ATTEMPTS = 15;
 export const LAST_ERROR_MAX_CHARS = 4096;
-export const STALE_PREPARATION_CODE = "LC_STALE_PREPARATION";
 
 // §9.1 "explicit HTTP status": a marker not preceded by [a-z0-9_\-/], at least one
 // separator, the code, then end of text / whitespace / a closing punctuation mark.
-const STATUS_RE = /(?<![\p{L}\p{N}_\-/])(?:status code|status_code|statuscode|status|http\/1\.1|http\/2|http)[\s:=("']+([0-9]+)(?=$|[\s)}\],;:"'])/gu;
+const STATUS_RE =
+  /(?<![\p{L}\p{N}_\-/])(?:status code|status_code|statuscode|status|http\/1\.1|http\/2|http)[\s:=("']+([0-9]+)(?=$|[\s)}\],;:"'])/gu;
 
 /** Every explicit HTTP status code in the text (digits in ids, paths, timestamps never count). */
 export function explicitHttpStatuses(text: string): number[] {
@@ -48,8 +48,18 @@ function isLegacyReprepare(lower: string): boolean {
 }
 
 const DATA_OR_CONFIG_WORDS = [
-  "not found", "notfound", "corrupt", "schema", "invalid", "permission denied", "access denied",
-  "accessdenied", "unauthorized", "unauthenticated", "forbidden", "protocol",
+  "not found",
+  "notfound",
+  "corrupt",
+  "schema",
+  "invalid",
+  "permission denied",
+  "access denied",
+  "accessdenied",
+  "unauthorized",
+  "unauthenticated",
+  "forbidden",
+  "protocol",
 ];
 
 /** §9.1 classification of an error string; the first matching rule wins. */

@@ -1,10 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { emptyTableDemand, SealedTimes } from "@/lib/schema";
+import { emptyTableDemand } from "@/lib/schema";
 import { deriveShard, deriveTable, foldEvent } from "./index";
 import { cloneDemandEvent, content, ev, foldAll, permutations, rebuild } from "./__fixtures__/demand";
 
 describe("T1 fold_is_order_independent_and_idempotent", () => {
-  const events = [ev("a", 10, null, 1, "W"), ev("a", 12, 8, 1, "Ex"), ev("a", 11, 11, 1, "Ex"), ev("b", 3, null, 2, "W"), ev("b", 5, null, 2, "Scan")];
+  const events = [
+    ev("a", 10, null, 1, "W"),
+    ev("a", 12, 8, 1, "Ex"),
+    ev("a", 11, 11, 1, "Ex"),
+    ev("b", 3, null, 2, "W"),
+    ev("b", 5, null, 2, "Scan"),
+  ];
   const direct = foldAll(events);
   it("folds to a.sealed 12, a.merged 11, b.sealed 5, pending 6", () => {
     expect(direct.shards.a.sealed).toEqual({ epoch: 1, value: 12 });
@@ -99,7 +105,8 @@ describe("sealed_times: lower sealed still teaches a time; cap keeps lowest 63 +
   it("prunes numerically for generations past 2^32 that cross a digit count (not array indices)", () => {
     const t = emptyTableDemand();
     const base = 9_999_999_950; // 10 digits → 11 digits at 10,000,000,000
-    for (let g = base; g < base + 100; g++) foldEvent(t, { ...ev("s", g, null, 1, "W"), flushed_at_ms: g - base }, 1, 0);
+    for (let g = base; g < base + 100; g++)
+      foldEvent(t, { ...ev("s", g, null, 1, "W"), flushed_at_ms: g - base }, 1, 0);
     const gens = t.shards.s.sealed_times.generations();
     expect(gens).toHaveLength(64);
     expect(gens[0]).toBe(base);

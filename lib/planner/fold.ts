@@ -14,7 +14,13 @@ export function isKnownDemandVersion(v: number): boolean {
  * one else holds it) passes `ownsEvent`, and a new shard adopts the event's time map
  * instead of copying it.
  */
-export function foldEvent(table: TableDemand, event: DemandEvent, revision: number, now: number, ownsEvent = false): FoldResult {
+export function foldEvent(
+  table: TableDemand,
+  event: DemandEvent,
+  revision: number,
+  now: number,
+  ownsEvent = false,
+): FoldResult {
   if (!isKnownDemandVersion(event.v)) return "UnknownVersion"; // step 1: no shard created
   const shards = table.shards;
   // shard ids are raw key text: never let one resolve to an Object.prototype member

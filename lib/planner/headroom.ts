@@ -123,10 +123,3 @@ export function foldHeadroom(
   }
   return [...rows.values()].sort((x, y) => compareTargets(x.executor, y.executor));
 }
-
-/** Σ bytes_reserved (the `planner_reserved_bytes_total` gauge). */
-export function totalReservedBytes(rows: readonly HeadroomRow[]): number {
-  let total = 0;
-  for (const r of rows) total = saturatingAdd(total, r.bytes_reserved);
-  return total;
-}

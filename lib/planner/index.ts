@@ -1,4 +1,4 @@
-// The pure planner core (scheduler-model.md §3–§6, §8.2). No I/O, no clock: `now` is a parameter.
+// The pure planner core (scheduler-model.md §3–§6; §8.2 chunking is lib/schema/txn-chunks.ts). No I/O, no clock: `now` is a parameter.
 export * from "./mark";
 export * from "./fold";
 export * from "./derived";
@@ -9,4 +9,3 @@ export * from "./headroom";
 export * from "./placement";
 export * from "./shadow";
 export * from "./cache";
-export * from "./chunk";

@@ -33,7 +33,13 @@ describe("T14 publish_is_a_join_and_never_lowers (as pure join results)", () => 
     ];
     expect(results).toEqual([true, false, true, false, true, false, true, true, true]);
     const s = p.store.get("s")!;
-    expect(s).toMatchObject({ sealed_through: 12, writer_epoch: 2, merged_through: 4, merged_epoch: 1, source: "writer" });
+    expect(s).toMatchObject({
+      sealed_through: 12,
+      writer_epoch: 2,
+      merged_through: 4,
+      merged_epoch: 1,
+      source: "writer",
+    });
     expect(s.sealed_times!.toJSON()).toEqual({ "9": 90, "10": 100, "12": 120 });
   });
 });
@@ -44,10 +50,18 @@ describe("T16 merged_publish_advances_only_merged_and_survives_writer_races (as 
     const p = publisher();
     expect(p.publish(writer(20))).toBe(true);
     expect(p.publish(executorMergedEvent("s", 15, 5000))).toBe(true);
-    expect(p.store.get("s")).toMatchObject({ merged_through: 15, sealed_through: 20, writer_epoch: 3, sealed_bytes_through: 20_000 });
+    expect(p.store.get("s")).toMatchObject({
+      merged_through: 15,
+      sealed_through: 20,
+      writer_epoch: 3,
+      sealed_bytes_through: 20_000,
+    });
     expect(p.publish(executorMergedEvent("s", 12, 6000))).toBe(false);
     // concurrent writer (25) and merged 18, in both interleavings
-    for (const order of [[writer(25), executorMergedEvent("s", 18, 7000)], [executorMergedEvent("s", 18, 7000), writer(25)]]) {
+    for (const order of [
+      [writer(25), executorMergedEvent("s", 18, 7000)],
+      [executorMergedEvent("s", 18, 7000), writer(25)],
+    ]) {
       const q = publisher();
       q.publish(writer(20));
       q.publish(executorMergedEvent("s", 15, 5000));
@@ -79,7 +93,15 @@ describe("join against raw stored values", () => {
   });
   it("equal sealed mark with more bytes wins and moves source/flush time to the event", () => {
     const a = joinEvent(null, { ...ev("s", 5, null, 1, "W"), sealed_bytes_through: 10 });
-    const b = a !== "unchanged" ? joinEvent(a, { ...ev("s", 5, null, 1, "Scan"), sealed_bytes_through: 20, flushed_at_ms: 77 }) : a;
-    expect(b).toMatchObject({ source: "scan", sealed_bytes_through: 20, flushed_at_ms: 77, sealed_times: SealedTimes.fromRecord({ "5": 50 }) });
+    const b =
+      a !== "unchanged"
+        ? joinEvent(a, { ...ev("s", 5, null, 1, "Scan"), sealed_bytes_through: 20, flushed_at_ms: 77 })
+        : a;
+    expect(b).toMatchObject({
+      source: "scan",
+      sealed_bytes_through: 20,
+      flushed_at_ms: 77,
+      sealed_times: SealedTimes.fromRecord({ "5": 50 }),
+    });
   });
 });

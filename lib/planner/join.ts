@@ -65,9 +65,7 @@ export function joinEvent(stored: DemandEvent | null, event: DemandEvent): Deman
 }
 
 export type JoinOutcome =
-  | { kind: "put"; record: DemandEvent; value: string }
-  | { kind: "unchanged" }
-  | { kind: "error"; message: string };
+  { kind: "put"; record: DemandEvent; value: string } | { kind: "unchanged" } | { kind: "error"; message: string };
 
 /**
  * Join against the raw stored value (null = key absent). A stored value that is not valid
@@ -99,26 +97,6 @@ export function executorMergedEvent(shard: string, merged: number, now: number):
     flushed_at_ms: now,
     writer_epoch: 0,
     source: "executor",
-  };
-}
-
-/** Stats-scan publication per observed shard (§3.5). */
-export function scanEvent(input: {
-  shard: string;
-  sealed: number;
-  merged: number | null;
-  epoch: number;
-  now: number;
-}): DemandEvent {
-  return {
-    v: 1,
-    shard: input.shard,
-    sealed_through: input.sealed,
-    sealed_bytes_through: 0,
-    merged_through: input.merged,
-    flushed_at_ms: input.now,
-    writer_epoch: input.epoch,
-    source: "scan",
   };
 }
 

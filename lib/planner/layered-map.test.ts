@@ -69,7 +69,13 @@ describe("LayeredMapWriter / LayeredMap: a Map edited the same way, handed out a
   });
 
   it("puts a deleted key that comes back at the end, as a Map does", () => {
-    const writer = new LayeredMapWriter(new Map<string, object>([["a", { a: 1 }], ["b", { b: 1 }], ["c", { c: 1 }]]));
+    const writer = new LayeredMapWriter(
+      new Map<string, object>([
+        ["a", { a: 1 }],
+        ["b", { b: 1 }],
+        ["c", { c: 1 }],
+      ]),
+    );
     writer.delete("a");
     writer.set("a", { a: 2 });
     writer.set("b", { b: 2 });
@@ -93,7 +99,12 @@ describe("LayeredMapWriter / LayeredMap: a Map edited the same way, handed out a
 
 describe("LayeredMapWriter from a hand-out", () => {
   it("continues it as a Map copy would, and two writers continue one hand-out apart", () => {
-    const first = new LayeredMapWriter(new Map<string, object>([["a", { a: 1 }], ["b", { b: 1 }]]));
+    const first = new LayeredMapWriter(
+      new Map<string, object>([
+        ["a", { a: 1 }],
+        ["b", { b: 1 }],
+      ]),
+    );
     first.set("c", { c: 1 });
     first.delete("a");
     const handOut = first.publish();
@@ -126,7 +137,8 @@ describe("layeredDifference: two hand-outs compared through their layers", () =>
       for (let step = 0; step < 30; step++) {
         const k = KEYS[r(KEYS.length)];
         if (r(3) === 0) writer.delete(k);
-        else if (r(4) === 0 && writer.get(k)) writer.set(k, writer.get(k)!); // the same object again
+        else if (r(4) === 0 && writer.get(k))
+          writer.set(k, writer.get(k)!); // the same object again
         else writer.set(k, { k, step });
         if (r(2) === 0) maps.push(writer.publish());
       }
@@ -134,12 +146,17 @@ describe("layeredDifference: two hand-outs compared through their layers", () =>
         for (let j = i; j < maps.length; j++) {
           const d = layeredDifference(maps[i], maps[j]);
           const base = (m: ReadonlyMap<string, object>) => (m instanceof LayeredMap ? m.base : m);
-          if (base(maps[i]) !== base(maps[j]) || (!(maps[i] instanceof LayeredMap) && !(maps[j] instanceof LayeredMap))) {
+          if (
+            base(maps[i]) !== base(maps[j]) ||
+            (!(maps[i] instanceof LayeredMap) && !(maps[j] instanceof LayeredMap))
+          ) {
             expect(d).toBeNull();
             continue;
           }
           compared++;
-          expect({ keys: [...d!.keys].sort(), sameOrder: d!.sameOrder }, `seed ${seed} maps ${i}, ${j}`).toEqual(naive(maps[i], maps[j]));
+          expect({ keys: [...d!.keys].sort(), sameOrder: d!.sameOrder }, `seed ${seed} maps ${i}, ${j}`).toEqual(
+            naive(maps[i], maps[j]),
+          );
         }
     }
     expect(compared).toBeGreaterThan(1000);
@@ -151,7 +168,12 @@ describe("across copies of the module (each route bundle of the server has its o
     vi.resetModules();
     const other = (await import("./layered-map")) as typeof import("./layered-map");
     expect(other.LayeredMap).not.toBe(LayeredMap); // really another copy
-    const writer = new other.LayeredMapWriter(new Map<string, object>([["a", { a: 1 }], ["b", { b: 1 }]]));
+    const writer = new other.LayeredMapWriter(
+      new Map<string, object>([
+        ["a", { a: 1 }],
+        ["b", { b: 1 }],
+      ]),
+    );
     writer.set("a", { a: 2 });
     const x = writer.publish();
     writer.delete("b");

@@ -21,7 +21,12 @@ export function isLayered<K, V>(m: ReadonlyMap<K, V>): m is LayeredMap<K, V> {
 }
 
 /** A key's value through a layer: added since, else replaced or deleted, else the base's. */
-function layeredGet<K, V>(base: ReadonlyMap<K, V>, over: ReadonlyMap<K, Over<V>>, added: ReadonlyMap<K, V>, key: K): V | undefined {
+function layeredGet<K, V>(
+  base: ReadonlyMap<K, V>,
+  over: ReadonlyMap<K, Over<V>>,
+  added: ReadonlyMap<K, V>,
+  key: K,
+): V | undefined {
   const a = added.get(key);
   if (a !== undefined) return a;
   const o = over.get(key);
@@ -92,7 +97,10 @@ export class LayeredMapWriter<K, V> {
   private count: number;
   private published: ReadonlyMap<K, V> | null = null;
 
-  constructor(base: ReadonlyMap<K, V> = new Map(), private readonly compactAt = (size: number) => Math.max(256, size >> 5)) {
+  constructor(
+    base: ReadonlyMap<K, V> = new Map(),
+    private readonly compactAt = (size: number) => Math.max(256, size >> 5),
+  ) {
     if (isLayered(base)) {
       // continue a hand-out: its base, a copy of its layer (the hand-out stays as it was)
       this.base = base.base;
@@ -139,7 +147,9 @@ export class LayeredMapWriter<K, V> {
     if (this.published) return this.published;
     if (this.over.size + this.added.size > this.compactAt(this.count)) this.compact();
     this.published =
-      this.over.size === 0 && this.added.size === 0 ? this.base : new LayeredMap(this.base, new Map(this.over), new Map(this.added), this.count);
+      this.over.size === 0 && this.added.size === 0
+        ? this.base
+        : new LayeredMap(this.base, new Map(this.over), new Map(this.added), this.count);
     return this.published;
   }
 
@@ -161,7 +171,10 @@ function baseOf<K, V>(m: ReadonlyMap<K, V>): ReadonlyMap<K, V> {
  * both list the same keys in the same order — from their layers alone; null when the two
  * do not share a base (the caller walks them).
  */
-export function layeredDifference<K, V>(a: ReadonlyMap<K, V>, b: ReadonlyMap<K, V>): { keys: Set<K>; sameOrder: boolean } | null {
+export function layeredDifference<K, V>(
+  a: ReadonlyMap<K, V>,
+  b: ReadonlyMap<K, V>,
+): { keys: Set<K>; sameOrder: boolean } | null {
   if (baseOf(a) !== baseOf(b) || (!isLayered(a) && !isLayered(b))) return null;
   const keys = new Set<K>();
   const layers = (m: ReadonlyMap<K, V>) => (isLayered(m) ? m : null);

@@ -2,12 +2,6 @@
 // replaces a higher one, whatever the epoch (§3.1; §11 item 2).
 import type { Mark } from "@/lib/schema";
 
-export function compareMarks(a: Mark, b: Mark): number {
-  if (a.value !== b.value) return a.value < b.value ? -1 : 1;
-  if (a.epoch !== b.epoch) return a.epoch < b.epoch ? -1 : 1;
-  return 0;
-}
-
 /** `candidate` strictly greater than `stored` by (value, epoch). */
 export function isGreaterMark(candidate: Mark, stored: Mark): boolean {
   return candidate.value > stored.value || (candidate.value === stored.value && candidate.epoch > stored.epoch);

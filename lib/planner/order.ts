@@ -37,8 +37,14 @@ export function comparePlannerOrder(a: OrderKey, b: OrderKey): number {
  * record (no key object per item; lib/planner/plan sorts 13k tables per refresh).
  */
 export function compareOrderFields(
-  rankA: number, waitA: number | null, scoreA: number, targetA: string,
-  rankB: number, waitB: number | null, scoreB: number, targetB: string,
+  rankA: number,
+  waitA: number | null,
+  scoreA: number,
+  targetA: string,
+  rankB: number,
+  waitB: number | null,
+  scoreB: number,
+  targetB: string,
 ): number {
   if (rankA !== rankB) return rankA < rankB ? -1 : 1;
   if (rankA === 1) {
@@ -98,7 +104,9 @@ export function sortByPlannerKey<T>(items: readonly T[], keyOf: (item: T) => Ord
   for (const rank of ranks) {
     const byValue = groups.get(rank)!;
     // class 1: longer wait first, unknown (null) last; other classes: higher score first
-    const values = [...byValue.keys()].sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a > b ? -1 : 1));
+    const values = [...byValue.keys()].sort((a, b) =>
+      a === b ? 0 : a === null ? 1 : b === null ? -1 : a > b ? -1 : 1,
+    );
     for (const value of values) {
       const group = byValue.get(value)!;
       if (group.length > 1) group.sort(compareGroupTargets);

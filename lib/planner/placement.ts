@@ -1,7 +1,7 @@
 // Expected bytes of a merge unit (scheduler-model.md §5.3, the newest rule) and placement
 // (§5.4): candidates in planner order, tail skipped; pick the fitting row with the most
 // free bytes, ties to the greatest executor id; reserve; emit a shadow Assignment.
-import { SHADOW_BIND_DEADLINE_MS, type Assignment, type SlotMap, type TaskKind } from "@/lib/schema";
+import { SHADOW_BIND_DEADLINE_MS, type Assignment, type SlotMap } from "@/lib/schema";
 import { bytesFree, cloneRow, fits, reserve, type HeadroomRow } from "./headroom";
 import { compareTargets } from "./order";
 import { CLASS_RANK, type Scored } from "./score";
@@ -31,11 +31,6 @@ export type ReservationBasis = "no_size_data" | "average_only";
 /** The `planner_shadow_reservation_basis_total{basis}` label of a unit. */
 export function reservationBasis(unit: { pending_bytes: number }): ReservationBasis {
   return unit.pending_bytes === 0 ? "no_size_data" : "average_only";
-}
-
-/** Recorded (histogram) but never used for sizing. */
-export function averageGenerationBytes(unit: { pending_bytes: number; pending_generations: number }): number {
-  return unit.pending_generations > 0 ? unit.pending_bytes / unit.pending_generations : 0;
 }
 
 /**

@@ -59,13 +59,18 @@ function reportSequence(report: unknown): unknown {
 export function mergeProgress(input: MergeProgressInput): MergeProgressView {
   const sequence = input.executionId !== null ? input.sequence : null;
   const report =
-    input.executionId !== null && sequence !== null && reportSequence(input.workReport) === sequence ? input.workReport : null;
+    input.executionId !== null && sequence !== null && reportSequence(input.workReport) === sequence
+      ? input.workReport
+      : null;
   let status: MergeProgressStatus;
   if (input.executionId !== null) status = report !== null ? "reported" : "progress_details_unavailable";
-  else if (input.activeTaskId !== null) status = "progress_unknown"; // a legacy worker RPC: not evidence of health
+  else if (input.activeTaskId !== null)
+    status = "progress_unknown"; // a legacy worker RPC: not evidence of health
   else status = "no_active_record";
   const unchanged =
-    input.executionId !== null && input.sequenceChangedAtMs !== null ? Math.max(0, input.now - input.sequenceChangedAtMs) : null;
+    input.executionId !== null && input.sequenceChangedAtMs !== null
+      ? Math.max(0, input.now - input.sequenceChangedAtMs)
+      : null;
   return {
     status,
     task_id: input.activeTaskId,

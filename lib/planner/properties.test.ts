@@ -42,8 +42,23 @@ describe("join note: bytes of a lower-mark event", () => {
   it("§3.5 keeps neither mark nor time, so its larger bytes are dropped (the fold keeps them)", () => {
     // a scan saw sealed 10 under epoch 2 (bytes 0); a writer event for 10 under epoch 1,
     // flushed later than the scan's time, arrives with bytes
-    const scan: DemandEvent = { v: 1, shard: "s", sealed_through: 10, sealed_bytes_through: 0, merged_through: null, flushed_at_ms: 5, writer_epoch: 2, source: "scan" };
-    const writer: DemandEvent = { ...scan, sealed_bytes_through: 10_000, flushed_at_ms: 9, writer_epoch: 1, source: "writer" };
+    const scan: DemandEvent = {
+      v: 1,
+      shard: "s",
+      sealed_through: 10,
+      sealed_bytes_through: 0,
+      merged_through: null,
+      flushed_at_ms: 5,
+      writer_epoch: 2,
+      source: "scan",
+    };
+    const writer: DemandEvent = {
+      ...scan,
+      sealed_bytes_through: 10_000,
+      flushed_at_ms: 9,
+      writer_epoch: 1,
+      source: "writer",
+    };
     expect(foldAll([scan, writer]).shards.s.sealed_bytes).toBe(10_000);
     expect(rebuild([scan, writer]).shards.s.sealed_bytes).toBe(0);
   });
@@ -54,8 +69,16 @@ const heartbeatArb = (id: string): fc.Arbitrary<{ id: string; heartbeat: Heartbe
   fc.record({ draining: fc.boolean(), slots: slotsArb, bytes: fc.constantFrom(0, 2 ** 31, 2 ** 33) }).map((r) => ({
     id,
     heartbeat: {
-      v: 1, kind: "resident_master", instance: id, version: "1", kinds: ["merge_wal"], slots_total: r.slots,
-      bytes_total: r.bytes, bytes_free_sample: 123, draining: r.draining, heartbeat_ms: 1,
+      v: 1,
+      kind: "resident_master",
+      instance: id,
+      version: "1",
+      kinds: ["merge_wal"],
+      slots_total: r.slots,
+      bytes_total: r.bytes,
+      bytes_free_sample: 123,
+      draining: r.draining,
+      heartbeat_ms: 1,
     },
   }));
 const assignmentArb: fc.Arbitrary<Assignment> = fc
@@ -65,9 +88,19 @@ const assignmentArb: fc.Arbitrary<Assignment> = fc
     bytes: fc.nat({ max: 2 ** 32 }),
     slots: slotsArb,
   })
-  .map((r, ) => ({
-    v: 1, unit_id: "u", kind: "merge_wal", target: "t", needs_write_turn: true, executor: r.executor, planner_token: "x",
-    reserved_slots: r.slots, reserved_bytes: r.bytes, state: r.state, created_ms: 0, bind_deadline_ms: 30_000,
+  .map((r) => ({
+    v: 1,
+    unit_id: "u",
+    kind: "merge_wal",
+    target: "t",
+    needs_write_turn: true,
+    executor: r.executor,
+    planner_token: "x",
+    reserved_slots: r.slots,
+    reserved_bytes: r.bytes,
+    state: r.state,
+    created_ms: 0,
+    bind_deadline_ms: 30_000,
   }));
 
 describe("headroom fold", () => {
@@ -98,13 +131,23 @@ const scoredArb: fc.Arbitrary<Scored[]> = fc
             wait: fc.option(fc.nat({ max: 5 }), { nil: null }),
             score: fc.oneof(fc.double({ min: 0, max: 4, noNaN: true }), fc.constantFrom(0.5, 1, 2)),
           })
-          .map(
-            (r): Scored => ({
-              target, class: r.rank === 1 ? "critical" : r.rank === 3 ? "normal" : "tail", class_rank: r.rank,
-              reason: "merge_score_due", score: r.score, pending_generations: 1, pending_bytes: 0, oldest_pending_ms: null,
-              wait_ms: r.wait, wait_exact_ms: null, wait_floor_ms: null, by_gens: 1, by_bytes: 0, age_boost: 1, shards: 1,
-            }),
-          ),
+          .map((r): Scored => ({
+            target,
+            class: r.rank === 1 ? "critical" : r.rank === 3 ? "normal" : "tail",
+            class_rank: r.rank,
+            reason: "merge_score_due",
+            score: r.score,
+            pending_generations: 1,
+            pending_bytes: 0,
+            oldest_pending_ms: null,
+            wait_ms: r.wait,
+            wait_exact_ms: null,
+            wait_floor_ms: null,
+            by_gens: 1,
+            by_bytes: 0,
+            age_boost: 1,
+            shards: 1,
+          })),
       ),
     ),
   );
@@ -115,7 +158,9 @@ describe("planner order", () => {
       fc.property(scoredArb, fc.integer(), (items, seed) => {
         const sorted = sortPlannerOrder(items);
         // a different input order sorts to the same sequence
-        const shuffled = [...items].sort((x, y) => ((x.target.length * 31 + seed) % 7) - ((y.target.length * 31 + seed) % 7));
+        const shuffled = [...items].sort(
+          (x, y) => ((x.target.length * 31 + seed) % 7) - ((y.target.length * 31 + seed) % 7),
+        );
         expect(sortPlannerOrder(shuffled).map((s) => s.target)).toEqual(sorted.map((s) => s.target));
         for (const a of items) {
           expect(comparePlannerOrder(a, a)).toBe(0);
@@ -124,7 +169,8 @@ describe("planner order", () => {
             if (a !== b) expect(comparePlannerOrder(a, b)).not.toBe(0);
           }
         }
-        for (let i = 0; i + 1 < sorted.length; i++) expect(comparePlannerOrder(sorted[i], sorted[i + 1])).toBeLessThan(0);
+        for (let i = 0; i + 1 < sorted.length; i++)
+          expect(comparePlannerOrder(sorted[i], sorted[i + 1])).toBeLessThan(0);
       }),
       { numRuns: 200 },
     );

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { emptyTableDemand } from "@/lib/schema";
-import { DEFAULT_MERGE_THRESHOLDS, comparePlannerOrder, compareTargets, foldEvent, scoreTable, sortPlannerOrder, type Scored } from "./index";
+import {
+  DEFAULT_MERGE_THRESHOLDS,
+  comparePlannerOrder,
+  compareTargets,
+  foldEvent,
+  scoreTable,
+  sortPlannerOrder,
+  type Scored,
+} from "./index";
 import { demand, ev } from "./__fixtures__/demand";
 
 const NOW = 10_000_000;
@@ -66,7 +74,11 @@ describe("age rules (§4.1, §11 item 3)", () => {
     expect(s.class).toBe("normal");
   });
   it("thresholds are a parameter: min_bytes adds a bytes term, max_age 0 disables aging", () => {
-    const s = scoreTable("t", demand(2, NOW - 1000), NOW, { ...DEFAULT_MERGE_THRESHOLDS, min_bytes: 1_000_000, max_age_secs: 0 })!;
+    const s = scoreTable("t", demand(2, NOW - 1000), NOW, {
+      ...DEFAULT_MERGE_THRESHOLDS,
+      min_bytes: 1_000_000,
+      max_age_secs: 0,
+    })!;
     expect(s.by_bytes).toBe(2);
     expect(s.age_boost).toBe(1);
     expect(s.score).toBe(2);
@@ -75,9 +87,21 @@ describe("age rules (§4.1, §11 item 3)", () => {
 });
 
 const row = (target: string, class_rank: number, score: number, wait_ms: number | null): Scored => ({
-  target, class: class_rank === 1 ? "critical" : class_rank === 3 ? "normal" : "tail", class_rank, reason: "merge_score_due",
-  score, pending_generations: 1, pending_bytes: 0, oldest_pending_ms: null, wait_ms, wait_exact_ms: null, wait_floor_ms: null,
-  by_gens: 1, by_bytes: 0, age_boost: 1, shards: 1,
+  target,
+  class: class_rank === 1 ? "critical" : class_rank === 3 ? "normal" : "tail",
+  class_rank,
+  reason: "merge_score_due",
+  score,
+  pending_generations: 1,
+  pending_bytes: 0,
+  oldest_pending_ms: null,
+  wait_ms,
+  wait_exact_ms: null,
+  wait_floor_ms: null,
+  by_gens: 1,
+  by_bytes: 0,
+  age_boost: 1,
+  shards: 1,
 });
 
 describe("planner order (§4.1)", () => {
@@ -94,7 +118,15 @@ describe("planner order (§4.1)", () => {
       row("n-nan-a", 3, NaN, 0),
     ];
     expect(sortPlannerOrder(items).map((s) => s.target)).toEqual([
-      "c-old", "c-new", "c-unknown-a", "c-unknown-b", "n-high", "n-low", "n-nan-a", "n-nan-b", "tail",
+      "c-old",
+      "c-new",
+      "c-unknown-a",
+      "c-unknown-b",
+      "n-high",
+      "n-low",
+      "n-nan-a",
+      "n-nan-b",
+      "tail",
     ]);
     expect(comparePlannerOrder(row("a", 3, NaN, 0), row("b", 3, 7, 0))).toBeLessThan(0); // NaN equal → target
   });

@@ -3,18 +3,17 @@
 import { z } from "zod";
 import { TaskKindSchema } from "./kinds";
 import { SlotMapSchema } from "./executors";
-import { I64, U32, U64 } from "./numbers";
+import { I64Schema, U32Schema, U64Schema } from "./numbers";
 import { parseVersioned, type Parsed } from "./parse";
 
 export const ASSIGNMENT_STATES = ["shadow", "assigned", "bound", "released"] as const;
 export const AssignmentStateSchema = z.enum(ASSIGNMENT_STATES);
-export type AssignmentState = z.infer<typeof AssignmentStateSchema>;
 
 /** Shadow assignments expire this long after creation (§2.5, §6.2). */
 export const SHADOW_BIND_DEADLINE_MS = 30_000;
 
 export const AssignmentSchema = z.object({
-  v: U32.default(1),
+  v: U32Schema.default(1),
   unit_id: z.string(),
   kind: TaskKindSchema,
   target: z.string(),
@@ -22,18 +21,13 @@ export const AssignmentSchema = z.object({
   executor: z.string(),
   planner_token: z.string().default(""),
   reserved_slots: SlotMapSchema.default({}),
-  reserved_bytes: U64.default(0),
+  reserved_bytes: U64Schema.default(0),
   state: AssignmentStateSchema,
-  created_ms: I64,
-  bind_deadline_ms: I64,
+  created_ms: I64Schema,
+  bind_deadline_ms: I64Schema,
 });
 export type Assignment = z.infer<typeof AssignmentSchema>;
 
 export function parseAssignment(value: string): Parsed<Assignment> {
   return parseVersioned(AssignmentSchema, value, "strict");
-}
-
-/** Wire form with `v: 1` first, as the planner writes it. */
-export function stringifyAssignment(a: Assignment): string {
-  return JSON.stringify({ ...a, v: 1 });
 }

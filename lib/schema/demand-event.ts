@@ -2,7 +2,7 @@
 // map. Apart from lib/schema/demand.ts so that the hand validator (./demand-fast.ts) can
 // name the type without an import cycle.
 import { z } from "zod";
-import { I64, U32, U64 } from "./numbers";
+import { I64Schema, U32Schema, U64Schema } from "./numbers";
 import { SealedTimes, type SealedTimesRecord } from "./sealed-times";
 
 export const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
@@ -17,18 +17,18 @@ const DECIMAL = /^[0-9]+$/;
  * keeping the lower time).
  */
 export const SealedTimesSchema = z
-  .record(z.string().regex(DECIMAL, { message: "generation keys must be decimal strings" }), I64)
+  .record(z.string().regex(DECIMAL, { message: "generation keys must be decimal strings" }), I64Schema)
   .transform((times) => SealedTimes.fromRecord(times));
 
 export const DemandEventSchema = z.object({
-  v: U32.default(1),
+  v: U32Schema.default(1),
   shard: z.string(),
-  sealed_through: U64,
-  sealed_bytes_through: U64.default(0),
-  merged_through: U64.nullable().default(null),
-  merged_epoch: U64.nullable().optional(),
-  flushed_at_ms: I64,
-  writer_epoch: U64,
+  sealed_through: U64Schema,
+  sealed_bytes_through: U64Schema.default(0),
+  merged_through: U64Schema.nullable().default(null),
+  merged_epoch: U64Schema.nullable().optional(),
+  flushed_at_ms: I64Schema,
+  writer_epoch: U64Schema,
   source: DemandSourceSchema,
   sealed_times: SealedTimesSchema.optional(),
 });

@@ -98,11 +98,26 @@ describe("scanDemandEvent", () => {
   });
 
   it.each([
-    ["-0", '{"v":1,"shard":"s","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":-0,"writer_epoch":1,"source":"scan"}'],
-    ["16 digits", '{"v":1,"shard":"s","sealed_through":1234567890123456,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}'],
-    ["repeated key", '{"v":1,"shard":"s","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan","source":"scan"}'],
-    ["escape", '{"v":1,"shard":"a\\"b","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}'],
-    ["unknown version", '{"v":7,"shard":"s","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}'],
+    [
+      "-0",
+      '{"v":1,"shard":"s","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":-0,"writer_epoch":1,"source":"scan"}',
+    ],
+    [
+      "16 digits",
+      '{"v":1,"shard":"s","sealed_through":1234567890123456,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}',
+    ],
+    [
+      "repeated key",
+      '{"v":1,"shard":"s","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan","source":"scan"}',
+    ],
+    [
+      "escape",
+      '{"v":1,"shard":"a\\"b","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}',
+    ],
+    [
+      "unknown version",
+      '{"v":7,"shard":"s","sealed_through":1,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}',
+    ],
     ["not an object", "[1]"],
     ["empty", ""],
   ])("declines %s (the JSON path decides)", (_name, value) => {
@@ -113,8 +128,16 @@ describe("scanDemandEvent", () => {
     const value =
       '{"v":1,"shard":"s","sealed_through":1003,"sealed_bytes_through":0,"merged_through":1000,"flushed_at_ms":1700000001003,"writer_epoch":3,"source":"scan","sealed_times":{"1001":1700000001001, "1002" : -4,"1003":999999999999999}}';
     const event = scanDemandEvent(bytes(value))!;
-    expect(event.sealed_times!.entries()).toEqual([[1001, 1_700_000_001_001], [1002, -4], [1003, 999_999_999_999_999]]);
-    expect(event.sealed_times!.toJSON()).toEqual({ "1001": 1_700_000_001_001, "1002": -4, "1003": 999_999_999_999_999 });
+    expect(event.sealed_times!.entries()).toEqual([
+      [1001, 1_700_000_001_001],
+      [1002, -4],
+      [1003, 999_999_999_999_999],
+    ]);
+    expect(event.sealed_times!.toJSON()).toEqual({
+      "1001": 1_700_000_001_001,
+      "1002": -4,
+      "1003": 999_999_999_999_999,
+    });
     expectSameEvent(event, reference(value)!);
   });
 
@@ -131,8 +154,15 @@ describe("scanDemandEvent", () => {
 
   it("finds the time map even when the shard is named like its key", () => {
     const value = stringifyDemandEvent({
-      v: 1, shard: "sealed_times", sealed_through: 2, sealed_bytes_through: 0, merged_through: null,
-      flushed_at_ms: 2, writer_epoch: 1, source: "writer", sealed_times: { "2": 2, "1": 1 },
+      v: 1,
+      shard: "sealed_times",
+      sealed_through: 2,
+      sealed_bytes_through: 0,
+      merged_through: null,
+      flushed_at_ms: 2,
+      writer_epoch: 1,
+      source: "writer",
+      sealed_times: { "2": 2, "1": 1 },
     }).replace('"sealed_times":{', '"sealed_times" :\n {');
     const event = scanDemandEvent(bytes(value))!;
     expect(event.shard).toBe("sealed_times");

@@ -154,7 +154,8 @@ function timesEnd(b: Uint8Array, p: number, end: number): number {
       c = b[++p];
     }
     const keyDigits = p - keyStart;
-    if (keyDigits === 0 || keyDigits > MAX_DIGITS || c !== QUOTE || (keyDigits > 1 && b[keyStart] === D0) || g <= last) return -1;
+    if (keyDigits === 0 || keyDigits > MAX_DIGITS || c !== QUOTE || (keyDigits > 1 && b[keyStart] === D0) || g <= last)
+      return -1;
     last = g;
     // : -?<digits>, at most 15, no leading zero, no "-0", no fraction or exponent
     c = b[++p];
@@ -200,7 +201,8 @@ function asciiString(b: MaybeNodeBuffer, start: number, stop: number, known: str
 }
 
 function sourceName(b: Uint8Array, start: number, stop: number): DemandEvent["source"] | undefined {
-  for (let i = 0; i < SOURCES_BYTES.length; i++) if (sameBytes(b, start, stop, SOURCES_BYTES[i].bytes)) return SOURCES_BYTES[i].name;
+  for (let i = 0; i < SOURCES_BYTES.length; i++)
+    if (sameBytes(b, start, stop, SOURCES_BYTES[i].bytes)) return SOURCES_BYTES[i].name;
   return undefined;
 }
 
@@ -225,12 +227,23 @@ export function scanDemandEvent(b: Uint8Array, shardHint?: string): DemandEvent 
   const shard = asciiString(b, p + 1, shardEnd, shardHint);
   p = shardEnd + 1;
   // sealed_through, sealed_bytes_through
-  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SEALED_THROUGH)) < 0 || (p = integerEnd(b, p, end, false)) < 0) return null;
+  if (
+    (p = next(b, p, end)) < 0 ||
+    (p = member(b, p, end, K_SEALED_THROUGH)) < 0 ||
+    (p = integerEnd(b, p, end, false)) < 0
+  )
+    return null;
   const sealedThrough = intValue;
-  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SEALED_BYTES)) < 0 || (p = integerEnd(b, p, end, false)) < 0) return null;
+  if (
+    (p = next(b, p, end)) < 0 ||
+    (p = member(b, p, end, K_SEALED_BYTES)) < 0 ||
+    (p = integerEnd(b, p, end, false)) < 0
+  )
+    return null;
   const sealedBytes = intValue;
   // merged_through, merged_epoch?
-  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_MERGED_THROUGH)) < 0 || (p = nullableEnd(b, p, end)) < 0) return null;
+  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_MERGED_THROUGH)) < 0 || (p = nullableEnd(b, p, end)) < 0)
+    return null;
   const mergedThrough = Number.isNaN(intValue) ? null : intValue;
   if ((p = next(b, p, end)) < 0) return null;
   let mergedEpoch: number | null | undefined;
@@ -242,7 +255,12 @@ export function scanDemandEvent(b: Uint8Array, shardHint?: string): DemandEvent 
   // flushed_at_ms (i64), writer_epoch
   if ((p = member(b, p, end, K_FLUSHED_AT)) < 0 || (p = integerEnd(b, p, end, true)) < 0) return null;
   const flushedAt = intValue;
-  if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_WRITER_EPOCH)) < 0 || (p = integerEnd(b, p, end, false)) < 0) return null;
+  if (
+    (p = next(b, p, end)) < 0 ||
+    (p = member(b, p, end, K_WRITER_EPOCH)) < 0 ||
+    (p = integerEnd(b, p, end, false)) < 0
+  )
+    return null;
   const writerEpoch = intValue;
   // source
   if ((p = next(b, p, end)) < 0 || (p = member(b, p, end, K_SOURCE)) < 0) return null;
@@ -262,8 +280,27 @@ export function scanDemandEvent(b: Uint8Array, shardHint?: string): DemandEvent 
 
   const event: DemandEvent =
     mergedEpoch === undefined
-      ? { v: 1, shard, sealed_through: sealedThrough, sealed_bytes_through: sealedBytes, merged_through: mergedThrough, flushed_at_ms: flushedAt, writer_epoch: writerEpoch, source }
-      : { v: 1, shard, sealed_through: sealedThrough, sealed_bytes_through: sealedBytes, merged_through: mergedThrough, merged_epoch: mergedEpoch, flushed_at_ms: flushedAt, writer_epoch: writerEpoch, source };
+      ? {
+          v: 1,
+          shard,
+          sealed_through: sealedThrough,
+          sealed_bytes_through: sealedBytes,
+          merged_through: mergedThrough,
+          flushed_at_ms: flushedAt,
+          writer_epoch: writerEpoch,
+          source,
+        }
+      : {
+          v: 1,
+          shard,
+          sealed_through: sealedThrough,
+          sealed_bytes_through: sealedBytes,
+          merged_through: mergedThrough,
+          merged_epoch: mergedEpoch,
+          flushed_at_ms: flushedAt,
+          writer_epoch: writerEpoch,
+          source,
+        };
   if (timesAt >= 0) event.sealed_times = SealedTimes.fromSortedPairs(scratch.slice(0, scratchLength));
   return event;
 }

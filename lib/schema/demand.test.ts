@@ -52,16 +52,33 @@ describe("T13 wire_format_is_stable", () => {
   });
   it("omits empty sealed_times and absent merged_epoch; source is lowercase", () => {
     const json = stringifyDemandEvent({
-      v: 1, shard: "s", sealed_through: 3, sealed_bytes_through: 0, merged_through: null,
-      flushed_at_ms: 5, writer_epoch: 1, source: "writer", sealed_times: {},
+      v: 1,
+      shard: "s",
+      sealed_through: 3,
+      sealed_bytes_through: 0,
+      merged_through: null,
+      flushed_at_ms: 5,
+      writer_epoch: 1,
+      source: "writer",
+      sealed_times: {},
     });
     expect(json).toBe(
       '{"v":1,"shard":"s","sealed_through":3,"sealed_bytes_through":0,"merged_through":null,"flushed_at_ms":5,"writer_epoch":1,"source":"writer"}',
     );
-    const withEpoch = JSON.parse(stringifyDemandEvent({
-      v: 1, shard: "s", sealed_through: 3, sealed_bytes_through: 0, merged_through: 2, merged_epoch: 1,
-      flushed_at_ms: 5, writer_epoch: 1, source: "executor", sealed_times: { "3": 5 },
-    }));
+    const withEpoch = JSON.parse(
+      stringifyDemandEvent({
+        v: 1,
+        shard: "s",
+        sealed_through: 3,
+        sealed_bytes_through: 0,
+        merged_through: 2,
+        merged_epoch: 1,
+        flushed_at_ms: 5,
+        writer_epoch: 1,
+        source: "executor",
+        sealed_times: { "3": 5 },
+      }),
+    );
     expect("merged_epoch" in withEpoch).toBe(false); // equal to writer_epoch
     expect(withEpoch.sealed_times).toEqual({ "3": 5 });
   });
@@ -85,12 +102,21 @@ describe("bad inputs never throw", () => {
     [suffix, '{"shard":"s","sealed_through":-1,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}', "schema"],
     [suffix, '{"shard":"s","sealed_through":1.5,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}', "schema"],
     [suffix, '{"shard":"s","sealed_through":1,"flushed_at_ms":0,"writer_epoch":1,"source":"SCAN"}', "schema"],
-    [suffix, '{"shard":"s","sealed_through":1,"flushed_at_ms":0,"writer_epoch":1,"source":"scan","sealed_times":{"x":1}}', "schema"],
+    [
+      suffix,
+      '{"shard":"s","sealed_through":1,"flushed_at_ms":0,"writer_epoch":1,"source":"scan","sealed_times":{"x":1}}',
+      "schema",
+    ],
     [suffix, '{"v":"1","shard":"s","sealed_through":1,"flushed_at_ms":0,"writer_epoch":1,"source":"scan"}', "schema"],
     [suffix, `{"shard":"${"x".repeat(MAX_VALUE_BYTES)}"}`, "too_large"],
   ];
   // the 1 MiB value is named by its length, not printed into the test title
-  const named = cases.map(([key, value, reason]) => ({ key, value, reason, shown: value.length > 200 ? `<${value.length} chars>` : value }));
+  const named = cases.map(([key, value, reason]) => ({
+    key,
+    value,
+    reason,
+    shown: value.length > 200 ? `<${value.length} chars>` : value,
+  }));
   it.each(named)("$key $shown → $reason", ({ key, value, reason }) => {
     const r = parseDemandEventKv(key, value);
     expect(r.ok).toBe(false);
@@ -100,7 +126,10 @@ describe("bad inputs never throw", () => {
     const r = parseDemandEvent(
       '{"shard":"s","sealed_through":12,"flushed_at_ms":0,"writer_epoch":1,"source":"writer","extra":[1],"sealed_times":{"010":5,"10":7,"9":1}}',
     );
-    expect(r.ok && r.value.sealed_times!.entries()).toEqual([[9, 1], [10, 5]]);
+    expect(r.ok && r.value.sealed_times!.entries()).toEqual([
+      [9, 1],
+      [10, 5],
+    ]);
   });
 });
 
@@ -118,7 +147,10 @@ describe("hand validator agrees with the zod schema", () => {
       writer_epoch: num,
       source: fc.constantFrom("writer", "executor", "scan", "Writer", 1),
       sealed_times: fc.oneof(
-        fc.dictionary(fc.oneof(fc.nat().map(String), fc.constantFrom("01", "007", "x", "")), fc.oneof(fc.integer(), fc.double())),
+        fc.dictionary(
+          fc.oneof(fc.nat().map(String), fc.constantFrom("01", "007", "x", "")),
+          fc.oneof(fc.integer(), fc.double()),
+        ),
         fc.constant([]),
         fc.constant(null),
       ),

@@ -3,36 +3,36 @@
 // ./demand-event.ts). Version rule §2:
 // absent v → 1, v 0 → 1, anything else is an unknown version.
 import { z } from "zod";
-import { I64, U32, U64 } from "./numbers";
+import { I64Schema, U32Schema, U64Schema } from "./numbers";
 import { checkVersion, describeIssues, parseJsonObject, skip, type Parsed, type SkipReason } from "./parse";
 import { splitDemandEventKey } from "./keys";
 import { validateDemandEvent } from "./demand-fast";
-import { DemandEventSchema, SealedTimesSchema, type DemandEvent, type DemandEventInput } from "./demand-event";
+import { SealedTimesSchema, type DemandEvent, type DemandEventInput } from "./demand-event";
 import { SealedTimes } from "./sealed-times";
 
 export * from "./demand-event";
 
 /** Mark = `{epoch, value}`; ordered by value first, then epoch (§2.2). */
-export const MarkSchema = z.object({ epoch: U64, value: U64 });
+export const MarkSchema = z.object({ epoch: U64Schema, value: U64Schema });
 export type Mark = z.infer<typeof MarkSchema>;
 
 export const ShardDemandSchema = z.object({
   sealed: MarkSchema,
   merged: MarkSchema.nullable().default(null),
-  sealed_bytes: U64.default(0),
+  sealed_bytes: U64Schema.default(0),
   sealed_times: SealedTimesSchema.default(() => SealedTimes.empty()),
 });
 export type ShardDemand = z.infer<typeof ShardDemandSchema>;
 
 export const TableDemandSchema = z.object({
-  v: U32.default(1),
+  v: U32Schema.default(1),
   shards: z.record(z.string(), ShardDemandSchema).default({}),
-  fragment_count: U64.default(0),
+  fragment_count: U64Schema.default(0),
   index_stale: z.boolean().default(false),
-  uncovered_fragments: U64.default(0),
+  uncovered_fragments: U64Schema.default(0),
   missing_fragments: z.boolean().default(false),
-  observed_revision: I64.default(0),
-  updated_ms: I64.default(0),
+  observed_revision: I64Schema.default(0),
+  updated_ms: I64Schema.default(0),
 });
 export type TableDemand = z.infer<typeof TableDemandSchema>;
 
@@ -117,7 +117,8 @@ export function stringifyDemandEvent(event: DemandEventInput): string {
   out.writer_epoch = event.writer_epoch;
   out.source = event.source;
   const times = event.sealed_times;
-  if (times !== undefined && (times instanceof SealedTimes ? times.size > 0 : Object.keys(times).length > 0)) out.sealed_times = times;
+  if (times !== undefined && (times instanceof SealedTimes ? times.size > 0 : Object.keys(times).length > 0))
+    out.sealed_times = times;
   return JSON.stringify(out);
 }
 

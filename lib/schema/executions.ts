@@ -1,12 +1,11 @@
 // Execution — value of `P/merge-executions/<hex(target)>`, the execution fence (§2.8).
 import { z } from "zod";
-import { U32, U64 } from "./numbers";
+import { U32Schema, U64Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
 export const MAINTENANCE_KINDS = ["compact", "index_id", "repair"] as const;
 export const EXECUTION_PHASES = ["reserved", "running", "uncertain", "recovering", "recovered", "finished"] as const;
 export const ExecutionPhaseSchema = z.enum(EXECUTION_PHASES);
-export type ExecutionPhase = z.infer<typeof ExecutionPhaseSchema>;
 
 export const ExecutionSchema = z.object({
   /** omitted for worker merges */
@@ -15,14 +14,14 @@ export const ExecutionSchema = z.object({
   target: z.string(),
   endpoint: z.string(),
   instance: z.string().default(""),
-  timeout_secs: U64.default(0),
-  queue_timeout_secs: U64.default(600),
-  idle_timeout_secs: U64.default(600),
+  timeout_secs: U64Schema.default(0),
+  queue_timeout_secs: U64Schema.default(600),
+  idle_timeout_secs: U64Schema.default(600),
   phase: ExecutionPhaseSchema,
   reclaimed: z.boolean().default(false),
   error: z.string().nullable().default(null),
   /** omitted when 0; new executions use 2 */
-  protocol: U32.default(0),
+  protocol: U32Schema.default(0),
 });
 export type Execution = z.infer<typeof ExecutionSchema>;
 

@@ -1,7 +1,7 @@
 // ShardFailure — value of `P/merge-failures/<hex(target)>/<hex(endpoint)>` (§2.8, §9.1).
 // The durable retry budget per (target, endpoint). No `v`.
 import { z } from "zod";
-import { U32, U64 } from "./numbers";
+import { U32Schema, U64Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
 export const FAILURE_CLASSES = ["retryable", "deadline", "data_or_configuration", "ownership_unresolved"] as const;
@@ -12,11 +12,11 @@ export const ShardFailureSchema = z.object({
   target: z.string(),
   /** worker URL or `master:compact` / `master:index_id` / `master:repair` */
   endpoint: z.string(),
-  consecutive_attempts: U32,
+  consecutive_attempts: U32Schema,
   class: FailureClassSchema,
   last_error: z.string().default(""),
-  last_failure_ms: U64,
-  next_retry_ms: U64,
+  last_failure_ms: U64Schema,
+  next_retry_ms: U64Schema,
   needs_attention: z.boolean().default(false),
 });
 export type ShardFailure = z.infer<typeof ShardFailureSchema>;

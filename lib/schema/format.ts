@@ -31,7 +31,13 @@ export function formatDuration(ms: number | null | undefined): string {
   seconds -= minutes * 60;
   const pad = (n: number) => String(n).padStart(2, "0");
   const text =
-    days > 0 ? `${days}d ${pad(hours)}h` : hours > 0 ? `${hours}h ${pad(minutes)}m` : minutes > 0 ? `${minutes}m ${pad(seconds)}s` : `${seconds}s`;
+    days > 0
+      ? `${days}d ${pad(hours)}h`
+      : hours > 0
+        ? `${hours}h ${pad(minutes)}m`
+        : minutes > 0
+          ? `${minutes}m ${pad(seconds)}s`
+          : `${seconds}s`;
   return negative ? `-${text}` : text;
 }
 
@@ -47,5 +53,8 @@ export function formatCount(n: number | null | undefined): string {
 /** An ISO-like UTC timestamp to the second, stable across the server and the browser: "2026-12-01 03:10:12Z". */
 export function formatTime(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms)) return "—";
-  return new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
+  return new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, "Z");
 }

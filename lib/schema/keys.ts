@@ -2,6 +2,7 @@
 // byte of `s` (the task store's `encode_segment` is the same). A `generic:` target keeps its
 // prefix inside the hex.
 import { kindFromLabel, kindLabel, type TaskKind } from "./kinds";
+import { DEFAULT_POLICY_TARGET } from "./policy";
 
 const HEX_DIGITS = "0123456789abcdef";
 const encoder = new TextEncoder();
@@ -114,29 +115,196 @@ export function splitFailureKey(suffix: string): { target: string; endpoint: str
   return endpoint === null ? null : { target: split.target, endpoint };
 }
 
-/** Trim the trailing `/` of an etcd prefix (`P` of §1). */
-export function normalizePrefix(prefix: string): string {
-  return prefix.replace(/\/+$/, "");
+/** `<hex(target)>` alone (no `/`, not empty, not decoding to "") → the target, else null. */
+export function unhexTarget(suffix: string): string | null {
+  if (suffix === "" || suffix.includes("/")) return null;
+  const target = unhex(suffix);
+  return target === null || target === "" ? null : target;
 }
+
+/**
+ * The directories under `P/` (scheduler-model.md §1), each with its trailing `/`; `leader`
+ * has none: it names both `P/leader` and `P/leader-token`.
+ */
+export const KEY_DIRS = {
+  demandEvents: "demand-events/",
+  demand: "demand/",
+  executors: "executors/",
+  assignments: "assignments/",
+  leader: "leader",
+  policies: "policies/",
+  queue: "queue/",
+  running: "running/",
+  tasks: "tasks/",
+  cooldown: "cooldown/",
+  mergeFailures: "merge-failures/",
+  targetLocks: "target-locks/",
+  mergeExecutions: "merge-executions/",
+  mergeProgress: "merge-progress/",
+  mergeWork: "merge-work/",
+  claims: "claims/",
+  mergeClaims: "merge-claims/",
+  catchupActive: "catchup-active/",
+  compactPreparations: "compact-preparations/",
+  compactCommitReady: "compact-commit-ready/",
+} as const;
+export type KeyDir = (typeof KEY_DIRS)[keyof typeof KEY_DIRS];
+
+/**
+ * The directory of a full key under `P` (`demand-events/`, …; `leader` for `P/leader` and
+ * `P/leader-token`), or null for a key outside `P/` or with no directory.
+ */
+export function keyDirOf(prefix: string, key: string): string | null {
+  if (!key.startsWith(prefix) || key.charCodeAt(prefix.length) !== 47 /* / */) return null;
+  const rel = key.slice(prefix.length + 1);
+  if (rel === "leader" || rel === "leader-token") return KEY_DIRS.leader;
+  const slash = rel.indexOf("/");
+  return slash <= 0 ? null : rel.slice(0, slash + 1);
+}
+
+/** What follows `P/<dir>` in a full key of that directory. */
+export const keySuffix = (prefix: string, dir: string, key: string) => key.slice(prefix.length + 1 + dir.length);
 
 // Key builders (P = prefix without trailing `/`).
 export const keys = {
+  /** the whole of a directory: `P/<dir>` */
+  dir: (p: string, dir: KeyDir) => `${p}/${dir}`,
   leader: (p: string) => `${p}/leader`,
   leaderToken: (p: string) => `${p}/leader-token`,
   demandEvents: (p: string) => `${p}/demand-events/`,
+  /** one table's demand events: `P/demand-events/<hex(target)>/` */
+  demandEventsOf: (p: string, target: string) => `${p}/demand-events/${hex(target)}/`,
   demandEvent: (p: string, target: string, shard: string) => `${p}/demand-events/${hex(target)}/${shard}`,
   demandTables: (p: string) => `${p}/demand/`,
   demandTable: (p: string, target: string) => `${p}/demand/${hex(target)}`,
   executors: (p: string) => `${p}/executors/`,
   executor: (p: string, id: string) => `${p}/executors/${id}`,
   assignments: (p: string) => `${p}/assignments/`,
+  /** one table's assignments: `P/assignments/<hex(target)>/` */
+  assignmentsOf: (p: string, target: string) => `${p}/assignments/${hex(target)}/`,
   assignment: (p: string, target: string, unitId: string) => `${p}/assignments/${hex(target)}/${unitId}`,
   dedupe: (p: string, kind: TaskKind, target: string) => `${p}/dedupe/${kindLabel(kind)}/${hex(target)}`,
   cooldown: (p: string, kind: TaskKind, target: string) => `${p}/cooldown/${kindLabel(kind)}/${hex(target)}`,
-  mergeFailure: (p: string, target: string, endpoint: string) =>
-    `${p}/merge-failures/${hex(target)}/${hex(endpoint)}`,
+  /** one table's shard failures: `P/merge-failures/<hex(target)>/` */
+  mergeFailuresOf: (p: string, target: string) => `${p}/merge-failures/${hex(target)}/`,
+  mergeFailure: (p: string, target: string, endpoint: string) => `${p}/merge-failures/${hex(target)}/${hex(endpoint)}`,
   targetLock: (p: string, target: string) => `${p}/target-locks/${hex(target)}`,
   mergeExecution: (p: string, target: string) => `${p}/merge-executions/${hex(target)}`,
   mergeProgress: (p: string, executionId: string) => `${p}/merge-progress/${executionId}`,
   mergeWork: (p: string, executionId: string) => `${p}/merge-work/${executionId}`,
+  /** the task store: `tasks/<id>` (every task), `queue/<id>` (queued), `running/<id>` and its leased `claims/<id>` */
+  task: (p: string, id: string) => `${p}/tasks/${id}`,
+  queued: (p: string, id: string) => `${p}/queue/${id}`,
+  running: (p: string, id: string) => `${p}/running/${id}`,
+  claim: (p: string, id: string) => `${p}/claims/${id}`,
+  /** the merge fence's per-table keys (bare-string values) */
+  mergeClaim: (p: string, target: string) => `${p}/merge-claims/${hex(target)}`,
+  catchupActive: (p: string, target: string) => `${p}/catchup-active/${hex(target)}`,
+  compactPreparation: (p: string, target: string) => `${p}/compact-preparations/${hex(target)}`,
+  compactCommitReady: (p: string, target: string) => `${p}/compact-commit-ready/${hex(target)}`,
 } as const;
+
+/** The policy store (console-api.md policies): a table's policy under its hex name, `_default` as is, and the audit log. */
+export const policyKeys = {
+  policies: (p: string) => `${p}/policies/`,
+  policy: (p: string, target: string) =>
+    `${p}/policies/${target === DEFAULT_POLICY_TARGET ? DEFAULT_POLICY_TARGET : hex(target)}`,
+  /** a table's own policy key, always under its hex name (a table may be called `_default`) */
+  tablePolicy: (p: string, target: string) => `${p}/policies/${hex(target)}`,
+  audit: (p: string) => `${p}/console/audit/`,
+  auditEntry: (p: string, id: string) => `${p}/console/audit/${id}`,
+};
+
+/**
+ * A `policies/` key suffix: `_default` → `{ target: null }` (the fleet's default),
+ * `<hex(target)>` → the table, anything else → null.
+ */
+export function splitPolicyKey(suffix: string): { target: string | null } | null {
+  if (suffix === DEFAULT_POLICY_TARGET) return { target: null };
+  const target = unhexTarget(suffix);
+  return target === null ? null : { target };
+}
+
+/** Unix milliseconds as 15 zero-padded digits: key order is time order (the console's own keys). */
+export const timeKey = (ms: number) => String(ms).padStart(15, "0");
+
+/** The start of the audit ids written at `ms` or later (an id is `timeKey(ms)-<random hex>`). */
+export const auditTimeKey = (ms: number) => timeKey(Math.max(0, Math.floor(ms)));
+
+// The console's own keys under `P/console/` (console-api.md Additions).
+/** The single key `currentRevision` ranges on: `P/` (one `/` if `P` ends with one); "\0" without a prefix. */
+export const revisionProbeKey = (prefix: string | undefined) =>
+  prefix === undefined ? "\0" : prefix.endsWith("/") ? prefix : `${prefix}/`;
+/** The compact-revision probe of the console prefix `P` (trailing `/` trimmed): `P/console/compact-probe`. */
+export const compactProbeKey = (prefix: string) => `${prefix.replace(/\/+$/, "")}/console/compact-probe`;
+/** The shadow sampler's election. */
+export const samplerElectionKey = (prefix: string) => `${prefix}/console/sampler`;
+/** Shadow-history samples `P/console/shadow-history/<timeKey(at_ms)>`. */
+export const historyPrefix = (prefix: string) => `${prefix}/console/shadow-history/`;
+export const historyKey = (prefix: string, atMs: number) => `${historyPrefix(prefix)}${timeKey(atMs)}`;
+/** Revision-clock samples `P/console/revision-clock/<timeKey(at_ms)>`. */
+export const clockPrefix = (prefix: string) => `${prefix}/console/revision-clock/`;
+export const clockKey = (prefix: string, atMs: number) => `${clockPrefix(prefix)}${timeKey(atMs)}`;
+/** The first key after every clock sample (the range end of `clockPrefix`). */
+export const clockPrefixEnd = (prefix: string) => `${prefix}/console/revision-clock0`;
+
+// The decision journal (console-api.md "The decision journal"): one chunk per key under
+// `P/console/journal/`, its key naming its span, kind, entry count and size, so coverage,
+// gaps and trimming are answered from a keys-only read.
+
+/**
+ * `checkpoint`: a periodic one, continuing the journal without a gap; `after_no_sampler` /
+ * `after_etcd_unavailable`: a writer (re)starting, with a gap from the previous chunk's end.
+ */
+export type ChunkKind = "delta" | "checkpoint" | "after_no_sampler" | "after_etcd_unavailable";
+
+/** A chunk kind's one letter, in its key and in its stored value. */
+export const CHUNK_KIND_LETTER: Readonly<Record<ChunkKind, string>> = {
+  delta: "d",
+  checkpoint: "c",
+  after_no_sampler: "n",
+  after_etcd_unavailable: "u",
+};
+export const CHUNK_LETTER_KIND: ReadonlyMap<string, ChunkKind> = new Map(
+  Object.entries(CHUNK_KIND_LETTER).map(([k, l]) => [l, k as ChunkKind]),
+);
+
+/** What a chunk's key says about it. */
+export interface ChunkMeta {
+  key: string;
+  kind: ChunkKind;
+  from_ms: number;
+  to_ms: number;
+  entries: number;
+  bytes: number;
+}
+
+export const journalPrefix = (prefix: string) => `${prefix}/console/journal/`;
+/** the oldest moment still journalled after a byte-cap trim (outside the chunk prefix, so chunk reads never see it) */
+export const trimmedKey = (prefix: string) => `${prefix}/console/journal-trimmed`;
+
+/** `<from>-<to>-<kind>-<entries>-<bytes>-<writer>`: key order is time order (15-digit times). */
+export function journalChunkKey(prefix: string, chunk: Omit<ChunkMeta, "key">, writer: string): string {
+  return `${journalPrefix(prefix)}${timeKey(chunk.from_ms)}-${timeKey(chunk.to_ms)}-${CHUNK_KIND_LETTER[chunk.kind]}-${chunk.entries}-${chunk.bytes}-${writer}`;
+}
+
+const CHUNK_KEY_TAIL = /^(\d{15})-(\d{15})-([dcnu])-(\d+)-(\d+)-[A-Za-z0-9]+$/;
+
+/** A chunk key's fields, or null for a key that is not one. */
+export function parseChunkKey(prefix: string, key: string): ChunkMeta | null {
+  const base = journalPrefix(prefix);
+  if (!key.startsWith(base)) return null;
+  const m = CHUNK_KEY_TAIL.exec(key.slice(base.length));
+  if (!m) return null;
+  const from = Number(m[1]);
+  const to = Number(m[2]);
+  if (to < from) return null;
+  return {
+    key,
+    kind: CHUNK_LETTER_KIND.get(m[3])!,
+    from_ms: from,
+    to_ms: to,
+    entries: Number(m[4]),
+    bytes: Number(m[5]),
+  };
+}

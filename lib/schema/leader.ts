@@ -1,14 +1,14 @@
 // LeaderRecord — value of `P/leader` (§2.3). `P/leader-token` is a bare string (no schema).
 import { z } from "zod";
-import { I64, U32 } from "./numbers";
+import { I64Schema, U32Schema } from "./numbers";
 import { parseVersioned, type Parsed } from "./parse";
 
 export const LeaderRecordSchema = z.object({
-  v: U32.default(1),
+  v: U32Schema.default(1),
   token: z.string(),
   /** this master's executor id */
   instance: z.string(),
-  since_ms: I64,
+  since_ms: I64Schema,
 });
 export type LeaderRecord = z.infer<typeof LeaderRecordSchema>;
 

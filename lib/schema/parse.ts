@@ -2,7 +2,9 @@
 // returns either the record or a skip reason with a short human detail.
 import type { z } from "zod";
 
-export type SkipReason = "bad_key" | "bad_json" | "schema" | "unknown_version" | "too_large";
+import type { SkipReason } from "./codes";
+
+export type { SkipReason };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; reason: SkipReason; detail: string };
 

@@ -12,22 +12,27 @@ export const POLICY_VERSION = 1;
 export const DEFAULT_POLICY_TARGET = "_default";
 
 export const POLICY_MODES = ["legacy", "planner", "active", "drain", "frozen"] as const;
+export type PolicyMode = (typeof POLICY_MODES)[number];
 export const POLICY_EXECUTOR_KINDS = ["resident", "worker", "catchup_job"] as const;
 export const POLICY_UNIT_KINDS = ["MergeWal", "Compact", "IndexId", "Repair", "Retire"] as const;
 /** Keys of the per-kind fairness maps: the snake_case TaskKind of the wire (§2.5) plus retire. */
 export const POLICY_TURN_KINDS = ["merge_wal", "compact", "index_id", "repair", "retire"] as const;
 export const INDEX_TYPES = ["btree", "zonemap"] as const;
 export const BACKPRESSURE_MODES = ["off", "metric", "delay_admission"] as const;
-
-export type PolicyMode = (typeof POLICY_MODES)[number];
 export type PolicyExecutorKind = (typeof POLICY_EXECUTOR_KINDS)[number];
 export type PolicyUnitKind = (typeof POLICY_UNIT_KINDS)[number];
 export type PolicyTurnKind = (typeof POLICY_TURN_KINDS)[number];
 
 /** A field of a stored document: absent or null = inherit. */
 const inherit = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
-/** Safe integer ≥ min (zod 4 `z.int()` is bounded to the safe-integer range). */
-const count = (min: number) => z.int().min(min);
+/** The largest whole number a policy field takes: zod 4's `z.int()` is bounded to safe integers. */
+export const POLICY_INT_MAX = Number.MAX_SAFE_INTEGER;
+const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+/** A bound in words, the way every message states it: "a whole number between 1 and 9,007,199,254,740,991". */
+export const intBoundWords = (min: number) => `a whole number between ${grouped(min)} and ${grouped(POLICY_INT_MAX)}`;
+/** Safe integer ≥ min; every refusal states both bounds (console-api.md third version: plain errors). */
+const count = (min: number) =>
+  z.int({ error: `must be ${intBoundWords(min)}` }).min(min, { error: `must be ${intBoundWords(min)}` });
 
 /** A non-empty list of distinct values from `values` (arrays replace wholesale on merge). */
 function allowList<const T extends readonly [string, ...string[]]>(values: T) {

@@ -1,14 +1,14 @@
 // `P/merge-progress/<execution-id>` = `{sequence}` (THE liveness signal) and
 // `P/merge-work/<execution-id>` = an arbitrary work report containing `sequence` (§1.2).
 import { z } from "zod";
-import { U64 } from "./numbers";
+import { U64Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
-export const MergeProgressSchema = z.object({ sequence: U64 });
+export const MergeProgressSchema = z.object({ sequence: U64Schema });
 export type MergeProgress = z.infer<typeof MergeProgressSchema>;
 
 /** Any JSON object with a `sequence`; every other field is kept as given. */
-export const MergeWorkReportSchema = z.looseObject({ sequence: U64 });
+export const MergeWorkReportSchema = z.looseObject({ sequence: U64Schema });
 export type MergeWorkReport = z.infer<typeof MergeWorkReportSchema>;
 
 export function parseMergeProgress(value: string): Parsed<MergeProgress> {

@@ -79,7 +79,11 @@ describe("SealedTimes", () => {
 
   it("reads the wire object numerically, keeping the lower time of one generation", () => {
     const times = SealedTimes.fromRecord({ "10": 7, "010": 5, "9": 1, "100": 3 });
-    expect(times.entries()).toEqual([[9, 1], [10, 5], [100, 3]]);
+    expect(times.entries()).toEqual([
+      [9, 1],
+      [10, 5],
+      [100, 3],
+    ]);
     expect(JSON.stringify({ t: times })).toBe('{"t":{"9":1,"10":5,"100":3}}');
   });
 

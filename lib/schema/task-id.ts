@@ -8,7 +8,9 @@ const MAX_MS = 2 ** 48 - 1;
 
 /** `tttttttt-tttt`: the id prefix shared by every UUIDv7 minted in millisecond `ms`. */
 export function uuidv7Prefix(ms: number): string {
-  const t = Math.min(MAX_MS, Math.max(0, Math.floor(ms))).toString(16).padStart(TS_DIGITS, "0");
+  const t = Math.min(MAX_MS, Math.max(0, Math.floor(ms)))
+    .toString(16)
+    .padStart(TS_DIGITS, "0");
   return `${t.slice(0, 8)}-${t.slice(8)}`;
 }
 

@@ -2,12 +2,11 @@
 // TaskCooldown (`P/cooldown/<kind-label>/<hex>`). Neither carries `v`.
 import { z } from "zod";
 import { TaskKindSchema } from "./kinds";
-import { I64, U32 } from "./numbers";
+import { I64Schema, U32Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
 export const TASK_STATES = ["queued", "running", "done", "failed"] as const;
 export const TaskStateSchema = z.enum(TASK_STATES);
-export type TaskState = z.infer<typeof TaskStateSchema>;
 
 export const TaskRecordSchema = z.object({
   id: z.string(),
@@ -17,9 +16,9 @@ export const TaskRecordSchema = z.object({
   error: z.string().nullable().optional(),
   /** free-form detail (string in practice; kept as given) */
   detail: z.unknown().optional(),
-  enqueued_at: I64,
-  started_at: I64.nullable().optional(),
-  finished_at: I64.nullable().optional(),
+  enqueued_at: I64Schema,
+  started_at: I64Schema.nullable().optional(),
+  finished_at: I64Schema.nullable().optional(),
   depends_on: z.array(z.string()).default([]),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
@@ -32,8 +31,8 @@ export function parseTaskRecord(value: string): Parsed<TaskRecord> {
 export const TaskCooldownSchema = z.object({
   kind: TaskKindSchema,
   target: z.string(),
-  failures: U32,
-  until_ms: I64.nullable().default(null),
+  failures: U32Schema,
+  until_ms: I64Schema.nullable().default(null),
   last_error: z.string().default(""),
 });
 export type TaskCooldown = z.infer<typeof TaskCooldownSchema>;

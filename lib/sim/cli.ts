@@ -30,15 +30,27 @@ async function main(): Promise<number> {
     console.error(USAGE);
     return 2;
   }
-  const env = loadEnv({ ...process.env, ...(values.endpoints ? { ETCD_ENDPOINTS: values.endpoints } : {}), ...(values.prefix ? { ETCD_PREFIX: values.prefix } : {}) });
+  const env = loadEnv({
+    ...process.env,
+    ...(values.endpoints ? { ETCD_ENDPOINTS: values.endpoints } : {}),
+    ...(values.prefix ? { ETCD_PREFIX: values.prefix } : {}),
+  });
   assertLoopback(env.etcd.endpoints, values["force-remote"]);
-  const names = (values.scenario ?? (command === "seed" ? "realistic,incidents" : "")).split(",").map((s) => s.trim()).filter(Boolean);
+  const names = (values.scenario ?? (command === "seed" ? "realistic,incidents" : ""))
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = names.find((n) => !isScenario(n));
   if (bad !== undefined) {
     console.error(`unknown scenario ${JSON.stringify(bad)}; one of ${SCENARIOS.join(", ")}`);
     return 2;
   }
-  const client = createEtcdClient({ endpoints: env.etcd.endpoints, auth: env.etcd.auth, tls: env.etcd.tls, callTimeoutMs: 30_000 });
+  const client = createEtcdClient({
+    endpoints: env.etcd.endpoints,
+    auth: env.etcd.auth,
+    tls: env.etcd.tls,
+    callTimeoutMs: 30_000,
+  });
   const progress = (line: string) => console.error(line);
   try {
     if (names.length > 0) {
@@ -47,13 +59,21 @@ async function main(): Promise<number> {
         progress,
         leaseTtlSec: values["lease-ttl-sec"] ? Number(values["lease-ttl-sec"]) : undefined,
       });
-      for (const [name, r] of Object.entries(results)) console.log(`seeded ${name}: ${r.kvs} keys in ${r.txns} txns under ${env.etcd.prefix} (revision ${r.revision})`);
+      for (const [name, r] of Object.entries(results))
+        console.log(
+          `seeded ${name}: ${r.kvs} keys in ${r.txns} txns under ${env.etcd.prefix} (revision ${r.revision})`,
+        );
     }
     if (command === "simulate") {
       const stop = new AbortController();
       for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => stop.abort());
       console.log(`simulating under ${env.etcd.prefix} on ${env.etcd.endpoints.join(",")} (Ctrl-C stops)`);
-      const stats = await runLive(client, { prefix: env.etcd.prefix, intervalMs: Number(values["interval-ms"] ?? 1000), signal: stop.signal, log: progress });
+      const stats = await runLive(client, {
+        prefix: env.etcd.prefix,
+        intervalMs: Number(values["interval-ms"] ?? 1000),
+        signal: stop.signal,
+        log: progress,
+      });
       console.log(`stopped after ${stats.ticks} ticks: ${stats.flushes} flushes, ${stats.merges} merges`);
     }
     return 0;

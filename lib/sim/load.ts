@@ -1,6 +1,7 @@
 // Bulk loads: a scenario's kvs in chunked txns (§8.2 limits), leased kvs attached to one
 // seed lease, with a progress line for long loads.
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
+import { grantLease } from "@/lib/etcd/leases";
 import { writeChunked, type LeasedWriteOp } from "@/lib/etcd/writes";
 import type { SeedKv } from "./seed-kv";
 
@@ -23,10 +24,18 @@ export async function loadKvs(client: Etcd3, kvs: Iterable<SeedKv>, opts: LoadOp
   const list = Array.isArray(kvs) ? (kvs as SeedKv[]) : [...kvs];
   let leaseId: string | null = null;
   if (list.some((kv) => kv.leased)) {
-    const granted = await client.leaseClient.leaseGrant({ TTL: opts.leaseTtlSec ?? 86_400 });
-    leaseId = String(granted.ID);
+    leaseId = await grantLease(client, opts.leaseTtlSec ?? 86_400);
   }
-  const ops: LeasedWriteOp[] = list.map((kv) => ({ type: "put", key: kv.key, value: kv.value, lease: kv.leased ? leaseId! : undefined }));
+  const op = (kv: SeedKv): LeasedWriteOp => ({
+    type: "put",
+    key: kv.key,
+    value: kv.value,
+    lease: kv.leased ? leaseId! : undefined,
+  });
+  // the records dated by their own write first, alone: the chunks after them run concurrently
+  const dated = list.filter((kv) => kv.dated).map(op);
+  const ops = list.filter((kv) => !kv.dated).map(op);
+  const first = dated.length > 0 ? await writeChunked(client, dated) : { txns: 0, revision: 0 };
   const label = opts.label ?? "seed";
   const started = Date.now();
   let lastPrint = 0;
@@ -36,9 +45,16 @@ export async function loadKvs(client: Etcd3, kvs: Iterable<SeedKv>, opts: LoadOp
       const now = Date.now();
       if (opts.progress && (now - lastPrint > 500 || done === total) && total > 20) {
         lastPrint = now;
-        opts.progress(`${label}: ${done}/${total} txns (${Math.round((done / total) * 100)}%, ${((now - started) / 1000).toFixed(1)} s)`);
+        opts.progress(
+          `${label}: ${done}/${total} txns (${Math.round((done / total) * 100)}%, ${((now - started) / 1000).toFixed(1)} s)`,
+        );
       }
     },
   });
-  return { kvs: list.length, txns: result.txns, revision: result.revision, leaseId };
+  return {
+    kvs: list.length,
+    txns: first.txns + result.txns,
+    revision: Math.max(first.revision, result.revision),
+    leaseId,
+  };
 }

@@ -16,7 +16,12 @@ export class PublishError extends Error {
 }
 
 /** true = stored a new record; false = the join changed nothing. */
-export async function publishDemandEvent(client: Etcd3, prefix: string, target: string, event: DemandEvent): Promise<boolean> {
+export async function publishDemandEvent(
+  client: Etcd3,
+  prefix: string,
+  target: string,
+  event: DemandEvent,
+): Promise<boolean> {
   const key = keys.demandEvent(prefix, target, event.shard);
   let stored = await getStored(client, key);
   for (let attempt = 1; attempt <= PUBLISH_ATTEMPTS; attempt++) {

@@ -18,8 +18,17 @@ export interface ReconcileResult {
   deletes: number;
 }
 
-export async function reconcileDemandCache(client: Etcd3, prefix: string, leaderToken: string, now = Date.now()): Promise<ReconcileResult> {
-  const { revision, kvsByPrefix } = await readPrefixesAtRevision(client, [keys.demandEvents(prefix), keys.demandTables(prefix)], { probePrefix: prefix });
+export async function reconcileDemandCache(
+  client: Etcd3,
+  prefix: string,
+  leaderToken: string,
+  now = Date.now(),
+): Promise<ReconcileResult> {
+  const { revision, kvsByPrefix } = await readPrefixesAtRevision(
+    client,
+    [keys.demandEvents(prefix), keys.demandTables(prefix)],
+    { probePrefix: prefix },
+  );
   const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, [...kvsByPrefix.values()].flat()));
   const folded = foldSnapshot(snapshot);
   const rows = new Map(snapshot.demandTables.map((row) => [row.target, row.record]));
@@ -27,10 +36,15 @@ export async function reconcileDemandCache(client: Etcd3, prefix: string, leader
   for (const [target, record] of folded) {
     const row = rows.get(target);
     if (row !== undefined && sameTableDemand(record, row, true)) continue;
-    ops.push({ type: "put", key: keys.demandTable(prefix, target), value: stringifyTableDemand({ ...record, updated_ms: now }) });
+    ops.push({
+      type: "put",
+      key: keys.demandTable(prefix, target),
+      value: stringifyTableDemand({ ...record, updated_ms: now }),
+    });
   }
   const puts = ops.length;
-  for (const target of rows.keys()) if (!folded.has(target)) ops.push({ type: "delete", key: keys.demandTable(prefix, target) });
+  for (const target of rows.keys())
+    if (!folded.has(target)) ops.push({ type: "delete", key: keys.demandTable(prefix, target) });
   if (ops.length > 0) await writeChunked(client, ops, { guard: { key: keys.leaderToken(prefix), value: leaderToken } });
   return { revision, puts, deletes: ops.length - puts };
 }

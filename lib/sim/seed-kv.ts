@@ -7,6 +7,12 @@ export interface SeedKv {
   value: string;
   /** attach to the seed lease (heartbeats, leader, claims, leased locks and cooldowns) */
   leased?: boolean;
+  /**
+   * carries the real time of its write (a heartbeat's `heartbeat_ms`): written in a txn of its
+   * own before the rest, so every revision of the load is dated by it (console-api.md "Time",
+   * `record_timestamps`) and not by a backdated flush time
+   */
+  dated?: boolean;
 }
 
 /** Deterministic PRNG (mulberry32): scenarios are the same on every run. */

@@ -35,11 +35,19 @@ export interface SeedOptions {
 }
 
 /** Writes the scenarios in order (later ones overwrite shared keys). */
-export async function seedScenarios(client: Etcd3, names: readonly ScenarioName[], opts: SeedOptions): Promise<Record<string, LoadResult>> {
+export async function seedScenarios(
+  client: Etcd3,
+  names: readonly ScenarioName[],
+  opts: SeedOptions,
+): Promise<Record<string, LoadResult>> {
   const now = opts.now ?? Date.now();
   const results: Record<string, LoadResult> = {};
   for (const name of names) {
-    results[name] = await loadKvs(client, scenarioKvs(name, opts.prefix, now), { leaseTtlSec: opts.leaseTtlSec, progress: opts.progress, label: `seed ${name}` });
+    results[name] = await loadKvs(client, scenarioKvs(name, opts.prefix, now), {
+      leaseTtlSec: opts.leaseTtlSec,
+      progress: opts.progress,
+      label: `seed ${name}`,
+    });
   }
   return results;
 }

@@ -2,7 +2,16 @@
 // tests build snapshots from kvs the same way. Parse results are memoized per kv object
 // (lib/snapshot/families.ts), so a rebuild after a one-key change parses one record.
 import { FAMILIES, familyOfKey, familyPrefix, parseFamilyKv, type FamilyDef, type ListFamilyDef } from "./families";
-import type { EntryOf, FamilyLists, FamilyName, FleetSnapshot, ListField, SkippedKey, SnapshotKv, SnapshotReadStats } from "./types";
+import type {
+  EntryOf,
+  FamilyLists,
+  FamilyName,
+  FleetSnapshot,
+  ListField,
+  SkippedKey,
+  SnapshotKv,
+  SnapshotReadStats,
+} from "./types";
 
 export type KvsByFamily = ReadonlyMap<FamilyName, Iterable<SnapshotKv>>;
 
@@ -26,14 +35,22 @@ function inKeyOrder(kvs: Iterable<SnapshotKv>): SnapshotKv[] {
 }
 
 /** The skip record of a kv that did not parse. */
-export function skippedKey(kv: SnapshotKv, family: FamilyName, outcome: { reason: SkippedKey["reason"]; detail: string; target?: string }): SkippedKey {
+export function skippedKey(
+  kv: SnapshotKv,
+  family: FamilyName,
+  outcome: { reason: SkippedKey["reason"]; detail: string; target?: string },
+): SkippedKey {
   const skipped: SkippedKey = { key: kv.key, family, reason: outcome.reason, detail: outcome.detail };
   if (outcome.target !== undefined) skipped.target = outcome.target;
   return skipped;
 }
 
 /** A snapshot with no records (every list empty). */
-export function emptySnapshot(prefix: string, revision: number, meta: { readAtMs?: number; stats?: SnapshotReadStats } = {}): FleetSnapshot {
+export function emptySnapshot(
+  prefix: string,
+  revision: number,
+  meta: { readAtMs?: number; stats?: SnapshotReadStats } = {},
+): FleetSnapshot {
   return {
     prefix,
     revision,
@@ -65,7 +82,11 @@ export function emptySnapshot(prefix: string, revision: number, meta: { readAtMs
 }
 
 /** One list family's kvs (in key order) into its snapshot list. */
-function fillList<F extends ListField>(snapshot: FleetSnapshot, family: ListFamilyDef<F>, kvs: readonly SnapshotKv[]): void {
+function fillList<F extends ListField>(
+  snapshot: FleetSnapshot,
+  family: ListFamilyDef<F>,
+  kvs: readonly SnapshotKv[],
+): void {
   const lists: FamilyLists = snapshot;
   const list: EntryOf[F][] = lists[family.field];
   for (let i = 0; i < kvs.length; i++) {

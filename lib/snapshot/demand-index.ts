@@ -5,7 +5,7 @@
 // list. A table exists when it has a parsed event or an unknown-version one (the master
 // creates the entry before folding). Pure: no I/O.
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
-import { hex } from "@/lib/schema/keys";
+import { keys } from "@/lib/schema/keys";
 import { foldEvent } from "@/lib/planner/fold";
 import { LayeredMapWriter } from "@/lib/planner/layered-map";
 import { lowerBoundByKey } from "./key-order";
@@ -13,7 +13,7 @@ import type { DemandEventEntry, FleetSnapshot } from "./types";
 
 /** The events of one table: a contiguous run of the key-sorted demand-events list. */
 export function eventsOfTarget(snapshot: FleetSnapshot, target: string): DemandEventEntry[] {
-  const prefix = `${snapshot.prefix}/demand-events/${hex(target)}/`;
+  const prefix = keys.demandEventsOf(snapshot.prefix, target);
   const list = snapshot.demandEvents;
   const out: DemandEventEntry[] = [];
   for (let i = lowerBoundByKey(list, prefix); i < list.length && list[i].key.startsWith(prefix); i++) out.push(list[i]);
@@ -56,7 +56,8 @@ export class DemandIndex {
   /** §3.6: a table whose only events have an unknown version still exists, with zero shards. */
   addUnknownVersions(snapshot: FleetSnapshot): void {
     for (const s of snapshot.skipped) {
-      if (s.family === "demand-events" && s.target !== undefined && this.folded.get(s.target) === undefined) this.folded.set(s.target, emptyTableDemand());
+      if (s.family === "demand-events" && s.target !== undefined && this.folded.get(s.target) === undefined)
+        this.folded.set(s.target, emptyTableDemand());
     }
   }
 

@@ -12,8 +12,15 @@ const family = LIST_FAMILIES.find((f) => f.field === "demandEvents")!;
 
 const event = (shard: string, times?: Record<string, number>) =>
   stringifyDemandEvent({
-    v: 1, shard, sealed_through: 1003, sealed_bytes_through: 64, merged_through: 1000,
-    flushed_at_ms: 1_700_000_001_003, writer_epoch: 3, source: "scan", sealed_times: times,
+    v: 1,
+    shard,
+    sealed_through: 1003,
+    sealed_bytes_through: 64,
+    merged_through: 1000,
+    flushed_at_ms: 1_700_000_001_003,
+    writer_epoch: 3,
+    source: "scan",
+    sealed_times: times,
   });
 
 const kv = (suffix: string, value: string, modRevision = 7): SnapshotKv => ({
@@ -57,10 +64,20 @@ describe("demand-events fast path", () => {
     expect(fast).toEqual({
       ok: true,
       entry: {
-        key: c.key, modRevision: 7, target: "t1", shard: "s1",
+        key: c.key,
+        modRevision: 7,
+        target: "t1",
+        shard: "s1",
         event: {
-          v: 1, shard: "s1", sealed_through: 1003, sealed_bytes_through: 64, merged_through: 1000,
-          flushed_at_ms: 1_700_000_001_003, writer_epoch: 3, source: "scan", sealed_times: SealedTimes.fromRecord({ "1001": 1, "1002": 2 }),
+          v: 1,
+          shard: "s1",
+          sealed_through: 1003,
+          sealed_bytes_through: 64,
+          merged_through: 1000,
+          flushed_at_ms: 1_700_000_001_003,
+          writer_epoch: 3,
+          source: "scan",
+          sealed_times: SealedTimes.fromRecord({ "1001": 1, "1002": 2 }),
         },
       },
     });

@@ -7,14 +7,35 @@ import { scanDemandEvent } from "@/lib/schema/demand-scan";
 import { parseExecution } from "@/lib/schema/executions";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseShardFailure } from "@/lib/schema/failures";
-import { splitDemandEventKey, splitFailureKey, splitHexKey, splitKindKey, unhex } from "@/lib/schema/keys";
+import {
+  KEY_DIRS,
+  keyDirOf,
+  keys,
+  keySuffix,
+  splitDemandEventKey,
+  splitFailureKey,
+  splitHexKey,
+  splitKindKey,
+  splitPolicyKey,
+  unhexTarget,
+  type KeyDir,
+} from "@/lib/schema/keys";
 import { parseLeader } from "@/lib/schema/leader";
 import { MAX_VALUE_BYTES, parseJsonObject, skip, type SkipReason } from "@/lib/schema/parse";
 import { parseStoredPolicy } from "@/lib/schema/policy";
 import { parseMergeProgress, parseMergeWorkReport } from "@/lib/schema/progress";
 import { uuidv7Prefix } from "@/lib/schema/task-id";
 import { parseTaskCooldown, parseTaskRecord } from "@/lib/schema/tasks";
-import type { AnyEntry, EntryOf, FamilyName, LeaderEntry, ListField, SnapshotKv, TargetValueEntry, TaskEntry } from "./types";
+import type {
+  AnyEntry,
+  EntryOf,
+  FamilyName,
+  LeaderEntry,
+  ListField,
+  SnapshotKv,
+  TargetValueEntry,
+  TaskEntry,
+} from "./types";
 
 type Skip = { ok: false; reason: SkipReason; detail: string; target?: string };
 /** One kv parsed: its entry, or why it was skipped. */
@@ -29,7 +50,7 @@ type Parser<E> = (suffix: string, value: string, kv: SnapshotKv) => Outcome<E> |
 interface FamilyBase {
   name: FamilyName;
   /** read prefix relative to `P/` */
-  relPrefix: string;
+  relPrefix: KeyDir;
   /**
    * A family read from a moment on rather than whole: the key suffix (after `relPrefix`)
    * the range starts at for records created at or after `sinceMs`.
@@ -60,17 +81,11 @@ export type FamilyDef = ListFamily | LeaderFamilyDef;
 
 const badKey = (suffix: string, shape: string): Skip => skip("bad_key", `not ${shape}: ${JSON.stringify(suffix)}`);
 
-function hexTarget(suffix: string): string | null {
-  if (suffix === "" || suffix.includes("/")) return null;
-  const target = unhex(suffix);
-  return target === null || target === "" ? null : target;
-}
-
 const entry = <E>(e: E): Outcome<E> => ({ ok: true, entry: e });
 
 /** `<hex(target)>` keys with a bare-string value (locks, claims and fence helpers). */
 const targetValue: Parser<TargetValueEntry> = (suffix, value, kv) => {
-  const target = hexTarget(suffix);
+  const target = unhexTarget(suffix);
   if (target === null) return badKey(suffix, "<hex(target)>");
   return entry({ key: kv.key, modRevision: kv.modRevision, target, value, lease: kv.lease });
 };
@@ -84,12 +99,18 @@ const taskEntry: Parser<TaskEntry> = (suffix, value, kv) => {
 export const FAMILIES: readonly FamilyDef[] = [
   {
     name: "demand-events",
-    relPrefix: "demand-events/",
+    relPrefix: KEY_DIRS.demandEvents,
     field: "demandEvents",
     parse: (suffix, value, kv) => {
       const parsed = parseDemandEventKv(suffix, value);
       if (!parsed.ok) return parsed;
-      return entry({ key: kv.key, modRevision: kv.modRevision, target: parsed.target, shard: parsed.shard, event: parsed.event });
+      return entry({
+        key: kv.key,
+        modRevision: kv.modRevision,
+        target: parsed.target,
+        shard: parsed.shard,
+        event: parsed.event,
+      });
     },
     // ~27,000 of these per production read: the value scanned from its bytes
     // (lib/schema/demand-scan.ts)
@@ -97,15 +118,17 @@ export const FAMILIES: readonly FamilyDef[] = [
       const split = splitDemandEventKey(suffix);
       if (split === null) return undefined;
       const event = scanDemandEvent(kv.value, split.shard);
-      return event === null ? undefined : entry({ key: kv.key, modRevision: kv.modRevision, target: split.target, shard: split.shard, event });
+      return event === null
+        ? undefined
+        : entry({ key: kv.key, modRevision: kv.modRevision, target: split.target, shard: split.shard, event });
     },
   },
   {
     name: "demand",
-    relPrefix: "demand/",
+    relPrefix: KEY_DIRS.demand,
     field: "demandTables",
     parse: (suffix, value, kv) => {
-      const target = hexTarget(suffix);
+      const target = unhexTarget(suffix);
       if (target === null) return badKey(suffix, "<hex(target)>");
       const parsed = parseTableDemand(value);
       return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, target, record: parsed.value }) : parsed;
@@ -113,89 +136,116 @@ export const FAMILIES: readonly FamilyDef[] = [
   },
   {
     name: "executors",
-    relPrefix: "executors/",
+    relPrefix: KEY_DIRS.executors,
     field: "executors",
     parse: (suffix, value, kv) => {
       if (suffix === "") return badKey(suffix, "<executor-id>");
       const parsed = parseHeartbeat(value);
-      return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, id: suffix, heartbeat: parsed.value, lease: kv.lease }) : parsed;
+      return parsed.ok
+        ? entry({ key: kv.key, modRevision: kv.modRevision, id: suffix, heartbeat: parsed.value, lease: kv.lease })
+        : parsed;
     },
   },
   {
     name: "assignments",
-    relPrefix: "assignments/",
+    relPrefix: KEY_DIRS.assignments,
     field: "assignments",
     parse: (suffix, value, kv) => {
       const split = splitHexKey(suffix);
       if (split === null || split.target === "" || split.rest === "") return badKey(suffix, "<hex(target)>/<unit-id>");
       const parsed = parseAssignment(value);
       return parsed.ok
-        ? entry({ key: kv.key, modRevision: kv.modRevision, target: split.target, unitId: split.rest, assignment: parsed.value })
+        ? entry({
+            key: kv.key,
+            modRevision: kv.modRevision,
+            target: split.target,
+            unitId: split.rest,
+            assignment: parsed.value,
+          })
         : parsed;
     },
   },
   {
     // reads `P/leader` and `P/leader-token` in one range
     name: "leader",
-    relPrefix: "leader",
+    relPrefix: KEY_DIRS.leader,
     field: null,
     parse: (suffix, value, kv) => {
       if (suffix === "-token") return entry<LeaderParsed>({ kind: "token", token: value });
       if (suffix !== "") return null;
       const parsed = parseLeader(value);
-      return parsed.ok ? entry<LeaderParsed>({ kind: "leader", leader: { key: kv.key, modRevision: kv.modRevision, record: parsed.value, lease: kv.lease } }) : parsed;
+      return parsed.ok
+        ? entry<LeaderParsed>({
+            kind: "leader",
+            leader: { key: kv.key, modRevision: kv.modRevision, record: parsed.value, lease: kv.lease },
+          })
+        : parsed;
     },
   },
   {
     name: "policies",
-    relPrefix: "policies/",
+    relPrefix: KEY_DIRS.policies,
     field: "policies",
     parse: (suffix, value, kv) => {
-      const target = suffix === "_default" ? null : hexTarget(suffix);
-      if (suffix !== "_default" && target === null) return badKey(suffix, "_default or <hex(target)>");
+      const split = splitPolicyKey(suffix);
+      if (split === null) return badKey(suffix, "_default or <hex(target)>");
+      const { target } = split;
       const json = parseJsonObject(value);
       if (!json.ok) return json;
       const parsed = parseStoredPolicy(json.value);
       return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, target, document: parsed.value }) : parsed;
     },
   },
-  { name: "queue", relPrefix: "queue/", field: "queue", parse: taskEntry },
-  { name: "running", relPrefix: "running/", field: "running", parse: taskEntry },
+  { name: "queue", relPrefix: KEY_DIRS.queue, field: "queue", parse: taskEntry },
+  { name: "running", relPrefix: KEY_DIRS.running, field: "running", parse: taskEntry },
   // the task history, from the UUIDv7 of `tasksSinceMs` on (ids are time-ordered, §2.8)
-  { name: "tasks", relPrefix: "tasks/", field: "tasks", parse: taskEntry, startSuffix: uuidv7Prefix },
+  { name: "tasks", relPrefix: KEY_DIRS.tasks, field: "tasks", parse: taskEntry, startSuffix: uuidv7Prefix },
   {
     name: "cooldown",
-    relPrefix: "cooldown/",
+    relPrefix: KEY_DIRS.cooldown,
     field: "cooldowns",
     parse: (suffix, value, kv) => {
       const split = splitKindKey(suffix);
       if (split === null || split.target === "") return badKey(suffix, "<kind-label>/<hex(target)>");
       const parsed = parseTaskCooldown(value);
       return parsed.ok
-        ? entry({ key: kv.key, modRevision: kv.modRevision, kind: split.kind, target: split.target, cooldown: parsed.value, lease: kv.lease })
+        ? entry({
+            key: kv.key,
+            modRevision: kv.modRevision,
+            kind: split.kind,
+            target: split.target,
+            cooldown: parsed.value,
+            lease: kv.lease,
+          })
         : parsed;
     },
   },
   {
     name: "merge-failures",
-    relPrefix: "merge-failures/",
+    relPrefix: KEY_DIRS.mergeFailures,
     field: "mergeFailures",
     parse: (suffix, value, kv) => {
       const split = splitFailureKey(suffix);
       if (split === null || split.target === "") return badKey(suffix, "<hex(target)>/<hex(endpoint)>");
       const parsed = parseShardFailure(value);
       return parsed.ok
-        ? entry({ key: kv.key, modRevision: kv.modRevision, target: split.target, endpoint: split.endpoint, failure: parsed.value })
+        ? entry({
+            key: kv.key,
+            modRevision: kv.modRevision,
+            target: split.target,
+            endpoint: split.endpoint,
+            failure: parsed.value,
+          })
         : parsed;
     },
   },
-  { name: "target-locks", relPrefix: "target-locks/", field: "targetLocks", parse: targetValue },
+  { name: "target-locks", relPrefix: KEY_DIRS.targetLocks, field: "targetLocks", parse: targetValue },
   {
     name: "merge-executions",
-    relPrefix: "merge-executions/",
+    relPrefix: KEY_DIRS.mergeExecutions,
     field: "mergeExecutions",
     parse: (suffix, value, kv) => {
-      const target = hexTarget(suffix);
+      const target = unhexTarget(suffix);
       if (target === null) return badKey(suffix, "<hex(target)>");
       const parsed = parseExecution(value);
       return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, target, execution: parsed.value }) : parsed;
@@ -203,37 +253,51 @@ export const FAMILIES: readonly FamilyDef[] = [
   },
   {
     name: "merge-progress",
-    relPrefix: "merge-progress/",
+    relPrefix: KEY_DIRS.mergeProgress,
     field: "mergeProgress",
     parse: (suffix, value, kv) => {
       if (suffix === "") return badKey(suffix, "<execution-id>");
       const parsed = parseMergeProgress(value);
-      return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, executionId: suffix, progress: parsed.value }) : parsed;
+      return parsed.ok
+        ? entry({ key: kv.key, modRevision: kv.modRevision, executionId: suffix, progress: parsed.value })
+        : parsed;
     },
   },
   {
     name: "merge-work",
-    relPrefix: "merge-work/",
+    relPrefix: KEY_DIRS.mergeWork,
     field: "mergeWork",
     parse: (suffix, value, kv) => {
       if (suffix === "") return badKey(suffix, "<execution-id>");
       const parsed = parseMergeWorkReport(value);
-      return parsed.ok ? entry({ key: kv.key, modRevision: kv.modRevision, executionId: suffix, report: parsed.value }) : parsed;
+      return parsed.ok
+        ? entry({ key: kv.key, modRevision: kv.modRevision, executionId: suffix, report: parsed.value })
+        : parsed;
     },
   },
   {
     name: "claims",
-    relPrefix: "claims/",
+    relPrefix: KEY_DIRS.claims,
     field: "claims",
     parse: (suffix, value, kv) => {
       if (suffix === "" || suffix.includes("/")) return badKey(suffix, "<task-id>");
       return entry({ key: kv.key, modRevision: kv.modRevision, taskId: suffix, token: value, lease: kv.lease });
     },
   },
-  { name: "merge-claims", relPrefix: "merge-claims/", field: "mergeClaims", parse: targetValue },
-  { name: "catchup-active", relPrefix: "catchup-active/", field: "catchupActive", parse: targetValue },
-  { name: "compact-preparations", relPrefix: "compact-preparations/", field: "compactPreparations", parse: targetValue },
-  { name: "compact-commit-ready", relPrefix: "compact-commit-ready/", field: "compactCommitReady", parse: targetValue },
+  { name: "merge-claims", relPrefix: KEY_DIRS.mergeClaims, field: "mergeClaims", parse: targetValue },
+  { name: "catchup-active", relPrefix: KEY_DIRS.catchupActive, field: "catchupActive", parse: targetValue },
+  {
+    name: "compact-preparations",
+    relPrefix: KEY_DIRS.compactPreparations,
+    field: "compactPreparations",
+    parse: targetValue,
+  },
+  {
+    name: "compact-commit-ready",
+    relPrefix: KEY_DIRS.compactCommitReady,
+    field: "compactCommitReady",
+    parse: targetValue,
+  },
 ];
 
 export const FAMILY_BY_NAME: ReadonlyMap<FamilyName, FamilyDef> = new Map(FAMILIES.map((f) => [f.name, f]));
@@ -243,7 +307,7 @@ const FAMILY_BY_DIR: ReadonlyMap<string, FamilyDef> = new Map(LIST_FAMILIES.map(
 
 /** Full read prefix of a family under `P` (no trailing `/`). */
 export function familyPrefix(prefix: string, family: FamilyDef): string {
-  return `${prefix}/${family.relPrefix}`;
+  return keys.dir(prefix, family.relPrefix);
 }
 
 /**
@@ -251,13 +315,10 @@ export function familyPrefix(prefix: string, family: FamilyDef): string {
  * `P/leader`, `P/leader-token`), or null for keys the console does not read.
  */
 export function familyOfKey(prefix: string, key: string): FamilyDef | null {
-  if (!key.startsWith(prefix) || key.charCodeAt(prefix.length) !== 47 /* / */) return null;
-  const rel = key.slice(prefix.length + 1);
-  if (rel === "leader" || rel === "leader-token") return FAMILY_BY_NAME.get("leader")!;
-  const slash = rel.indexOf("/");
-  return slash <= 0 ? null : (FAMILY_BY_DIR.get(rel.slice(0, slash + 1)) ?? null);
+  const dir = keyDirOf(prefix, key);
+  if (dir === KEY_DIRS.leader) return FAMILY_BY_NAME.get("leader")!;
+  return dir === null ? null : (FAMILY_BY_DIR.get(dir) ?? null);
 }
-
 
 const utf8 = new TextDecoder("utf-8");
 
@@ -268,7 +329,11 @@ const utf8 = new TextDecoder("utf-8");
 type Memo = SnapshotKv & { [KV_MEMO]?: unknown };
 
 /** Parse (or recall) one kv of `family` read under prefix `P`. `null` = not this family's key. */
-export function parseFamilyKv<F extends ListField>(prefix: string, family: ListFamilyDef<F>, kv: SnapshotKv): Outcome<EntryOf[F]> | null;
+export function parseFamilyKv<F extends ListField>(
+  prefix: string,
+  family: ListFamilyDef<F>,
+  kv: SnapshotKv,
+): Outcome<EntryOf[F]> | null;
 export function parseFamilyKv(prefix: string, family: LeaderFamilyDef, kv: SnapshotKv): Outcome<LeaderParsed> | null;
 export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null;
 export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
@@ -280,10 +345,13 @@ export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv)
 }
 
 function parseUncached(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
-  const suffix = kv.key.slice(prefix.length + 1 + family.relPrefix.length);
+  const suffix = keySuffix(prefix, family.relPrefix, kv.key);
   if (kv.value.length > MAX_VALUE_BYTES) {
     if (family.field === null && suffix !== "" && suffix !== "-token") return null;
     return skip("too_large", `value is ${kv.value.length} bytes (over ${MAX_VALUE_BYTES})`);
   }
-  return (family.field !== null ? family.parseBytes?.(suffix, kv) : undefined) ?? family.parse(suffix, utf8.decode(kv.value), kv);
+  return (
+    (family.field !== null ? family.parseBytes?.(suffix, kv) : undefined) ??
+    family.parse(suffix, utf8.decode(kv.value), kv)
+  );
 }

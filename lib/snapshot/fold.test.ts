@@ -12,7 +12,12 @@ import { foldSnapshot } from "./demand-index";
 import type { SnapshotKv } from "./types";
 
 const P = "/p";
-const kv = (key: string, value: string, modRevision: number): SnapshotKv => ({ key, value: Buffer.from(value), modRevision, lease: "0" });
+const kv = (key: string, value: string, modRevision: number): SnapshotKv => ({
+  key,
+  value: Buffer.from(value),
+  modRevision,
+  lease: "0",
+});
 const eventKv = (target: string, shard: string, value: DemandEvent | string, rev: number) =>
   kv(`${P}/demand-events/${hex(target)}/${shard}`, typeof value === "string" ? value : JSON.stringify(value), rev);
 
@@ -61,8 +66,15 @@ describe("T23 shape in memory (the fold half of reconcile_at_production_scale)",
         const times: Record<string, number> = {};
         for (let g = 1001; g <= 1000 + p; g++) times[g] = 1_700_000_000_000 + g;
         const value = JSON.stringify({
-          v: 1, shard, sealed_through: 1000 + p, sealed_bytes_through: 67_108_864, merged_through: 1000,
-          flushed_at_ms: 1_700_000_000_000, writer_epoch: 3, source: "scan", ...(p > 0 ? { sealed_times: times } : {}),
+          v: 1,
+          shard,
+          sealed_through: 1000 + p,
+          sealed_bytes_through: 67_108_864,
+          merged_through: 1000,
+          flushed_at_ms: 1_700_000_000_000,
+          writer_epoch: 3,
+          source: "scan",
+          ...(p > 0 ? { sealed_times: times } : {}),
         });
         kvs.push(kv(`${prefix}/demand-events/${hex(target)}/${shard}`, value, kvs.length + 1));
       }
@@ -95,7 +107,9 @@ describe("the production fold of stored events", () => {
           const joined = joinEvent(stored.get(e.shard) ?? null, e);
           if (joined !== "unchanged") stored.set(e.shard, joined);
         }
-        const kvs = [...stored.values()].map((e, i) => kv(`${P}/demand-events/${hex("t")}/${e.shard}`, stringifyDemandEvent(e), i + 1));
+        const kvs = [...stored.values()].map((e, i) =>
+          kv(`${P}/demand-events/${hex("t")}/${e.shard}`, stringifyDemandEvent(e), i + 1),
+        );
         const { snapshot, tables } = production(P, kvs);
         expect(snapshot.skipped).toEqual([]);
         expect(content(tables.get("t")!)).toEqual(content(rebuild(events)));

@@ -6,7 +6,6 @@ import "server-only";
 // one read (singleflight); a read of an unchanged revision is served from a small
 // per-revision cache instead of being read twice.
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
-import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
 import { currentRevision, emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
@@ -15,6 +14,7 @@ import { buildSnapshot, familyStartKey, TASKS_WINDOW_MS } from "./build";
 import { DemandIndex } from "./demand-index";
 import { FAMILIES, familyPrefix, parseFamilyKv, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
+import { BoundedMap } from "@/lib/schema/bounded-map";
 
 export interface FleetRead {
   snapshot: FleetSnapshot;
@@ -51,21 +51,18 @@ export interface FleetReaderOptions {
 export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   const cacheSize = ctx.cacheSize ?? 2;
   // reads by `readKey` (revision and tasks window), oldest first
-  const cache = new Map<string, FleetRead>();
+  const cache = new BoundedMap<string, FleetRead>({ evict: "least-recently-set", maxEntries: cacheSize });
   const inflight = new Map<string, Promise<FleetRead>>();
   /** an explicit `tasksSinceMs` reads a different `tasks/` range, so it is part of the key */
-  const readKey = (revision: number | "latest", tasksSinceMs: number | undefined) => `${revision}:${tasksSinceMs ?? "window"}`;
+  const readKey = (revision: number | "latest", tasksSinceMs: number | undefined) =>
+    `${revision}:${tasksSinceMs ?? "window"}`;
   // quantile keys and mean record size of the last read per large family: the next read
   // cuts it there, reads the parts in parallel, each from a full-size first page (same
   // revision, same result; only faster)
   const splitHints = new SplitHints();
   const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
 
-  const remember = (key: string, read: FleetRead) => {
-    cache.delete(key);
-    cache.set(key, read);
-    while (cache.size > cacheSize) cache.delete(cache.keys().next().value!);
-  };
+  const remember = (key: string, read: FleetRead) => cache.set(key, read);
 
   async function readAt(revision: number, restarts: number, tasksSinceMs: number | undefined): Promise<FleetRead> {
     const started = performance.now();
@@ -134,7 +131,8 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   }
 
   async function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
-    if (opts.revision === undefined) return shared(readKey("latest", opts.tasksSinceMs), () => latest(opts.tasksSinceMs));
+    if (opts.revision === undefined)
+      return shared(readKey("latest", opts.tasksSinceMs), () => latest(opts.tasksSinceMs));
     const revision = opts.revision;
     const key = readKey(revision, opts.tasksSinceMs);
     const hit = cache.get(key);
@@ -149,20 +147,4 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     readFleet: async (opts) => (await readFleetWithKvs(opts)).snapshot,
     clearCache: () => cache.clear(),
   };
-}
-
-let defaultReader: FleetReader | undefined;
-
-function reader(): FleetReader {
-  defaultReader ??= createFleetReader({ client: etcdClient(), prefix: etcdPrefix() });
-  return defaultReader;
-}
-
-/** The fleet at one revision, from the configured etcd and prefix. */
-export function readFleet(opts: ReadFleetOptions = {}): Promise<FleetSnapshot> {
-  return reader().readFleet(opts);
-}
-
-export function readFleetWithKvs(opts: ReadFleetOptions = {}): Promise<FleetRead> {
-  return reader().readFleetWithKvs(opts);
 }

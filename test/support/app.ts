@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { freePort, waitFor } from "./ports";
+import { freePort } from "./ports";
+import { until } from "./observe";
 
 export interface RunningApp {
   url: string;
@@ -24,7 +25,10 @@ const ROOT = path.resolve(__dirname, "../..");
  * Returns once health says `ready` (the first full read and plan are done), or, with
  * `ready: false`, as soon as the server answers at all.
  */
-export async function startApp(env: Record<string, string>, opts: { port?: number; inspect?: boolean; ready?: boolean } = {}): Promise<RunningApp> {
+export async function startApp(
+  env: Record<string, string>,
+  opts: { port?: number; inspect?: boolean; ready?: boolean } = {},
+): Promise<RunningApp> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
     throw new Error("no production build: run `npx next build` first (scripts/test.sh does)");
@@ -32,21 +36,30 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
   const port = opts.port ?? (await freePort());
   let output = "";
   const nodeArgs = opts.inspect ? ["--inspect=127.0.0.1:0"] : [];
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout?.on("data", (d: Buffer) => (output += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   try {
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`the console server exited: ${output}`);
-      const res = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
-      if (opts.ready === false) return res.status > 0;
-      return ((await res.json()) as { ready?: boolean }).ready === true;
-    }, 60_000, `the console server on ${url}`);
+    await until(
+      async () =>
+        (await (async () => {
+          if (child.exitCode !== null) throw new Error(`the console server exited: ${output}`);
+          const res = await fetch(`${url}/api/v1/health`, { signal: AbortSignal.timeout(5000) });
+          if (opts.ready === false) return res.status > 0;
+          return ((await res.json()) as { ready?: boolean }).ready === true;
+        })()) || undefined,
+      60_000,
+      { what: `the console server on ${url}` },
+    );
   } catch (e) {
     child.kill("SIGKILL");
     throw new Error(`${(e as Error).message}\n${output.slice(-3000)}`);
@@ -56,7 +69,9 @@ export async function startApp(env: Record<string, string>, opts: { port?: numbe
     port,
     process: child,
     logs: () => output,
-    inspectorUrl: opts.inspect ? (/Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(output)?.[1] ?? null) : null,
+    inspectorUrl: opts.inspect
+      ? (/Debugger listening on (ws:\/\/127\.0\.0\.1:\d+\/\S+)/.exec(output)?.[1] ?? null)
+      : null,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       await new Promise<void>((resolve) => {

@@ -47,7 +47,9 @@ export class EtcdHttp {
       try {
         return await this.callOnce<T>(path, body, timeoutMs);
       } catch (e) {
-        const transient = /answered 5\d\d|fetch failed|ECONNREFUSED|ECONNRESET|aborted|timeout/i.test((e as Error).message) && !/compacted/.test((e as Error).message);
+        const transient =
+          /answered 5\d\d|fetch failed|ECONNREFUSED|ECONNRESET|aborted|timeout/i.test((e as Error).message) &&
+          !/compacted/.test((e as Error).message);
         if (!transient || Date.now() > deadline) throw e;
         await new Promise((r) => setTimeout(r, 250));
       }
@@ -104,7 +106,10 @@ export class EtcdHttp {
   }
 
   async deletePrefix(prefix: string): Promise<number> {
-    const r = await this.call<{ header: { revision: string } }>("/v3/kv/deleterange", { key: b64(prefix), range_end: b64(prefixEnd(prefix)) });
+    const r = await this.call<{ header: { revision: string } }>("/v3/kv/deleterange", {
+      key: b64(prefix),
+      range_end: b64(prefixEnd(prefix)),
+    });
     return Number(r.header.revision);
   }
 
@@ -128,7 +133,11 @@ export class EtcdHttp {
     });
     return {
       revision: Number(r.header.revision),
-      kvs: (r.kvs ?? []).map((kv) => ({ key: unb64(kv.key), value: unb64(kv.value), modRevision: Number(kv.mod_revision) })),
+      kvs: (r.kvs ?? []).map((kv) => ({
+        key: unb64(kv.key),
+        value: unb64(kv.value),
+        modRevision: Number(kv.mod_revision),
+      })),
       more: r.more ?? false,
       count: Number(r.count ?? 0),
     };

@@ -4,7 +4,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, waitFor } from "./ports";
+import { freePort } from "./ports";
+import { until } from "./observe";
 
 export const ETCD_BIN = process.env.ETCD_BIN ?? "/usr/bin/etcd";
 
@@ -41,7 +42,8 @@ export async function startEtcd(opts: { size?: number; extraArgs?: string[] } = 
   const size = opts.size ?? 1;
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "console-etcd-"));
   const specs: { name: string; clientPort: number; peerPort: number }[] = [];
-  for (let i = 0; i < size; i++) specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort() });
+  for (let i = 0; i < size; i++)
+    specs.push({ name: `m${i}`, clientPort: await freePort(), peerPort: await freePort() });
   const initialCluster = specs.map((s) => `${s.name}=http://127.0.0.1:${s.peerPort}`).join(",");
 
   const members: EtcdMember[] = specs.map((s) => {
@@ -66,17 +68,28 @@ export async function startEtcd(opts: { size?: number; extraArgs?: string[] } = 
       },
       async start() {
         const args = [
-          "--name", s.name,
-          "--data-dir", dataDir,
-          "--listen-client-urls", clientUrl,
-          "--advertise-client-urls", clientUrl,
-          "--listen-peer-urls", peerUrl,
-          "--initial-advertise-peer-urls", peerUrl,
-          "--initial-cluster", initialCluster,
-          "--initial-cluster-state", started ? "existing" : "new",
-          "--initial-cluster-token", path.basename(root),
-          "--log-level", "error",
-          "--logger", "zap",
+          "--name",
+          s.name,
+          "--data-dir",
+          dataDir,
+          "--listen-client-urls",
+          clientUrl,
+          "--advertise-client-urls",
+          clientUrl,
+          "--listen-peer-urls",
+          peerUrl,
+          "--initial-advertise-peer-urls",
+          peerUrl,
+          "--initial-cluster",
+          initialCluster,
+          "--initial-cluster-state",
+          started ? "existing" : "new",
+          "--initial-cluster-token",
+          path.basename(root),
+          "--log-level",
+          "error",
+          "--logger",
+          "zap",
           ...(opts.extraArgs ?? []),
         ];
         started = true;
@@ -91,7 +104,9 @@ export async function startEtcd(opts: { size?: number; extraArgs?: string[] } = 
         });
         await new Promise<void>((resolve, reject) => {
           child.once("spawn", () => resolve());
-          child.once("error", (e) => reject(new Error(`cannot start ${ETCD_BIN}: ${e.message} (install Debian's etcd-server)`)));
+          child.once("error", (e) =>
+            reject(new Error(`cannot start ${ETCD_BIN}: ${e.message} (install Debian's etcd-server)`)),
+          );
         });
         void stderr;
       },
@@ -100,7 +115,11 @@ export async function startEtcd(opts: { size?: number; extraArgs?: string[] } = 
   });
 
   await Promise.all(members.map((m) => m.start()));
-  await Promise.all(members.map((m) => waitFor(() => healthy(m.clientUrl), 30_000, `etcd ${m.clientUrl}`)));
+  await Promise.all(
+    members.map((m) =>
+      until(async () => (await healthy(m.clientUrl)) || undefined, 30_000, { what: `etcd ${m.clientUrl}` }),
+    ),
+  );
 
   return {
     members,

@@ -30,7 +30,6 @@ export interface HostileRecord {
 }
 
 /** mulberry32, the simulator's seedable PRNG (deterministic across platforms). */
-export { rng as prng } from "@/lib/sim/seed-kv";
 import { rng as prng } from "@/lib/sim/seed-kv";
 
 const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
@@ -61,18 +60,39 @@ const demandEvent = (t: string, i: number) => ({
   source: "writer",
   sealed_times: { "91": NOW - 120_000 },
 });
-const task = (t: string, i: number) => ({ id: `task-${i}`, kind: "merge_wal", target: t, state: "queued", enqueued_at: NOW - 1000 });
+const task = (t: string, i: number) => ({
+  id: `task-${i}`,
+  kind: "merge_wal",
+  target: t,
+  state: "queued",
+  enqueued_at: NOW - 1000,
+});
 
 const FAMILIES: Family[] = [
-  { name: "demand-events", key: (t, i) => `${hex(t)}/shard-${i}`, segments: 2, hexKeyed: true, json: true, template: demandEvent },
+  {
+    name: "demand-events",
+    key: (t, i) => `${hex(t)}/shard-${i}`,
+    segments: 2,
+    hexKeyed: true,
+    json: true,
+    template: demandEvent,
+  },
   {
     name: "demand",
     key: (t) => hex(t),
-    segments: 1, hexKeyed: true,
+    segments: 1,
+    hexKeyed: true,
     json: true,
     template: () => ({
       v: 1,
-      shards: { s1: { sealed: { epoch: 1, value: 50 }, merged: { epoch: 1, value: 40 }, sealed_bytes: 10, sealed_times: { "41": NOW } } },
+      shards: {
+        s1: {
+          sealed: { epoch: 1, value: 50 },
+          merged: { epoch: 1, value: 40 },
+          sealed_bytes: 10,
+          sealed_times: { "41": NOW },
+        },
+      },
       observed_revision: 3,
       updated_ms: NOW,
     }),
@@ -80,7 +100,8 @@ const FAMILIES: Family[] = [
   {
     name: "executors",
     key: (t, i) => `exec-hostile-${i}`,
-    segments: 1, hexKeyed: false,
+    segments: 1,
+    hexKeyed: false,
     json: true,
     template: (t, i) => ({
       v: 1,
@@ -98,7 +119,8 @@ const FAMILIES: Family[] = [
   {
     name: "assignments",
     key: (t, i) => `${hex(t)}/unit-${i}`,
-    segments: 2, hexKeyed: true,
+    segments: 2,
+    hexKeyed: true,
     json: true,
     template: (t, i) => ({
       v: 1,
@@ -117,12 +139,27 @@ const FAMILIES: Family[] = [
   },
   { name: "tasks", key: (t, i) => `task-hostile-${i}`, segments: 1, hexKeyed: false, json: true, template: task },
   { name: "queue", key: (t, i) => `task-hostile-${i}`, segments: 1, hexKeyed: false, json: true, template: task },
-  { name: "running", key: (t, i) => `task-hostile-${i}`, segments: 1, hexKeyed: false, json: true, template: (t, i) => ({ ...task(t, i), state: "running", started_at: NOW }) },
-  { name: "policies", key: (t) => hex(t), segments: 1, hexKeyed: true, json: true, template: () => ({ v: 1, mode: "legacy", merge: { min_generations: 4 } }) },
+  {
+    name: "running",
+    key: (t, i) => `task-hostile-${i}`,
+    segments: 1,
+    hexKeyed: false,
+    json: true,
+    template: (t, i) => ({ ...task(t, i), state: "running", started_at: NOW }),
+  },
+  {
+    name: "policies",
+    key: (t) => hex(t),
+    segments: 1,
+    hexKeyed: true,
+    json: true,
+    template: () => ({ v: 1, mode: "legacy", merge: { min_generations: 4 } }),
+  },
   {
     name: "merge-failures",
     key: (t, i) => `${hex(t)}/${hex(`http://worker-${i}:8080`)}`,
-    segments: 2, hexKeyed: true,
+    segments: 2,
+    hexKeyed: true,
     json: true,
     template: (t, i) => ({
       target: t,
@@ -138,14 +175,16 @@ const FAMILIES: Family[] = [
   {
     name: "cooldown",
     key: (t) => `compact/${hex(t)}`,
-    segments: 2, hexKeyed: false, // `<kind-label>/<hex>`: the hex is the second segment (bad keys are still generated)
+    segments: 2,
+    hexKeyed: false, // `<kind-label>/<hex>`: the hex is the second segment (bad keys are still generated)
     json: true,
     template: (t) => ({ kind: "compact", target: t, failures: 4, until_ms: NOW + 600_000, last_error: "boom" }),
   },
   {
     name: "merge-executions",
     key: (t) => hex(t),
-    segments: 1, hexKeyed: true,
+    segments: 1,
+    hexKeyed: true,
     json: true,
     template: (t, i) => ({
       id: `exec-${i}`,
@@ -161,34 +200,114 @@ const FAMILIES: Family[] = [
       protocol: 2,
     }),
   },
-  { name: "merge-progress", key: (t, i) => `exec-${i}`, segments: 1, hexKeyed: false, json: true, template: () => ({ sequence: 7 }) },
-  { name: "merge-work", key: (t, i) => `exec-${i}`, segments: 1, hexKeyed: false, json: true, template: () => ({ sequence: 7, rows: 10 }) },
-  { name: "compact-noops", key: (t) => hex(t), segments: 1, hexKeyed: true, json: true, template: (t) => ({ uri: `s3://b/${t}`, version: 3, options: {} }) },
+  {
+    name: "merge-progress",
+    key: (t, i) => `exec-${i}`,
+    segments: 1,
+    hexKeyed: false,
+    json: true,
+    template: () => ({ sequence: 7 }),
+  },
+  {
+    name: "merge-work",
+    key: (t, i) => `exec-${i}`,
+    segments: 1,
+    hexKeyed: false,
+    json: true,
+    template: () => ({ sequence: 7, rows: 10 }),
+  },
+  {
+    name: "compact-noops",
+    key: (t) => hex(t),
+    segments: 1,
+    hexKeyed: true,
+    json: true,
+    template: (t) => ({ uri: `s3://b/${t}`, version: 3, options: {} }),
+  },
   {
     name: "repairs",
     key: (t, i) => `${hex(t)}/${NOW + i}`,
-    segments: 2, hexKeyed: true,
+    segments: 2,
+    hexKeyed: true,
     json: true,
-    template: (t, i) => ({ target: t, repaired_at_ms: NOW + i, read_version: 1, committed_version: 2, triggered_by: "repair", dropped: [] }),
+    template: (t, i) => ({
+      target: t,
+      repaired_at_ms: NOW + i,
+      read_version: 1,
+      committed_version: 2,
+      triggered_by: "repair",
+      dropped: [],
+    }),
   },
-  { name: "leader", key: () => "", segments: 1, hexKeyed: false, json: true, template: () => ({ v: 1, token: "tok", instance: "m1", since_ms: NOW }) },
-  { name: "dedupe", key: (t, i) => `merge-wal/${hex(t)}`, segments: 2, hexKeyed: false, json: false, template: () => ({}) },
+  {
+    name: "leader",
+    key: () => "",
+    segments: 1,
+    hexKeyed: false,
+    json: true,
+    template: () => ({ v: 1, token: "tok", instance: "m1", since_ms: NOW }),
+  },
+  {
+    name: "dedupe",
+    key: (t) => `merge-wal/${hex(t)}`,
+    segments: 2,
+    hexKeyed: false,
+    json: false,
+    template: () => ({}),
+  },
   { name: "target-locks", key: (t) => hex(t), segments: 1, hexKeyed: true, json: false, template: () => ({}) },
-  { name: "claims", key: (t, i) => `task-hostile-${i}`, segments: 1, hexKeyed: false, json: false, template: () => ({}) },
+  {
+    name: "claims",
+    key: (t, i) => `task-hostile-${i}`,
+    segments: 1,
+    hexKeyed: false,
+    json: false,
+    template: () => ({}),
+  },
   {
     name: "console/shadow-history",
     key: (t, i) => String(NOW - i * 60_000).padStart(16, "0"),
-    segments: 1, hexKeyed: false,
+    segments: 1,
+    hexKeyed: false,
     json: true,
-    template: (t, i) => ({ at_ms: NOW - i * 60_000, revision: 10, outcomes: { discovery_miss: 0, queued_only: 0, running: 0, placement_gap: 0, phantom_task: 0 }, disagreements: 0 }),
+    template: (t, i) => ({
+      at_ms: NOW - i * 60_000,
+      revision: 10,
+      outcomes: { discovery_miss: 0, queued_only: 0, running: 0, placement_gap: 0, phantom_task: 0 },
+      disagreements: 0,
+    }),
   },
-  { name: "unknown-family", key: (t, i) => `x-${i}`, segments: 1, hexKeyed: false, json: true, template: () => ({ v: 1 }) },
+  {
+    name: "unknown-family",
+    key: (t, i) => `x-${i}`,
+    segments: 1,
+    hexKeyed: false,
+    json: true,
+    template: () => ({ v: 1 }),
+  },
 ];
 
-export const HOSTILE_FAMILIES = FAMILIES.map((f) => f.name);
-
-const BAD_JSON = ['{"v":1,"shard":', "{'v':1}", "NaN", "{v:1}", '{"v":1}}', "[1,2", "\u0000", "", "undefined", '{"a":"\\x"}', '{"v":01}'];
-const HUGE_NUMBERS = ["18446744073709551616", "9007199254740993", "1e400", "-1e400", "123456789012345678901234567890", "1.7976931348623157e309"];
+const BAD_JSON = [
+  '{"v":1,"shard":',
+  "{'v':1}",
+  "NaN",
+  "{v:1}",
+  '{"v":1}}',
+  "[1,2",
+  "\u0000",
+  "",
+  "undefined",
+  '{"a":"\\x"}',
+  '{"v":01}',
+];
+const HUGE_NUMBERS = [
+  "18446744073709551616",
+  "9007199254740993",
+  "1e400",
+  "-1e400",
+  "123456789012345678901234567890",
+  "1.7976931348623157e309",
+];
 const WEIRD_VERSIONS: unknown[] = [2, 99, -1, "1", 1.5, 4294967296, true, [1], { v: 1 }];
 const WRONG_VALUES: unknown[] = ["12", null, true, [], {}, [1, 2], { value: 1 }, "", "NaN", -0.5, 1e-300];
 
@@ -208,7 +327,12 @@ function randomBytes(rand: () => number, n: number): Buffer {
 }
 
 /** Replaces one (possibly nested) leaf of `obj` via `mutate`, chosen by `rand`. */
-function mutateLeaf(obj: Record<string, unknown>, rand: () => number, mutate: (old: unknown) => unknown, numericOnly: boolean): Record<string, unknown> {
+function mutateLeaf(
+  obj: Record<string, unknown>,
+  rand: () => number,
+  mutate: (old: unknown) => unknown,
+  numericOnly: boolean,
+): Record<string, unknown> {
   const paths: string[][] = [];
   const walk = (o: unknown, path: string[]) => {
     if (o && typeof o === "object" && !Array.isArray(o)) {
@@ -272,7 +396,10 @@ function badKey(rand: () => number, i: number): { suffix: string | Buffer; badFo
     { suffix: hex(`t${i}`), badFor: "double" }, // missing the second segment
     { suffix: "/" + hex(`double-slash-${i}`), badFor: "all" },
     { suffix: hex("x".repeat(600)) + `/${i}`, badFor: "single" }, // a 600-char target
-    { suffix: Buffer.concat([Buffer.from(hex(`t${i}`) + "/"), Buffer.from([0xff, 0xfe, 0x00, 0x80])]), badFor: "single" }, // raw non-UTF-8 bytes
+    {
+      suffix: Buffer.concat([Buffer.from(hex(`t${i}`) + "/"), Buffer.from([0xff, 0xfe, 0x00, 0x80])]),
+      badFor: "single",
+    }, // raw non-UTF-8 bytes
   ];
   return options[Math.floor(rand() * options.length)];
 }
@@ -282,7 +409,13 @@ function badKey(rand: () => number, i: number): { suffix: string | Buffer; badFo
  * records of ~`nearLimitBytes` each go to distinct families (so no 8-key page of one
  * family holds two of them and etcd's 4 MiB response cap stays reachable by paging).
  */
-export function hostileRecords(opts: { prefix: string; count: number; seed: number; nearLimit?: number; nearLimitBytes?: number }): HostileRecord[] {
+export function hostileRecords(opts: {
+  prefix: string;
+  count: number;
+  seed: number;
+  nearLimit?: number;
+  nearLimitBytes?: number;
+}): HostileRecord[] {
   const rand = prng(opts.seed);
   const nearLimit = opts.nearLimit ?? 3;
   const nearLimitBytes = opts.nearLimitBytes ?? 1_500_000;
@@ -291,14 +424,25 @@ export function hostileRecords(opts: { prefix: string; count: number; seed: numb
   const seen = new Set<string>();
   for (let i = 0; i < opts.count; i++) {
     const nearLimitHere = i < nearLimit;
-    const family = nearLimitHere ? jsonFamilies[i % jsonFamilies.length] : FAMILIES[Math.floor(rand() * FAMILIES.length)];
+    const family = nearLimitHere
+      ? jsonFamilies[i % jsonFamilies.length]
+      : FAMILIES[Math.floor(rand() * FAMILIES.length)];
     const kind: HostileKind = nearLimitHere ? "near_limit" : pickKind(rand);
     const target = targetName(rand, i);
     // one hostile fleet default policy: a reader must fall back, never fail every table
     const bad = kind === "bad_key" ? badKey(rand, i) : null;
-    const suffix = bad ? bad.suffix : family.name === "policies" && !seen.has(Buffer.from(`${opts.prefix}/policies/_default`).toString("hex")) ? "_default" : family.key(target, i);
+    const suffix = bad
+      ? bad.suffix
+      : family.name === "policies" && !seen.has(Buffer.from(`${opts.prefix}/policies/_default`).toString("hex"))
+        ? "_default"
+        : family.key(target, i);
     const base = `${opts.prefix}/${family.name}`;
-    let key: string | Buffer = typeof suffix === "string" ? (suffix === "" && family.name === "leader" ? base : `${base}/${suffix}`) : Buffer.concat([Buffer.from(`${base}/`), suffix]);
+    let key: string | Buffer =
+      typeof suffix === "string"
+        ? suffix === "" && family.name === "leader"
+          ? base
+          : `${base}/${suffix}`
+        : Buffer.concat([Buffer.from(`${base}/`), suffix]);
     // etcd refuses a txn that puts one key twice: a repeated key gets a distinct tail
     const id = Buffer.from(key).toString("hex");
     if (seen.has(id)) key = Buffer.concat([Buffer.from(key), Buffer.from(`/dup-${i}`)]);
@@ -313,19 +457,26 @@ export function hostileRecords(opts: { prefix: string; count: number; seed: numb
         text = BAD_JSON[Math.floor(rand() * BAD_JSON.length)];
         break;
       case "wrong_type":
-        text = JSON.stringify(mutateLeaf(template, rand, () => WRONG_VALUES[Math.floor(rand() * WRONG_VALUES.length)], false));
+        text = JSON.stringify(
+          mutateLeaf(template, rand, () => WRONG_VALUES[Math.floor(rand() * WRONG_VALUES.length)], false),
+        );
         break;
       case "huge_number":
         text = withRawNumber(template, rand, HUGE_NUMBERS[Math.floor(rand() * HUGE_NUMBERS.length)]);
         break;
       case "negative":
-        text = JSON.stringify(mutateLeaf(template, rand, (old) => (rand() < 0.5 ? -1 : -Math.abs(Number(old) || 1) * 1e6), true));
+        text = JSON.stringify(
+          mutateLeaf(template, rand, (old) => (rand() < 0.5 ? -1 : -Math.abs(Number(old) || 1) * 1e6), true),
+        );
         break;
       case "deep_object":
         text = rand() < 0.5 ? deepValue(rand) : JSON.stringify(template).replace(/^\{/, `{"deep":${deepValue(rand)},`);
         break;
       case "near_limit":
-        text = JSON.stringify({ ...template, padding: "p".repeat(Math.max(0, nearLimitBytes - JSON.stringify(template).length - 20)) });
+        text = JSON.stringify({
+          ...template,
+          padding: "p".repeat(Math.max(0, nearLimitBytes - JSON.stringify(template).length - 20)),
+        });
         break;
       case "unknown_version":
         text = JSON.stringify({ ...template, v: WEIRD_VERSIONS[Math.floor(rand() * WEIRD_VERSIONS.length)] });
@@ -338,13 +489,23 @@ export function hostileRecords(opts: { prefix: string; count: number; seed: numb
         break;
     }
     const value = typeof text === "string" ? Buffer.from(text, "utf8") : text;
-    out.push({ key, value, family: family.name, kind, definitelyBad: isDefinitelyBad(family, kind, value, bad?.badFor ?? "none") });
+    out.push({
+      key,
+      value,
+      family: family.name,
+      kind,
+      definitelyBad: isDefinitelyBad(family, kind, value, bad?.badFor ?? "none"),
+    });
   }
   return out;
 }
 
 function isDefinitelyBad(family: Family, kind: HostileKind, value: Buffer, badFor: BadFor): boolean {
-  if (kind === "bad_key") return family.hexKeyed && (badFor === "all" || (badFor === "single" ? family.segments === 1 : badFor === "double" && family.segments === 2));
+  if (kind === "bad_key")
+    return (
+      family.hexKeyed &&
+      (badFor === "all" || (badFor === "single" ? family.segments === 1 : badFor === "double" && family.segments === 2))
+    );
   if (!family.json) return false;
   let parsed: unknown;
   try {

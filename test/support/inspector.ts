@@ -15,7 +15,11 @@ async function withInspector<T>(url: string, use: (send: Send) => Promise<T>): P
   let next = 0;
   const pending = new Map<number, { resolve: (r: Record<string, unknown>) => void; reject: (e: Error) => void }>();
   socket.on("message", (data: Buffer) => {
-    const msg = JSON.parse(data.toString()) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+    const msg = JSON.parse(data.toString()) as {
+      id?: number;
+      result?: Record<string, unknown>;
+      error?: { message: string };
+    };
     const waiter = msg.id === undefined ? undefined : pending.get(msg.id);
     if (!waiter) return;
     pending.delete(msg.id!);

@@ -23,6 +23,8 @@ export interface LoadWriter {
   bursts(): number;
   /** the etcd revision of the last burst written (0 before the first) */
   lastRevision(): number;
+  /** how many bursts were written at a revision in (after, upTo], where the writer knows each burst's revision */
+  burstsBetween?(after: number, upTo: number): number;
   stop(): Promise<number>;
 }
 
@@ -30,6 +32,7 @@ export interface LoadWriter {
 export function burstWriter(etcd: EtcdHttp, everyMs: number, burstOf: (burst: number) => Put[]): LoadWriter {
   let bursts = 0;
   let last = 0;
+  const written: number[] = [];
   let writing = false;
   let loop: Promise<void> = Promise.resolve();
   return {
@@ -40,6 +43,7 @@ export function burstWriter(etcd: EtcdHttp, everyMs: number, burstOf: (burst: nu
         while (writing) {
           const started = Date.now();
           last = await etcd.putMany(burstOf(bursts), 100_000, 64 * 1024 * 1024);
+          written.push(last);
           bursts += 1;
           await sleep(Math.max(0, everyMs - (Date.now() - started)));
         }
@@ -47,6 +51,7 @@ export function burstWriter(etcd: EtcdHttp, everyMs: number, burstOf: (burst: nu
     },
     bursts: () => bursts,
     lastRevision: () => last,
+    burstsBetween: (after, upTo) => written.filter((r) => r > after && r <= upTo).length,
     async stop() {
       writing = false;
       await loop;
@@ -81,7 +86,13 @@ interface EndpointStats {
 }
 
 export interface LoadResult {
-  config: { clients: number; warmup_s: number; duration_s: number; detail_targets: number; burst_every_ms: number | null };
+  config: {
+    clients: number;
+    warmup_s: number;
+    duration_s: number;
+    detail_targets: number;
+    burst_every_ms: number | null;
+  };
   machine: { cpus: number; node: string; platform: string };
   all: EndpointStats & { requests_per_s: number };
   by_endpoint: Record<LoadEndpoint, EndpointStats>;
@@ -152,7 +163,8 @@ async function drive(opts: LoadOptions, ms: number, counter: { n: number }) {
         latencies.get(endpoint)!.push(res.ms);
         if (res.status !== 200) {
           errors.set(endpoint, errors.get(endpoint)! + 1);
-          if (samples.length < 10) samples.push(`${endpoint} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)}`);
+          if (samples.length < 10)
+            samples.push(`${endpoint} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)}`);
         }
       }
     }),
@@ -200,7 +212,10 @@ function rssSampler(pid: number, everyMs: number) {
     tailMedian(of: Phase, ms: number): number {
       const own = samples.filter((x) => x.phase === of);
       const end = own[own.length - 1].at;
-      const tail = own.filter((x) => x.at >= end - ms).map((x) => x.bytes).sort((a, b) => a - b);
+      const tail = own
+        .filter((x) => x.at >= end - ms)
+        .map((x) => x.bytes)
+        .sort((a, b) => a - b);
       return tail[Math.floor(tail.length / 2)];
     },
     peak: (of: Phase) => Math.max(...samples.filter((x) => x.phase === of).map((x) => x.bytes)),
@@ -215,7 +230,8 @@ async function liveRevisionAtLeast(baseUrl: string, revision: number, log: (line
   for (;;) {
     const at = metricSum(await fetchMetrics(baseUrl), "console_snapshot_revision");
     if (at >= revision) return;
-    if (Date.now() > deadline) return log(`the live snapshot is at revision ${at}, not yet at the last burst's ${revision}, after 20 s`);
+    if (Date.now() > deadline)
+      return log(`the live snapshot is at revision ${at}, not yet at the last burst's ${revision}, after 20 s`);
     await sleep(100);
   }
 }
@@ -235,20 +251,36 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const burstsBefore = opts.writer?.bursts() ?? 0;
   const before = await fetchMetrics(opts.baseUrl);
 
-  log(`run: ${opts.clients} clients for ${opts.durationMs / 1000} s${opts.writer ? `, a write burst every ${opts.writer.everyMs} ms` : ""}`);
+  log(
+    `run: ${opts.clients} clients for ${opts.durationMs / 1000} s${opts.writer ? `, a write burst every ${opts.writer.everyMs} ms` : ""}`,
+  );
   const started = Date.now();
   const run = await drive(opts, opts.durationMs, counter);
   const elapsedS = (Date.now() - started) / 1000;
-  const bursts = ((await opts.writer?.stop()) ?? 0) - burstsBefore;
+  const burstsAfter = (await opts.writer?.stop()) ?? 0;
   // the last burst's watch events have landed once the live snapshot reached its revision
   if (opts.writer) await liveRevisionAtLeast(opts.baseUrl, opts.writer.lastRevision(), log);
   sampler.sample();
   sampler.stop();
   const afterHeap = await opts.liveHeap?.();
   const after = await fetchMetrics(opts.baseUrl);
+  // The run's bursts are those the watch applied between the two scrapes: the cache counts
+  // a batch's events and sets its revision in one synchronous step, so a scrape's counters
+  // hold exactly the bursts at or below its revision (a burst written while the run began
+  // is counted on the side its events fell, never on one side by count and the other by events).
+  const bursts =
+    opts.writer?.burstsBetween?.(
+      metricSum(before, "console_snapshot_revision"),
+      metricSum(after, "console_snapshot_revision"),
+    ) ?? burstsAfter - burstsBefore;
   const rssWarm = sampler.tailMedian("warm-up", RSS_TAIL_MS);
   const rssAfter = sampler.tailMedian("run", RSS_TAIL_MS);
-  log(`RSS (MiB, one sample a second): ${sampler.samples.filter((_, k) => k % 4 === 0).map((x) => `${x.phase === "run" ? "r" : "w"}${Math.round(x.bytes / 1048576)}`).join(" ")}`);
+  log(
+    `RSS (MiB, one sample a second): ${sampler.samples
+      .filter((_, k) => k % 4 === 0)
+      .map((x) => `${x.phase === "run" ? "r" : "w"}${Math.round(x.bytes / 1048576)}`)
+      .join(" ")}`,
+  );
 
   const all = [...run.latencies.values()].flat();
   const errors = [...run.errors.values()].reduce((a, b) => a + b, 0);
@@ -267,7 +299,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     },
     machine: { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` },
     all: { ...stats(all, errors), requests_per_s: Math.round(all.length / elapsedS) },
-    by_endpoint: Object.fromEntries(LOAD_ENDPOINTS.map((e) => [e, stats(run.latencies.get(e)!, run.errors.get(e)!)])) as Record<LoadEndpoint, EndpointStats>,
+    by_endpoint: Object.fromEntries(
+      LOAD_ENDPOINTS.map((e) => [e, stats(run.latencies.get(e)!, run.errors.get(e)!)]),
+    ) as Record<LoadEndpoint, EndpointStats>,
     error_samples: run.samples,
     rss: {
       warm_mib: mib(rssWarm),

@@ -90,7 +90,10 @@ export interface Timed<T = unknown> {
 }
 
 /** GET `url` as JSON with a timeout; never throws (a network failure has status 0). */
-export async function getJson<T = Record<string, unknown>>(url: string, opts: { timeoutMs?: number; headers?: Record<string, string> } = {}): Promise<Timed<T>> {
+export async function getJson<T = Record<string, unknown>>(
+  url: string,
+  opts: { timeoutMs?: number; headers?: Record<string, string> } = {},
+): Promise<Timed<T>> {
   const started = performance.now();
   try {
     const res = await fetch(url, { headers: opts.headers, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
@@ -104,8 +107,16 @@ export async function getJson<T = Record<string, unknown>>(url: string, opts: { 
     return { status: res.status, ms: performance.now() - started, body: body as T, headers: res.headers };
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    const detail = cause ? ` (${cause.code ?? ""}${cause.code && cause.message ? ": " : ""}${cause.message ?? ""})` : "";
-    return { status: 0, ms: performance.now() - started, body: undefined as T, headers: new Headers(), networkError: `${(e as Error).message}${detail}` };
+    const detail = cause
+      ? ` (${cause.code ?? ""}${cause.code && cause.message ? ": " : ""}${cause.message ?? ""})`
+      : "";
+    return {
+      status: 0,
+      ms: performance.now() - started,
+      body: undefined as T,
+      headers: new Headers(),
+      networkError: `${(e as Error).message}${detail}`,
+    };
   }
 }
 
@@ -117,13 +128,39 @@ export function percentile(sorted: number[], p: number): number {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `check` every `everyMs` until it returns a value (not undefined) or `timeoutMs` passes. */
-export async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number, everyMs = 100): Promise<{ value: T; ms: number } | null> {
+/**
+ * THE wait of the tests: polls `check` every `everyMs` (default 100) until it returns a
+ * value (not undefined or false; a thrown error counts as not yet) or `timeoutMs` passes.
+ * Without `what` a timeout answers null (the caller asserts on it); with `what` it throws,
+ * naming what was awaited and the last value or error seen.
+ */
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  opts: { what: string; everyMs?: number },
+): Promise<{ value: T; ms: number }>;
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  opts?: number | { everyMs?: number },
+): Promise<{ value: T; ms: number } | null>;
+export async function until<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs: number,
+  opts: number | { what?: string; everyMs?: number } = {},
+): Promise<{ value: T; ms: number } | null> {
+  const { what, everyMs = 100 } = typeof opts === "number" ? { everyMs: opts } : opts;
   const started = Date.now();
+  let last: unknown;
   for (;;) {
-    const v = await check().catch(() => undefined);
-    if (v !== undefined) return { value: v, ms: Date.now() - started };
-    if (Date.now() - started > timeoutMs) return null;
+    const v = await check().catch((e: unknown) => ((last = e), undefined));
+    if (v !== undefined && v !== false) return { value: v, ms: Date.now() - started };
+    if (v === false) last = v;
+    if (Date.now() - started > timeoutMs) {
+      if (what === undefined) return null;
+      const seen = last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300);
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${seen})`);
+    }
     await sleep(everyMs);
   }
 }

@@ -19,7 +19,17 @@ export function productionBurst(prefix: string, b: number, tables = 10, fleetSiz
     for (const shard of PRODUCTION_SHARDS) {
       puts.push({
         key: `${prefix}/demand-events/${hex(productionTarget(i))}/${shard}`,
-        value: JSON.stringify({ v: 1, shard, sealed_through: sealed, sealed_bytes_through: 64 * 1024 * 1024, merged_through: merged, flushed_at_ms: 1_700_000_000_000 + sealed, writer_epoch: 3, source: "writer", sealed_times: times }),
+        value: JSON.stringify({
+          v: 1,
+          shard,
+          sealed_through: sealed,
+          sealed_bytes_through: 64 * 1024 * 1024,
+          merged_through: merged,
+          flushed_at_ms: 1_700_000_000_000 + sealed,
+          writer_epoch: 3,
+          source: "writer",
+          sealed_times: times,
+        }),
       });
     }
   }
@@ -27,12 +37,20 @@ export function productionBurst(prefix: string, b: number, tables = 10, fleetSiz
 }
 
 /** Seeds the production scenario (its first `tables` tables) plus six executors; returns the seeded revision. */
-export async function seedProduction(etcd: EtcdHttp, prefix: string, log: (s: string) => void, tables = PRODUCTION_TABLES): Promise<number> {
+export async function seedProduction(
+  etcd: EtcdHttp,
+  prefix: string,
+  log: (s: string) => void,
+  tables = PRODUCTION_TABLES,
+): Promise<number> {
   const started = Date.now();
-  const kvs = [...productionKvs(prefix)].slice(0, tables * PRODUCTION_SHARDS.length).map((kv) => ({ key: kv.key, value: kv.value }));
+  const kvs = [...productionKvs(prefix)]
+    .slice(0, tables * PRODUCTION_SHARDS.length)
+    .map((kv) => ({ key: kv.key, value: kv.value }));
   const executors = Array.from({ length: 6 }, (_, i) => heartbeatPut(prefix, `executor-${i}`, 2 + (i % 3), Date.now()));
   const revision = await etcd.putMany([...kvs, ...executors]);
-  log(`seeded ${kvs.length} demand events + 6 executors in ${((Date.now() - started) / 1000).toFixed(1)} s (revision ${revision})`);
+  log(
+    `seeded ${kvs.length} demand events + 6 executors in ${((Date.now() - started) / 1000).toFixed(1)} s (revision ${revision})`,
+  );
   return revision;
 }
-

@@ -1,5 +1,5 @@
-import { apiHandler } from "@/lib/api/handler";
-import { notFound } from "@/lib/api/errors";
+import { apiHandler } from "@/lib/http/handler";
+import { notFound } from "@/lib/http/errors";
 import { z } from "zod";
 
 export const dynamic = "force-dynamic";
@@ -7,9 +7,12 @@ export const runtime = "nodejs";
 
 // Any /api path no route serves: 404 not_found as JSON (console-api.md "Conventions"), not
 // Next's HTML page. Every defined route takes precedence over this catch-all.
-const unknownEndpoint = apiHandler({ route: "/api/[...unknown]", query: z.object({}), access: "public" }, async ({ request }) => {
-  throw notFound(`no endpoint ${request.method} ${new URL(request.url).pathname}`);
-});
+const unknownEndpoint = apiHandler(
+  { route: "/api/[...unknown]", query: z.object({}), access: "public" },
+  async ({ request }) => {
+    throw notFound(`no endpoint ${request.method} ${new URL(request.url).pathname}`);
+  },
+);
 
 export const GET = unknownEndpoint;
 export const POST = unknownEndpoint;

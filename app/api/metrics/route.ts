@@ -1,9 +1,11 @@
-import { apiHandler } from "@/lib/api/handler";
-import { metricsResponse } from "@/lib/api/metrics";
-import { noQuery } from "@/lib/schema/api/common";
+import { apiHandler } from "@/lib/http/handler";
+import { metricsResponse } from "@/lib/process/metrics";
+import { noQuerySchema } from "@/lib/schema/api/common";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/metrics: Prometheus text exposition of the console's metrics.
-export const GET = apiHandler({ route: "/api/metrics", query: noQuery, access: "public" }, () => metricsResponse());
+export const GET = apiHandler({ route: "/api/metrics", query: noQuerySchema, access: "public" }, () =>
+  metricsResponse(),
+);

@@ -43,10 +43,16 @@ export async function fetchFleet(revision: number | null, signal?: AbortSignal):
   return { ...first, tables, next_cursor: null, listing };
 }
 
-/** Every table at a newer plan, from the whole fleet `base` the page holds: only the changes travel. */
+/**
+ * Every table at a newer plan, from the whole fleet `base` the page holds: only the changes
+ * travel. While etcd is away the refresh fails and the page keeps the whole list it holds,
+ * as of its last good revision (not the first pages of a read at that revision).
+ */
 export async function refreshFleet(base: DemandList | undefined, signal?: AbortSignal): Promise<DemandList> {
   if (base) {
-    const next = await fetchDemandPage({ include_idle: true, since: base.listing }, signal);
+    const next = await fetchLiveOrLastGood<DemandList>(PATH, { include_idle: true, since: base.listing }, signal, {
+      fallback: false,
+    });
     const { changes, ...envelope } = next as unknown as DemandChanges;
     const tables = changes && applyChanges(base.tables, changes, envelope.matched);
     if (tables) return { ...envelope, tables, next_cursor: null };
@@ -61,7 +67,11 @@ export async function refreshFleet(base: DemandList | undefined, signal?: AbortS
  * places with the rest in their old order, then patch the moving fields (wait, score,
  * place in line) of the rows the patches name. Null when the changes do not fit this base.
  */
-export function applyChanges(base: readonly TableSummary[], changes: NonNullable<DemandChanges["changes"]>, matched: number): TableSummary[] | null {
+export function applyChanges(
+  base: readonly TableSummary[],
+  changes: NonNullable<DemandChanges["changes"]>,
+  matched: number,
+): TableSummary[] | null {
   const drop = new Set(changes.removed);
   for (const r of changes.rows) drop.add(r.table.target);
   const kept = base.filter((t) => !drop.has(t.target));
@@ -80,7 +90,12 @@ export function applyChanges(base: readonly TableSummary[], changes: NonNullable
   for (const [at, wait_ms, score, rank, of] of changes.patches) {
     const row = out[at];
     if (!row) return null;
-    out[at] = { ...row, wait_ms, score, position: row.position && rank !== null && of !== null ? { ...row.position, rank, of } : row.position };
+    out[at] = {
+      ...row,
+      wait_ms,
+      score,
+      position: row.position && rank !== null && of !== null ? { ...row.position, rank, of } : row.position,
+    };
   }
   return out;
 }
@@ -97,7 +112,16 @@ export interface FleetPageParam {
 }
 
 export function fetchFleetPage(param: FleetPageParam, signal?: AbortSignal): Promise<DemandList> {
-  return fetchDemandPage({ limit: FLEET_PAGE_LIMIT, include_idle: true, cursor: param.cursor, revision: param.revision, now_ms: param.now_ms }, signal);
+  return fetchDemandPage(
+    {
+      limit: FLEET_PAGE_LIMIT,
+      include_idle: true,
+      cursor: param.cursor,
+      revision: param.revision,
+      now_ms: param.now_ms,
+    },
+    signal,
+  );
 }
 
 export function nextFleetPage(page: DemandList): FleetPageParam | null {

@@ -12,8 +12,13 @@ export interface Outage {
   polls: number;
   /** which of the two the last failed poll found */
   cause: "etcd" | "console" | null;
-  /** when a poll last found etcd answering, and the revision it served then */
-  lastGoodAt: number | null;
+  /**
+   * How old the console's snapshot was at the last poll that found etcd answering (the
+   * server's own measure), and when that poll answered on this tab's monotonic clock
+   * (performance.now(): an interval, never a date), with the revision it served then.
+   */
+  lastGoodAgeMs: number | null;
+  lastGoodSeenAt: number | null;
   lastGoodRevision: number | null;
   /** the console's own last good snapshot, as the last `down` health answer reported it */
   snapshotRevision: number | null;
@@ -24,7 +29,16 @@ export interface Outage {
 /** One slow answer is not an outage: it takes two failed polls in a row. */
 export const OUTAGE_POLLS = 2;
 
-const INITIAL: Outage = { polls: 0, cause: null, lastGoodAt: null, lastGoodRevision: null, snapshotRevision: null, snapshotAgeMs: null, degraded: null };
+const INITIAL: Outage = {
+  polls: 0,
+  cause: null,
+  lastGoodAgeMs: null,
+  lastGoodSeenAt: null,
+  lastGoodRevision: null,
+  snapshotRevision: null,
+  snapshotAgeMs: null,
+  degraded: null,
+};
 let outage: Outage = INITIAL;
 const listeners = new Set<() => void>();
 
@@ -35,11 +49,33 @@ function record(next: Outage): void {
 
 function recordAnswer(body: HealthResponse): void {
   if (body.status === "down") {
-    record({ ...outage, polls: outage.polls + 1, cause: "etcd", snapshotRevision: body.snapshot?.revision ?? null, snapshotAgeMs: body.snapshot?.age_ms ?? null, degraded: null });
+    record({
+      ...outage,
+      polls: outage.polls + 1,
+      cause: "etcd",
+      snapshotRevision: body.snapshot?.revision ?? null,
+      snapshotAgeMs: body.snapshot?.age_ms ?? null,
+      degraded: null,
+    });
   } else {
     const revision = body.revision ?? body.snapshot?.revision ?? outage.lastGoodRevision;
-    record({ ...INITIAL, lastGoodAt: Date.now(), lastGoodRevision: revision, snapshotRevision: body.snapshot?.revision ?? revision, degraded: body.status === "degraded" ? body : null });
+    record({
+      ...INITIAL,
+      lastGoodAgeMs: body.snapshot?.age_ms ?? 0,
+      lastGoodSeenAt: performance.now(),
+      lastGoodRevision: revision,
+      snapshotRevision: body.snapshot?.revision ?? revision,
+      degraded: body.status === "degraded" ? body : null,
+    });
   }
+}
+
+/**
+ * A data answer said `etcd_unavailable` (issue 27): the header turns from "live" at once,
+ * without waiting for two health polls. The next good health poll clears it.
+ */
+export function noteEtcdUnavailable(): void {
+  record({ ...outage, polls: Math.max(outage.polls + 1, OUTAGE_POLLS), cause: "etcd" });
 }
 
 /** Health never throws for `down`: the banner needs the body, not an error. */

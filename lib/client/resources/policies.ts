@@ -1,12 +1,20 @@
 // Policies (console-api.md `/api/v1/policies`): keys + fetchers for the list and one
 // policy (both honour the pinned revision), the preview, and the guarded writes, which
 // carry If-Match, X-Change-Reason and X-Preview-Digest (Additions "Policy edits an admin can trust").
-import type { DeletedPolicyResponse, PolicyListResponse, PolicyResponse, PreviewResponse, SavedPolicyResponse } from "@/lib/schema/api/policies";
+import type {
+  DeletedPolicyResponse,
+  PolicyListResponse,
+  PolicyResponse,
+  PreviewResponse,
+  SavedPolicyResponse,
+} from "@/lib/schema/api/policies";
 import type { PolicyDocument } from "@/lib/schema/policy";
+import { targetPath } from "../api-core";
 import { fetchJson, sendJson } from "../fetch-json";
+import { evidenceHeader } from "./evidence";
 
 const LIST = "/api/v1/policies";
-export const policyPath = (target: string) => `${LIST}/${encodeURIComponent(target)}`;
+export const policyPath = (target: string) => targetPath(LIST, target);
 
 export const policyKeys = {
   all: ["policies"] as const,
@@ -33,10 +41,20 @@ export interface WriteGuard {
   reason: string;
   /** the digest of the preview the admin reviewed */
   digest: string;
+  /** takeover gates the admin overrides, with the second reason (X-Override-Gates, X-Override-Reason) */
+  override?: { gates: readonly string[]; reason: string };
 }
 
 /** Header values are bytes: the reason travels percent-encoded UTF-8 (the server decodes it). */
-const guardHeaders = (g: WriteGuard) => ({ "if-match": String(g.ifMatch), "x-change-reason": encodeURIComponent(g.reason), "x-preview-digest": g.digest });
+const guardHeaders = (g: WriteGuard) => ({
+  "if-match": String(g.ifMatch),
+  "x-change-reason": encodeURIComponent(g.reason),
+  "x-preview-digest": g.digest,
+  ...evidenceHeader(),
+  ...(g.override && g.override.gates.length > 0
+    ? { "x-override-gates": g.override.gates.join(","), "x-override-reason": encodeURIComponent(g.override.reason) }
+    : {}),
+});
 
 export function savePolicy(target: string, doc: PolicyDocument, guard: WriteGuard): Promise<SavedPolicyResponse> {
   return sendJson<SavedPolicyResponse>("PUT", policyPath(target), { body: doc, headers: guardHeaders(guard) });

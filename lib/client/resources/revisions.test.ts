@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRevisionTime, parsePin } from "./revisions";
+import { describeRevisionTime, parsePin, revisionTimeText } from "./revisions";
 
 // 2026-12-01 08:57:30 UTC
 const NOW = Date.UTC(2026, 11, 1, 8, 57, 30);
@@ -9,9 +9,15 @@ describe("parsePin (the time picker's input)", () => {
     expect(parsePin("21000", NOW, 30_000)).toEqual({ kind: "revision", revision: 21_000 });
     expect(parsePin("rev 21,000", NOW, 30_000)).toEqual({ kind: "revision", revision: 21_000 });
     expect(parsePin("#7", NOW, null)).toEqual({ kind: "revision", revision: 7 });
-    expect(parsePin("99999999999999999999", NOW, 30_000)).toMatchObject({ kind: "error", message: "99999999999999999999 is not a revision etcd can have" });
+    expect(parsePin("99999999999999999999", NOW, 30_000)).toMatchObject({
+      kind: "error",
+      message: "99999999999999999999 is not a revision etcd can have",
+    });
     expect(parsePin("0", NOW, 30_000).kind).toBe("error");
-    expect(parsePin("40000", NOW, 30_000)).toEqual({ kind: "error", message: "revision 40,000 does not exist yet (the newest is 30,000)" });
+    expect(parsePin("40000", NOW, 30_000)).toEqual({
+      kind: "error",
+      message: "revision 40,000 does not exist yet (the newest is 30,000)",
+    });
   });
 
   it("reads clock times as today's (UTC), or last night's when later than now", () => {
@@ -35,15 +41,35 @@ describe("parsePin (the time picker's input)", () => {
 
   it("says what it cannot read", () => {
     expect(parsePin("", NOW, null).kind).toBe("error");
-    expect(parsePin("last tuesday", NOW, null)).toEqual({ kind: "error", message: 'cannot read "last tuesday": type a time (03:10, yesterday 22:00, 2h ago) or a revision' });
+    expect(parsePin("last tuesday", NOW, null)).toEqual({
+      kind: "error",
+      message: 'cannot read "last tuesday": type a time (03:10, yesterday 22:00, 2h ago) or a revision',
+    });
     expect(parsePin("3 fortnights ago", NOW, null).kind).toBe("error");
   });
 });
 
 describe("describeRevisionTime", () => {
   it("gives the error in seconds and the basis in words", () => {
-    expect(describeRevisionTime({ revision: 1, at_ms: 0, basis: "record_timestamps", error_ms: 4_000 })).toBe("±4 s, estimated from heartbeats and flush times");
-    expect(describeRevisionTime({ revision: 1, at_ms: 0, basis: "console_clock", error_ms: 300 })).toBe("±< 1 s, from the console's clock");
+    expect(describeRevisionTime({ revision: 1, at_ms: 0, basis: "record_timestamps", error_ms: 4_000 })).toBe(
+      "±4 s, estimated from heartbeats and flush times",
+    );
+    expect(describeRevisionTime({ revision: 1, at_ms: 0, basis: "console_clock", error_ms: 300 })).toBe(
+      "±< 1 s, from the console's clock",
+    );
     expect(describeRevisionTime({ revision: 1, at_ms: null, basis: "unknown", error_ms: null })).toBe("time unknown");
+  });
+});
+
+describe("revisionTimeText", () => {
+  it("says a narrow estimate as a time, a wide one as the range it stands for", () => {
+    const at = Date.UTC(2026, 11, 1, 19, 9, 48);
+    expect(revisionTimeText({ revision: 1, at_ms: at, basis: "console_clock", error_ms: 4_000 })).toBe(
+      "2026-12-01 19:09:48Z (±4 s, from the console's clock)",
+    );
+    expect(revisionTimeText({ revision: 1, at_ms: at, basis: "record_timestamps", error_ms: 12 * 3_600_000 })).toBe(
+      "some time between 2026-12-01 07:09:48Z and 2026-12-02 07:09:48Z (estimated from heartbeats and flush times: the console's own clock samples do not reach back this far)",
+    );
+    expect(revisionTimeText({ revision: 1, at_ms: null, basis: "unknown", error_ms: null })).toBe("an unknown time");
   });
 });

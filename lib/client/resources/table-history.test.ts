@@ -10,11 +10,24 @@ const point = (at_ms: number, state: "would_place" | "would_skip", code: string 
   class: "normal",
   score: 1,
   verdict: { state, code },
+  moved_by: null,
+  executor: null,
+  journal: null,
+  now_ms: at_ms,
+  basis: "fleet_plan",
 });
 
 describe("verdictSpans", () => {
   it("joins runs of one verdict and ends each where the next begins", () => {
-    const spans = verdictSpans([point(10, "would_skip", "no_free_slot"), point(20, "would_skip", "no_free_slot"), point(30, "would_place", null), point(40, "would_skip", "cooldown")], 50);
+    const spans = verdictSpans(
+      [
+        point(10, "would_skip", "no_free_slot"),
+        point(20, "would_skip", "no_free_slot"),
+        point(30, "would_place", null),
+        point(40, "would_skip", "cooldown"),
+      ],
+      50,
+    );
     expect(spans).toEqual([
       { state: "would_skip", code: "no_free_slot", fromMs: 10, toMs: 30, points: 2 },
       { state: "would_place", code: null, fromMs: 30, toMs: 40, points: 1 },

@@ -11,7 +11,11 @@ export const tableHistoryKeys = {
 };
 
 export function fetchTableHistory(target: string, toMs: number | null, signal?: AbortSignal): Promise<HistoryResponse> {
-  return fetchJson<HistoryResponse>("/api/v1/scheduler/demand/history", { target, to_ms: toMs === null ? null : Math.floor(toMs) }, signal);
+  return fetchJson<HistoryResponse>(
+    "/api/v1/scheduler/demand/history",
+    { target, to_ms: toMs === null ? null : Math.floor(toMs) },
+    signal,
+  );
 }
 
 /** A run of points with the same verdict (and skip code): "skipped for no_free_slot from 02:10 to 03:40". */

@@ -7,7 +7,13 @@ import { joinEvent } from "../join";
 const SOURCE: Record<string, DemandSource> = { W: "writer", Ex: "executor", Scan: "scan" };
 
 /** `ev(shard, sealed, merged?, epoch, source)`: bytes = sealed × 1000, flushed = sealed × 10. */
-export function ev(shard: string, sealed: number, merged: number | null, epoch: number, source: "W" | "Ex" | "Scan"): DemandEvent {
+export function ev(
+  shard: string,
+  sealed: number,
+  merged: number | null,
+  epoch: number,
+  source: "W" | "Ex" | "Scan",
+): DemandEvent {
   return {
     v: 1,
     shard,
@@ -31,7 +37,12 @@ export function cloneDemandEvent(event: DemandEvent): DemandEvent {
 export function cloneTableDemand(table: TableDemand): TableDemand {
   const shards: TableDemand["shards"] = {};
   for (const [id, s] of Object.entries(table.shards)) {
-    const copy = { sealed: { ...s.sealed }, merged: s.merged && { ...s.merged }, sealed_bytes: s.sealed_bytes, sealed_times: s.sealed_times.copy() };
+    const copy = {
+      sealed: { ...s.sealed },
+      merged: s.merged && { ...s.merged },
+      sealed_bytes: s.sealed_bytes,
+      sealed_times: s.sealed_times.copy(),
+    };
     Object.defineProperty(shards, id, { value: copy, enumerable: true, writable: true, configurable: true }); // "__proto__" too
   }
   return { ...table, shards };
@@ -65,7 +76,16 @@ export function demand(pending: number, oldest: number): TableDemand {
   for (let g = 1; g <= pending; g++) {
     foldEvent(
       table,
-      { v: 1, shard: "s", sealed_through: g, sealed_bytes_through: g * 1_000_000, merged_through: null, flushed_at_ms: oldest + g, writer_epoch: 1, source: "writer" },
+      {
+        v: 1,
+        shard: "s",
+        sealed_through: g,
+        sealed_bytes_through: g * 1_000_000,
+        merged_through: null,
+        flushed_at_ms: oldest + g,
+        writer_epoch: 1,
+        source: "writer",
+      },
       g,
       0,
     );
@@ -93,9 +113,12 @@ export const eventArb: fc.Arbitrary<DemandEvent> = fc
     epoch: fc.nat({ max: 3 }),
     source: fc.constantFrom("writer", "executor", "scan") as fc.Arbitrary<DemandEvent["source"]>,
     // up to 80 times so the 64-cap is exercised
-    times: fc.option(fc.dictionary(fc.nat({ max: 150 }).map(String), fc.integer({ min: 900, max: 1100 }), { maxKeys: 80 }), {
-      nil: undefined,
-    }),
+    times: fc.option(
+      fc.dictionary(fc.nat({ max: 150 }).map(String), fc.integer({ min: 900, max: 1100 }), { maxKeys: 80 }),
+      {
+        nil: undefined,
+      },
+    ),
   })
   .map((r) => {
     const e: DemandEvent = {

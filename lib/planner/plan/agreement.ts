@@ -56,7 +56,9 @@ export function executorAgreement(
     );
   }
   if (masterShadow === null && consoleShadow !== null) {
-    reasons.push("The master's last shadow pass recorded no row for it (it ran at another revision, or no leader is running).");
+    reasons.push(
+      "The master's last shadow pass recorded no row for it (it ran at another revision, or no leader is running).",
+    );
   } else if (masterShadow !== null && consoleShadow === null) {
     reasons.push(
       `The master's shadow pass placed it on ${masterShadow.executor} at another revision (its row was written ${writtenAt(masterShadow)}); at revision ${formatCount(revision)} the same rule does not place it.`,
@@ -64,5 +66,11 @@ export function executorAgreement(
   } else if (masterShadow !== null && consoleShadow !== null && masterShadow.executor !== consoleShadow) {
     reasons.push(masterMismatchReason(masterShadow, consoleShadow, revision));
   }
-  return { verdict: design, console_shadow: consoleShadow, master_shadow: masterShadow, agree: reasons.length === 0, reasons };
+  return {
+    verdict: design,
+    console_shadow: consoleShadow,
+    master_shadow: masterShadow,
+    agree: reasons.length === 0,
+    reasons,
+  };
 }

@@ -46,7 +46,8 @@ export interface BlockerContext {
 function tailEntry(u: PlanUnit, policy: EffectivePolicy): WhyNot {
   const limit = policy.max_turn_wait_secs[u.kind as keyof EffectivePolicy["max_turn_wait_secs"]];
   const waited = u.wait_ms === null ? "its wait is unknown" : `it has waited ${formatDuration(u.wait_ms)}`;
-  const promotion = limit === undefined ? "it is never promoted" : `it is promoted after waiting ${formatDuration(limit * 1000)}`;
+  const promotion =
+    limit === undefined ? "it is never promoted" : `it is promoted after waiting ${formatDuration(limit * 1000)}`;
   return whyNot(
     "tail_below_threshold",
     `${u.kind} is a tail (score ${u.score.toFixed(2)}, below 1): tails are not placed; ${promotion} and ${waited}.`,
@@ -64,7 +65,9 @@ function runningEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
     });
   }
   if (u.kind === "merge_wal" && ctx.fence?.activeTaskClaimed) {
-    return whyNot("already_running", "The active merge_wal task holds a live claim: it is running now.", { kind: u.kind });
+    return whyNot("already_running", "The active merge_wal task holds a live claim: it is running now.", {
+      kind: u.kind,
+    });
   }
   const held = index?.liveAssignments[0];
   if (held) {
@@ -89,7 +92,8 @@ function cooldownEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
 }
 
 function ledgerEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
-  let worst: { code: "needs_attention" | "failure_backoff"; rec: NonNullable<TargetIndex["failures"]>[number] } | null = null;
+  let worst: { code: "needs_attention" | "failure_backoff"; rec: NonNullable<TargetIndex["failures"]>[number] } | null =
+    null;
   for (const rec of ctx.index?.failures ?? []) {
     if (!failureAppliesTo(rec.endpoint, u.kind)) continue;
     const code = ledgerBlock(rec, ctx.now);
@@ -130,17 +134,29 @@ function fenceEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
 export function unitBlockers(u: PlanUnit, ctx: BlockerContext): WhyNot[] {
   const { policy } = ctx;
   if (policy.mode === "frozen") {
-    return [whyNot("policy_frozen", "This table's policy mode is frozen: nothing new is placed until an admin changes it.", { mode: policy.mode })];
+    return [
+      whyNot("policy_frozen", "This table's policy mode is frozen: nothing new is placed until an admin changes it.", {
+        mode: policy.mode,
+      }),
+    ];
   }
   if (policy.mode === "drain") {
-    return [whyNot("policy_draining", "This table's policy mode is drain: running work may finish, nothing new is placed.", { mode: policy.mode })];
+    return [
+      whyNot("policy_draining", "This table's policy mode is drain: running work may finish, nothing new is placed.", {
+        mode: policy.mode,
+      }),
+    ];
   }
   if (!policy.kinds_allowed.includes(POLICY_KIND[u.kind])) {
     return [
-      whyNot("kind_not_allowed", `${POLICY_KIND[u.kind]} is not in this table's policy kinds_allowed (${policy.kinds_allowed.join(", ")}).`, {
-        kind: u.kind,
-        kinds_allowed: policy.kinds_allowed,
-      }),
+      whyNot(
+        "kind_not_allowed",
+        `${POLICY_KIND[u.kind]} is not in this table's policy kinds_allowed (${policy.kinds_allowed.join(", ")}).`,
+        {
+          kind: u.kind,
+          kinds_allowed: policy.kinds_allowed,
+        },
+      ),
     ];
   }
   if (u.class_rank === 5) return [tailEntry(u, policy)];

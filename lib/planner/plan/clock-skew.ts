@@ -8,7 +8,7 @@ import { formatDuration } from "./why-not";
 
 /**
  * Timestamps up to this far ahead are not skew: a pinned plan's `now` is the clock rounded
- * down to 2 s (lib/api/meta.ts NOW_STEP_MS), so a record written in those 2 s is not news.
+ * down to 2 s (lib/time/evaluation.ts NOW_STEP_MS), so a record written in those 2 s is not news.
  */
 export const CLOCK_SKEW_TOLERANCE_MS = 2000;
 
@@ -28,7 +28,12 @@ export function lastActivity(demand: TableDemand): number | null {
   return newest;
 }
 
-export function clockSkew(demand: TableDemand, oldestPendingMs: number | null, index: TargetIndex | undefined, now: number): ClockSkew | null {
+export function clockSkew(
+  demand: TableDemand,
+  oldestPendingMs: number | null,
+  index: TargetIndex | undefined,
+  now: number,
+): ClockSkew | null {
   let newest = lastActivity(demand) ?? -Infinity;
   let record: ClockSkew["record"] = "flush";
   const consider = (ms: number | null | undefined, kind: ClockSkew["record"]) => {

@@ -16,7 +16,8 @@ export const POLICY_EXECUTOR_KIND: Record<ExecutorKind, PolicyExecutorKind> = {
 };
 
 /** Filter stages in order; a row's reason is the first stage it fails. */
-export type Stage = "orphan" | "draining" | "executor_not_allowed" | "no_free_slot" | "rate_limited" | "insufficient_bytes";
+export type Stage =
+  "orphan" | "draining" | "executor_not_allowed" | "no_free_slot" | "rate_limited" | "insufficient_bytes";
 const STAGE_RANK: Record<Stage, number> = {
   orphan: 0,
   draining: 0,
@@ -57,10 +58,18 @@ export function acceptsFor(check: ExecutorCheck): (row: HeadroomRow) => boolean 
 /** Why no row fits `check`, as one why-not entry with per-reason counts in `detail`. */
 export function noFitEntry(rows: readonly HeadroomRow[], check: ExecutorCheck): WhyNot {
   if (rows.length === 0) {
-    return whyNot("no_executors", "0/0 executors fit: no executor has a live heartbeat.", { considered: 0, counts: {} });
+    return whyNot("no_executors", "0/0 executors fit: no executor has a live heartbeat.", {
+      considered: 0,
+      counts: {},
+    });
   }
   const counts: Record<Stage, number> = {
-    orphan: 0, draining: 0, executor_not_allowed: 0, no_free_slot: 0, rate_limited: 0, insufficient_bytes: 0,
+    orphan: 0,
+    draining: 0,
+    executor_not_allowed: 0,
+    no_free_slot: 0,
+    rate_limited: 0,
+    insufficient_bytes: 0,
   };
   let furthest: Stage = "orphan";
   let bestHas = -1;

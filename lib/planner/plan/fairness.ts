@@ -25,7 +25,11 @@ export interface TurnLimitOutcome {
 }
 
 /** Apply `max_consecutive_turns`: `units` are one table's units in planner order. */
-export function applyTurnLimit(units: PlanUnit[], history: TurnHistory | undefined, policy: EffectivePolicy): TurnLimitOutcome {
+export function applyTurnLimit(
+  units: PlanUnit[],
+  history: TurnHistory | undefined,
+  policy: EffectivePolicy,
+): TurnLimitOutcome {
   const run = consecutiveRun(history);
   if (!run || units.length < 2 || units[0].kind !== run.kind) return { units, yielded: null };
   const limit = policy.max_consecutive_turns[run.kind as keyof EffectivePolicy["max_consecutive_turns"]];

@@ -34,7 +34,13 @@ function sameCapacity(a: PlannerFleet["heartbeats"], b: PlannerFleet["heartbeats
     const y = b.get(id);
     if (y === undefined) return false;
     if (x === y) continue;
-    if (x.kind !== y.kind || x.draining !== y.draining || x.bytes_total !== y.bytes_total || !sameRecord(x.slots_total, y.slots_total)) return false;
+    if (
+      x.kind !== y.kind ||
+      x.draining !== y.draining ||
+      x.bytes_total !== y.bytes_total ||
+      !sameRecord(x.slots_total, y.slots_total)
+    )
+      return false;
   }
   return true;
 }
@@ -85,13 +91,26 @@ export function sameRecord(a: object | undefined, b: object | undefined): boolea
     const u = x[k];
     const v = y[k];
     if (u === v) continue;
-    if (u === null || v === null || typeof u !== "object" || typeof v !== "object" || JSON.stringify(u) !== JSON.stringify(v)) return false;
+    if (
+      u === null ||
+      v === null ||
+      typeof u !== "object" ||
+      typeof v !== "object" ||
+      JSON.stringify(u) !== JSON.stringify(v)
+    )
+      return false;
   }
   return true;
 }
 
 /** Adds to `out` every key whose value differs between `a` and `b` (or is in one only); stops past `limit`. */
-function diffMaps<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, same: (x: V, y: V) => boolean, out: Set<string>, limit = Infinity): void {
+function diffMaps<V>(
+  a: ReadonlyMap<string, V>,
+  b: ReadonlyMap<string, V>,
+  same: (x: V, y: V) => boolean,
+  out: Set<string>,
+  limit = Infinity,
+): void {
   if (a === b) return;
   let common = 0;
   for (const [key, value] of b) {

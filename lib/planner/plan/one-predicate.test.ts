@@ -15,15 +15,38 @@ import { NOW, GiB, assignment, demand, fleet, heartbeat } from "./__fixtures__/f
 
 const targets = ["a", "b", "c", "d", "e", "f", "g", "h"];
 const executorIds = ["e1", "e2", "w1", "w2"];
-const NO_FIT = new Set(["no_executors", "all_draining", "no_free_slot", "insufficient_bytes", "rate_limited", "executor_not_allowed"]);
+const NO_FIT = new Set([
+  "no_executors",
+  "all_draining",
+  "no_free_slot",
+  "insufficient_bytes",
+  "rate_limited",
+  "executor_not_allowed",
+]);
 
 const fleetArb = fc
   .record({
-    tables: fc.dictionary(fc.constantFrom(...targets), fc.record({ pending: fc.integer({ min: 0, max: 400 }), ageSecs: fc.integer({ min: 0, max: 8000 }), fragments: fc.constantFrom(0, 40) })),
-    allowed: fc.dictionary(fc.constantFrom(...targets), fc.shuffledSubarray(["resident", "worker", "catchup_job"] as const, { minLength: 1 }), { maxKeys: 3 }),
+    tables: fc.dictionary(
+      fc.constantFrom(...targets),
+      fc.record({
+        pending: fc.integer({ min: 0, max: 400 }),
+        ageSecs: fc.integer({ min: 0, max: 8000 }),
+        fragments: fc.constantFrom(0, 40),
+      }),
+    ),
+    allowed: fc.dictionary(
+      fc.constantFrom(...targets),
+      fc.shuffledSubarray(["resident", "worker", "catchup_job"] as const, { minLength: 1 }),
+      { maxKeys: 3 },
+    ),
     executors: fc.dictionary(
       fc.constantFrom(...executorIds),
-      fc.record({ slots: fc.integer({ min: 0, max: 3 }), bytes: fc.constantFrom(0, GiB, 3 * GiB, 5 * GiB), draining: fc.boolean(), worker: fc.boolean() }),
+      fc.record({
+        slots: fc.integer({ min: 0, max: 3 }),
+        bytes: fc.constantFrom(0, GiB, 3 * GiB, 5 * GiB),
+        draining: fc.boolean(),
+        worker: fc.boolean(),
+      }),
     ),
     held: fc.array(
       fc.record({
@@ -41,15 +64,32 @@ const fleetArb = fc
     const heartbeats = Object.fromEntries(
       Object.entries(executors).map(([id, e]) => [
         id,
-        heartbeat({ kind: e.worker ? "worker" : "resident_master", slots_total: { merge_wal: e.slots, compact: e.slots }, bytes_total: e.bytes, draining: e.draining }),
+        heartbeat({
+          kind: e.worker ? "worker" : "resident_master",
+          slots_total: { merge_wal: e.slots, compact: e.slots },
+          bytes_total: e.bytes,
+          draining: e.draining,
+        }),
       ]),
     );
     return fleet(
       {
-        tables: Object.fromEntries(Object.entries(tables).map(([t, s]) => [t, demand(s.pending, NOW - s.ageSecs * 1000, { fragment_count: s.fragments })])),
+        tables: Object.fromEntries(
+          Object.entries(tables).map(([t, s]) => [
+            t,
+            demand(s.pending, NOW - s.ageSecs * 1000, { fragment_count: s.fragments }),
+          ]),
+        ),
         heartbeats,
         policies: Object.fromEntries(Object.entries(allowed).map(([t, a]) => [t, { executors_allowed: a }])),
-        assignments: held.map((h, i) => assignment(`held-${i}`, h.executor, { unit_id: `h${i}`, state: h.state, created_ms: NOW - h.agoMs, reserved_bytes: h.bytes })),
+        assignments: held.map((h, i) =>
+          assignment(`held-${i}`, h.executor, {
+            unit_id: `h${i}`,
+            state: h.state,
+            created_ms: NOW - h.agoMs,
+            reserved_bytes: h.bytes,
+          }),
+        ),
       },
       { limits: { placementsPerExecutorPerMin: rate, maxPlacementsPerCycle: cycle } },
     );
@@ -63,11 +103,18 @@ describe("placing and explaining ask the same question", () => {
         const plan = planFleet(f, NOW);
         const limits = { ...DEFAULT_PLANNER_LIMITS, ...f.limits };
         // replay the plan's headroom: §6.2 step 3 (no shadow rows), reservations in planner order
-        const rows = foldHeadroom([...f.heartbeats].map(([id, hb]) => ({ id, heartbeat: hb })), f.assignments, { countShadow: false });
+        const rows = foldHeadroom(
+          [...f.heartbeats].map(([id, hb]) => ({ id, heartbeat: hb })),
+          f.assignments,
+          { countShadow: false },
+        );
         const recent = new Map(indexFleet(f, NOW).recentPlacements);
         const checkOf = (kind: TaskKind, t: (typeof plan.tables)[number]): ExecutorCheck => ({
           kind,
-          bytes: kind === "merge_wal" ? expectedMergeBytes({ localBudgetBytes: limits.localMemoryBytes, appendMaxBytes: limits.appendMaxBytes }) : limits.maintenanceBytes,
+          bytes:
+            kind === "merge_wal"
+              ? expectedMergeBytes({ localBudgetBytes: limits.localMemoryBytes, appendMaxBytes: limits.appendMaxBytes })
+              : limits.maintenanceBytes,
           policy: t.policy.effective,
           recent,
           ratePerMin: limits.placementsPerExecutorPerMin,
@@ -105,6 +152,13 @@ describe("placing and explaining ask the same question", () => {
     // the fleets reach both answers and every stage
     expect(seen.placed).toBeGreaterThan(100);
     expect(seen.noFit).toBeGreaterThan(100);
-    expect([...seen.stages].sort()).toEqual(["draining", "executor_not_allowed", "insufficient_bytes", "no_free_slot", "orphan", "rate_limited"]);
+    expect([...seen.stages].sort()).toEqual([
+      "draining",
+      "executor_not_allowed",
+      "insufficient_bytes",
+      "no_free_slot",
+      "orphan",
+      "rate_limited",
+    ]);
   });
 });

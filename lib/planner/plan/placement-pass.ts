@@ -71,13 +71,22 @@ export class PlacementPass {
     this.placements = options.placements ?? [];
     this.cycle = options.cycle ?? cycleLimitOf(limits);
     this.limit = limits.maxPlacementsPerCycle ?? Infinity;
-    this.mergeBytes = expectedMergeBytes({ localBudgetBytes: limits.localMemoryBytes, appendMaxBytes: limits.appendMaxBytes });
+    this.mergeBytes = expectedMergeBytes({
+      localBudgetBytes: limits.localMemoryBytes,
+      appendMaxBytes: limits.appendMaxBytes,
+    });
     this.intern = options.intern;
   }
 
   // built only where an executor is actually looked for (not for remembered answers)
   private checkFor(kind: TaskKind, policy: ExecutorCheck["policy"]): ExecutorCheck {
-    return { kind, bytes: unitBytes(kind, this.limits, this.mergeBytes), policy, recent: this.recent, ratePerMin: this.limits.placementsPerExecutorPerMin };
+    return {
+      kind,
+      bytes: unitBytes(kind, this.limits, this.mergeBytes),
+      policy,
+      recent: this.recent,
+      ratePerMin: this.limits.placementsPerExecutorPerMin,
+    };
   }
 
   /** The outcome of the next candidate in planner order; a placement reserves its capacity. */
@@ -99,7 +108,14 @@ export class PlacementPass {
     if (this.placements.length >= this.limit) return skipOutcome(d, this.cycle.entry, this.cycle.outcome);
     const check = this.checkFor(kind, policy);
     const row = pickExecutor(this.rows, acceptsFor(check))!;
-    this.placements.push({ target: d.target, kind, executor: row.executor, reserved_bytes: check.bytes, class: d.candidate!.class, score: unitScore(d.candidate!.score) });
+    this.placements.push({
+      target: d.target,
+      kind,
+      executor: row.executor,
+      reserved_bytes: check.bytes,
+      class: d.candidate!.class,
+      score: unitScore(d.candidate!.score),
+    });
     this.reserve(row, kind, check.bytes);
     return { verdict: { state: "would_place", executor: row.executor, reserved_bytes: check.bytes, kind }, whyNot: [] };
   }
@@ -107,7 +123,11 @@ export class PlacementPass {
   /** Make a placement decided before (same state change as deciding it here). */
   replay(p: PlannedPlacement): void {
     this.placements.push(p);
-    this.reserve(this.rows.find((r) => r.executor === p.executor)!, p.kind as TaskKind, p.reserved_bytes);
+    this.reserve(
+      this.rows.find((r) => r.executor === p.executor)!,
+      p.kind as TaskKind,
+      p.reserved_bytes,
+    );
   }
 
   private reserve(row: HeadroomRow, kind: TaskKind, bytes: number): void {

@@ -17,8 +17,9 @@ import { clockSkew } from "./clock-skew";
 import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
 import { Drafts } from "./drafts";
 import { countByKind, PlacementPass, placeInLine, type NoFitAnswer } from "./placement-pass";
-import type { RetainedPlan } from "./retained";
+import type { AnswerPool, RetainedPlan } from "./retained";
 import type { ExecutionSummary, FleetPlan, TablePlan, UnitView } from "./types";
+import { BoundedMap } from "@/lib/schema/bounded-map";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
 import { skipVerdict, whyNot } from "./why-not";
 import type { WriteTurn } from "./write-turn";
@@ -32,13 +33,23 @@ export function policyResolver(policies: PlannerFleet["policies"]): (target: str
   };
 }
 
-const NO_DEMAND = whyNot("no_demand", "Nothing to do: 0 pending generations and no compaction, index, repair or retire demand.");
+const NO_DEMAND = whyNot(
+  "no_demand",
+  "Nothing to do: 0 pending generations and no compaction, index, repair or retire demand.",
+);
 const NO_DEMAND_OUTCOME: Outcome = { verdict: skipVerdict(NO_DEMAND), whyNot: [NO_DEMAND] };
 
 /** A unit as shown; finite-score units are already in that shape and are reused. */
 function unitView(u: PlanUnit): UnitView {
   if (u.score !== Infinity) return u as UnitView;
-  return { kind: u.kind, class: u.class, class_rank: u.class_rank, score: unitScore(u.score), reason: u.reason, wait_ms: u.wait_ms };
+  return {
+    kind: u.kind,
+    class: u.class,
+    class_rank: u.class_rank,
+    score: unitScore(u.score),
+    reason: u.reason,
+    wait_ms: u.wait_ms,
+  };
 }
 
 /** The units as shown: the offer list itself when every score is finite (the common case). */
@@ -55,14 +66,25 @@ export function candidateKey(d: TableDraft): OrderKey {
 
 /** A table's key as listed (idle last; an infinite score sorts as Infinity). */
 function planKey(t: TablePlan): OrderKey {
-  return { target: t.target, class_rank: t.class_rank, wait_ms: t.wait_ms, score: typeof t.score === "number" ? t.score : Infinity };
+  return {
+    target: t.target,
+    class_rank: t.class_rank,
+    wait_ms: t.wait_ms,
+    score: typeof t.score === "number" ? t.score : Infinity,
+  };
 }
 
 /** Planner order of two tables as listed (idle last; an infinite score sorts as Infinity). */
 export function comparePlans(a: TablePlan, b: TablePlan): number {
   return compareOrderFields(
-    a.class_rank, a.wait_ms, typeof a.score === "number" ? a.score : Infinity, a.target,
-    b.class_rank, b.wait_ms, typeof b.score === "number" ? b.score : Infinity, b.target,
+    a.class_rank,
+    a.wait_ms,
+    typeof a.score === "number" ? a.score : Infinity,
+    a.target,
+    b.class_rank,
+    b.wait_ms,
+    typeof b.score === "number" ? b.score : Infinity,
+    b.target,
   );
 }
 
@@ -88,14 +110,26 @@ export function emptyCounts(): FleetPlan["counts"] {
 const UNDECIDED: Outcome = { verdict: { state: "would_skip", code: "cycle_limit", message: "" }, whyNot: [] };
 
 function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
-  return turn && { id: turn.execution_id, phase: turn.phase, endpoint: turn.endpoint, progress: turn.progress, sequence: turn.sequence };
+  return (
+    turn && {
+      id: turn.execution_id,
+      phase: turn.phase,
+      endpoint: turn.endpoint,
+      progress: turn.progress,
+      sequence: turn.sequence,
+    }
+  );
 }
 
 export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
   const result: Outcome =
-    d.candidate !== null ? UNDECIDED : d.blocked.length > 0 ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked } : NO_DEMAND_OUTCOME;
+    d.candidate !== null
+      ? UNDECIDED
+      : d.blocked.length > 0
+        ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked }
+        : NO_DEMAND_OUTCOME;
   const oldest = derived.oldest_pending_ms;
   const policy = d.policy;
   return {
@@ -181,7 +215,13 @@ export interface TableContext {
 }
 
 /** One table's draft with its plan row (`draft.plan`; a candidate's verdict is undecided). */
-export function planTable(target: string, demand: TableDemand, fleet: PlannerFleet, ctx: TableContext, now: number): TableDraft {
+export function planTable(
+  target: string,
+  demand: TableDemand,
+  fleet: PlannerFleet,
+  ctx: TableContext,
+  now: number,
+): TableDraft {
   const fence = fleet.fences.size === 0 ? undefined : fleet.fences.get(target);
   const d = draftTable({
     target,
@@ -211,7 +251,11 @@ export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
  * `retained` is null when the plan cannot be patched (a NaN score or wait: the order is
  * then the comparator sort's, which depends on the input order).
  */
-export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { plan: FleetPlan; retained: RetainedPlan | null } {
+export function buildPlan(
+  fleet: PlannerFleet,
+  now: number,
+  retain: boolean,
+): { plan: FleetPlan; retained: RetainedPlan | null } {
   const limits: PlannerLimits = { ...DEFAULT_PLANNER_LIMITS, ...fleet.limits };
   const index = indexFleet(fleet, now);
   const policyFor = policyResolver(fleet.policies);
@@ -237,7 +281,13 @@ export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { 
       lastPolicy = policy;
       lastThresholds = mergeThresholds(policy.effective);
     }
-    const d = planTable(target, demand, fleet, { limits, index, policy, turns, eligibleNoFence, thresholds: lastThresholds }, now);
+    const d = planTable(
+      target,
+      demand,
+      fleet,
+      { limits, index, policy, turns, eligibleNoFence, thresholds: lastThresholds },
+      now,
+    );
     const plan = d.plan!;
     if (plan.clock_skew !== null) skewed++;
     byTarget.set(target, plan);
@@ -256,8 +306,13 @@ export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { 
   const heartbeats = [...fleet.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat }));
   const rows = foldHeadroom(heartbeats, fleet.assignments, { countShadow: false });
   const baseRows = retain ? rows.map(cloneRow) : [];
-  const pool = new Map<string, NoFitAnswer>();
-  const pass = new PlacementPass(rows, new Map(index.recentPlacements), limits, retain ? { intern: (a) => internAnswer(pool, a) } : {});
+  const pool: AnswerPool = new BoundedMap({ evict: "least-recently-set", maxEntries: MAX_POOLED_ANSWERS });
+  const pass = new PlacementPass(
+    rows,
+    new Map(index.recentPlacements),
+    limits,
+    retain ? { intern: (a) => internAnswer(pool, a) } : {},
+  );
   for (let i = 0; i < ordered.length; i++) decide(ordered[i].plan!, pass.next(ordered[i]));
   const completions = recentCompletions(fleet.history ?? [], now);
   placeInLine(ordered, completions);
@@ -286,9 +341,31 @@ export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): { 
     scored,
     merge_order: mergeSorted(mergeOrdered, sortPlannerOrder(otherScored), compareScored),
   };
-  if (drafts === null || tables.some(hasNaNKey) || scored.some((s) => hasNaN(s.class_rank, s.wait_ms, s.score))) return { plan, retained: null };
-  const fleetWide = { limits, index, policyFor, turns, completions, eligibleNoFence, baseRows, cycle: pass.cycle, pool };
-  return { plan, retained: { fleet, now, fleetWide, drafts: new Drafts(drafts), ordered, kindCounts: countByKind(ordered), scoredAt: null } };
+  if (drafts === null || tables.some(hasNaNKey) || scored.some((s) => hasNaN(s.class_rank, s.wait_ms, s.score)))
+    return { plan, retained: null };
+  const fleetWide = {
+    limits,
+    index,
+    policyFor,
+    turns,
+    completions,
+    eligibleNoFence,
+    baseRows,
+    cycle: pass.cycle,
+    pool,
+  };
+  return {
+    plan,
+    retained: {
+      fleet,
+      now,
+      fleetWide,
+      drafts: new Drafts(drafts),
+      ordered,
+      kindCounts: countByKind(ordered),
+      scoredAt: null,
+    },
+  };
 }
 
 /** Sets a candidate row's verdict (a fresh row: `tablePlan` left it undecided). */
@@ -304,12 +381,11 @@ export function addCounts(counts: FleetPlan["counts"], plan: TablePlan, sign: 1 
 }
 
 /** The shared answer equal to `answer`, so rows of successive plans share one object. */
-export function internAnswer(pool: Map<string, NoFitAnswer>, answer: NoFitAnswer): NoFitAnswer {
+export function internAnswer(pool: AnswerPool, answer: NoFitAnswer): NoFitAnswer {
   const key = JSON.stringify(answer.noFit);
   const known = pool.get(key);
   if (known) return known;
-  if (pool.size >= MAX_POOLED_ANSWERS) pool.clear();
-  pool.set(key, answer);
+  pool.set(key, answer); // full: the oldest answer goes (a later equal one is a new object, never a wrong one)
   return answer;
 }
 const MAX_POOLED_ANSWERS = 256;

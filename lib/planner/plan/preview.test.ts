@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isStarving, previewEffect, previewPolicy } from "./preview";
+import {
+  changesExcept,
+  decisionChanges,
+  decisionSets,
+  isStarving,
+  noDecisionChange,
+  previewEffect,
+  previewPolicy,
+} from "./preview";
 import { planFleet } from "./plan-fleet";
 import { NOW, demand, fleet } from "./__fixtures__/fleet";
 
@@ -20,9 +28,16 @@ describe("policy preview", () => {
 
   it("a fleet default edit reaches every table without an override; deleting an override restores it", () => {
     const frozen = previewPolicy(fleet({ tables }), "_default", { mode: "frozen" }, NOW);
-    const frozenVerdict = { state: "would_skip", code: "policy_frozen", message: "This table's policy mode is frozen: nothing new is placed until an admin changes it." };
+    const frozenVerdict = {
+      state: "would_skip",
+      code: "policy_frozen",
+      message: "This table's policy mode is frozen: nothing new is placed until an admin changes it.",
+    };
     // the tail's verdict changes too (frozen outranks tail); the idle table has nothing to freeze
-    expect(frozen.changed.map((c) => [c.target, c.after.verdict])).toEqual([["b", frozenVerdict], ["a", frozenVerdict]]);
+    expect(frozen.changed.map((c) => [c.target, c.after.verdict])).toEqual([
+      ["b", frozenVerdict],
+      ["a", frozenVerdict],
+    ]);
     expect(frozen.unchanged_count).toBe(1);
     const restored = previewPolicy(fleet({ tables, policies: { b: { mode: "frozen" } } }), "b", null, NOW);
     expect(restored.changed.map((c) => [c.target, c.after.verdict.state])).toEqual([["b", "would_place"]]);
@@ -34,7 +49,12 @@ describe("preview summary and effect", () => {
   const tables = { a: demand(16, NOW - 1000), b: demand(300, NOW - 1000), c: demand(5, NOW - 1000) };
 
   it("a fleet default that raises both thresholds loses both placements and starves the warned table", () => {
-    const p = previewPolicy(fleet({ tables }), "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW);
+    const p = previewPolicy(
+      fleet({ tables }),
+      "_default",
+      { merge: { min_generations: 100_000, critical_generations: 100_000 } },
+      NOW,
+    );
     expect(p.summary).toEqual({ placements_lost: 2, placements_gained: 0, promoted: 0, demoted: 2, newly_starving: 1 });
     const byTarget = new Map(p.changed.map((r) => [r.target, r]));
     expect(byTarget.get("b")?.effects).toEqual(["placements_lost", "demoted", "newly_starving"]);
@@ -57,13 +77,86 @@ describe("preview summary and effect", () => {
 
   it("the effect ignores scores and skip messages but not classes or verdicts", () => {
     const f = fleet({ tables });
-    const one = previewPolicy(f, "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW);
+    const one = previewPolicy(
+      f,
+      "_default",
+      { merge: { min_generations: 100_000, critical_generations: 100_000 } },
+      NOW,
+    );
     // an hour later every score differs; the effect is the same
-    const later = previewPolicy(f, "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW + 60_000);
-    expect(later.changed.find((r) => r.target === "c")?.after.score).not.toBe(one.changed.find((r) => r.target === "c")?.after.score);
+    const later = previewPolicy(
+      f,
+      "_default",
+      { merge: { min_generations: 100_000, critical_generations: 100_000 } },
+      NOW + 60_000,
+    );
+    expect(later.changed.find((r) => r.target === "c")?.after.score).not.toBe(
+      one.changed.find((r) => r.target === "c")?.after.score,
+    );
     expect(previewEffect(later)).toBe(previewEffect(one));
     // a new due table under the same proposal changes the effect
-    const grown = previewPolicy(fleet({ tables: { ...tables, d: demand(20, NOW - 1000) } }), "_default", { merge: { min_generations: 100_000, critical_generations: 100_000 } }, NOW);
+    const grown = previewPolicy(
+      fleet({ tables: { ...tables, d: demand(20, NOW - 1000) } }),
+      "_default",
+      { merge: { min_generations: 100_000, critical_generations: 100_000 } },
+      NOW,
+    );
     expect(previewEffect(grown)).not.toBe(previewEffect(one));
+  });
+});
+
+describe("decision sets (console-api.md third version: stale means material)", () => {
+  const tables = { a: demand(16, NOW - 1000), b: demand(300, NOW - 1000), c: demand(5, NOW - 1000) };
+  const RAISE = { merge: { min_generations: 100_000, critical_generations: 100_000 } };
+
+  it("the sets list each effect's targets, sorted; the digest input is those sets only", () => {
+    const p = previewPolicy(fleet({ tables }), "_default", RAISE, NOW);
+    expect(decisionSets(p)).toEqual({
+      placements_lost: ["a", "b"],
+      placements_gained: [],
+      promoted: [],
+      demoted: ["a", "b"],
+      newly_starving: ["b"],
+    });
+    expect(previewEffect(p)).toBe(
+      JSON.stringify([
+        ["placements_lost", ["a", "b"]],
+        ["placements_gained", []],
+        ["promoted", []],
+        ["demoted", ["a", "b"]],
+        ["newly_starving", ["b"]],
+      ]),
+    );
+  });
+
+  it("more pending on a table that keeps its effects leaves the sets (and digest) alone", () => {
+    const one = previewPolicy(fleet({ tables }), "_default", RAISE, NOW);
+    const moved = previewPolicy(
+      fleet({ tables: { ...tables, a: demand(40, NOW - 1000), c: demand(6, NOW - 1000) } }),
+      "_default",
+      RAISE,
+      NOW,
+    );
+    expect(moved.changed.find((r) => r.target === "a")?.before.score).not.toBe(
+      one.changed.find((r) => r.target === "a")?.before.score,
+    );
+    expect(previewEffect(moved)).toBe(previewEffect(one));
+  });
+
+  it("changes name the added and removed targets per effect; skipped targets drop out", () => {
+    const one = decisionSets(previewPolicy(fleet({ tables }), "_default", RAISE, NOW));
+    const grown = decisionSets(
+      previewPolicy(fleet({ tables: { ...tables, d: demand(20, NOW - 1000) } }), "_default", RAISE, NOW),
+    );
+    const changes = decisionChanges(one, grown);
+    expect(changes).toEqual({
+      placements_lost: { added: ["d"], removed: [] },
+      placements_gained: { added: [], removed: [] },
+      promoted: { added: [], removed: [] },
+      demoted: { added: ["d"], removed: [] },
+      newly_starving: { added: [], removed: [] },
+    });
+    expect(noDecisionChange(changes)).toBe(false);
+    expect(noDecisionChange(changesExcept(changes, (t) => t === "d"))).toBe(true);
   });
 });

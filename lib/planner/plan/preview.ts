@@ -15,7 +15,13 @@ export interface PreviewSide {
   verdict: TablePlan["verdict"];
 }
 
-export const PREVIEW_EFFECTS = ["placements_lost", "placements_gained", "promoted", "demoted", "newly_starving"] as const;
+export const PREVIEW_EFFECTS = [
+  "placements_lost",
+  "placements_gained",
+  "promoted",
+  "demoted",
+  "newly_starving",
+] as const;
 export type PreviewEffect = (typeof PREVIEW_EFFECTS)[number];
 
 export interface PreviewRow {
@@ -43,7 +49,12 @@ export function withPolicy(fleet: PlannerFleet, target: string, proposed: Policy
   return { ...fleet, policies: { ...fleet.policies, tables } };
 }
 
-const side = (t: TablePlan): PreviewSide => ({ class: t.class, class_rank: t.class_rank, score: t.score, verdict: t.verdict });
+const side = (t: TablePlan): PreviewSide => ({
+  class: t.class,
+  class_rank: t.class_rank,
+  score: t.score,
+  verdict: t.verdict,
+});
 
 function sameVerdict(a: TablePlan["verdict"], b: TablePlan["verdict"]): boolean {
   if (a.state !== b.state) return false;
@@ -68,7 +79,12 @@ export function isStarving(t: TablePlan): boolean {
   return t.class === "tail" && t.backlog_class !== "ok";
 }
 
-function effectsOf(before: TablePlan, after: TablePlan, placedBefore: Set<string>, placedAfter: Set<string>): PreviewEffect[] {
+function effectsOf(
+  before: TablePlan,
+  after: TablePlan,
+  placedBefore: Set<string>,
+  placedAfter: Set<string>,
+): PreviewEffect[] {
   const effects: PreviewEffect[] = [];
   if (placedBefore.has(before.target) && !placedAfter.has(after.target)) effects.push("placements_lost");
   if (!placedBefore.has(before.target) && placedAfter.has(after.target)) effects.push("placements_gained");
@@ -81,7 +97,12 @@ function effectsOf(before: TablePlan, after: TablePlan, placedBefore: Set<string
 const placedTargets = (plan: FleetPlan) => new Set(plan.placements.map((p) => p.target));
 
 /** Tables whose class, score or verdict differ (or that carry an effect), in the proposed plan's planner order. */
-export function previewPolicy(fleet: PlannerFleet, target: string, proposed: PolicyDocument | null, now: number): PolicyPreview {
+export function previewPolicy(
+  fleet: PlannerFleet,
+  target: string,
+  proposed: PolicyDocument | null,
+  now: number,
+): PolicyPreview {
   const beforePlan = planFleet(fleet, now);
   const afterPlan = planFleet(withPolicy(fleet, target, proposed), now);
   const placedBefore = placedTargets(beforePlan);
@@ -92,7 +113,12 @@ export function previewPolicy(fleet: PlannerFleet, target: string, proposed: Pol
     const prev = beforePlan.byTarget.get(next.target);
     if (!prev) continue;
     const effects = effectsOf(prev, next, placedBefore, placedAfter);
-    if (effects.length > 0 || prev.class !== next.class || prev.score !== next.score || !sameVerdict(prev.verdict, next.verdict)) {
+    if (
+      effects.length > 0 ||
+      prev.class !== next.class ||
+      prev.score !== next.score ||
+      !sameVerdict(prev.verdict, next.verdict)
+    ) {
       changed.push({ target: next.target, before: side(prev), after: side(next), effects });
       for (const e of effects) summary[e]++;
     }
@@ -102,17 +128,51 @@ export function previewPolicy(fleet: PlannerFleet, target: string, proposed: Pol
   return { changed, unchanged_count: afterPlan.tables.length - changed.length, summary, modes };
 }
 
+/** The targets in each effect set, sorted: what a save decides (console-api.md third version). */
+export type DecisionSets = Record<PreviewEffect, string[]>;
+
+export function decisionSets(preview: PolicyPreview): DecisionSets {
+  const sets = Object.fromEntries(PREVIEW_EFFECTS.map((e) => [e, [] as string[]])) as DecisionSets;
+  for (const row of preview.changed) for (const e of row.effects) sets[e].push(row.target);
+  for (const e of PREVIEW_EFFECTS) sets[e].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return sets;
+}
+
 /**
- * What a preview's digest binds (console-api.md Additions: same effect → same digest): the
- * tables whose class or verdict (state and code) move, with their effects. Scores, skip
- * messages and the executor a placement lands on are left out: they drift with the clock
- * and with headroom while the admin reads, without changing what the save does.
+ * What a preview's digest binds (console-api.md "Policy edits on a live fleet"): the
+ * decision sets — the targets that lose or gain a placement, are promoted, demoted or
+ * newly starve. Scores, classes and verdict details that move with the clock or with
+ * headroom while the admin reads are left out: they do not change what the save decides.
  */
 export function previewEffect(preview: PolicyPreview): string {
-  const verdictKey = (s: PreviewSide) => (s.verdict.state === "would_place" ? "place" : `skip:${s.verdict.code}`);
-  const rows = preview.changed
-    .filter((r) => r.effects.length > 0 || r.before.class !== r.after.class || verdictKey(r.before) !== verdictKey(r.after))
-    .map((r) => [r.target, r.before.class, verdictKey(r.before), r.after.class, verdictKey(r.after), r.effects.join(",")]);
-  rows.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return JSON.stringify(rows);
+  const sets = decisionSets(preview);
+  return JSON.stringify(PREVIEW_EFFECTS.map((e) => [e, sets[e]]));
 }
+
+export interface SetChange {
+  added: string[];
+  removed: string[];
+}
+export type DecisionChanges = Record<PreviewEffect, SetChange>;
+
+/** Per effect, the targets in `fresh` but not in `reviewed` (added) and the reverse (removed). */
+export function decisionChanges(reviewed: DecisionSets, fresh: DecisionSets): DecisionChanges {
+  const out = {} as DecisionChanges;
+  for (const e of PREVIEW_EFFECTS) {
+    const was = new Set(reviewed[e]);
+    const now = new Set(fresh[e]);
+    out[e] = { added: fresh[e].filter((t) => !was.has(t)), removed: reviewed[e].filter((t) => !now.has(t)) };
+  }
+  return out;
+}
+
+/** The changes left after dropping `targets` (e.g. tables whose own records moved); empty sets mean none. */
+export function changesExcept(changes: DecisionChanges, skip: (target: string) => boolean): DecisionChanges {
+  const out = {} as DecisionChanges;
+  for (const e of PREVIEW_EFFECTS)
+    out[e] = { added: changes[e].added.filter((t) => !skip(t)), removed: changes[e].removed.filter((t) => !skip(t)) };
+  return out;
+}
+
+export const noDecisionChange = (changes: DecisionChanges) =>
+  PREVIEW_EFFECTS.every((e) => changes[e].added.length === 0 && changes[e].removed.length === 0);

@@ -121,9 +121,13 @@ export function rerunPlacement(
     const made = pass.placements.length;
     if (!change.inserted.has(d) && matched === made && before === made) {
       // in step with the previous plan: nothing differs before the next changed key
-      if (k === keys.length) return { placements: pass.placements.concat(oldPlacements.slice(made)), rows: prev.rows, inStepFrom: i };
+      if (k === keys.length)
+        return { placements: pass.placements.concat(oldPlacements.slice(made)), rows: prev.rows, inStepFrom: i };
       const key = keys[k];
-      while (pass.placements.length < oldPlacements.length && compareDrafts(placedBy[pass.placements.length], key) < 0) {
+      while (
+        pass.placements.length < oldPlacements.length &&
+        compareDrafts(placedBy[pass.placements.length], key) < 0
+      ) {
         pass.replay(oldPlacements[pass.placements.length]);
         matched++;
       }
@@ -131,7 +135,8 @@ export function rerunPlacement(
       continue;
     }
     const outcome = pass.next(d);
-    if (pass.placements.length > made && matched === made && sameEffect(pass.placements[made], oldPlacements[made])) matched++;
+    if (pass.placements.length > made && matched === made && sameEffect(pass.placements[made], oldPlacements[made]))
+      matched++;
     decide(rows, d.target, outcome);
     i++;
   }
@@ -187,7 +192,14 @@ export interface Lineup {
  * for kinds whose count changed. A row is copied only when its rank, count or units waiting ahead
  * differ from the previous plan's.
  */
-export function relineup(prev: FleetPlan, state: RetainedPlan, wide: FleetWide, ordered: readonly TableDraft[], rows: RowsDraft, lineup: Lineup): void {
+export function relineup(
+  prev: FleetPlan,
+  state: RetainedPlan,
+  wide: FleetWide,
+  ordered: readonly TableDraft[],
+  rows: RowsDraft,
+  lineup: Lineup,
+): void {
   const { from, settledFrom, kindCounts, netChanged } = lineup;
   const seen = new Map<string, { rank: number; placed: number; placedBefore: number }>();
   const counter = (kind: string) => {
@@ -222,7 +234,8 @@ export function relineup(prev: FleetPlan, state: RetainedPlan, wide: FleetWide, 
     const s = counter(kind);
     s.rank++;
     // previous placements before d, by kind (an unchanged draft keeps its key)
-    while (before < oldPlacements.length && compareDrafts(placedBy(before), d) < 0) counter(oldPlacements[before++].kind).placedBefore++;
+    while (before < oldPlacements.length && compareDrafts(placedBy(before), d) < 0)
+      counter(oldPlacements[before++].kind).placedBefore++;
     const mine = rows.changed.get(d.target);
     let row = mine ?? rows.previous.get(d.target)!;
     const placed = row.verdict.state === "would_place";

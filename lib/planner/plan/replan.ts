@@ -10,12 +10,26 @@ import type { Scored } from "../score";
 import { changedTargets, sameFleetWide, type TableChanges } from "./fleet-diff";
 import type { PlannerFleet } from "./input";
 import {
-  addCounts, buildPlan, compareDrafts, comparePlans, compareScored, hasNaN, hasNaNKey, planTable, policyResolver,
+  addCounts,
+  buildPlan,
+  compareDrafts,
+  comparePlans,
+  compareScored,
+  hasNaN,
+  hasNaNKey,
+  planTable,
+  policyResolver,
 } from "./plan-fleet";
 import type { DraftsEdit } from "./drafts";
 import type { FleetWide, RetainedPlan } from "./retained";
 import {
-  changedKeys, countsAfter, netChangedKinds, relineup, rerunPlacement, RowsDraft, type CandidateChange,
+  changedKeys,
+  countsAfter,
+  netChangedKinds,
+  relineup,
+  rerunPlacement,
+  RowsDraft,
+  type CandidateChange,
 } from "./replan-placement";
 import { lowerBound, patchSorted } from "./sorted-patch";
 import type { TableDraft } from "./table";
@@ -40,7 +54,8 @@ export function planFleetRetained(fleet: PlannerFleet, now: number): FleetPlan {
  */
 export function replanFleet(previous: FleetPlan | null | undefined, next: PlannerFleet, now: number): FleetPlan {
   const state = previous ? retained.get(previous) : undefined;
-  if (!previous || !state || state.now !== now || !sameFleetWide(state.fleet, next)) return planFleetRetained(next, now);
+  if (!previous || !state || state.now !== now || !sameFleetWide(state.fleet, next))
+    return planFleetRetained(next, now);
   const changes = changedTargets(state.fleet, next, Math.max(64, next.tables.size * MAX_CHANGED_SHARE));
   const patched = changes && patchPlan(previous, state, next, changes, now);
   if (!patched) return planFleetRetained(next, now);
@@ -62,10 +77,18 @@ interface Patched {
   retained: RetainedPlan;
 }
 
-function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, changes: TableChanges, now: number): Patched | null {
+function patchPlan(
+  prev: FleetPlan,
+  state: RetainedPlan,
+  next: PlannerFleet,
+  changes: TableChanges,
+  now: number,
+): Patched | null {
   const dirty = changes.targets;
   const policiesChanged = state.fleet.policies.tables !== next.policies.tables;
-  const wide: FleetWide = policiesChanged ? { ...state.fleetWide, policyFor: policyResolver(next.policies) } : state.fleetWide;
+  const wide: FleetWide = policiesChanged
+    ? { ...state.fleetWide, policyFor: policyResolver(next.policies) }
+    : state.fleetWide;
   const turns = next.turns ?? wide.turns;
   const drafts = state.drafts.edit();
   const rows = new RowsDraft(prev.byTarget);
@@ -94,7 +117,8 @@ function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, cha
     if (demand === undefined) continue;
     const d = planTable(target, demand, next, { ...wide, policy: wide.policyFor(target), turns }, now);
     const row = d.plan!;
-    if (hasNaNKey(row) || (d.scored !== null && hasNaN(d.scored.class_rank, d.scored.wait_ms, d.scored.score))) return null;
+    if (hasNaNKey(row) || (d.scored !== null && hasNaN(d.scored.class_rank, d.scored.wait_ms, d.scored.score)))
+      return null;
     addCounts(counts, row, 1);
     if (row.pending_generations > 0) withPending++;
     if (row.clock_skew !== null) skewed++;
@@ -113,8 +137,16 @@ function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, cha
   const placed = rerunPlacement(prev, state, wide, ordered, change, keys, rows);
   const kindCounts = countsAfter(state.kindCounts, change);
   const from = keys.length === 0 ? ordered.length : lowerBound(ordered, keys[0], compareDrafts);
-  const afterChanges = keys.length === 0 ? ordered.length : lowerBound(ordered, keys[keys.length - 1], compareDrafts) + 1;
-  if (keys.length > 0) relineup(prev, state, wide, ordered, rows, { firstKey: keys[0], from, settledFrom: Math.max(afterChanges, placed.inStepFrom), kindCounts, netChanged: netChangedKinds(change) });
+  const afterChanges =
+    keys.length === 0 ? ordered.length : lowerBound(ordered, keys[keys.length - 1], compareDrafts) + 1;
+  if (keys.length > 0)
+    relineup(prev, state, wide, ordered, rows, {
+      firstKey: keys[0],
+      from,
+      settledFrom: Math.max(afterChanges, placed.inStepFrom),
+      kindCounts,
+      netChanged: netChangedKinds(change),
+    });
 
   const tables = patchSorted(prev.tables, removedRows, insertedRows, comparePlans, rows.replaced);
   const listed = listedInFleetOrder(prev, state, next, changes, drafts, rows);
@@ -131,7 +163,15 @@ function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, cha
     scored: listed.scored,
     merge_order: patchSorted(prev.merge_order, removedScored, insertedScored, compareScored),
   };
-  const kept: RetainedPlan = { fleet: next, now, fleetWide: wide, drafts: drafts.done(), ordered, kindCounts, scoredAt: listed.scoredAt };
+  const kept: RetainedPlan = {
+    fleet: next,
+    now,
+    fleetWide: wide,
+    drafts: drafts.done(),
+    ordered,
+    kindCounts,
+    scoredAt: listed.scoredAt,
+  };
   return { plan, retained: kept };
 }
 
@@ -141,7 +181,14 @@ function patchPlan(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, cha
  * map is copied and patched, and `scored` is patched at the remembered positions while no
  * table gained or lost its merge score; otherwise both are listed again.
  */
-function listedInFleetOrder(prev: FleetPlan, state: RetainedPlan, next: PlannerFleet, changes: TableChanges, drafts: DraftsEdit, rows: RowsDraft) {
+function listedInFleetOrder(
+  prev: FleetPlan,
+  state: RetainedPlan,
+  next: PlannerFleet,
+  changes: TableChanges,
+  drafts: DraftsEdit,
+  rows: RowsDraft,
+) {
   const changed = rows.changed;
   if (changes.sameKeys) {
     // the previous rows with the changed ones in place, at a cost proportional to the change
@@ -184,4 +231,3 @@ function scoredPositions(scored: readonly Scored[]): Map<string, number> {
   for (let i = 0; i < scored.length; i++) at.set(scored[i].target, i);
   return at;
 }
-

@@ -11,6 +11,10 @@ import type { PlannerFleet, PlannerLimits, TurnHistory } from "./input";
 import type { Drafts } from "./drafts";
 import type { CycleLimit, NoFitAnswer } from "./placement-pass";
 import type { TableDraft } from "./table";
+import type { BoundedMap } from "@/lib/schema/bounded-map";
+
+/** no-fit answers by content (see plan-fleet.ts internAnswer) */
+export type AnswerPool = BoundedMap<string, NoFitAnswer>;
 
 /** Inputs every table shares; a re-plan keeps them only while the fleet-wide records are unchanged. */
 export interface FleetWide {
@@ -24,7 +28,7 @@ export interface FleetWide {
   baseRows: readonly HeadroomRow[];
   cycle: CycleLimit;
   /** no-fit answers handed out, by content, so successive plans share the objects */
-  pool: Map<string, NoFitAnswer>;
+  pool: AnswerPool;
 }
 
 export interface RetainedPlan {

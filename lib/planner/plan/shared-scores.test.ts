@@ -27,19 +27,40 @@ describe("grouped planner sort", () => {
   });
 
   it("groups by class, then wait (class 1) or score, then target in UTF-8 byte order", () => {
-    const k = (target: string, class_rank: number, score: number, wait_ms: number | null = null): OrderKey => ({ target, class_rank, score, wait_ms });
-    const items = [k("b", 3, 2), k("a", 3, 2), k("\u{1F600}", 5, 0.5), k("\uFF61", 5, 0.5), k("z", 1, 9, null), k("y", 1, 1, 500), k("x", 1, 1, 900), k("c", 3, 4)];
+    const k = (target: string, class_rank: number, score: number, wait_ms: number | null = null): OrderKey => ({
+      target,
+      class_rank,
+      score,
+      wait_ms,
+    });
+    const items = [
+      k("b", 3, 2),
+      k("a", 3, 2),
+      k("\u{1F600}", 5, 0.5),
+      k("\uFF61", 5, 0.5),
+      k("z", 1, 9, null),
+      k("y", 1, 1, 500),
+      k("x", 1, 1, 900),
+      k("c", 3, 4),
+    ];
     expect(sortPlannerOrder(items).map((i) => i.target)).toEqual(["x", "y", "z", "c", "a", "b", "\uFF61", "\u{1F600}"]);
   });
 
   it("mergeSorted of two sorted lists equals sorting their union", () => {
     fc.assert(
-      fc.property(fc.array(keyArb.filter((k) => !Number.isNaN(k.score)), { maxLength: 30 }), fc.integer({ min: 0, max: 30 }), (items, cut) => {
-        const unique = [...new Map(items.map((i) => [i.target, i])).values()];
-        const a = sortPlannerOrder(unique.slice(0, cut));
-        const b = sortPlannerOrder(unique.slice(cut));
-        expect(mergeSorted(a, b, comparePlannerOrder)).toEqual(sortPlannerOrder(unique));
-      }),
+      fc.property(
+        fc.array(
+          keyArb.filter((k) => !Number.isNaN(k.score)),
+          { maxLength: 30 },
+        ),
+        fc.integer({ min: 0, max: 30 }),
+        (items, cut) => {
+          const unique = [...new Map(items.map((i) => [i.target, i])).values()];
+          const a = sortPlannerOrder(unique.slice(0, cut));
+          const b = sortPlannerOrder(unique.slice(cut));
+          expect(mergeSorted(a, b, comparePlannerOrder)).toEqual(sortPlannerOrder(unique));
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -49,14 +70,30 @@ describe("planFleet shares its merge scores with the §6.2 shadow pass", () => {
   it("plan.scored = scoreTables with each table's thresholds; merge_order = its planner order; the pass is the same", () => {
     fc.assert(
       fc.property(
-        fc.dictionary(fc.string({ minLength: 1, maxLength: 3 }), fc.record({ pending: fc.integer({ min: 0, max: 400 }), ageSecs: fc.integer({ min: 0, max: 8000 }), frag: fc.integer({ min: 0, max: 80 }) }), { maxKeys: 25 }),
+        fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 3 }),
+          fc.record({
+            pending: fc.integer({ min: 0, max: 400 }),
+            ageSecs: fc.integer({ min: 0, max: 8000 }),
+            frag: fc.integer({ min: 0, max: 80 }),
+          }),
+          { maxKeys: 25 },
+        ),
         fc.boolean(),
         (spec, withPolicy) => {
           const tables: Record<string, TableDemand> = {};
-          for (const [t, s] of Object.entries(spec)) tables[t] = demand(s.pending, NOW - s.ageSecs * 1000, { fragment_count: s.frag });
+          for (const [t, s] of Object.entries(spec))
+            tables[t] = demand(s.pending, NOW - s.ageSecs * 1000, { fragment_count: s.frag });
           const first = Object.keys(tables)[0];
-          const policies = withPolicy && first !== undefined ? { [first]: { merge: { min_generations: 2 }, kinds_allowed: ["Compact" as const] } } : {};
-          const f = fleet({ tables, policies, heartbeats: { e1: heartbeat({ bytes_total: 4 * GiB }), e2: heartbeat({ slots_total: { merge_wal: 1 } }) } });
+          const policies =
+            withPolicy && first !== undefined
+              ? { [first]: { merge: { min_generations: 2 }, kinds_allowed: ["Compact" as const] } }
+              : {};
+          const f = fleet({
+            tables,
+            policies,
+            heartbeats: { e1: heartbeat({ bytes_total: 4 * GiB }), e2: heartbeat({ slots_total: { merge_wal: 1 } }) },
+          });
           const plan = planFleet(f, NOW);
           const expected = scoreTables(f.tables, NOW, (t) => mergeThresholds(plan.byTarget.get(t)!.policy.effective));
           expect(plan.scored).toEqual(expected);
@@ -71,9 +108,15 @@ describe("planFleet shares its merge scores with the §6.2 shadow pass", () => {
   });
 
   it("exact numbers on a small fleet", () => {
-    const f = fleet({ tables: { a: demand(16, NOW - 5000), b: demand(300, NOW - 1000), c: demand(3, NOW - 10), idle: demand(0, NOW) } });
+    const f = fleet({
+      tables: { a: demand(16, NOW - 5000), b: demand(300, NOW - 1000), c: demand(3, NOW - 10), idle: demand(0, NOW) },
+    });
     const plan = planFleet(f, NOW);
-    expect(plan.scored.map((s) => [s.target, s.class, s.score])).toEqual([["a", "normal", 2 * (1 + 5 / 3600)], ["b", "critical", 37.5 * (1 + 1 / 3600)], ["c", "tail", 0.375 * (1 + 0.01 / 3600)]]);
+    expect(plan.scored.map((s) => [s.target, s.class, s.score])).toEqual([
+      ["a", "normal", 2 * (1 + 5 / 3600)],
+      ["b", "critical", 37.5 * (1 + 1 / 3600)],
+      ["c", "tail", 0.375 * (1 + 0.01 / 3600)],
+    ]);
     expect(plan.merge_order.map((s) => s.target)).toEqual(["b", "a", "c"]);
     expect(plan.tables.map((t) => t.target)).toEqual(["b", "a", "c", "idle"]);
   });

@@ -61,10 +61,12 @@ export interface TableDraft {
   plan: TablePlan | null;
 }
 
-
 /** Planner order within one table (§4.1/§4.2); equal keys keep the build order. */
 function sortUnits(units: PlanUnit[]): PlanUnit[] {
-  const keyed = units.map((u) => ({ u, key: { target: "", class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score } }));
+  const keyed = units.map((u) => ({
+    u,
+    key: { target: "", class_rank: u.class_rank, wait_ms: u.wait_ms, score: u.score },
+  }));
   keyed.sort((a, b) => comparePlannerOrder(a.key, b.key));
   return keyed.map((k) => k.u);
 }
@@ -131,5 +133,18 @@ export function draftTable(input: TableInputs): TableDraft {
       else blocked.push(...reasons);
     }
   }
-  return { target, demand, index: input.index, derived, scored, thresholds, policy: input.policy, offer, candidate, blocked, writeTurn, plan: null };
+  return {
+    target,
+    demand,
+    index: input.index,
+    derived,
+    scored,
+    thresholds,
+    policy: input.policy,
+    offer,
+    candidate,
+    blocked,
+    writeTurn,
+    plan: null,
+  };
 }

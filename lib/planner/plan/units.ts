@@ -1,6 +1,7 @@
 // Units per kind, scheduler-model.md §4.2 [DESIGN]: one unit per kind with demand, each
 // with a class (0 recovery … 5 tail), a score and a reason. The merge unit is the master's
 // own §4.1 result, untouched (scored by lib/planner with the effective policy).
+import type { ClassName as TableClass } from "@/lib/schema/codes";
 import type { TableDemand } from "@/lib/schema/demand";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { EffectivePolicy } from "@/lib/schema/policy";
@@ -9,8 +10,8 @@ import { PLANNER_CLASSES, type PlannerClass } from "../score";
 
 const CLASS_NAMES = PLANNER_CLASSES;
 export type ClassName = PlannerClass;
-/** Table classes add `idle` (nothing pending), rank 6 (console-api.md). */
-export type TableClassName = ClassName | "idle";
+/** Table classes add `idle` (nothing pending), rank 6 (console-api.md; lib/schema/codes.ts `CLASS_NAMES`). */
+export type TableClassName = TableClass;
 export const IDLE_RANK = 6;
 
 export type UnitKind = TaskKind | "retire";
@@ -97,7 +98,15 @@ export function buildUnits(input: UnitInputs): PlanUnit[] {
   const commitKind = fence?.commitReadyKind ?? "compact";
   const commitReady = fence?.commitReady != null && fence.commitReady === (fence.preparation ?? null);
   if (commitReady) {
-    units.push(unit(commitKind, 2, 1, "prepared_commit_ready", waitSince(fence?.commitReadySinceMs ?? input.queuedSince?.get(commitKind), now)));
+    units.push(
+      unit(
+        commitKind,
+        2,
+        1,
+        "prepared_commit_ready",
+        waitSince(fence?.commitReadySinceMs ?? input.queuedSince?.get(commitKind), now),
+      ),
+    );
   }
 
   // Class 4: compaction (halved under a hot WAL) and index (only when stale).
@@ -115,7 +124,11 @@ export function buildUnits(input: UnitInputs): PlanUnit[] {
   }
 
   // Class 5 housekeeping: retire a table idle past STATS_COLD_RETIRE_SECS.
-  if (input.pendingGenerations === 0 && input.lastActivityMs !== null && now - input.lastActivityMs > input.retireSecs * 1000) {
+  if (
+    input.pendingGenerations === 0 &&
+    input.lastActivityMs !== null &&
+    now - input.lastActivityMs > input.retireSecs * 1000
+  ) {
     units.push(unit("retire", 5, 1, "idle_past_retire", now - input.lastActivityMs));
   }
   // The merge unit is already §4.1-promoted; the other kinds are promoted here.

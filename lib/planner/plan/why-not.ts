@@ -1,30 +1,10 @@
 // Why-not entries and verdicts, scheduler-model.md §5.6(f) [PROPOSAL]: stable
 // codes, plain-English messages with units spelled out, a retryable flag and detail.
 
-export const WHY_NOT_CODES = [
-  "no_demand",
-  "tail_below_threshold",
-  "no_executors",
-  "all_draining",
-  "no_free_slot",
-  "insufficient_bytes",
-  "rate_limited",
-  "executor_not_allowed",
-  "cooldown",
-  "failure_backoff",
-  "needs_attention",
-  "ownership_blocked",
-  "yield_to_prepared_commit",
-  "turn_limit",
-  "policy_frozen",
-  "policy_draining",
-  "kind_not_allowed",
-  "already_running",
-  "cycle_limit",
-  "write_turn_held",
-  "write_turn_stalled",
-] as const;
-export type WhyNotCode = (typeof WHY_NOT_CODES)[number];
+// The codes themselves are lib/schema/codes.ts `WHY_NOT_CODES`.
+import type { WhyNotCode } from "@/lib/schema/codes";
+
+export type { WhyNotCode };
 
 export interface WhyNot {
   code: WhyNotCode;

@@ -57,7 +57,13 @@ describe("write turn", () => {
         },
       },
     ]);
-    expect(t.execution).toEqual({ id: "exec-1", phase: "running", endpoint: "http://worker-1:8080", progress: "advancing", sequence: 12 });
+    expect(t.execution).toEqual({
+      id: "exec-1",
+      phase: "running",
+      endpoint: "http://worker-1:8080",
+      progress: "advancing",
+      sequence: 12,
+    });
     expect(t.position).toBeNull();
     expect(t.eta).toBeNull();
   });
@@ -68,32 +74,54 @@ describe("write turn", () => {
     expect(justUnder.why_not[0].detail).toMatchObject({ progress: "unknown", sequence: 3 });
     const stalled = planWith(held({ sequence: 3, last_progress_ms: NOW - 2_460_000, advanced: false }));
     expect(stalled.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
-    expect(stalled.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: NOW - 2_460_000, idle_timeout_secs: 600 } });
-    expect(stalled.why_not[0].message).toContain("merge-progress sequence 3, not seen to advance for 41m 00s (idle timeout 10m 00s)");
+    expect(stalled.why_not[0]).toMatchObject({
+      retryable: false,
+      detail: { progress: "stalled", last_progress_ms: NOW - 2_460_000, idle_timeout_secs: 600 },
+    });
+    expect(stalled.why_not[0].message).toContain(
+      "merge-progress sequence 3, not seen to advance for 41m 00s (idle timeout 10m 00s)",
+    );
     expect(stalled.execution?.progress).toBe("stalled");
     // an increase seen long ago does not make it advancing: the idle timeout decides
-    expect(planWith(held({ sequence: 3, last_progress_ms: NOW - 600_000, advanced: true })).verdict).toMatchObject({ code: "write_turn_stalled" });
+    expect(planWith(held({ sequence: 3, last_progress_ms: NOW - 600_000, advanced: true })).verdict).toMatchObject({
+      code: "write_turn_stalled",
+    });
   });
 
   it("uses the execution's own idle_timeout_secs (0 means the default 600 s)", () => {
-    expect(planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 60 })).verdict).toMatchObject({ code: "write_turn_stalled" });
-    expect(planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 0 })).why_not[0].detail).toMatchObject({ idle_timeout_secs: 600, progress: "advancing" });
+    expect(
+      planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 60 }))
+        .verdict,
+    ).toMatchObject({ code: "write_turn_stalled" });
+    expect(
+      planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 0 }))
+        .why_not[0].detail,
+    ).toMatchObject({ idle_timeout_secs: 600, progress: "advancing" });
   });
 
   it("no progress record and no watch yet is unknown: held, never progress", () => {
     const t = planWith(held(undefined));
-    expect(t.why_not[0]).toMatchObject({ code: "write_turn_held", detail: { sequence: null, progress: "unknown", last_progress_ms: null } });
-    expect(t.why_not[0].message).toContain("no merge-progress sequence reported yet, not watched long enough to tell whether it advances");
-    expect(planWith(held({ sequence: null, last_progress_ms: NOW - 400, advanced: false })).why_not[0].message).toContain(
-      "no merge-progress sequence reported yet, no increase seen yet (idle timeout 10m 00s)",
+    expect(t.why_not[0]).toMatchObject({
+      code: "write_turn_held",
+      detail: { sequence: null, progress: "unknown", last_progress_ms: null },
+    });
+    expect(t.why_not[0].message).toContain(
+      "no merge-progress sequence reported yet, not watched long enough to tell whether it advances",
     );
+    expect(
+      planWith(held({ sequence: null, last_progress_ms: NOW - 400, advanced: false })).why_not[0].message,
+    ).toContain("no merge-progress sequence reported yet, no increase seen yet (idle timeout 10m 00s)");
     expect(progressState(null, 600, NOW)).toBe("unknown");
-    expect(progressState({ sequence: null, last_progress_ms: NOW - 600_000, advanced: false }, 600, NOW)).toBe("stalled");
+    expect(progressState({ sequence: null, last_progress_ms: NOW - 600_000, advanced: false }, 600, NOW)).toBe(
+      "stalled",
+    );
   });
 
   it("only an unfinished execution that the lock names holds the turn", () => {
-    for (const phase of ["recovered", "finished"] as const) expect(planWith(held(undefined, { phase })).verdict.state).toBe("would_place");
-    for (const phase of ["reserved", "running", "uncertain", "recovering"] as const) expect(planWith(held(undefined, { phase })).verdict).toMatchObject({ code: "write_turn_held" });
+    for (const phase of ["recovered", "finished"] as const)
+      expect(planWith(held(undefined, { phase })).verdict.state).toBe("would_place");
+    for (const phase of ["reserved", "running", "uncertain", "recovering"] as const)
+      expect(planWith(held(undefined, { phase })).verdict).toMatchObject({ code: "write_turn_held" });
     expect(writeTurnOf({ execution: execution(), targetLock: "merge-execution:other" }, NOW)).toBeNull();
     expect(writeTurnOf({ execution: execution(), targetLock: "claim-token" }, NOW)).toBeNull();
     expect(writeTurnOf({ execution: execution(), targetLock: null }, NOW)).toBeNull();
@@ -102,15 +130,29 @@ describe("write turn", () => {
   it("every write-turn kind waits; recovering that very maintenance execution does not", () => {
     const t = planWith(held(undefined), demand(40, NOW - 60_000, { fragment_count: 40 }));
     // the legacy admission adds its own reason for a compaction beside a worker merge (§5.6a)
-    expect(t.why_not.map((w) => [w.code, w.detail.kind])).toEqual([["write_turn_held", "merge_wal"], ["write_turn_held", "compact"], ["ownership_blocked", "compact"]]);
-    const recovery = planWith(held(undefined, { maintenance: "compact", phase: "uncertain" }), demand(40, NOW - 60_000));
+    expect(t.why_not.map((w) => [w.code, w.detail.kind])).toEqual([
+      ["write_turn_held", "merge_wal"],
+      ["write_turn_held", "compact"],
+      ["ownership_blocked", "compact"],
+    ]);
+    const recovery = planWith(
+      held(undefined, { maintenance: "compact", phase: "uncertain" }),
+      demand(40, NOW - 60_000),
+    );
     expect(recovery.verdict).toMatchObject({ state: "would_place", kind: "compact" });
   });
 
   it("the master's §6.2 shadow rule still places the locked table (only the design verdict changes)", () => {
     const f = fleet({ tables: { t: demand(40, NOW - 60_000) }, fences: { t: held(undefined) } });
     const plan = planFleet(f, NOW);
-    const pass = shadowPass({ scored: plan.scored, ordered: plan.merge_order, heartbeats: [...f.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat })), assignments: [], now: NOW, plannerToken: "x" });
+    const pass = shadowPass({
+      scored: plan.scored,
+      ordered: plan.merge_order,
+      heartbeats: [...f.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat })),
+      assignments: [],
+      now: NOW,
+      plannerToken: "x",
+    });
     expect(plan.byTarget.get("t")!.verdict.state).toBe("would_skip");
     expect(pass.placements.map((p) => [p.unit.target, p.executor])).toEqual([["t", "e1"]]);
   });

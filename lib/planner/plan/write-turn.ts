@@ -38,7 +38,11 @@ export function lockedExecutionId(lock: string | null | undefined): string | nul
  * an upper bound on the last increase, so a stall is never claimed early); advancing only
  * when an increase was seen; otherwise unknown.
  */
-export function progressState(progress: ExecutionProgress | null | undefined, idleTimeoutSecs: number, now: number): ProgressState {
+export function progressState(
+  progress: ExecutionProgress | null | undefined,
+  idleTimeoutSecs: number,
+  now: number,
+): ProgressState {
   const last = progress?.last_progress_ms ?? null;
   if (last !== null && now - last >= idleTimeoutSecs * 1000) return "stalled";
   return progress?.advanced === true && last !== null ? "advancing" : "unknown";
@@ -70,12 +74,15 @@ function holderWords(turn: WriteTurn): string {
 }
 
 function sequenceWords(turn: WriteTurn, now: number): string {
-  const seq = turn.sequence === null ? "no merge-progress sequence reported yet" : `merge-progress sequence ${turn.sequence}`;
+  const seq =
+    turn.sequence === null ? "no merge-progress sequence reported yet" : `merge-progress sequence ${turn.sequence}`;
   if (turn.progress === "advancing") return `${seq}, advanced ${formatDuration(now - turn.last_progress_ms!)} ago`;
   if (turn.last_progress_ms === null) return `${seq}, not watched long enough to tell whether it advances`;
   const quiet = now - turn.last_progress_ms;
   const timeout = `idle timeout ${formatDuration(turn.idle_timeout_secs * 1000)}`;
-  return quiet < 1000 ? `${seq}, no increase seen yet (${timeout})` : `${seq}, not seen to advance for ${formatDuration(quiet)} (${timeout})`;
+  return quiet < 1000
+    ? `${seq}, no increase seen yet (${timeout})`
+    : `${seq}, not seen to advance for ${formatDuration(quiet)} (${timeout})`;
 }
 
 /** `write_turn_held` / `write_turn_stalled` for a unit, or null when the unit is exempt. */
@@ -100,5 +107,9 @@ export function writeTurnEntry(u: PlanUnit, turn: WriteTurn | null, now: number)
       detail,
     );
   }
-  return whyNot("write_turn_held", `${holderWords(turn)}: ${sequenceWords(turn, now)}. A new ${u.kind} waits until it finishes.`, detail);
+  return whyNot(
+    "write_turn_held",
+    `${holderWords(turn)}: ${sequenceWords(turn, now)}. A new ${u.kind} waits until it finishes.`,
+    detail,
+  );
 }

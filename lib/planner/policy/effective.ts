@@ -26,7 +26,13 @@ function isPlainObject(value: unknown): value is Plain {
 }
 
 /** Overlay `layer` onto `base` (both plain objects), recording the origin of each leaf. */
-function overlay(base: Plain, layer: Plain, source: PolicySource, origins: Record<string, PolicySource>, prefix: string): Plain {
+function overlay(
+  base: Plain,
+  layer: Plain,
+  source: PolicySource,
+  origins: Record<string, PolicySource>,
+  prefix: string,
+): Plain {
   const out: Plain = { ...base };
   for (const [key, value] of Object.entries(layer)) {
     if (value === null || value === undefined) continue; // null / absent = inherit

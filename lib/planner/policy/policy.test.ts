@@ -18,7 +18,10 @@ describe("effectivePolicy (§7.3 merge)", () => {
   });
 
   it("layers default then table, null and absent inherit, arrays replace", () => {
-    const def: PolicyDocument = { merge: { min_generations: 16, critical_generations: 512 }, kinds_allowed: ["MergeWal", "Compact"] };
+    const def: PolicyDocument = {
+      merge: { min_generations: 16, critical_generations: 512 },
+      kinds_allowed: ["MergeWal", "Compact"],
+    };
     const table: PolicyDocument = {
       merge: { min_generations: 4, critical_generations: null },
       kinds_allowed: ["Repair"],
@@ -26,7 +29,13 @@ describe("effectivePolicy (§7.3 merge)", () => {
       mode: null,
     };
     const { effective, sources } = effectivePolicy(BUILTIN_POLICY, def, table);
-    expect(effective.merge).toEqual({ min_generations: 4, min_bytes: 0, max_age_secs: 3600, critical_generations: 512, continuous: false });
+    expect(effective.merge).toEqual({
+      min_generations: 4,
+      min_bytes: 0,
+      max_age_secs: 3600,
+      critical_generations: 512,
+      continuous: false,
+    });
     expect(effective.kinds_allowed).toEqual(["Repair"]);
     expect(effective.max_consecutive_turns).toEqual({ merge_wal: 2, compact: 3 });
     expect(effective.mode).toBe("legacy");
@@ -96,6 +105,32 @@ describe("validatePolicy (§7.3 validation)", () => {
     expect(validatePolicy({ merge: { critical_generations: 100 } }, { defaultDoc: null }).ok).toBe(true);
   });
 
+  it("lists every issue at once: field issues beside the cross-field rules they used to hide", () => {
+    // a bad field, a typo and critical below an inherited minimum: three issues in one answer
+    const issues = bad(
+      {
+        merge: { max_age_secs: 0, critical_generations: 100, typo: 1 },
+        backlog: { warn_generations: 10, critical_generations: 5 },
+      },
+      { merge: { min_generations: 200 } },
+    );
+    expect(issues.map((i) => i.path)).toEqual([
+      "merge.max_age_secs",
+      "merge",
+      "backlog.critical_generations",
+      "merge.critical_generations",
+    ]);
+    expect(issues[0].message).toBe("must be a whole number between 1 and 9,007,199,254,740,991");
+    // the bad field itself is not also named by a cross-field rule
+    expect(bad({ merge: { min_generations: 0, critical_generations: "x" } }).map((i) => i.path)).toEqual([
+      "merge.min_generations",
+      "merge.critical_generations",
+    ]);
+    expect(bad({ merge: { min_generations: 1e20 } })[0].message).toBe(
+      "must be a whole number between 1 and 9,007,199,254,740,991",
+    );
+  });
+
   it("reports a newer stored version so writers never overwrite it", () => {
     const r = validatePolicy({ v: 2, mode: "planner" }, { defaultDoc: null });
     expect(r).toMatchObject({ ok: false, unsupported_version: 2 });
@@ -115,7 +150,11 @@ const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(fc.option(arb, { nil: null })
 const subset = <T>(values: readonly T[]) => fc.shuffledSubarray([...values], { minLength: 1 });
 const turnMap = (min: number) =>
   fc.record(
-    { merge_wal: opt(fc.integer({ min, max: 100 })), compact: opt(fc.integer({ min, max: 100 })), retire: opt(fc.integer({ min, max: 100 })) },
+    {
+      merge_wal: opt(fc.integer({ min, max: 100 })),
+      compact: opt(fc.integer({ min, max: 100 })),
+      retire: opt(fc.integer({ min, max: 100 })),
+    },
     { requiredKeys: [] },
   );
 
@@ -138,22 +177,42 @@ const validDoc: fc.Arbitrary<PolicyDocument> = fc.record(
         { requiredKeys: [] },
       ),
     ),
-    compact: opt(fc.record({ min_fragments: opt(fc.integer({ min: 1, max: 1000 })), max_source_fragments: opt(fc.integer({ min: 1, max: 1000 })) }, { requiredKeys: [] })),
+    compact: opt(
+      fc.record(
+        {
+          min_fragments: opt(fc.integer({ min: 1, max: 1000 })),
+          max_source_fragments: opt(fc.integer({ min: 1, max: 1000 })),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
     index: opt(fc.record({ type: opt(fc.constantFrom("btree", "zonemap" as const)) }, { requiredKeys: [] })),
     max_consecutive_turns: opt(turnMap(1)),
     max_turn_wait_secs: opt(turnMap(0)),
     backpressure: opt(fc.constantFrom("off", "metric", "delay_admission" as const)),
-    backlog: opt(fc.record({ warn_generations: opt(fc.integer({ min: 1, max: 1000 })), critical_generations: opt(fc.integer({ min: 1000, max: 10 ** 6 })) }, { requiredKeys: [] })),
+    backlog: opt(
+      fc.record(
+        {
+          warn_generations: opt(fc.integer({ min: 1, max: 1000 })),
+          critical_generations: opt(fc.integer({ min: 1000, max: 10 ** 6 })),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
   },
   { requiredKeys: [] },
 ) as fc.Arbitrary<PolicyDocument>;
 
 type Mutation = (doc: PolicyDocument, def: PolicyDocument | null) => { doc: unknown; def: PolicyDocument | null };
-const set = (section: keyof PolicyDocument, field: string, value: unknown): Mutation => (doc, def) => ({
-  doc: { ...doc, [section]: { ...((doc[section] as object | null | undefined) ?? {}), [field]: value } },
-  def,
-});
-const top = (field: string, value: unknown): Mutation => (doc, def) => ({ doc: { ...doc, [field]: value }, def });
+const set =
+  (section: keyof PolicyDocument, field: string, value: unknown): Mutation =>
+  (doc, def) => ({
+    doc: { ...doc, [section]: { ...((doc[section] as object | null | undefined) ?? {}), [field]: value } },
+    def,
+  });
+const top =
+  (field: string, value: unknown): Mutation =>
+  (doc, def) => ({ doc: { ...doc, [field]: value }, def });
 
 const mutations: Record<string, Mutation> = {
   v_two: top("v", 2),
@@ -174,7 +233,10 @@ const mutations: Record<string, Mutation> = {
   max_age_zero: set("merge", "max_age_secs", 0),
   continuous_string: set("merge", "continuous", "yes"),
   merge_unknown_key: set("merge", "max_bytes", 1),
-  critical_below_min_in_doc: (doc, def) => ({ doc: { ...doc, merge: { ...doc.merge, min_generations: 50, critical_generations: 49 } }, def }),
+  critical_below_min_in_doc: (doc, def) => ({
+    doc: { ...doc, merge: { ...doc.merge, min_generations: 50, critical_generations: 49 } },
+    def,
+  }),
   critical_below_inherited_min: (doc, def) => ({
     doc: { ...doc, merge: { ...doc.merge, min_generations: null, critical_generations: 20 } },
     def: { ...def, merge: { ...def?.merge, min_generations: 21, critical_generations: 500 } },
@@ -184,7 +246,10 @@ const mutations: Record<string, Mutation> = {
   turns_zero: set("max_consecutive_turns", "merge_wal", 0),
   turns_unknown_kind: set("max_consecutive_turns", "MergeWal", 2),
   wait_negative: set("max_turn_wait_secs", "compact", -5),
-  backlog_critical_below_warn: (doc, def) => ({ doc: { ...doc, backlog: { warn_generations: 900, critical_generations: 899 } }, def }),
+  backlog_critical_below_warn: (doc, def) => ({
+    doc: { ...doc, backlog: { warn_generations: 900, critical_generations: 899 } },
+    def,
+  }),
   backlog_warn_above_inherited_critical: (doc, def) => ({
     doc: { ...doc, backlog: { warn_generations: 5000, critical_generations: null } },
     def: { ...def, backlog: { critical_generations: null, warn_generations: null } },

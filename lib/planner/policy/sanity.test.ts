@@ -4,7 +4,8 @@ import type { PolicyDocument } from "@/lib/schema/policy";
 import { effectivePolicy } from "./effective";
 import { policyWarnings } from "./sanity";
 
-const warn = (doc: PolicyDocument, fleetDefault: PolicyDocument | null = null) => policyWarnings(effectivePolicy(BUILTIN_POLICY, fleetDefault, doc).effective, doc);
+const warn = (doc: PolicyDocument, fleetDefault: PolicyDocument | null = null) =>
+  policyWarnings(effectivePolicy(BUILTIN_POLICY, fleetDefault, doc).effective, doc);
 
 describe("range warnings (valid values far outside sane ranges)", () => {
   it("the built-in defaults and ordinary edits warn about nothing", () => {
@@ -13,7 +14,10 @@ describe("range warnings (valid values far outside sane ranges)", () => {
   });
 
   it("names the range and the reason for each field set past it", () => {
-    const w = warn({ merge: { min_generations: 100_000, critical_generations: 100_000 }, max_turn_wait_secs: { compact: 172_800 } });
+    const w = warn({
+      merge: { min_generations: 100_000, critical_generations: 100_000 },
+      max_turn_wait_secs: { compact: 172_800 },
+    });
     expect(w.map((x) => [x.path, x.range])).toEqual([
       ["merge.critical_generations", "1 to 4,096 generations"],
       ["merge.min_generations", "1 to 256 generations"],

@@ -36,21 +36,24 @@ const RULES: Rule[] = [
     value: (p) => p.merge.critical_generations,
     max: WRITE_CLIFF_GENERATIONS,
     range: `1 to ${n(WRITE_CLIFF_GENERATIONS)} generations`,
-    why: (v) => `A table becomes critical at ${n(v)} pending generations, above the ${n(WRITE_CLIFF_GENERATIONS)}-generation write cliff: writers get HTTP 503 before the table is treated as critical.`,
+    why: (v) =>
+      `A table becomes critical at ${n(v)} pending generations, above the ${n(WRITE_CLIFF_GENERATIONS)}-generation write cliff: writers get HTTP 503 before the table is treated as critical.`,
   },
   {
     path: "merge.min_generations",
     value: (p) => p.merge.min_generations,
     max: WRITE_WARN_GENERATIONS,
     range: `1 to ${n(WRITE_WARN_GENERATIONS)} generations`,
-    why: (v) => `A merge is not due before ${n(v)} pending generations; writers are already warned at ${n(WRITE_WARN_GENERATIONS)}.`,
+    why: (v) =>
+      `A merge is not due before ${n(v)} pending generations; writers are already warned at ${n(WRITE_WARN_GENERATIONS)}.`,
   },
   {
     path: "backlog.critical_generations",
     value: (p) => p.backlog.critical_generations,
     max: WRITE_CLIFF_GENERATIONS,
     range: `1 to ${n(WRITE_CLIFF_GENERATIONS)} generations`,
-    why: (v) => `The backlog reads critical only at ${n(v)} pending generations, above the ${n(WRITE_CLIFF_GENERATIONS)}-generation write cliff.`,
+    why: (v) =>
+      `The backlog reads critical only at ${n(v)} pending generations, above the ${n(WRITE_CLIFF_GENERATIONS)}-generation write cliff.`,
   },
   {
     path: "merge.max_age_secs",
@@ -66,24 +69,21 @@ const RULES: Rule[] = [
     range: `0 to ${n(TIB)} bytes (1 TiB)`,
     why: (v) => `A merge is due by size only after ${n(v)} pending bytes.`,
   },
-  ...POLICY_TURN_KINDS.map(
-    (k): Rule => ({
-      path: `max_turn_wait_secs.${k}`,
-      value: (p) => p.max_turn_wait_secs[k],
-      max: DAY_SECS,
-      range: `0 to ${n(DAY_SECS)} seconds (one day)`,
-      why: (v) => `A ${k} unit is promoted for age only after ${n(v)} seconds (${(v / DAY_SECS).toFixed(1)} days) of waiting.`,
-    }),
-  ),
-  ...POLICY_TURN_KINDS.map(
-    (k): Rule => ({
-      path: `max_consecutive_turns.${k}`,
-      value: (p) => p.max_consecutive_turns[k],
-      max: MAX_SANE_TURNS,
-      range: `1 to ${MAX_SANE_TURNS} turns`,
-      why: (v) => `${k} may take ${n(v)} write turns in a row before another kind gets one.`,
-    }),
-  ),
+  ...POLICY_TURN_KINDS.map((k): Rule => ({
+    path: `max_turn_wait_secs.${k}`,
+    value: (p) => p.max_turn_wait_secs[k],
+    max: DAY_SECS,
+    range: `0 to ${n(DAY_SECS)} seconds (one day)`,
+    why: (v) =>
+      `A ${k} unit is promoted for age only after ${n(v)} seconds (${(v / DAY_SECS).toFixed(1)} days) of waiting.`,
+  })),
+  ...POLICY_TURN_KINDS.map((k): Rule => ({
+    path: `max_consecutive_turns.${k}`,
+    value: (p) => p.max_consecutive_turns[k],
+    max: MAX_SANE_TURNS,
+    range: `1 to ${MAX_SANE_TURNS} turns`,
+    why: (v) => `${k} may take ${n(v)} write turns in a row before another kind gets one.`,
+  })),
 ];
 
 /** Warnings for the effective policy, about the fields `doc` itself sets (inherited values were warned about where they are set). */
@@ -94,8 +94,16 @@ export function policyWarnings(effective: EffectivePolicy, doc: PolicyDocument):
     if (v === undefined || v <= rule.max || !setsPath(doc, rule.path)) continue;
     out.push({ path: rule.path, message: `${rule.why(v)} Sane range: ${rule.range}.`, range: rule.range });
   }
-  if (effective.kinds_allowed.length > 0 && !effective.kinds_allowed.includes("MergeWal") && setsPath(doc, "kinds_allowed")) {
-    out.push({ path: "kinds_allowed", message: "MergeWal is not allowed: pending generations will only grow, up to the write cliff.", range: "MergeWal included" });
+  if (
+    effective.kinds_allowed.length > 0 &&
+    !effective.kinds_allowed.includes("MergeWal") &&
+    setsPath(doc, "kinds_allowed")
+  ) {
+    out.push({
+      path: "kinds_allowed",
+      message: "MergeWal is not allowed: pending generations will only grow, up to the write cliff.",
+      range: "MergeWal included",
+    });
   }
   return out;
 }

@@ -36,7 +36,8 @@ function effectiveIssues(effective: EffectivePolicy, doc: PolicyDocument): Polic
     });
   }
   if (backlog.critical_generations < backlog.warn_generations) {
-    const path = doc.backlog?.critical_generations != null ? "backlog.critical_generations" : "backlog.warn_generations";
+    const path =
+      doc.backlog?.critical_generations != null ? "backlog.critical_generations" : "backlog.warn_generations";
     issues.push({
       path,
       message:
@@ -67,14 +68,75 @@ export function validatePolicy(doc: unknown, options: ValidateOptions): PolicyVa
   }
   const parsed = PolicyDocumentSchema.safeParse(doc);
   if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+    // an unknown key is dropped by itself, not its whole section
+    const drops = parsed.error.issues.flatMap((i) =>
+      i.code === "unrecognized_keys"
+        ? i.keys.map((k) => [...i.path, k].map(String).join("."))
+        : [i.path.map(String).join(".")],
+    );
     return {
       ok: false,
       unsupported_version: null,
-      issues: parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
+      issues: [...issues, ...crossFieldIssuesBeside(doc, issues, drops, options)],
     };
   }
   const { effective } = effectivePolicy(options.builtin ?? BUILTIN_POLICY, options.defaultDoc, parsed.data);
   const issues = effectiveIssues(effective, parsed.data);
   if (issues.length > 0) return { ok: false, unsupported_version: null, issues };
   return { ok: true, doc: parsed.data, effective, issues: [] };
+}
+
+/**
+ * console-api.md third version: "a 422 invalid_policy lists every issue of the body at
+ * once". The schema stops before its cross-field rules when a field is bad, so they are
+ * checked again on the document without the fields already in error (those inherit), and
+ * their issues are added unless they name a field already listed.
+ */
+function crossFieldIssuesBeside(
+  doc: unknown,
+  issues: PolicyIssue[],
+  drops: string[],
+  options: ValidateOptions,
+): PolicyIssue[] {
+  if (doc === null || typeof doc !== "object" || Array.isArray(doc)) return [];
+  const rest = structuredClone(doc) as Record<string, unknown>;
+  for (const path of drops) dropPath(rest, path);
+  const named = new Set(issues.map((i) => i.path));
+  const extra: PolicyIssue[] = [];
+  // what is left may still break the document's own cross-field rules (superRefine): list
+  // those not named yet, drop their fields too, and go on to the rules on the effective policy
+  for (let round = 0; round < 3; round++) {
+    const parsed = PolicyDocumentSchema.safeParse(rest);
+    if (parsed.success) {
+      const { effective } = effectivePolicy(options.builtin ?? BUILTIN_POLICY, options.defaultDoc, parsed.data);
+      for (const i of [...extra, ...issues]) named.add(i.path);
+      return [...extra, ...effectiveIssues(effective, parsed.data).filter((i) => !named.has(i.path))];
+    }
+    if (parsed.error.issues.some((i) => i.code !== "custom")) return extra;
+    for (const i of parsed.error.issues) {
+      const path = i.path.map(String).join(".");
+      if (!named.has(path)) extra.push({ path, message: i.message });
+      named.add(path);
+      dropPath(rest, path);
+    }
+  }
+  return extra;
+}
+
+/** Removes the leaf at a dot path (or the whole section when the path names a section). */
+function dropPath(doc: Record<string, unknown>, path: string): void {
+  if (path === "") return;
+  const parts = path.split(".");
+  let cur: unknown = doc;
+  for (const part of parts.slice(0, -1)) {
+    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  if (cur !== null && typeof cur === "object" && !Array.isArray(cur))
+    delete (cur as Record<string, unknown>)[parts[parts.length - 1]];
+  else if (Array.isArray(cur)) {
+    // an issue inside a list (e.g. kinds_allowed.1): the whole list is in error; drop it
+    dropPath(doc, parts.slice(0, -1).join("."));
+  }
 }

@@ -1,17 +1,17 @@
 // GET /api/v1/scheduler/assignments: live assignments (state != released), console-api.md.
 import { z } from "zod";
-import { nowMsParam, nowChoiceParam, revisionParam, snapshotMeta, targetParam } from "./common";
+import { nowMsParamSchema, nowChoiceParamSchema, revisionParam, snapshotMetaSchema, targetParamSchema } from "./common";
 
-export const assignmentsQuery = z.object({
+export const assignmentsQuerySchema = z.object({
   revision: revisionParam,
-  now_ms: nowMsParam,
-  now: nowChoiceParam,
-  target: targetParam.optional(),
+  now_ms: nowMsParamSchema,
+  now: nowChoiceParamSchema,
+  target: targetParamSchema.optional(),
   executor: z.string().min(1).max(512).optional(),
 });
-export type AssignmentsQuery = z.output<typeof assignmentsQuery>;
+export type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
 
-export const assignmentRow = z.object({
+export const assignmentRowSchema = z.object({
   unit_id: z.string(),
   kind: z.string(),
   target: z.string(),
@@ -25,7 +25,10 @@ export const assignmentRow = z.object({
   /** past bind_deadline_ms and not bound; never for shadow rows (they are never bound in P1) */
   overdue: z.boolean(),
 });
-export type AssignmentRow = z.infer<typeof assignmentRow>;
+export type AssignmentRow = z.infer<typeof assignmentRowSchema>;
 
-export const assignmentsResponse = snapshotMeta.extend({ now_ms: z.number().int(), assignments: z.array(assignmentRow) });
+export const assignmentsResponse = snapshotMetaSchema.extend({
+  now_ms: z.number().int(),
+  assignments: z.array(assignmentRowSchema),
+});
 export type AssignmentsResponse = z.infer<typeof assignmentsResponse>;

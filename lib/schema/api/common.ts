@@ -1,24 +1,21 @@
 // Shared pieces of the console API's zod schemas (console-api.md "Conventions").
 // Query params arrive as strings: each schema coerces explicitly, so a bad value is a 400.
 import { z } from "zod";
+import { BACKLOG_CLASSES, CLASS_NAMES } from "../codes";
 
-export const CLASS_NAMES = ["recovery", "critical", "commit_ready", "normal", "maintenance", "tail", "idle"] as const;
-export const BACKLOG_CLASSES = ["ok", "warn", "critical"] as const;
-export const OUTCOMES = ["discovery_miss", "queued_only", "running", "placement_gap", "phantom_task"] as const;
-export const SKIP_REASONS = ["bad_key", "bad_json", "schema", "unknown_version", "too_large"] as const;
-
-export const className = z.enum(CLASS_NAMES);
-export const backlogClass = z.enum(BACKLOG_CLASSES);
-export type ClassName = z.infer<typeof className>;
-export type BacklogClass = z.infer<typeof backlogClass>;
+export const classNameSchema = z.enum(CLASS_NAMES);
+export const backlogClassSchema = z.enum(BACKLOG_CLASSES);
 
 const digits = (what: string) => z.string().regex(/^\d+$/, `${what} must be a non-negative integer`);
 
 /** `?revision=R`: a positive etcd revision (time travel). */
-export const revisionParam = digits("revision").transform(Number).pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER)).optional();
+export const revisionParam = digits("revision")
+  .transform(Number)
+  .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+  .optional();
 
 /** `?now_ms=T`: the wall time the planner evaluates at (default: the server clock). */
-export const nowMsParam = z
+export const nowMsParamSchema = z
   .string()
   .regex(/^-?\d+$/, "now_ms must be an integer (Unix milliseconds)")
   .transform(Number)
@@ -26,10 +23,13 @@ export const nowMsParam = z
   .optional();
 
 /** A target travels raw (URL-decoded by the query parser), 1..512 chars. */
-export const targetParam = z.string().min(1, "target must not be empty").max(512, "target is at most 512 characters");
+export const targetParamSchema = z
+  .string()
+  .min(1, "target must not be empty")
+  .max(512, "target is at most 512 characters");
 
 /** `?flag=true|false|1|0`. */
-export const booleanParam = z
+export const booleanParamSchema = z
   .enum(["true", "false", "1", "0"])
   .optional()
   .transform((v) => v === "true" || v === "1");
@@ -43,22 +43,44 @@ export function repeatable<T extends readonly [string, ...string[]]>(values: T) 
     .transform((v): T[number][] => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
 }
 
-export const limitParam = digits("limit").transform(Number).pipe(z.number().int().min(1).max(2000)).optional().transform((v) => v ?? 100);
+export const limitParam = digits("limit")
+  .transform(Number)
+  .pipe(z.number().int().min(1).max(2000))
+  .optional()
+  .transform((v) => v ?? 100);
+
+/**
+ * `?min_revision=R` on any live read (read-your-writes after a save at R): the answer is at
+ * R or later, waiting up to 5 s for it (lib/http/min-revision.ts); ignored when pinned.
+ */
+export const minRevisionQuerySchema = z.object({
+  min_revision: digits("min_revision")
+    .transform(Number)
+    .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
+    .optional(),
+});
 
 /** What every read endpoint accepts. */
 /** `?now=server` on a pinned read: evaluate at the server clock, not the revision's time (console-api.md "Time"). */
-export const nowChoiceParam = z.enum(["server"]).optional();
+export const nowChoiceParamSchema = z.enum(["server"]).optional();
 
-export const readQuery = z.object({ revision: revisionParam, now_ms: nowMsParam, now: nowChoiceParam });
-export type ReadQuery = z.output<typeof readQuery>;
+export const readQuerySchema = z.object({
+  revision: revisionParam,
+  now_ms: nowMsParamSchema,
+  now: nowChoiceParamSchema,
+});
+export type ReadQuery = z.output<typeof readQuerySchema>;
 
-export const leader = z.object({ token: z.string(), instance: z.string(), since_ms: z.number() }).nullable();
-export const skippedSummary = z.object({ total: z.number().int(), by_reason: z.record(z.string(), z.number().int()) });
+export const leaderSchema = z.object({ token: z.string(), instance: z.string(), since_ms: z.number() }).nullable();
+export const skippedSummarySchema = z.object({
+  total: z.number().int(),
+  by_reason: z.record(z.string(), z.number().int()),
+});
 
 /** console-api.md "Time": how a revision's wall time is known, and which clock a read ran at. */
 export const REVISION_TIME_BASES = ["console_clock", "record_timestamps", "unknown"] as const;
 export const NOW_BASES = ["revision_time", "request", "server_clock"] as const;
-export const revisionTime = z.object({
+export const revisionTimeSchema = z.object({
   revision: z.number().int(),
   /** when the revision was written (null when nothing tells) */
   at_ms: z.number().int().nullable(),
@@ -68,16 +90,16 @@ export const revisionTime = z.object({
 });
 
 /** Where a response's data came from: its revision, the cache that served it, the clock it ran at. */
-export const snapshotMeta = z.object({
+export const snapshotMetaSchema = z.object({
   revision: z.number().int(),
   read_at_ms: z.number().int(),
   snapshot: z.object({ revision: z.number().int(), age_ms: z.number().int(), live: z.boolean(), pinned: z.boolean() }),
   now_basis: z.enum(NOW_BASES),
   /** a pinned revision's own time; null for live reads */
-  revision_time: revisionTime.nullable(),
+  revision_time: revisionTimeSchema.nullable(),
 });
 
-export const errorBody = z.object({
+export const errorBodySchema = z.object({
   error: z.looseObject({
     code: z.string(),
     message: z.string(),
@@ -89,4 +111,4 @@ export const errorBody = z.object({
 });
 
 /** An endpoint without query parameters: an unknown one is a 400, so a typo never passes silently. */
-export const noQuery = z.strictObject({});
+export const noQuerySchema = z.strictObject({});

@@ -1,37 +1,58 @@
 // GET /api/v1/scheduler/demand (list and ?target= detail), console-api.md.
 import { z } from "zod";
+import { BACKLOG_CLASSES, CLASS_NAMES } from "@/lib/schema/codes";
 import {
-  BACKLOG_CLASSES, CLASS_NAMES, backlogClass, booleanParam, className, leader, limitParam, nowMsParam, nowChoiceParam,
-  repeatable, revisionParam, skippedSummary, snapshotMeta, targetParam,
+  backlogClassSchema,
+  booleanParamSchema,
+  classNameSchema,
+  leaderSchema,
+  limitParam,
+  nowMsParamSchema,
+  nowChoiceParamSchema,
+  repeatable,
+  revisionParam,
+  skippedSummarySchema,
+  snapshotMetaSchema,
+  targetParamSchema,
 } from "./common";
 
 export const SORTS = ["planner", "pending", "wait", "score", "target", "position"] as const;
 
-export const demandQuery = z.object({
-  target: targetParam.optional(),
+export const demandQuerySchema = z.object({
+  target: targetParamSchema.optional(),
   limit: limitParam,
   cursor: z.string().min(1).max(512).optional(),
   /** a `listing` from an earlier answer: answer only what changed since (the whole listing, unpaged) */
   since: z.string().min(1).max(512).optional(),
-  include_idle: booleanParam,
+  include_idle: booleanParamSchema,
   class: repeatable(CLASS_NAMES),
   backlog: repeatable(BACKLOG_CLASSES),
   q: z.string().max(512).optional(),
-  sort: z.enum(SORTS).optional().transform((v) => v ?? "planner"),
+  /** only tables whose verdict is this state: `would_place` lists the placements in planner order (issue 27) */
+  verdict: z.enum(["would_place", "would_skip"]).optional(),
+  sort: z
+    .enum(SORTS)
+    .optional()
+    .transform((v) => v ?? "planner"),
   order: z.enum(["asc", "desc"]).optional(),
   revision: revisionParam,
-  now_ms: nowMsParam,
-  now: nowChoiceParam,
+  now_ms: nowMsParamSchema,
+  now: nowChoiceParamSchema,
 });
-export type DemandQuery = z.output<typeof demandQuery>;
+export type DemandQuery = z.output<typeof demandQuerySchema>;
 
-export const ageBound = z.enum(["exact", "upper"]).nullable();
+export const ageBoundSchema = z.enum(["exact", "upper"]).nullable();
 
 /** A unit score; an infinite one (repair with missing fragments) travels as "infinity". */
-export const score = z.union([z.number(), z.literal("infinity")]);
+export const scoreSchema = z.union([z.number(), z.literal("infinity")]);
 
-export const verdict = z.discriminatedUnion("state", [
-  z.object({ state: z.literal("would_place"), executor: z.string(), reserved_bytes: z.number(), kind: z.string().optional() }),
+export const verdictSchema = z.discriminatedUnion("state", [
+  z.object({
+    state: z.literal("would_place"),
+    executor: z.string(),
+    reserved_bytes: z.number(),
+    kind: z.string().optional(),
+  }),
   z.object({ state: z.literal("would_skip"), code: z.string(), message: z.string() }),
 ]);
 
@@ -39,7 +60,7 @@ export const verdict = z.discriminatedUnion("state", [
 export const PROGRESS_STATES = ["advancing", "stalled", "unknown"] as const;
 
 /** The unfinished execution holding the table's write turn, for the list. */
-export const executionSummary = z.object({
+export const executionSummarySchema = z.object({
   id: z.string(),
   phase: z.string(),
   endpoint: z.string(),
@@ -48,44 +69,51 @@ export const executionSummary = z.object({
 });
 
 /** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
-export const position = z.object({ kind: z.string(), rank: z.number().int(), of: z.number().int() });
+export const positionSchema = z.object({ kind: z.string(), rank: z.number().int(), of: z.number().int() });
 
-export const tableSummary = z.object({
+export const tableSummarySchema = z.object({
   target: z.string(),
-  class: className,
+  class: classNameSchema,
   class_rank: z.number().int(),
   reason: z.string(),
-  score,
+  score: scoreSchema,
   pending_generations: z.number(),
   pending_bytes: z.number(),
   oldest_pending_ms: z.number().nullable(),
-  age_bound: ageBound,
+  age_bound: ageBoundSchema,
   wait_ms: z.number().nullable(),
   shards: z.number().int(),
-  backlog_class: backlogClass,
-  verdict,
-  execution: executionSummary.nullable(),
-  position: position.nullable(),
+  backlog_class: backlogClassSchema,
+  verdict: verdictSchema,
+  execution: executionSummarySchema.nullable(),
+  position: positionSchema.nullable(),
   /** how far a record of this table is ahead of `now_ms` (clock skew), null when none is */
   clock_skew_ms: z.number().nullable(),
 });
-export type TableSummary = z.infer<typeof tableSummary>;
+export type TableSummary = z.infer<typeof tableSummarySchema>;
 
 const count = z.number().int();
-export const demandList = snapshotMeta.extend({
+export const demandList = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
-  leader,
+  leader: leaderSchema,
   total_tables: count,
   tables_with_pending: count,
   matched: count,
   /** tables with a record timestamped after `now_ms` (clock skew between writers and the console) */
   clock_skew_tables: count,
   counts: z.object({
-    by_class: z.object(Object.fromEntries(CLASS_NAMES.map((c) => [c, count])) as Record<(typeof CLASS_NAMES)[number], typeof count>),
-    by_backlog: z.object(Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, count])) as Record<(typeof BACKLOG_CLASSES)[number], typeof count>),
+    by_class: z.object(
+      Object.fromEntries(CLASS_NAMES.map((c) => [c, count])) as Record<(typeof CLASS_NAMES)[number], typeof count>,
+    ),
+    by_backlog: z.object(
+      Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, count])) as Record<
+        (typeof BACKLOG_CLASSES)[number],
+        typeof count
+      >,
+    ),
   }),
-  skipped: skippedSummary,
-  tables: z.array(tableSummary),
+  skipped: skippedSummarySchema,
+  tables: z.array(tableSummarySchema),
   next_cursor: z.string().nullable(),
   /** names this listing (plan and filters) for a later `?since=` */
   listing: z.string(),
@@ -93,8 +121,14 @@ export const demandList = snapshotMeta.extend({
 export type DemandList = z.infer<typeof demandList>;
 
 /** `[at, wait_ms, score, position.rank, position.of]`: a kept row whose moving fields changed. */
-export const demandPatch = z.tuple([z.number().int(), z.number().nullable(), score, z.number().int().nullable(), z.number().int().nullable()]);
-export type DemandPatch = z.infer<typeof demandPatch>;
+export const demandPatchSchema = z.tuple([
+  z.number().int(),
+  z.number().nullable(),
+  scoreSchema,
+  z.number().int().nullable(),
+  z.number().int().nullable(),
+]);
+export type DemandPatch = z.infer<typeof demandPatchSchema>;
 
 /**
  * `?since=<listing>`: the whole listing (every page) as changes to the one named. The new
@@ -107,8 +141,8 @@ export const demandChanges = demandList.omit({ tables: true, next_cursor: true }
   changes: z
     .object({
       since: z.string(),
-      rows: z.array(z.object({ at: z.number().int(), table: tableSummary })),
-      patches: z.array(demandPatch),
+      rows: z.array(z.object({ at: z.number().int(), table: tableSummarySchema })),
+      patches: z.array(demandPatchSchema),
       removed: z.array(z.string()),
     })
     .nullable(),
@@ -116,21 +150,21 @@ export const demandChanges = demandList.omit({ tables: true, next_cursor: true }
 export type DemandChanges = z.infer<typeof demandChanges>;
 
 const mark = z.object({ value: z.number(), epoch: z.number() });
-export const shardDetail = z.object({
+export const shardDetailSchema = z.object({
   shard: z.string(),
   sealed: mark,
   merged: mark.nullable(),
   sealed_bytes: z.number(),
   pending: z.number(),
   oldest_pending_ms: z.number().nullable(),
-  age_bound: ageBound,
+  age_bound: ageBoundSchema,
   sealed_times_kept: z.number().int(),
   source: z.string().nullable(),
   flushed_at_ms: z.number().nullable(),
   mod_revision: z.number().int().nullable(),
 });
 
-export const scoreBreakdown = z.object({
+export const scoreBreakdownSchema = z.object({
   by_generations: z.number(),
   by_bytes: z.number(),
   age_boost: z.number(),
@@ -143,21 +177,31 @@ export const scoreBreakdown = z.object({
   max_turn_wait_secs: z.number(),
 });
 
-export const whyNot = z.object({ code: z.string(), message: z.string(), retryable: z.boolean(), detail: z.unknown() });
-export const unit = z.object({
+export const whyNotSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  detail: z.unknown(),
+});
+export const unitSchema = z.object({
   kind: z.string(),
   class: z.string(),
   class_rank: z.number().int(),
-  score,
+  score: scoreSchema,
   reason: z.string(),
   wait_ms: z.number().nullable(),
   /** why this unit was passed over (turn_limit, write turn, cooldown …), also when another unit of the table is placed */
-  why_not: z.array(whyNot),
+  why_not: z.array(whyNotSchema),
 });
 
 // scheduler-model.md §7.1 merge-progress, read at the response's revision.
-export const PROGRESS_STATUSES = ["reported", "progress_details_unavailable", "progress_unknown", "no_active_record"] as const;
-export const mergeProgress = z.object({
+export const PROGRESS_STATUSES = [
+  "reported",
+  "progress_details_unavailable",
+  "progress_unknown",
+  "no_active_record",
+] as const;
+export const mergeProgressSchema = z.object({
   status: z.enum(PROGRESS_STATUSES),
   task_id: z.string().nullable(),
   execution_id: z.string().nullable(),
@@ -171,7 +215,7 @@ export const mergeProgress = z.object({
 });
 
 /** `P/target-locks/<hex>` in words: who holds the write turn and whether it lapses with a lease. */
-export const targetLock = z.object({
+export const targetLockSchema = z.object({
   value: z.string(),
   holder: z.enum(["execution", "claim"]),
   /** the execution named by `merge-execution:<id>`, null for a claim token */
@@ -182,7 +226,7 @@ export const targetLock = z.object({
 });
 
 /** `P/merge-executions/<hex>` with what the verdict concluded about it. */
-export const executionView = z.object({
+export const executionViewSchema = z.object({
   id: z.string(),
   target: z.string(),
   endpoint: z.string(),
@@ -208,23 +252,23 @@ export const executionView = z.object({
   mod_revision: z.number().int(),
 });
 
-export const legacyView = z.object({
+export const legacyViewSchema = z.object({
   queued: z.boolean(),
   running: z.boolean(),
   task_ids: z.array(z.string()),
   cooldowns: z.array(z.record(z.string(), z.unknown())),
   failures: z.array(z.record(z.string(), z.unknown())),
-  target_lock: targetLock.nullable(),
-  execution: executionView.nullable(),
+  target_lock: targetLockSchema.nullable(),
+  execution: executionViewSchema.nullable(),
   eligibility: z.object({ code: z.string(), message: z.string() }).nullable(),
-  progress: mergeProgress,
+  progress: mergeProgressSchema,
 });
 
 /** When its turn may come: from the units ahead and the kind's recent completion rate. */
-export const eta = z.object({ low_ms: z.number(), high_ms: z.number(), basis: z.string() });
+export const etaSchema = z.object({ low_ms: z.number(), high_ms: z.number(), basis: z.string() });
 
 /** A record timestamped after `now_ms`: the wait is not silently 0 s. */
-export const clockSkew = z.object({
+export const clockSkewSchema = z.object({
   ahead_ms: z.number(),
   /** the newest timestamp of the table's records */
   newest_ms: z.number(),
@@ -237,35 +281,41 @@ export const clockSkew = z.object({
 
 /** Which headroom the verdict used: the design planner leaves shadow rows out (§6.2 step 3). */
 export const HEADROOM_BASES = ["excluding_shadow", "including_shadow"] as const;
-export const headroomBasis = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
+export const headroomBasisSchema = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
 
 /** "Which executor?" from every source that names one, and why they differ. */
-export const executorAgreement = z.object({
+export const executorAgreementSchema = z.object({
   /** the design verdict's executor (null when it would skip) */
   verdict: z.string().nullable(),
   /** the console's §6.2 shadow pass (the master's rule) */
   console_shadow: z.string().nullable(),
   /** the master's recorded `state: shadow` row */
-  master_shadow: z.object({ executor: z.string(), created_ms: z.number(), mod_revision: z.number().int().optional() }).nullable(),
+  master_shadow: z
+    .object({ executor: z.string(), created_ms: z.number(), mod_revision: z.number().int().optional() })
+    .nullable(),
   agree: z.boolean(),
   reasons: z.array(z.string()),
 });
 
-export const tableDetail = tableSummary.extend({
-  shards: z.array(shardDetail),
+export const tableDetail = tableSummarySchema.extend({
+  shards: z.array(shardDetailSchema),
   shard_count: z.number().int(),
-  score_breakdown: scoreBreakdown.nullable(),
-  units: z.array(unit),
-  why_not: z.array(whyNot),
-  legacy: legacyView,
+  score_breakdown: scoreBreakdownSchema.nullable(),
+  units: z.array(unitSchema),
+  why_not: z.array(whyNotSchema),
+  legacy: legacyViewSchema,
   cache: z.object({ observed_revision: z.number(), updated_ms: z.number(), agrees_with_fold: z.boolean() }).nullable(),
   policy: z.object({ effective: z.record(z.string(), z.unknown()), sources: z.record(z.string(), z.unknown()) }),
-  eta: eta.nullable(),
-  clock_skew: clockSkew.nullable(),
-  headroom: headroomBasis,
-  executor_agreement: executorAgreement,
+  eta: etaSchema.nullable(),
+  clock_skew: clockSkewSchema.nullable(),
+  headroom: headroomBasisSchema,
+  executor_agreement: executorAgreementSchema,
 });
 export type TableDetail = z.infer<typeof tableDetail>;
 
-export const demandDetail = snapshotMeta.extend({ now_ms: z.number().int(), leader, table: tableDetail });
+export const demandDetail = snapshotMetaSchema.extend({
+  now_ms: z.number().int(),
+  leader: leaderSchema,
+  table: tableDetail,
+});
 export type DemandDetail = z.infer<typeof demandDetail>;

@@ -1,20 +1,36 @@
 // GET /api/v1/scheduler/executors (console-api.md; headroom per scheduler-model.md §5.2).
 import { z } from "zod";
-import { readQuery, snapshotMeta } from "./common";
+import { readQuerySchema, snapshotMetaSchema } from "./common";
 
-export const executorsQuery = readQuery;
+export const executorsQuery = readQuerySchema;
 
 const slots = z.record(z.string(), z.number());
-export const executorRow = z.object({
+
+/** An unfinished `merge-executions/` record running on the executor (console-api.md "One answer, as of its moment"). */
+export const executorExecutionSchema = z.object({
+  execution_id: z.string(),
+  target: z.string(),
+  phase: z.string(),
+  /** the write turn's progress as the verdict judges it (§7.1): advancing, stalled or unknown */
+  progress: z.enum(["advancing", "stalled", "unknown"]),
+  /** the `merge-progress/` sequence, null when none is reported */
+  sequence: z.number().nullable(),
+});
+export type ExecutorExecution = z.infer<typeof executorExecutionSchema>;
+export const executorRowSchema = z.object({
   id: z.string(),
   kind: z.string(),
   instance: z.string().nullable(),
   version: z.string().nullable(),
   kinds: z.array(z.string()),
+  /** the master's fold (§5.2): an orphan row is draining too */
   draining: z.boolean(),
-  /** assignments point at it but it has no live heartbeat (never also "draining") */
+  /** assignments point at it but it has no live heartbeat; pages say "orphan" */
   orphan: z.boolean(),
   heartbeat_ms: z.number().nullable(),
+  /** now_ms − heartbeat_ms (never negative), null without a heartbeat */
+  heartbeat_age_ms: z.number().nullable(),
+  executions: z.array(executorExecutionSchema),
   slots_total: slots,
   slots_reserved: slots,
   slots_free: slots,
@@ -32,12 +48,15 @@ export const executorRow = z.object({
   /** max(0, bytes_reserved − bytes_total) when bytes_total > 0, else 0 */
   overcommitted_bytes: z.number(),
 });
-export type ExecutorRow = z.infer<typeof executorRow>;
+export type ExecutorRow = z.infer<typeof executorRowSchema>;
 
-export const executorsResponse = snapshotMeta.extend({
-  executors: z.array(executorRow),
+export const executorsResponse = snapshotMetaSchema.extend({
+  /** the moment every relative time of this answer counts from */
+  now_ms: z.number().int(),
+  executors: z.array(executorRowSchema),
   totals: z.object({
     executors: z.number().int(),
+    /** live (heartbeating) executors that drain; orphans are counted apart */
     draining: z.number().int(),
     orphans: z.number().int(),
     /** executors with bytes_total = 0 (no byte check): left out of the byte totals */

@@ -1,18 +1,21 @@
 // GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected, §9.1) and task
 // cooldowns (§9.2), console-api.md.
 import { z } from "zod";
-import { nowMsParam, nowChoiceParam, revisionParam, snapshotMeta, targetParam } from "./common";
+import { nowMsParamSchema, nowChoiceParamSchema, revisionParam, snapshotMetaSchema, targetParamSchema } from "./common";
 
-export const failuresQuery = z.object({
+export const failuresQuerySchema = z.object({
   revision: revisionParam,
-  now_ms: nowMsParam,
-  now: nowChoiceParam,
-  target: targetParam.optional(),
-  needs_attention: z.enum(["true", "false", "1", "0"]).optional().transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
+  now_ms: nowMsParamSchema,
+  now: nowChoiceParamSchema,
+  target: targetParamSchema.optional(),
+  needs_attention: z
+    .enum(["true", "false", "1", "0"])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === "true" || v === "1")),
 });
-export type FailuresQuery = z.output<typeof failuresQuery>;
+export type FailuresQuery = z.output<typeof failuresQuerySchema>;
 
-export const failureRow = z.object({
+export const failureRowSchema = z.object({
   target: z.string(),
   endpoint: z.string(),
   class: z.string(),
@@ -25,9 +28,9 @@ export const failureRow = z.object({
   corrected: z.boolean(),
   retry_in_ms: z.number(),
 });
-export type FailureRow = z.infer<typeof failureRow>;
+export type FailureRow = z.infer<typeof failureRowSchema>;
 
-export const cooldownRow = z.object({
+export const cooldownRowSchema = z.object({
   kind: z.string(),
   target: z.string(),
   failures: z.number().int(),
@@ -35,7 +38,11 @@ export const cooldownRow = z.object({
   cooling: z.boolean(),
   last_error: z.string(),
 });
-export type CooldownRow = z.infer<typeof cooldownRow>;
+export type CooldownRow = z.infer<typeof cooldownRowSchema>;
 
-export const failuresResponse = snapshotMeta.extend({ now_ms: z.number().int(), failures: z.array(failureRow), cooldowns: z.array(cooldownRow) });
+export const failuresResponse = snapshotMetaSchema.extend({
+  now_ms: z.number().int(),
+  failures: z.array(failureRowSchema),
+  cooldowns: z.array(cooldownRowSchema),
+});
 export type FailuresResponse = z.infer<typeof failuresResponse>;

@@ -1,17 +1,19 @@
 // GET /api/v1/health (console-api.md): 200 while etcd answers, 503 with status "down"
 // otherwise, and 503 with status "starting" until the first full read and plan are done.
 import { z } from "zod";
-import { leader, noQuery } from "./common";
+import { leaderSchema, noQuerySchema } from "./common";
 
-export const healthQuery = noQuery;
+export const healthQuery = noQuerySchema;
 
-export const healthResponse = z.object({
+export const healthResponseSchema = z.object({
   status: z.enum(["ok", "degraded", "down", "starting"]),
   /** the first full read and plan are done (a load balancer sends traffic only then) */
   ready: z.boolean(),
   revision: z.number().int().nullable(),
-  endpoints: z.array(z.object({ url: z.string(), ok: z.boolean(), latency_ms: z.number().nullable(), error: z.string().optional() })),
-  leader,
+  endpoints: z.array(
+    z.object({ url: z.string(), ok: z.boolean(), latency_ms: z.number().nullable(), error: z.string().optional() }),
+  ),
+  leader: leaderSchema,
   snapshot: z.object({ revision: z.number().int().nullable(), age_ms: z.number().int().nullable(), live: z.boolean() }),
 });
-export type HealthResponse = z.infer<typeof healthResponse>;
+export type HealthResponse = z.infer<typeof healthResponseSchema>;

@@ -1,26 +1,25 @@
 // /api/v1/session (console-api.md Security): who is signed in; sign in with a token
 // (JSON or the sign-in form), or sign out.
 import { z } from "zod";
-import { noQuery } from "./common";
+import { noQuerySchema } from "./common";
 
-export const sessionQuery = noQuery;
+export const sessionQuery = noQuerySchema;
 
-export const sessionResponse = z.object({
+export const sessionResponseSchema = z.object({
   actor: z.string(),
   role: z.enum(["admin", "viewer", "anonymous"]),
   can_write: z.boolean(),
   read_only: z.boolean(),
   reads_need_token: z.boolean(),
 });
-export type SessionResponse = z.infer<typeof sessionResponse>;
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
 export const SIGNIN_MAX_BYTES = 4096;
-export const signInBody = z.object({
+export const signInBodySchema = z.object({
   token: z.string().max(1024).optional(),
   next: z.string().max(2048).optional(),
   action: z.literal("signout").optional(),
 });
-export type SignInBody = z.infer<typeof signInBody>;
 
-export const signedInResponse = z.object({ actor: z.string(), role: z.enum(["admin", "viewer"]) });
-export const signedOutResponse = z.object({ signed_out: z.literal(true) });
+export const signedInResponseSchema = z.object({ actor: z.string(), role: z.enum(["admin", "viewer"]) });
+export const signedOutResponseSchema = z.object({ signed_out: z.literal(true) });

@@ -1,19 +1,41 @@
 // GET /api/v1/scheduler/shadow and /shadow/history (console-api.md; scheduler-model.md §6.2).
 import { z } from "zod";
-import { OUTCOMES, readQuery, snapshotMeta } from "./common";
+import { OUTCOMES } from "@/lib/schema/codes";
+import { readQuerySchema, snapshotMetaSchema } from "./common";
 
-export const shadowQuery = readQuery;
+export const shadowQuery = readQuerySchema;
 
 const count = z.number().int();
-export const outcomeCounts = z.object(Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>);
-export type OutcomeCounts = z.infer<typeof outcomeCounts>;
+export const outcomeCountsSchema = z.object(
+  Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>,
+);
+export type OutcomeCounts = z.infer<typeof outcomeCountsSchema>;
 
 const placement = z.object({ target: z.string(), executor: z.string(), reserved_bytes: z.number() });
-export const shadowResponse = snapshotMeta.extend({
+export const shadowResponse = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
-  outcomes: outcomeCounts,
+  outcomes: outcomeCountsSchema,
   disagreements: count,
-  tables: z.object(Object.fromEntries(OUTCOMES.map((o) => [o, z.array(z.string())])) as Record<(typeof OUTCOMES)[number], z.ZodArray<z.ZodString>>),
+  tables: z.object(
+    Object.fromEntries(OUTCOMES.map((o) => [o, z.array(z.string())])) as Record<
+      (typeof OUTCOMES)[number],
+      z.ZodArray<z.ZodString>
+    >,
+  ),
+  /**
+   * Discovery misses that stand beside an unfinished merge execution (issue 27): the
+   * master's comparison reads only `queue/` and `running/` (§6.2), so a merge running under
+   * `merge-executions/` with no `running/` task still counts as a miss. `explanation` says so.
+   */
+  miss_beside_execution: z.array(
+    z.object({
+      target: z.string(),
+      execution_id: z.string(),
+      executor: z.string(),
+      phase: z.string(),
+      explanation: z.string(),
+    }),
+  ),
   placements: z.object({
     console: z.array(placement),
     master: z.array(placement.extend({ created_ms: z.number() })),
@@ -49,13 +71,29 @@ export const shadowResponse = snapshotMeta.extend({
 });
 export type ShadowResponse = z.infer<typeof shadowResponse>;
 
-const ms = z.string().regex(/^\d+$/, "must be Unix milliseconds").transform(Number).pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
-export const shadowHistoryQuery = z
+const ms = z
+  .string()
+  .regex(/^\d+$/, "must be Unix milliseconds")
+  .transform(Number)
+  .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
+export const shadowHistoryQuerySchema = z
   .object({ from_ms: ms.optional(), to_ms: ms.optional() })
-  .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, { message: "from_ms must be ≤ to_ms", path: ["from_ms"] });
+  .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, {
+    message: "from_ms must be ≤ to_ms",
+    path: ["from_ms"],
+  });
 
-export const shadowSample = z.object({ at_ms: z.number().int(), revision: z.number().int(), outcomes: outcomeCounts, disagreements: count });
-export type ShadowSample = z.infer<typeof shadowSample>;
+export const shadowSampleSchema = z.object({
+  at_ms: z.number().int(),
+  revision: z.number().int(),
+  outcomes: outcomeCountsSchema,
+  disagreements: count,
+});
+export type ShadowSample = z.infer<typeof shadowSampleSchema>;
 
-export const shadowHistoryResponse = z.object({ from_ms: z.number().int(), to_ms: z.number().int(), samples: z.array(shadowSample) });
-export type ShadowHistoryResponse = z.infer<typeof shadowHistoryResponse>;
+export const shadowHistoryResponseSchema = z.object({
+  from_ms: z.number().int(),
+  to_ms: z.number().int(),
+  samples: z.array(shadowSampleSchema),
+});
+export type ShadowHistoryResponse = z.infer<typeof shadowHistoryResponseSchema>;

@@ -1,6 +1,7 @@
 // `incidents`: named, stable situations the UI and API tests assert on (documented in
 // lib/sim/README.md). Times are relative to `now`; every target starts with `incident/`.
-import { hex, keys } from "@/lib/schema/keys";
+import { keys } from "@/lib/schema/keys";
+import type { TaskKind } from "@/lib/schema/kinds";
 import { uuidv7 } from "@/lib/schema/task-id";
 import { demandEventKv, pendingTimes, type SeedKv } from "../seed-kv";
 import { heartbeatKv, type SimExecutor } from "./fleet";
@@ -22,7 +23,7 @@ export const INCIDENT = {
   /** target-lock and merge-claim held by a claim token (leased) */
   lockedTarget: "incident/locked",
   lockToken: "claim-token-7f3a",
-  /** worker merge execution holding the lock, with progress sequence 12 and a matching work report */
+  /** worker merge execution holding the lock, with progress sequence 12 and a matching work report, run for the legacy MergeWal task in `running/` */
   mergingTarget: "incident/merging",
   mergingExecutionId: "exec-0001",
   mergingSequence: 12,
@@ -104,17 +105,30 @@ export function* incidentKvs(prefix: string, now: number): Generator<SeedKv> {
     next_retry_ms: now - 120_000 + 3_600_000,
     needs_attention: true,
   });
-  const cooldown = (label: string, kind: string, target: string, failures: number, untilMs: number | null, lastError: string): SeedKv => ({
-    key: `${prefix}/cooldown/${label}/${hex(target)}`,
+  const cooldown = (
+    kind: TaskKind,
+    target: string,
+    failures: number,
+    untilMs: number | null,
+    lastError: string,
+  ): SeedKv => ({
+    key: keys.cooldown(prefix, kind, target),
     value: JSON.stringify({ kind, target, failures, until_ms: untilMs, last_error: lastError }),
     leased: true,
   });
-  yield cooldown("compact", "compact", INCIDENT.brokenStore, 5, now + 1_800_000, "compaction failed: Not found: fragment 1207");
-  yield cooldown("index-id", "index_id", INCIDENT.brokenStore, 2, null, "index build failed: schema mismatch");
-  yield cooldown("repair", "repair", INCIDENT.brokenStoreRepeat, 3, now + 420_000, "repair failed: timed out");
+  yield cooldown("compact", INCIDENT.brokenStore, 5, now + 1_800_000, "compaction failed: Not found: fragment 1207");
+  yield cooldown("index_id", INCIDENT.brokenStore, 2, null, "index build failed: schema mismatch");
+  yield cooldown("repair", INCIDENT.brokenStoreRepeat, 3, now + 420_000, "repair failed: timed out");
 
   // a draining executor and an assignment whose executor is gone
-  const draining: SimExecutor = { id: INCIDENT.drainingExecutor, kind: "worker", kinds: ["merge_wal"], slots_total: { merge_wal: 2 }, bytes_total: 4 * 1024 ** 3, draining: true };
+  const draining: SimExecutor = {
+    id: INCIDENT.drainingExecutor,
+    kind: "worker",
+    kinds: ["merge_wal"],
+    slots_total: { merge_wal: 2 },
+    bytes_total: 4 * 1024 ** 3,
+    draining: true,
+  };
   yield heartbeatKv(prefix, draining, now);
   yield {
     key: keys.assignment(prefix, INCIDENT.orphanTarget, INCIDENT.orphanUnitId),
@@ -146,15 +160,15 @@ export function* incidentKvs(prefix: string, now: number): Generator<SeedKv> {
   // real UUIDv7 ids of their enqueue time (§2.8), as the master mints them
   const queued = task(uuidv7(now - 240_000, 0xd000), INCIDENT.phantomQueued, "queued");
   const running = task(uuidv7(now - 240_000, 0xd001), INCIDENT.phantomRunning, "running");
-  yield { key: `${prefix}/tasks/${queued.id}`, value: JSON.stringify(queued) };
-  yield { key: `${prefix}/queue/${queued.id}`, value: JSON.stringify(queued) };
-  yield { key: `${prefix}/tasks/${running.id}`, value: JSON.stringify(running) };
-  yield { key: `${prefix}/running/${running.id}`, value: JSON.stringify(running) };
-  yield { key: `${prefix}/claims/${running.id}`, value: `claim-${running.id}`, leased: true };
+  yield { key: keys.task(prefix, queued.id), value: JSON.stringify(queued) };
+  yield { key: keys.queued(prefix, queued.id), value: JSON.stringify(queued) };
+  yield { key: keys.task(prefix, running.id), value: JSON.stringify(running) };
+  yield { key: keys.running(prefix, running.id), value: JSON.stringify(running) };
+  yield { key: keys.claim(prefix, running.id), value: `claim-${running.id}`, leased: true };
 
   // a held write-turn lock (claim token form, leased) and its reconciler claim
   yield { key: keys.targetLock(prefix, INCIDENT.lockedTarget), value: INCIDENT.lockToken, leased: true };
-  yield { key: `${prefix}/merge-claims/${hex(INCIDENT.lockedTarget)}`, value: INCIDENT.lockToken, leased: true };
+  yield { key: keys.mergeClaim(prefix, INCIDENT.lockedTarget), value: INCIDENT.lockToken, leased: true };
 
   // a worker merge execution with progress, and one without any progress record
   const execution = (id: string, target: string) => ({
@@ -170,28 +184,106 @@ export function* incidentKvs(prefix: string, now: number): Generator<SeedKv> {
     error: null,
     protocol: 2,
   });
-  yield { key: keys.mergeExecution(prefix, INCIDENT.mergingTarget), value: JSON.stringify(execution(INCIDENT.mergingExecutionId, INCIDENT.mergingTarget)) };
-  yield { key: keys.targetLock(prefix, INCIDENT.mergingTarget), value: `merge-execution:${INCIDENT.mergingExecutionId}` };
-  yield { key: keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), value: JSON.stringify({ sequence: INCIDENT.mergingSequence }) };
+  yield {
+    key: keys.mergeExecution(prefix, INCIDENT.mergingTarget),
+    value: JSON.stringify(execution(INCIDENT.mergingExecutionId, INCIDENT.mergingTarget)),
+  };
+  yield {
+    key: keys.targetLock(prefix, INCIDENT.mergingTarget),
+    value: `merge-execution:${INCIDENT.mergingExecutionId}`,
+  };
+  yield {
+    key: keys.mergeProgress(prefix, INCIDENT.mergingExecutionId),
+    value: JSON.stringify({ sequence: INCIDENT.mergingSequence }),
+  };
   yield {
     key: keys.mergeWork(prefix, INCIDENT.mergingExecutionId),
-    value: JSON.stringify({ sequence: INCIDENT.mergingSequence, generations_done: 12, generations_total: 40, rows_merged: 1_200_000 }),
+    value: JSON.stringify({
+      sequence: INCIDENT.mergingSequence,
+      generations_done: 12,
+      generations_total: 40,
+      rows_merged: 1_200_000,
+    }),
   };
-  yield { key: keys.mergeExecution(prefix, INCIDENT.stalledTarget), value: JSON.stringify(execution(INCIDENT.stalledExecutionId, INCIDENT.stalledTarget)) };
-  yield { key: keys.targetLock(prefix, INCIDENT.stalledTarget), value: `merge-execution:${INCIDENT.stalledExecutionId}` };
+  // the MergeWal task the master claimed for that execution (§1.2, §2.8): the record, its
+  // `running/` copy, the leased claim and the dedupe key it was enqueued under, as the
+  // master's sweep and start write them (lib/sim/legacy.ts); the shadow comparison reads it as running
+  yield* claimedMerge(
+    prefix,
+    task(uuidv7(now - 900_000, 0xd002), INCIDENT.mergingTarget, "running"),
+    now - 900_000,
+    now - 600_000,
+  );
+  // the stalled execution runs for a MergeWal task the master claimed as well: a master that
+  // started a merge has its `running/` entry, whether or not the worker ever reported progress
+  yield* claimedMerge(
+    prefix,
+    task(uuidv7(now - 1_500_000, 0xd003), INCIDENT.stalledTarget, "running"),
+    now - 1_500_000,
+    now - 1_200_000,
+  );
+  yield {
+    key: keys.mergeExecution(prefix, INCIDENT.stalledTarget),
+    value: JSON.stringify(execution(INCIDENT.stalledExecutionId, INCIDENT.stalledTarget)),
+  };
+  yield {
+    key: keys.targetLock(prefix, INCIDENT.stalledTarget),
+    value: `merge-execution:${INCIDENT.stalledExecutionId}`,
+  };
 
   // a prepared compaction whose commit waits for its write turn (merge yields, T45)
-  yield { key: `${prefix}/compact-preparations/${hex(INCIDENT.preparedTarget)}`, value: INCIDENT.preparationToken, leased: true };
-  yield { key: `${prefix}/compact-commit-ready/${hex(INCIDENT.preparedTarget)}`, value: INCIDENT.preparationToken };
+  yield {
+    key: keys.compactPreparation(prefix, INCIDENT.preparedTarget),
+    value: INCIDENT.preparationToken,
+    leased: true,
+  };
+  yield { key: keys.compactCommitReady(prefix, INCIDENT.preparedTarget), value: INCIDENT.preparationToken };
 
   // a catch-up job owning a target
-  yield { key: `${prefix}/catchup-active/${hex(INCIDENT.catchingUpTarget)}`, value: INCIDENT.catchupJob };
+  yield { key: keys.catchupActive(prefix, INCIDENT.catchingUpTarget), value: INCIDENT.catchupJob };
 
   // keys the reader must skip and count
   yield {
     key: keys.demandEvent(prefix, INCIDENT.futureVersionTarget, "ffffffff-0000-4000-8000-000000000001"),
-    value: JSON.stringify({ v: 2, shard: "ffffffff-0000-4000-8000-000000000001", sealed_through: 10, flushed_at_ms: now, writer_epoch: 1, source: "writer" }),
+    value: JSON.stringify({
+      v: 2,
+      shard: "ffffffff-0000-4000-8000-000000000001",
+      sealed_through: 10,
+      flushed_at_ms: now,
+      writer_epoch: 1,
+      source: "writer",
+    }),
   };
-  yield { key: `${prefix}/demand-events/${INCIDENT.badHexKeySuffix}`, value: JSON.stringify({ shard: "shard-1", sealed_through: 1, flushed_at_ms: now, writer_epoch: 1, source: "writer" }) };
-  yield { key: keys.demandEvent(prefix, INCIDENT.garbledTarget, "ffffffff-0000-4000-8000-000000000002"), value: "not json{" };
+  yield {
+    key: `${keys.demandEvents(prefix)}${INCIDENT.badHexKeySuffix}`,
+    value: JSON.stringify({
+      shard: "shard-1",
+      sealed_through: 1,
+      flushed_at_ms: now,
+      writer_epoch: 1,
+      source: "writer",
+    }),
+  };
+  yield {
+    key: keys.demandEvent(prefix, INCIDENT.garbledTarget, "ffffffff-0000-4000-8000-000000000002"),
+    value: "not json{",
+  };
+}
+
+/**
+ * A MergeWal task the master claimed (§1.2, §2.8): the record, its `running/` copy, the leased
+ * claim and the dedupe key it was enqueued under, as the master's sweep and start write them
+ * (lib/sim/legacy.ts).
+ */
+function* claimedMerge(
+  prefix: string,
+  base: { id: string; target: string },
+  enqueuedAt: number,
+  startedAt: number,
+): Generator<SeedKv> {
+  const merge = { ...base, enqueued_at: enqueuedAt, started_at: startedAt };
+  yield { key: `${prefix}/tasks/${merge.id}`, value: JSON.stringify(merge) };
+  yield { key: `${prefix}/running/${merge.id}`, value: JSON.stringify(merge) };
+  yield { key: `${prefix}/claims/${merge.id}`, value: `claim-${merge.id}`, leased: true };
+  yield { key: keys.dedupe(prefix, "merge_wal", merge.target), value: merge.id };
 }

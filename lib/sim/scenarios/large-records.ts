@@ -13,9 +13,11 @@ export const LARGE_WIDE_TABLES = 100;
 export const LARGE_WIDE_SHARDS = 20;
 const BASE_MS = 1_700_000_000_000;
 
-export const largeTarget = (wide: boolean, i: number) => (wide ? `large/wide-${pad(i, 3)}` : `large/narrow-${pad(i, 3)}`);
+export const largeTarget = (wide: boolean, i: number) =>
+  wide ? `large/wide-${pad(i, 3)}` : `large/narrow-${pad(i, 3)}`;
 
-const shardOf = (wide: boolean, i: number, s: number) => `${wide ? "bbbbbbbb" : "cccccccc"}-${pad(i, 4)}-0000-0000-${pad(s + 1, 12)}`;
+const shardOf = (wide: boolean, i: number, s: number) =>
+  `${wide ? "bbbbbbbb" : "cccccccc"}-${pad(i, 4)}-0000-0000-${pad(s + 1, 12)}`;
 
 /** 64 flush times: generations 1,000,001..1,000,064 (merged 1,000,000 → 64 pending per shard). */
 function fullTimes(): Record<string, number> {
@@ -46,7 +48,12 @@ export function* largeRecordKvs(prefix: string, now: number): Generator<SeedKv> 
           source: "writer",
           sealed_times: times,
         });
-        row[shard] = { sealed: { epoch: 5, value: 1_000_064 }, merged: { epoch: 5, value: 1_000_000 }, sealed_bytes: 64 * 1_048_576, sealed_times: SealedTimes.fromRecord(times) };
+        row[shard] = {
+          sealed: { epoch: 5, value: 1_000_064 },
+          merged: { epoch: 5, value: 1_000_000 },
+          sealed_bytes: 64 * 1_048_576,
+          sealed_times: SealedTimes.fromRecord(times),
+        };
       }
       yield {
         key: keys.demandTable(prefix, target),

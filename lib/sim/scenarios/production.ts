@@ -5,7 +5,10 @@ import { stringifyDemandEvent } from "@/lib/schema/demand";
 import { pad, type SeedKv } from "../seed-kv";
 
 export const PRODUCTION_TABLES = 13_405;
-export const PRODUCTION_SHARDS = ["aaaaaaaa-0000-0000-0000-000000000001", "aaaaaaaa-0000-0000-0000-000000000002"] as const;
+export const PRODUCTION_SHARDS = [
+  "aaaaaaaa-0000-0000-0000-000000000001",
+  "aaaaaaaa-0000-0000-0000-000000000002",
+] as const;
 const BASE_MS = 1_700_000_000_000;
 const BYTES = 64 * 1024 * 1024;
 

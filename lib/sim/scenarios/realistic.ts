@@ -13,9 +13,26 @@ export const REALISTIC_BACKLOG_TABLES = 354;
 /** the one table past 4,096 pending generations */
 export const GIANT_TABLE = "ingest/firehose";
 /** the tables past 256 pending generations (besides the giant) */
-export const HOT_TABLES = ["ingest/clickstream", "ingest/payments", "ingest/sessions", "ingest/search-logs", "ingest/ad-events"];
+export const HOT_TABLES = [
+  "ingest/clickstream",
+  "ingest/payments",
+  "ingest/sessions",
+  "ingest/search-logs",
+  "ingest/ad-events",
+];
 
-const DOMAINS = ["orders", "events", "clicks", "sessions", "metrics", "logs", "users", "payments", "inventory", "reviews"];
+const DOMAINS = [
+  "orders",
+  "events",
+  "clicks",
+  "sessions",
+  "metrics",
+  "logs",
+  "users",
+  "payments",
+  "inventory",
+  "reviews",
+];
 
 export function realisticTarget(i: number): string {
   if (i === 0) return GIANT_TABLE;
@@ -50,6 +67,13 @@ export function realisticTables(): RealisticTable[] {
 export function* realisticKvs(prefix: string, now: number): Generator<SeedKv> {
   const random = rng(7);
   const tables = realisticTables();
+  // the heartbeats (stamped as they are made) and the leader first: the loader writes these
+  // `dated` records before the rest, so a revision inside the seed is dated by the seed's own
+  // time (console-api.md "Time", record_timestamps), not by a demand event's backdated flush
+  const executors = fleetExecutors(now);
+  for (const e of executors) yield heartbeatKv(prefix, e);
+  const leader = leaderKvs(prefix, now);
+  yield* leader.kvs;
   for (let i = 0; i < tables.length; i++) {
     const t = tables[i];
     for (let s = 0; s < t.shards; s++) {
@@ -58,7 +82,8 @@ export function* realisticKvs(prefix: string, now: number): Generator<SeedKv> {
       const sealed = merged + pending;
       // backlog ages: hot tables waited hours, the tail minutes; idle shards flushed long ago
       const oldestAge = pending > 0 ? (i < 6 ? 3 * 3_600_000 : 60_000 + Math.floor(random() * 2_400_000)) : 86_400_000;
-      const timeOf = (g: number) => now - oldestAge + Math.floor(((g - merged - 1) / Math.max(1, pending)) * (oldestAge - 5_000));
+      const timeOf = (g: number) =>
+        now - oldestAge + Math.floor(((g - merged - 1) / Math.max(1, pending)) * (oldestAge - 5_000));
       const times = pending > 0 ? pendingTimes(merged, sealed, timeOf) : { [String(sealed)]: now - oldestAge };
       yield demandEventKv(prefix, t.target, {
         v: 1,
@@ -73,10 +98,6 @@ export function* realisticKvs(prefix: string, now: number): Generator<SeedKv> {
       });
     }
   }
-  const executors = fleetExecutors(now);
-  for (const e of executors) yield heartbeatKv(prefix, e);
-  const leader = leaderKvs(prefix, now);
-  yield* leader.kvs;
 
   // shadow assignments for the six hottest tables (the leader's view, §2.5)
   const merge = executors.filter((e) => e.kinds.includes("merge_wal") && !e.draining);
@@ -108,9 +129,16 @@ export function* realisticKvs(prefix: string, now: number): Generator<SeedKv> {
     const enqueuedAt = now - 90_000 + i * 1000;
     const id = uuidv7(enqueuedAt, 0xb000 + i); // a real UUIDv7 of its enqueue time (§2.8)
     const running = i === 3;
-    const task = { id, kind: "merge_wal", target, state: running ? "running" : "queued", enqueued_at: enqueuedAt, ...(running ? { started_at: now - 30_000 } : {}) };
-    yield { key: `${prefix}/tasks/${id}`, value: JSON.stringify(task) };
+    const task = {
+      id,
+      kind: "merge_wal",
+      target,
+      state: running ? "running" : "queued",
+      enqueued_at: enqueuedAt,
+      ...(running ? { started_at: now - 30_000 } : {}),
+    };
+    yield { key: keys.task(prefix, id), value: JSON.stringify(task) };
     yield { key: `${prefix}/${running ? "running" : "queue"}/${id}`, value: JSON.stringify(task) };
-    if (running) yield { key: `${prefix}/claims/${id}`, value: `claim-${id}`, leased: true };
+    if (running) yield { key: keys.claim(prefix, id), value: `claim-${id}`, leased: true };
   }
 }

@@ -9,7 +9,7 @@ import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { hex, keys } from "@/lib/schema/keys";
-import { api, clientFor, q, okBody } from "../api/helpers";
+import { clientFor, q, okBody } from "../api/helpers";
 import { demandTable, heartbeat, put, task } from "./records";
 
 let client: Etcd3;
@@ -20,7 +20,14 @@ let seededRevision: number;
 const MIN = 60_000;
 
 const done = (target: string, startedAt: number, finishedAt: number) =>
-  task(client, prefix, { kind: "merge_wal", target, state: "done", enqueued_at: startedAt - 1000, started_at: startedAt, finished_at: finishedAt });
+  task(client, prefix, {
+    kind: "merge_wal",
+    target,
+    state: "done",
+    enqueued_at: startedAt - 1000,
+    started_at: startedAt,
+    finished_at: finishedAt,
+  });
 
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
@@ -61,7 +68,10 @@ describe("max_consecutive_turns from the tasks/ records of the last 24 h", () =>
     const t = await detail("fair/prepared");
     expect(t.verdict).toEqual({ state: "would_place", executor: "w1", reserved_bytes: 1_073_741_824, kind: "compact" });
     expect(t.why_not).toEqual([]);
-    expect(t.units.map((u: any) => [u.kind, u.class])).toEqual([["compact", "commit_ready"], ["merge_wal", "critical"]]);
+    expect(t.units.map((u: any) => [u.kind, u.class])).toEqual([
+      ["compact", "commit_ready"],
+      ["merge_wal", "critical"],
+    ]);
     expect(t.units[1].why_not).toEqual([
       {
         code: "turn_limit",
@@ -78,12 +88,21 @@ describe("max_consecutive_turns from the tasks/ records of the last 24 h", () =>
     expect(t.verdict).toMatchObject({ state: "would_place", executor: "w1", kind: "compact" });
     expect(t.units.map((u: any) => u.kind)).toEqual(["merge_wal", "compact"]);
     expect(t.units[0].why_not).toEqual([
-      { code: "yield_to_prepared_commit", message: "merge yields one write turn to the prepared compaction/index commit", retryable: true, detail: { kind: "merge_wal", eligibility: "yield_to_prepared_commit" } },
+      {
+        code: "yield_to_prepared_commit",
+        message: "merge yields one write turn to the prepared compaction/index commit",
+        retryable: true,
+        detail: { kind: "merge_wal", eligibility: "yield_to_prepared_commit" },
+      },
     ]);
   });
 
   it("a pinned revision (read again from etcd) plans with the same history", async () => {
-    const res = await okBody(app.url, `/api/v1/scheduler/demand${q({ target: "fair/prepared", now_ms: NOW, revision: seededRevision - 1 })}`, demandDetail);
+    const res = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ target: "fair/prepared", now_ms: NOW, revision: seededRevision - 1 })}`,
+      demandDetail,
+    );
     expect(res.snapshot).toMatchObject({ pinned: true, revision: seededRevision - 1 });
     expect(res.table.verdict).toMatchObject({ state: "would_place", kind: "compact" });
     expect(res.table.units[1].why_not.map((w: any) => w.code)).toEqual(["turn_limit"]);
@@ -105,18 +124,46 @@ describe("place in line and ETA", () => {
     });
     // 4 merge_wal tasks finished in the last hour: one slot frees every 15 minutes
     expect((await detail("line/a")).eta).toEqual({ low_ms: 0, high_ms: 0, basis: "It would be placed now." });
-    expect((await detail("line/b")).eta).toEqual({ low_ms: 0, high_ms: 900_000, basis: "0 merge_wal units waiting ahead of it; 4 merge_wal tasks finished in the last hour." });
-    expect((await detail("line/c")).eta).toEqual({ low_ms: 900_000, high_ms: 1_800_000, basis: "1 merge_wal unit waiting ahead of it; 4 merge_wal tasks finished in the last hour." });
+    expect((await detail("line/b")).eta).toEqual({
+      low_ms: 0,
+      high_ms: 900_000,
+      basis: "0 merge_wal units waiting ahead of it; 4 merge_wal tasks finished in the last hour.",
+    });
+    expect((await detail("line/c")).eta).toEqual({
+      low_ms: 900_000,
+      high_ms: 1_800_000,
+      basis: "1 merge_wal unit waiting ahead of it; 4 merge_wal tasks finished in the last hour.",
+    });
     // an hour later none of those completions count: no rate, no ETA
     expect((await detail("line/c", { now_ms: NOW + 61 * MIN })).eta).toBeNull();
   });
 
   it("sort=position lists by rank, ties in planner order", async () => {
     const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position" })}`, demandList);
-    expect(list.tables.map((t: any) => t.target)).toEqual(["fair/prepared", "line/a", "fair/yield", "line/b", "line/c", "skew/ahead", "tail/x"]);
+    expect(list.tables.map((t: any) => t.target)).toEqual([
+      "fair/prepared",
+      "line/a",
+      "fair/yield",
+      "line/b",
+      "line/c",
+      "skew/ahead",
+      "tail/x",
+    ]);
     // descending: highest rank first; tables not in line still come last
-    const desc = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position", order: "desc" })}`, demandList);
-    expect(desc.tables.map((t: any) => t.target)).toEqual(["skew/ahead", "line/c", "fair/yield", "line/b", "fair/prepared", "line/a", "tail/x"]);
+    const desc = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position", order: "desc" })}`,
+      demandList,
+    );
+    expect(desc.tables.map((t: any) => t.target)).toEqual([
+      "skew/ahead",
+      "line/c",
+      "fair/yield",
+      "line/b",
+      "fair/prepared",
+      "line/a",
+      "tail/x",
+    ]);
   });
 });
 
@@ -133,7 +180,8 @@ describe("clock skew", () => {
       newest_ms: NOW + 129_000,
       record: "flush",
       wait_clamped: true,
-      message: "A flush of this table is timestamped 2m 09s after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
+      message:
+        "A flush of this table is timestamped 2m 09s after now: the writer's clock and the console's disagree; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait.",
     });
     expect((await detail("skew/ahead", { now_ms: NOW + 127_000 })).clock_skew).toBeNull(); // within 2 s
     expect((await detail("skew/ahead", { now_ms: NOW + 126_999 })).clock_skew).toMatchObject({ ahead_ms: 2001 });

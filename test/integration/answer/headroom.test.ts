@@ -13,7 +13,7 @@ import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { keys } from "@/lib/schema/keys";
 import { formatCount, formatTime } from "@/lib/schema/format";
-import { api, clientFor, q, okBody } from "../api/helpers";
+import { clientFor, q, okBody } from "../api/helpers";
 import { GiB, assignment, demandTable, heartbeat, put } from "./records";
 
 let client: Etcd3;
@@ -32,13 +32,21 @@ beforeAll(async () => {
   NOW = Date.now();
   CREATED = NOW - 40_000;
   const hb = (id: string, kind: string, bytes: number, slots: number, draining = false) =>
-    put(client, keys.executor(prefix, id), heartbeat(id, { kind, kinds: ["merge_wal"], slots_total: { merge_wal: slots }, bytes_total: bytes, draining }));
+    put(
+      client,
+      keys.executor(prefix, id),
+      heartbeat(id, { kind, kinds: ["merge_wal"], slots_total: { merge_wal: slots }, bytes_total: bytes, draining }),
+    );
   await hb("m-big", "resident_master", 8 * GiB, 4);
   await hb("m-small", "resident_master", 8 * GiB, 2);
   await hb("w-unbudgeted", "worker", 0, 2);
   await hb("w-drain", "worker", 4 * GiB, 2, true);
   const row = (target: string, unitId: string, executor: string, extra: Record<string, unknown>) =>
-    put(client, keys.assignment(prefix, target, unitId), assignment(target, unitId, executor, { created_ms: CREATED, bind_deadline_ms: CREATED + 30_000, ...extra }));
+    put(
+      client,
+      keys.assignment(prefix, target, unitId),
+      assignment(target, unitId, executor, { created_ms: CREATED, bind_deadline_ms: CREATED + 30_000, ...extra }),
+    );
   // the master's last shadow pass: h/a on m-big (as the console would), h/b on w-unbudgeted (not)
   REV_A = await row("h/a", "u-shadow-a", "m-big", { state: "shadow" });
   REV_B = await row("h/b", "u-shadow-b", "w-unbudgeted", { state: "shadow" });
@@ -57,28 +65,61 @@ afterAll(async () => {
 });
 
 describe("executors: headroom both ways", () => {
-  it("rows carry reservations with and without shadow rows, overcommit, and orphans that do not drain", async () => {
+  it("rows carry reservations with and without shadow rows, overcommit, and orphans that stay draining (the master's fold)", async () => {
     const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
     const byId = Object.fromEntries(body.executors.map((e: any) => [e.id, e]));
     expect(byId["m-big"]).toMatchObject({
-      bytes_total: 8 * GiB, bytes_reserved: 4 * GiB, bytes_free: 4 * GiB,
-      bytes_reserved_excluding_shadow: 2 * GiB, bytes_free_excluding_shadow: 6 * GiB,
-      slots_reserved: { merge_wal: 2 }, slots_free: { merge_wal: 2 },
-      slots_reserved_excluding_shadow: { merge_wal: 1 }, slots_free_excluding_shadow: { merge_wal: 3 },
-      shadow_assignments: 1, assignments: 2, overcommitted_bytes: 0, draining: false, orphan: false,
+      bytes_total: 8 * GiB,
+      bytes_reserved: 4 * GiB,
+      bytes_free: 4 * GiB,
+      bytes_reserved_excluding_shadow: 2 * GiB,
+      bytes_free_excluding_shadow: 6 * GiB,
+      slots_reserved: { merge_wal: 2 },
+      slots_free: { merge_wal: 2 },
+      slots_reserved_excluding_shadow: { merge_wal: 1 },
+      slots_free_excluding_shadow: { merge_wal: 3 },
+      shadow_assignments: 1,
+      assignments: 2,
+      overcommitted_bytes: 0,
+      draining: false,
+      orphan: false,
     });
-    expect(byId["m-small"]).toMatchObject({ bytes_total: 8 * GiB, bytes_reserved: 16 * GiB, bytes_free: 0, overcommitted_bytes: 8 * GiB, shadow_assignments: 0 });
+    expect(byId["m-small"]).toMatchObject({
+      bytes_total: 8 * GiB,
+      bytes_reserved: 16 * GiB,
+      bytes_free: 0,
+      overcommitted_bytes: 8 * GiB,
+      shadow_assignments: 0,
+    });
     expect(byId["w-unbudgeted"]).toMatchObject({
-      bytes_total: 0, bytes_reserved: 2 * GiB, bytes_reserved_excluding_shadow: 0, overcommitted_bytes: 0,
-      slots_free: { merge_wal: 1 }, slots_free_excluding_shadow: { merge_wal: 2 }, shadow_assignments: 1,
+      bytes_total: 0,
+      bytes_reserved: 2 * GiB,
+      bytes_reserved_excluding_shadow: 0,
+      overcommitted_bytes: 0,
+      slots_free: { merge_wal: 1 },
+      slots_free_excluding_shadow: { merge_wal: 2 },
+      shadow_assignments: 1,
     });
     expect(byId["w-drain"]).toMatchObject({ draining: true, orphan: false });
-    expect(byId.ghost).toMatchObject({ orphan: true, draining: false, heartbeat_ms: null, bytes_reserved: GiB, overcommitted_bytes: 0 });
+    // an orphan stays draining, as the master's fold makes it (§5.2); pages say "orphan"
+    expect(byId.ghost).toMatchObject({
+      orphan: true,
+      draining: true,
+      heartbeat_ms: null,
+      bytes_reserved: GiB,
+      overcommitted_bytes: 0,
+    });
     expect(body.totals).toEqual({
-      executors: 4, draining: 1, orphans: 1, unbudgeted: 1,
+      executors: 4,
+      draining: 1,
+      orphans: 1,
+      unbudgeted: 1,
       slots_free: { merge_wal: 4 },
       // budgeted, live, not draining: m-big and m-small (w-unbudgeted has no byte budget)
-      bytes_free: 4 * GiB, bytes_free_excluding_shadow: 6 * GiB, bytes_total: 16 * GiB, overcommitted: 1,
+      bytes_free: 4 * GiB,
+      bytes_free_excluding_shadow: 6 * GiB,
+      bytes_total: 16 * GiB,
+      overcommitted: 1,
     });
   });
 
@@ -86,7 +127,11 @@ describe("executors: headroom both ways", () => {
     const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponse);
     const overdue = Object.fromEntries(body.assignments.map((a: any) => [a.unit_id, [a.state, a.overdue]]));
     expect(overdue).toEqual({
-      "u-shadow-a": ["shadow", false], "u-shadow-b": ["shadow", false], "u-assigned": ["assigned", true], "u-bound": ["bound", false], "u-orphan": ["assigned", true],
+      "u-shadow-a": ["shadow", false],
+      "u-shadow-b": ["shadow", false],
+      "u-assigned": ["assigned", true],
+      "u-bound": ["bound", false],
+      "u-orphan": ["assigned", true],
     });
   });
 });
@@ -105,7 +150,11 @@ describe("which executor: one answer, or why not", () => {
     expect(body.placements.agree).toBe(false);
     expect(body.placements.executor_mismatch).toEqual([
       {
-        target: "h/b", console: "m-big", master: "w-unbudgeted", master_created_ms: CREATED, master_mod_revision: REV_B,
+        target: "h/b",
+        console: "m-big",
+        master: "w-unbudgeted",
+        master_created_ms: CREATED,
+        master_mod_revision: REV_B,
         reason:
           `The master's shadow pass that placed it on w-unbudgeted ran at another revision (its row was written at revision ${formatCount(REV_B)}, ${formatTime(CREATED)}); ` +
           `its headroom then was different from the headroom at revision ${formatCount(body.revision)}, where the same §6.2 rule picks m-big.`,
@@ -115,27 +164,54 @@ describe("which executor: one answer, or why not", () => {
     // the tables page's verdict beside the §6.2 rule: h/a and h/b agree, h/busy is held back
     expect(body.placements.verdict_mismatch).toEqual([
       {
-        target: "h/busy", console: "m-big", verdict: null, verdict_code: "already_running",
-        reason: "The design verdict holds it back (already_running); the master's §6.2 rule places merges without looking at locks, fences, policies or failures, so its shadow pass still puts it on m-big.",
+        target: "h/busy",
+        console: "m-big",
+        verdict: null,
+        verdict_code: "already_running",
+        reason:
+          "The design verdict holds it back (already_running); the master's §6.2 rule places merges without looking at locks, fences, policies or failures, so its shadow pass still puts it on m-big.",
       },
     ]);
   });
 
   it("the table detail names every executor answer, the headroom its verdict used, and why they differ", async () => {
-    const detail = async (target: string) => await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`, demandDetail);
+    const detail = async (target: string) =>
+      await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`, demandDetail);
     const a = await detail("h/a");
-    expect(a.table.verdict).toEqual({ state: "would_place", executor: "m-big", reserved_bytes: 2 * GiB, kind: "merge_wal" });
+    expect(a.table.verdict).toEqual({
+      state: "would_place",
+      executor: "m-big",
+      reserved_bytes: 2 * GiB,
+      kind: "merge_wal",
+    });
     expect(a.table.headroom).toEqual({
       basis: "excluding_shadow",
-      message: "The verdict uses headroom without the master's shadow rows: they are replaced every pass and never bound (scheduler-model.md §6.2 step 3). The executors page shows headroom both ways.",
+      message:
+        "The verdict uses headroom without the master's shadow rows: they are replaced every pass and never bound (scheduler-model.md §6.2 step 3). The executors page shows headroom both ways.",
     });
-    expect(a.table.executor_agreement).toEqual({ verdict: "m-big", console_shadow: "m-big", master_shadow: { executor: "m-big", created_ms: CREATED, mod_revision: REV_A }, agree: true, reasons: [] });
+    expect(a.table.executor_agreement).toEqual({
+      verdict: "m-big",
+      console_shadow: "m-big",
+      master_shadow: { executor: "m-big", created_ms: CREATED, mod_revision: REV_A },
+      agree: true,
+      reasons: [],
+    });
     const b = await detail("h/b");
-    expect(b.table.executor_agreement).toMatchObject({ verdict: "m-big", console_shadow: "m-big", master_shadow: { executor: "w-unbudgeted", created_ms: CREATED, mod_revision: REV_B }, agree: false });
+    expect(b.table.executor_agreement).toMatchObject({
+      verdict: "m-big",
+      console_shadow: "m-big",
+      master_shadow: { executor: "w-unbudgeted", created_ms: CREATED, mod_revision: REV_B },
+      agree: false,
+    });
     expect(b.table.executor_agreement.reasons).toEqual([expect.stringContaining(`ran at another revision`)]);
     const busy = await detail("h/busy");
     expect(busy.table.verdict).toMatchObject({ state: "would_skip", code: "already_running" });
-    expect(busy.table.executor_agreement).toMatchObject({ verdict: null, console_shadow: "m-big", master_shadow: null, agree: false });
+    expect(busy.table.executor_agreement).toMatchObject({
+      verdict: null,
+      console_shadow: "m-big",
+      master_shadow: null,
+      agree: false,
+    });
     expect(busy.table.executor_agreement.reasons[0]).toBe(
       "The design verdict holds it back (already_running); the master's §6.2 rule places merges without looking at locks, fences, policies or failures, so its shadow pass still puts it on m-big.",
     );

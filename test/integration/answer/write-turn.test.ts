@@ -11,11 +11,11 @@ import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { waitFor } from "../../support/ports";
 import { seedScenarios, INCIDENT } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
-import { api, clientFor, q, okBody } from "../api/helpers";
+import { clientFor, q, okBody } from "../api/helpers";
 import { heartbeat, historySample, put } from "./records";
+import { until } from "../../support/observe";
 
 const WORKER_URL = "http://worker-1.lake.internal:8080";
 let client: Etcd3;
@@ -33,7 +33,11 @@ beforeAll(async () => {
   NOW = Date.now();
   const seeded = await seedScenarios(client, ["incidents"], { prefix, now: NOW, leaseTtlSec: 3600 });
   // a live worker-1 with room for every incident table, so the §6.2 rule places them all
-  const revision = await put(client, keys.executor(prefix, "worker-1"), heartbeat("worker-1", { slots_total: { merge_wal: 8 } }));
+  const revision = await put(
+    client,
+    keys.executor(prefix, "worker-1"),
+    heartbeat("worker-1", { slots_total: { merge_wal: 8 } }),
+  );
   SAMPLE_MS = NOW - 120_000;
   await historySample(client, prefix, SAMPLE_MS, Math.max(revision, seeded.incidents.revision));
   appStartedMs = Date.now();
@@ -45,10 +49,13 @@ afterAll(async () => {
   client?.close();
 });
 
-const detail = async (target: string, nowMs: number) => (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`, demandDetail)).table;
+const detail = async (target: string, nowMs: number) =>
+  (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`, demandDetail)).table;
 /** The table's list row; a table missing from the list fails the test. */
 const row = async (target: string, nowMs: number) => {
-  const found = (await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandList)).tables.find((t) => t.target === target);
+  const found = (
+    await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandList)
+  ).tables.find((t) => t.target === target);
   if (!found) throw new Error(`${target} is not in the demand list`);
   return found;
 };
@@ -58,12 +65,19 @@ function skipOf(verdict: TableSummary["verdict"]): { code: string; message: stri
   return verdict;
 }
 /** `last_progress_ms` of a write-turn why-not's detail (the rest is compared whole below). */
-const lastProgressMs = (w: TableDetail["why_not"][number]) => z.object({ last_progress_ms: z.number() }).parse(w.detail).last_progress_ms;
+const lastProgressMs = (w: TableDetail["why_not"][number]) =>
+  z.object({ last_progress_ms: z.number() }).parse(w.detail).last_progress_ms;
 
 describe("incident/merging: an execution running on worker-1 holds the write turn", () => {
   it("before the idle timeout: write_turn_held with the exact detail, in the list, the legacy panel and §7.1 progress", async () => {
     const at = NOW + 60_000;
     const t = await detail(INCIDENT.mergingTarget, at);
+    // the seeded running/ record of the table, read back from etcd
+    const running = Object.values(await client.getAll().prefix(`${prefix}/running/`).strings())
+      .map((v) => JSON.parse(v) as { id: string; target: string })
+      .filter((task) => task.target === INCIDENT.mergingTarget);
+    expect(running).toHaveLength(1);
+    const mergingTaskId = running[0].id;
     expect(t.verdict).toEqual({
       state: "would_skip",
       code: "write_turn_held",
@@ -77,20 +91,61 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
         message: skipOf(t.verdict).message,
         retryable: true,
         detail: {
-          kind: "merge_wal", execution_id: "exec-0001", endpoint: WORKER_URL, instance: "worker-1", phase: "running",
-          sequence: 12, progress: "unknown", last_progress_ms: SAMPLE_MS, idle_timeout_secs: 600,
+          kind: "merge_wal",
+          execution_id: "exec-0001",
+          endpoint: WORKER_URL,
+          instance: "worker-1",
+          phase: "running",
+          sequence: 12,
+          progress: "unknown",
+          last_progress_ms: SAMPLE_MS,
+          idle_timeout_secs: 600,
         },
       },
+      // the legacy MergeWal task the master claimed for that execution is in running/ too
+      {
+        code: "already_running",
+        message: `A legacy merge_wal task (${mergingTaskId}) is already running on this table.`,
+        retryable: true,
+        detail: { kind: "merge_wal", task_id: mergingTaskId },
+      },
     ]);
-    expect(t.execution).toEqual({ id: "exec-0001", phase: "running", endpoint: WORKER_URL, progress: "unknown", sequence: 12 });
+    expect(t.execution).toEqual({
+      id: "exec-0001",
+      phase: "running",
+      endpoint: WORKER_URL,
+      progress: "unknown",
+      sequence: 12,
+    });
     expect(t.position).toBeNull();
     expect(t.eta).toBeNull();
-    expect(t.legacy.target_lock).toMatchObject({ value: "merge-execution:exec-0001", holder: "execution", execution_id: "exec-0001", leased: false });
-    expect(t.legacy.execution).toMatchObject({
-      id: "exec-0001", endpoint: WORKER_URL, instance: "worker-1", phase: "running", maintenance: null, unfinished: true, holds_lock: true,
-      idle_timeout_secs: 600, sequence: 12, progress: "unknown", last_progress_ms: SAMPLE_MS, no_progress_for_ms: 180_000,
+    expect(t.legacy.target_lock).toMatchObject({
+      value: "merge-execution:exec-0001",
+      holder: "execution",
+      execution_id: "exec-0001",
+      leased: false,
     });
-    expect(t.legacy.progress).toMatchObject({ status: "reported", sequence: 12, unchanged_since_ms: SAMPLE_MS, unchanged_for_ms: 180_000, stalled: false });
+    expect(t.legacy.execution).toMatchObject({
+      id: "exec-0001",
+      endpoint: WORKER_URL,
+      instance: "worker-1",
+      phase: "running",
+      maintenance: null,
+      unfinished: true,
+      holds_lock: true,
+      idle_timeout_secs: 600,
+      sequence: 12,
+      progress: "unknown",
+      last_progress_ms: SAMPLE_MS,
+      no_progress_for_ms: 180_000,
+    });
+    expect(t.legacy.progress).toMatchObject({
+      status: "reported",
+      sequence: 12,
+      unchanged_since_ms: SAMPLE_MS,
+      unchanged_for_ms: 180_000,
+      stalled: false,
+    });
     expect((await row(INCIDENT.mergingTarget, at)).execution).toEqual(t.execution);
   });
 
@@ -102,7 +157,10 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
         "not seen to advance for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     );
-    expect(t.why_not[0]).toMatchObject({ retryable: false, detail: { progress: "stalled", last_progress_ms: SAMPLE_MS } });
+    expect(t.why_not[0]).toMatchObject({
+      retryable: false,
+      detail: { progress: "stalled", last_progress_ms: SAMPLE_MS },
+    });
     expect(t.legacy.progress.stalled).toBe(true);
     expect(t.legacy.execution).toMatchObject({ progress: "stalled" });
     expect((await row(INCIDENT.mergingTarget, at)).execution).toMatchObject({ progress: "stalled" });
@@ -111,7 +169,9 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
 
   it("the §6.2 shadow rule still places it (locks are ignored there); the detail says why the answers differ", async () => {
     const shadow = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`, shadowResponse);
-    expect(shadow.placements.console.find((p) => p.target === INCIDENT.mergingTarget)).toMatchObject({ executor: "worker-1" });
+    expect(shadow.placements.console.find((p) => p.target === INCIDENT.mergingTarget)).toMatchObject({
+      executor: "worker-1",
+    });
     const t = await detail(INCIDENT.mergingTarget, NOW + 60_000);
     expect(t.executor_agreement).toEqual({
       verdict: null,
@@ -130,13 +190,24 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     const before = Date.now();
     await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
     let seen: TableDetail | undefined;
-    await waitFor(async () => {
-      seen = await detail(INCIDENT.mergingTarget, before + 30_000);
-      return seen.execution?.sequence === 13;
-    }, 10_000, "the console sees sequence 13");
+    await until(
+      async () =>
+        (await (async () => {
+          seen = await detail(INCIDENT.mergingTarget, before + 30_000);
+          return seen.execution?.sequence === 13;
+        })()) || undefined,
+      10_000,
+      { what: "the console sees sequence 13" },
+    );
     const t = seen!;
     const after = Date.now();
-    expect(t.execution).toEqual({ id: "exec-0001", phase: "running", endpoint: WORKER_URL, progress: "advancing", sequence: 13 });
+    expect(t.execution).toEqual({
+      id: "exec-0001",
+      phase: "running",
+      endpoint: WORKER_URL,
+      progress: "advancing",
+      sequence: 13,
+    });
     const last = lastProgressMs(t.why_not[0]);
     expect(last).toBeGreaterThanOrEqual(before);
     expect(last).toBeLessThanOrEqual(after);
@@ -159,10 +230,21 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
     expect(since).toBeGreaterThanOrEqual(appStartedMs);
     expect(since).toBeLessThanOrEqual(Date.now());
     expect(first.why_not[0].detail).toEqual({
-      kind: "merge_wal", execution_id: INCIDENT.stalledExecutionId, endpoint: WORKER_URL, instance: "worker-1", phase: "running",
-      sequence: null, progress: "unknown", last_progress_ms: since, idle_timeout_secs: 600,
+      kind: "merge_wal",
+      execution_id: INCIDENT.stalledExecutionId,
+      endpoint: WORKER_URL,
+      instance: "worker-1",
+      phase: "running",
+      sequence: null,
+      progress: "unknown",
+      last_progress_ms: since,
+      idle_timeout_secs: 600,
     });
-    expect(first.legacy.progress).toMatchObject({ status: "progress_details_unavailable", sequence: null, stalled: false });
+    expect(first.legacy.progress).toMatchObject({
+      status: "progress_details_unavailable",
+      sequence: null,
+      stalled: false,
+    });
 
     const stalled = await detail(INCIDENT.stalledTarget, since + 2_460_000);
     expect(stalled.verdict).toEqual({
@@ -173,25 +255,53 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
         "not seen to advance for 41m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     });
     expect(stalled.legacy.progress.stalled).toBe(true);
-    expect(stalled.legacy.execution).toMatchObject({ progress: "stalled", last_progress_ms: since, no_progress_for_ms: 2_460_000 });
+    expect(stalled.legacy.execution).toMatchObject({
+      progress: "stalled",
+      last_progress_ms: since,
+      no_progress_for_ms: 2_460_000,
+    });
     expect(skipOf((await detail(INCIDENT.stalledTarget, since + 599_999)).verdict).code).toBe("write_turn_held");
     expect(skipOf((await detail(INCIDENT.stalledTarget, since + 600_000)).verdict).code).toBe("write_turn_stalled");
-    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`, demandList);
+    const list = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`,
+      demandList,
+    );
     const byTarget = new Map(list.tables.map((x) => [x.target, x]));
-    expect(byTarget.get(INCIDENT.stalledTarget)?.execution).toEqual({ id: INCIDENT.stalledExecutionId, phase: "running", endpoint: WORKER_URL, progress: "stalled", sequence: null });
+    expect(byTarget.get(INCIDENT.stalledTarget)?.execution).toEqual({
+      id: INCIDENT.stalledExecutionId,
+      phase: "running",
+      endpoint: WORKER_URL,
+      progress: "stalled",
+      sequence: null,
+    });
     expect(byTarget.get(INCIDENT.lockedTarget)).toMatchObject({ execution: null }); // a claim token is not an execution
   });
 
   it("a finished execution no longer holds the turn", async () => {
     await put(client, keys.mergeExecution(prefix, INCIDENT.stalledTarget), {
-      id: INCIDENT.stalledExecutionId, target: INCIDENT.stalledTarget, endpoint: WORKER_URL, instance: "worker-1", timeout_secs: 1800,
-      queue_timeout_secs: 600, idle_timeout_secs: 600, phase: "finished", reclaimed: false, error: null, protocol: 2,
+      id: INCIDENT.stalledExecutionId,
+      target: INCIDENT.stalledTarget,
+      endpoint: WORKER_URL,
+      instance: "worker-1",
+      timeout_secs: 1800,
+      queue_timeout_secs: 600,
+      idle_timeout_secs: 600,
+      phase: "finished",
+      reclaimed: false,
+      error: null,
+      protocol: 2,
     });
     let seen: TableDetail | undefined;
-    await waitFor(async () => {
-      seen = await detail(INCIDENT.stalledTarget, NOW);
-      return seen.legacy.execution?.phase === "finished";
-    }, 10_000, "the console sees the finished execution");
+    await until(
+      async () =>
+        (await (async () => {
+          seen = await detail(INCIDENT.stalledTarget, NOW);
+          return seen.legacy.execution?.phase === "finished";
+        })()) || undefined,
+      10_000,
+      { what: "the console sees the finished execution" },
+    );
     const t = seen!;
     expect(t.execution).toBeNull();
     expect(t.why_not.map((w) => w.code)).not.toContain("write_turn_held");

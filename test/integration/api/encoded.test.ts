@@ -48,13 +48,15 @@ const CLEAR_CACHES = `(() => {
   const g = globalThis;
   const bytes = g[Symbol.for("scheduler-console.encoded-responses")];
   bytes.entries.clear();
-  bytes.bytes = 0;
   g[Symbol.for("scheduler-console.plan-state")]?.exact.clear();
   return true;
 })()`;
 
 const gzipCounts = async () =>
-  (await evaluateInServer(app.inspectorUrl!, `(() => { const c = globalThis[Symbol.for("scheduler-console.gzip-cache")]; return { hits: c.hits, misses: c.misses }; })()`)) as { hits: number; misses: number };
+  (await evaluateInServer(
+    app.inspectorUrl!,
+    `(() => { const c = globalThis[Symbol.for("scheduler-console.gzip-cache")]; return { hits: c.hits, misses: c.misses }; })()`,
+  )) as { hits: number; misses: number };
 
 const hits = () => metricSum(app.url, "console_response_cache_total", { result: "hit" });
 const misses = () => metricSum(app.url, "console_response_cache_total", { result: "miss" });
@@ -69,7 +71,10 @@ beforeAll(async () => {
   pinned = Number((await client.put(`${prefix}/console/encoded-test-marker`).value("1").exec()).header.revision);
   await client.put(`${prefix}/console/encoded-test-marker`).value("2");
   // no sampler: nothing but the test writes, so answers stay put between requests
-  app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off", CONSOLE_ADMIN_TOKENS: ADMIN }, { inspect: true });
+  app = await startApp(
+    { ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off", CONSOLE_ADMIN_TOKENS: ADMIN },
+    { inspect: true },
+  );
 });
 
 afterAll(async () => {
@@ -173,7 +178,10 @@ describe("cacheable reads", () => {
     expect(gunzipSync(page.body).toString("utf8")).toMatch(/<html/i);
     const error = await raw(`/api/v1/scheduler/demand${q({ limit: "many" })}`, { "accept-encoding": "gzip" });
     expect(error.status).toBe(400);
-    expect(JSON.parse((error.headers["content-encoding"] === "gzip" ? gunzipSync(error.body) : error.body).toString("utf8")).error.code).toBe("invalid_query");
+    expect(
+      JSON.parse((error.headers["content-encoding"] === "gzip" ? gunzipSync(error.body) : error.body).toString("utf8"))
+        .error.code,
+    ).toBe("invalid_query");
     const head = await raw(pinnedReads()[0], { "accept-encoding": "gzip" }, "HEAD");
     expect(head.status).toBe(200);
     expect(head.body.length).toBe(0);
@@ -185,11 +193,28 @@ describe("cacheable reads", () => {
     const path = `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 50 })}`;
     const before = await raw(path);
     const target = "encoded/changed-table";
-    await client.put(keys.demandEvent(prefix, target, "s1")).value(JSON.stringify({ v: 1, shard: "s1", sealed_through: 30, merged_through: 10, flushed_at_ms: NOW - 1000, writer_epoch: 1, source: "writer" }));
-    const after = await until(async () => {
-      const res = await raw(path, { "if-none-match": before.headers.etag! });
-      return res.status === 200 && demandList.parse(JSON.parse(res.body.toString())).tables.some((t) => t.target === target) ? res : undefined;
-    }, 10_000, 50);
+    await client.put(keys.demandEvent(prefix, target, "s1")).value(
+      JSON.stringify({
+        v: 1,
+        shard: "s1",
+        sealed_through: 30,
+        merged_through: 10,
+        flushed_at_ms: NOW - 1000,
+        writer_epoch: 1,
+        source: "writer",
+      }),
+    );
+    const after = await until(
+      async () => {
+        const res = await raw(path, { "if-none-match": before.headers.etag! });
+        return res.status === 200 &&
+          demandList.parse(JSON.parse(res.body.toString())).tables.some((t) => t.target === target)
+          ? res
+          : undefined;
+      },
+      10_000,
+      50,
+    );
     expect(after, "the change shows").not.toBeNull();
     expect(after!.value.headers.etag).not.toBe(before.headers.etag);
     expect(after!.value.body.equals(before.body)).toBe(false);
@@ -211,7 +236,12 @@ describe("cacheable reads", () => {
     expect(denied.headers["cache-control"]).toBe("no-store");
     const write = await fetch(`${app.url}/api/v1/policies/${encodeURIComponent("encoded/changed-table")}`, {
       method: "PUT",
-      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": "0", "x-change-reason": "encoded-response test" },
+      headers: {
+        authorization: `Bearer ${ADMIN}`,
+        "content-type": "application/json",
+        "if-match": "0",
+        "x-change-reason": "encoded-response test",
+      },
       body: JSON.stringify({ mode: "legacy" }),
     });
     expect(write.status).toBe(200);
@@ -223,17 +253,26 @@ describe("cacheable reads", () => {
 describe("a listing's changes (?since=)", () => {
   /** The whole listing page by page (3 rows a page), as the /tables page reads it. */
   async function wholeListing(): Promise<DemandList> {
-    const first = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 3 })}`, demandList);
+    const first = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 3 })}`,
+      demandList,
+    );
     const tables = [...first.tables];
     let last = first;
     while (last.next_cursor) {
-      last = await okBody(app.url, `/api/v1/scheduler/demand${q({ include_idle: true, limit: 3, cursor: last.next_cursor })}`, demandList);
+      last = await okBody(
+        app.url,
+        `/api/v1/scheduler/demand${q({ include_idle: true, limit: 3, cursor: last.next_cursor })}`,
+        demandList,
+      );
       tables.push(...last.tables);
     }
     return { ...first, tables, listing: last.listing, next_cursor: null };
   }
 
-  const changesSince = (listing: string) => okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, since: listing })}`, demandChanges);
+  const changesSince = (listing: string) =>
+    okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, since: listing })}`, demandChanges);
 
   it("send nothing while nothing changed, then only the rows that changed, which rebuild the listing read afresh", async () => {
     const base = await wholeListing();
@@ -242,11 +281,25 @@ describe("a listing's changes (?since=)", () => {
     expect(unchanged.changes).toEqual({ since: base.listing, rows: [], patches: [], removed: [] });
 
     const target = INCIDENT.brokenStoreRepeat;
-    await client.put(keys.demandEvent(prefix, target, "s9")).value(JSON.stringify({ v: 1, shard: "s9", sealed_through: 500, merged_through: 1, flushed_at_ms: NOW - 5000, writer_epoch: 1, source: "writer" }));
-    const changed = await until(async () => {
-      const c = await changesSince(base.listing);
-      return c.changes && c.changes.rows.some((r) => r.table.target === target) ? c : undefined;
-    }, 10_000, 50);
+    await client.put(keys.demandEvent(prefix, target, "s9")).value(
+      JSON.stringify({
+        v: 1,
+        shard: "s9",
+        sealed_through: 500,
+        merged_through: 1,
+        flushed_at_ms: NOW - 5000,
+        writer_epoch: 1,
+        source: "writer",
+      }),
+    );
+    const changed = await until(
+      async () => {
+        const c = await changesSince(base.listing);
+        return c.changes && c.changes.rows.some((r) => r.table.target === target) ? c : undefined;
+      },
+      10_000,
+      50,
+    );
     expect(changed, "the change shows").not.toBeNull();
     const { changes, matched } = changed!.value;
     expect(changes!.rows.length + changes!.patches.length).toBeLessThan(base.tables.length);
@@ -260,7 +313,9 @@ describe("a listing's changes (?since=)", () => {
     const unknown = await changesSince("not-a-listing-held-here");
     expect(unknown.changes).toBeNull();
     const base = await wholeListing();
-    const res = await raw(`/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, sort: "target", since: base.listing })}`);
+    const res = await raw(
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, sort: "target", since: base.listing })}`,
+    );
     expect(res.status).toBe(400);
     expect(JSON.parse(res.body.toString()).error.issues[0].path).toEqual(["since"]);
   });

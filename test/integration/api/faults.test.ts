@@ -13,8 +13,8 @@ import { until } from "../../support/observe";
 import { api, clientFor, metricSum, q } from "./helpers";
 import { demandList } from "@/lib/schema/api/demand";
 import { executorsResponse } from "@/lib/schema/api/executors";
-import { errorBody } from "@/lib/schema/api/common";
-import { healthResponse } from "@/lib/schema/api/health";
+import { errorBodySchema } from "@/lib/schema/api/common";
+import { healthResponseSchema } from "@/lib/schema/api/health";
 
 let etcd: EtcdCluster;
 let client: Etcd3;
@@ -46,52 +46,84 @@ it("answers a typed 503 while etcd is down and recovers when it returns", async 
 
   await etcd.members[0].kill();
   // the console has seen its watch break (health asks etcd, reads no fleet)
-  const noticed = await until(async () => {
-    const h = await api(app.url, "/api/v1/health", DEADLINE_MS);
-    return healthResponse.parse(h.body).snapshot.live === false ? true : undefined;
-  }, 30_000, 100);
+  const noticed = await until(
+    async () => {
+      const h = await api(app.url, "/api/v1/health", DEADLINE_MS);
+      return healthResponseSchema.parse(h.body).snapshot.live === false ? true : undefined;
+    },
+    30_000,
+    100,
+  );
   expect(noticed, "the watch break is noticed").not.toBeNull();
   // a revision already in memory is immutable: it is still served, from memory
   const pinned = await api(app.url, `/api/v1/scheduler/demand${q({ revision: warmBody.revision })}`, DEADLINE_MS);
   expect(pinned.status).toBe(200);
   expect(demandList.parse(pinned.body).snapshot).toMatchObject({ pinned: true, live: false });
   const latencies: string[] = [];
-  for (const path of ["/api/v1/scheduler/demand", "/api/v1/scheduler/executors", `/api/v1/scheduler/demand${q({ revision: warmBody.revision - 1 })}`, "/api/v1/scheduler/shadow/history"]) {
+  for (const path of [
+    "/api/v1/scheduler/demand",
+    "/api/v1/scheduler/executors",
+    `/api/v1/scheduler/demand${q({ revision: warmBody.revision - 1 })}`,
+    "/api/v1/scheduler/shadow/history",
+  ]) {
     const res = await api(app.url, path, DEADLINE_MS);
     expect(res.status, path).toBe(503);
-    const error = errorBody.parse(res.body).error;
+    const error = errorBodySchema.parse(res.body).error;
     expect(error.code).toBe("etcd_unavailable");
     expect(error.retry_after_ms).toBeGreaterThan(0);
     latencies.push(`${path} ${res.ms.toFixed(0)} ms`);
   }
-  // health shares one probe round per second (lib/api/health.ts): the round the watch break
+  // health shares one probe round per second (lib/process/health.ts): the round the watch break
   // was noticed in may have reached etcd just before it died; the next one must say down
-  const downAnswer = await until(async () => {
-    const h = await api(app.url, "/api/v1/health", DEADLINE_MS);
-    return h.status === 503 ? h : undefined;
-  }, DEADLINE_MS, 100);
+  const downAnswer = await until(
+    async () => {
+      const h = await api(app.url, "/api/v1/health", DEADLINE_MS);
+      return h.status === 503 ? h : undefined;
+    },
+    DEADLINE_MS,
+    100,
+  );
   expect(downAnswer, "health says down within a few rounds").not.toBeNull();
   const health = downAnswer!.value;
   expect(health.status).toBe(503);
-  const down = healthResponse.parse(health.body);
+  const down = healthResponseSchema.parse(health.body);
   expect(down.status).toBe("down");
   expect(down.endpoints[0]).toMatchObject({ ok: false, latency_ms: null });
   expect(down.snapshot.live).toBe(false);
   console.log(`[faults] 503 answers while etcd is down: ${latencies.join(", ")}; health ${health.ms.toFixed(0)} ms`);
 
   await etcd.members[0].start();
-  const resumed = await until(async () => {
-    const res = await api(app.url, "/api/v1/scheduler/demand", DEADLINE_MS);
-    return res.status === 200 && demandList.parse(res.body).snapshot.live ? true : undefined;
-  }, 60_000, 200);
+  const resumed = await until(
+    async () => {
+      const res = await api(app.url, "/api/v1/scheduler/demand", DEADLINE_MS);
+      return res.status === 200 && demandList.parse(res.body).snapshot.live ? true : undefined;
+    },
+    60_000,
+    200,
+  );
   expect(resumed, "live data again after etcd returns").not.toBeNull();
   expect(await metricSum(app.url, "console_watch_restarts_total")).toBeGreaterThanOrEqual(1);
 
   // the resumed watch delivers new writes again
-  await client.put(keys.executor(prefix, "after-restart")).value(JSON.stringify({ v: 1, kind: "worker", instance: "after-restart", kinds: [], slots_total: {}, bytes_total: 0, draining: false, heartbeat_ms: 1 }));
-  const seen = await until(async () => {
-    const ex = await api(app.url, "/api/v1/scheduler/executors");
-    return executorsResponse.parse(ex.body).executors.some((e) => e.id === "after-restart") ? true : undefined;
-  }, 30_000, 20);
+  await client.put(keys.executor(prefix, "after-restart")).value(
+    JSON.stringify({
+      v: 1,
+      kind: "worker",
+      instance: "after-restart",
+      kinds: [],
+      slots_total: {},
+      bytes_total: 0,
+      draining: false,
+      heartbeat_ms: 1,
+    }),
+  );
+  const seen = await until(
+    async () => {
+      const ex = await api(app.url, "/api/v1/scheduler/executors");
+      return executorsResponse.parse(ex.body).executors.some((e) => e.id === "after-restart") ? true : undefined;
+    },
+    30_000,
+    20,
+  );
   expect(seen, "the new executor is served").not.toBeNull();
 });

@@ -8,14 +8,14 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Etcd3 } from "etcd3";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
-import { errorBody } from "@/lib/schema/api/common";
-import { demandQuery } from "@/lib/schema/api/demand";
+import { errorBodySchema } from "@/lib/schema/api/common";
+import { demandQuerySchema } from "@/lib/schema/api/demand";
 import { executorsQuery } from "@/lib/schema/api/executors";
-import { assignmentsQuery } from "@/lib/schema/api/assignments";
+import { assignmentsQuerySchema } from "@/lib/schema/api/assignments";
 import { shadowQuery } from "@/lib/schema/api/shadow";
-import { failuresQuery } from "@/lib/schema/api/failures";
+import { failuresQuerySchema } from "@/lib/schema/api/failures";
 import { skippedQuery } from "@/lib/schema/api/skipped";
 import { uuidv7 } from "@/lib/schema/task-id";
 import { startApp, type RunningApp } from "../../support/app";
@@ -44,12 +44,12 @@ const READ = ["revision", "now_ms", "now"];
 
 /** Every endpoint and page of console-api.md: one line each. */
 const ENDPOINTS: Endpoint[] = [
-  { method: "GET", path: "/api/v1/scheduler/demand", query: namesOf(demandQuery) },
+  { method: "GET", path: "/api/v1/scheduler/demand", query: namesOf(demandQuerySchema) },
   { method: "GET", path: "/api/v1/scheduler/executors", query: namesOf(executorsQuery) },
-  { method: "GET", path: "/api/v1/scheduler/assignments", query: namesOf(assignmentsQuery) },
+  { method: "GET", path: "/api/v1/scheduler/assignments", query: namesOf(assignmentsQuerySchema) },
   { method: "GET", path: "/api/v1/scheduler/shadow", query: namesOf(shadowQuery) },
   { method: "GET", path: "/api/v1/scheduler/shadow/history", query: ["from_ms", "to_ms"] },
-  { method: "GET", path: "/api/v1/scheduler/failures", query: namesOf(failuresQuery) },
+  { method: "GET", path: "/api/v1/scheduler/failures", query: namesOf(failuresQuerySchema) },
   { method: "GET", path: "/api/v1/scheduler/skipped", query: namesOf(skippedQuery) },
   { method: "GET", path: "/api/v1/scheduler/demand/history", query: ["target", "from_ms", "to_ms"] },
   { method: "GET", path: "/api/v1/scheduler/diff", query: ["from", "to", "from_ms", "to_ms"] },
@@ -78,7 +78,24 @@ const ENDPOINTS: Endpoint[] = [
 ];
 
 /** Raw text that is not valid percent-encoding, or is valid but odd. */
-const HOSTILE = ["%ZZ", "%E0%A4%A", "%", "%%", "%C0%AF", "%FF", "%ED%A0%80", "%00", "%2F", "a%2Fb", "_default", "x".repeat(600), "%F0%9F%98%80", "~!*'()", "%20", "+"];
+const HOSTILE = [
+  "%ZZ",
+  "%E0%A4%A",
+  "%",
+  "%%",
+  "%C0%AF",
+  "%FF",
+  "%ED%A0%80",
+  "%00",
+  "%2F",
+  "a%2Fb",
+  "_default",
+  "x".repeat(600),
+  "%F0%9F%98%80",
+  "~!*'()",
+  "%20",
+  "+",
+];
 
 // A dot segment (".", "..", "%2e") is resolved by the URL itself before it is sent, so the
 // request lands on another route (e.g. POST /api/v1/policies/preview): not a path segment.
@@ -93,19 +110,42 @@ const segment = fc
   .filter((s) => !isDotOrEmpty(s));
 
 const queryValue = fc.oneof(
-  fc.constantFrom(...HOSTILE, "", "-1", "0", "1", "1e3", "0x10", "99999999999999999999", "9007199254740993", "NaN", "true", "planner", "critical"),
+  fc.constantFrom(
+    ...HOSTILE,
+    "",
+    "-1",
+    "0",
+    "1",
+    "1e3",
+    "0x10",
+    "99999999999999999999",
+    "9007199254740993",
+    "NaN",
+    "true",
+    "planner",
+    "critical",
+  ),
   fc.integer().map(String),
   fc.string({ maxLength: 30 }).map(encodeURIComponent),
 );
 
 const queryString = (names: string[]) =>
   fc
-    .array(fc.tuple(fc.oneof(fc.constantFrom(...(names.length > 0 ? names : ["x"])), fc.constantFrom("unknown", "%ZZ", "")), queryValue), { maxLength: 4 })
+    .array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom(...(names.length > 0 ? names : ["x"])), fc.constantFrom("unknown", "%ZZ", "")),
+        queryValue,
+      ),
+      { maxLength: 4 },
+    )
     .map((pairs) => (pairs.length === 0 ? "" : `?${pairs.map(([k, v]) => `${k}=${v}`).join("&")}`));
 
 const policyish = fc.record(
   {
-    merge: fc.record({ min_generations: fc.oneof(fc.integer(), fc.string()), max_age_secs: fc.oneof(fc.nat(), fc.constant(-1)) }, { requiredKeys: [] }),
+    merge: fc.record(
+      { min_generations: fc.oneof(fc.integer(), fc.string()), max_age_secs: fc.oneof(fc.nat(), fc.constant(-1)) },
+      { requiredKeys: [] },
+    ),
     paused: fc.oneof(fc.boolean(), fc.string()),
     v: fc.oneof(fc.constant(1), fc.integer()),
   },
@@ -121,9 +161,19 @@ const body = fc.oneof(
 
 const headers = fc.record({
   auth: fc.constantFrom("admin", "admin", "admin", "none", "wrong"),
-  contentType: fc.constantFrom("application/json", "application/x-www-form-urlencoded", "text/plain", "application/json; charset=utf-8"),
-  ifMatch: fc.option(fc.oneof(fc.nat().map(String), fc.constantFrom("*", "W/\"1\"", "abc", "-1", "")), { nil: undefined }),
-  reason: fc.option(fc.string({ maxLength: 600 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")), { nil: undefined }),
+  contentType: fc.constantFrom(
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+    "application/json; charset=utf-8",
+  ),
+  ifMatch: fc.option(fc.oneof(fc.nat().map(String), fc.constantFrom("*", 'W/"1"', "abc", "-1", "")), {
+    nil: undefined,
+  }),
+  reason: fc.option(
+    fc.string({ maxLength: 600 }).map((s) => s.replace(/[^\x20-\x7e]/g, "")),
+    { nil: undefined },
+  ),
   digest: fc.option(fc.constantFrom("0", "abc", "x".repeat(64)), { nil: undefined }),
 });
 
@@ -144,7 +194,9 @@ let app: RunningApp;
 /** Every key of the etcd (the whole keyspace: this etcd is the test's own). */
 async function dump(): Promise<Map<string, string>> {
   const res = await client.getAll().prefix("").exec();
-  return new Map(res.kvs.map((kv) => [kv.key.toString(), `${kv.mod_revision} ${kv.lease} ${kv.value.toString("base64")}`]));
+  return new Map(
+    res.kvs.map((kv) => [kv.key.toString(), `${kv.mod_revision} ${kv.lease} ${kv.value.toString("base64")}`]),
+  );
 }
 
 const writable = (key: string) => key.startsWith(`${P}/policies/`) || key.startsWith(`${P}/console/`);
@@ -155,15 +207,40 @@ function outside(d: Map<string, string>): Map<string, string> {
 
 beforeAll(async () => {
   etcd = await startEtcd();
-  client = createEtcdClient({ endpoints: etcd.endpoints.split(","), callTimeoutMs: 10_000 });
-  const event = (shard: string, sealed: number) => JSON.stringify({ v: 1, shard, sealed_through: sealed, merged_through: 1, flushed_at_ms: 1000, writer_epoch: 1, source: "writer" });
+  client = createRawEtcdClient({ endpoints: etcd.endpoints.split(","), callTimeoutMs: 10_000 });
+  const event = (shard: string, sealed: number) =>
+    JSON.stringify({
+      v: 1,
+      shard,
+      sealed_through: sealed,
+      merged_through: 1,
+      flushed_at_ms: 1000,
+      writer_epoch: 1,
+      source: "writer",
+    });
   await client.put(keys.demandEvent(P, "alpha", "s1")).value(event("s1", 40));
   await client.put(keys.demandEvent(P, "beta", "s1")).value(event("s1", 3));
   await client.put(keys.demandEvent(P, "generic:gamma", "s2")).value(event("s2", 300));
-  await client.put(keys.executor(P, "worker-1")).value(JSON.stringify({ v: 1, kind: "worker", instance: "worker-1", heartbeat_ms: Date.now(), slots: { merge_wal: 2 }, bytes_total: 8 * 1024 ** 3 }));
+  await client.put(keys.executor(P, "worker-1")).value(
+    JSON.stringify({
+      v: 1,
+      kind: "worker",
+      instance: "worker-1",
+      heartbeat_ms: Date.now(),
+      slots: { merge_wal: 2 },
+      bytes_total: 8 * 1024 ** 3,
+    }),
+  );
   const id = uuidv7(Date.now() - 60_000, 1);
-  await client.put(`${P}/tasks/${id}`).value(JSON.stringify({ id, kind: "merge_wal", target: "alpha", state: "done", enqueued_at: Date.now() - 60_000 }));
-  app = await startApp({ ETCD_ENDPOINTS: etcd.endpoints, ETCD_PREFIX: P, CONSOLE_ADMIN_TOKENS: ADMIN, CONSOLE_SHADOW_SAMPLER: "off" });
+  await client
+    .put(`${P}/tasks/${id}`)
+    .value(JSON.stringify({ id, kind: "merge_wal", target: "alpha", state: "done", enqueued_at: Date.now() - 60_000 }));
+  app = await startApp({
+    ETCD_ENDPOINTS: etcd.endpoints,
+    ETCD_PREFIX: P,
+    CONSOLE_ADMIN_TOKENS: ADMIN,
+    CONSOLE_SHADOW_SAMPLER: "off",
+  });
 });
 
 afterAll(async () => {
@@ -178,8 +255,18 @@ interface Answer {
   text: string;
 }
 
-async function send(method: Method, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
-  const res = await fetch(`${app.url}${path}`, { method, body: opts.body, headers: opts.headers, redirect: "manual", signal: AbortSignal.timeout(30_000) });
+async function send(
+  method: Method,
+  path: string,
+  opts: { body?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const res = await fetch(`${app.url}${path}`, {
+    method,
+    body: opts.body,
+    headers: opts.headers,
+    redirect: "manual",
+    signal: AbortSignal.timeout(30_000),
+  });
   return { status: res.status, contentType: res.headers.get("content-type") ?? "", text: await res.text() };
 }
 
@@ -187,7 +274,8 @@ async function send(method: Method, path: string, opts: { body?: string; headers
 function problem(path: string, a: Answer): string | null {
   if (a.status >= 500 && a.status !== 503 && a.status !== 504) return `${a.status}: ${a.text.slice(0, 300)}`;
   if (!path.startsWith("/api/") || a.status < 400) return null;
-  if (!a.contentType.includes("application/json")) return `${a.status} is ${a.contentType || "untyped"}, not JSON: ${a.text.slice(0, 200)}`;
+  if (!a.contentType.includes("application/json"))
+    return `${a.status} is ${a.contentType || "untyped"}, not JSON: ${a.text.slice(0, 200)}`;
   try {
     anError.parse(JSON.parse(a.text));
   } catch (e) {
@@ -201,7 +289,7 @@ describe("bad input in paths, queries and bodies", () => {
     for (const path of ["/api/v1/policies/%ZZ", "/api/v1/policies/%E0%A4%A", "/api/v1/policies/%ZZ/preview"]) {
       const a = await send("GET", path);
       expect(a.status, path).toBe(400);
-      expect(errorBody.parse(JSON.parse(a.text)).error.code, path).toBe("invalid_query");
+      expect(errorBodySchema.parse(JSON.parse(a.text)).error.code, path).toBe("invalid_query");
     }
     for (const path of ["/tables/%ZZ", "/policies/%ZZ", "/tables/%E0%A4%A"]) {
       const a = await send("GET", path);
@@ -232,6 +320,8 @@ describe("bad input in paths, queries and bodies", () => {
     );
     const after = await dump();
     expect(outside(after)).toEqual(outside(before));
-    console.log(`[fuzz] ${RUNS} requests, ${writes} accepted writes; keys outside P/policies/ and P/console/ unchanged (${outside(after).size})`);
+    console.log(
+      `[fuzz] ${RUNS} requests, ${writes} accepted writes; keys outside P/policies/ and P/console/ unchanged (${outside(after).size})`,
+    );
   });
 });

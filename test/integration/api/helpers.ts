@@ -2,11 +2,11 @@
 // a running console, and Prometheus counter reads from /api/metrics.
 import type { Etcd3 } from "etcd3";
 import type { z } from "zod";
-import { createEtcdClient } from "@/lib/etcd/client";
-import { errorBody } from "@/lib/schema/api/common";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
+import { errorBodySchema } from "@/lib/schema/api/common";
 
 export function clientFor(endpoints: string): Etcd3 {
-  return createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  return createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
 }
 
 export interface ApiResult {
@@ -30,17 +30,26 @@ export async function api(base: string, path: string, timeoutMs = 30_000): Promi
 }
 
 /** GET `path`, which must answer 200: its body parsed with the endpoint's response schema. */
-export async function okBody<S extends z.ZodType>(base: string, path: string, schema: S, timeoutMs = 30_000): Promise<z.output<S>> {
+export async function okBody<S extends z.ZodType>(
+  base: string,
+  path: string,
+  schema: S,
+  timeoutMs = 30_000,
+): Promise<z.output<S>> {
   const res = await api(base, path, timeoutMs);
   if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${JSON.stringify(res.body).slice(0, 300)}`);
   return schema.parse(res.body);
 }
 
 /** GET `path`, which must answer an error: its status and the parsed `{error}` (console-api.md "Conventions"). */
-export async function errorOf(base: string, path: string, timeoutMs = 30_000): Promise<{ status: number; error: z.output<typeof errorBody>["error"] }> {
+export async function errorOf(
+  base: string,
+  path: string,
+  timeoutMs = 30_000,
+): Promise<{ status: number; error: z.output<typeof errorBodySchema>["error"] }> {
   const res = await api(base, path, timeoutMs);
   if (res.status < 400) throw new Error(`${path} answered ${res.status}, not an error`);
-  return { status: res.status, error: errorBody.parse(res.body).error };
+  return { status: res.status, error: errorBodySchema.parse(res.body).error };
 }
 
 /** Sum of every sample of a metric (all label sets) in Prometheus text, 0 when absent. */

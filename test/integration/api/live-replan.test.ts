@@ -1,5 +1,5 @@
 // A content change of the live view (a watch event) is followed by a patch of the live plan
-// at the plan's own `now` (lib/api/plan.ts, lib/planner/plan/replan.ts), and the patched
+// at the plan's own `now` (lib/live/plan.ts, lib/planner/plan/replan.ts), and the patched
 // plan is exactly the full plan of the new revision at that now. Real etcd, in-process API.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
@@ -8,7 +8,7 @@ import { publishDemandEvent, seedScenarios } from "@/lib/sim";
 import { writerEvent } from "@/lib/planner/join";
 import { planFleet, type FleetPlan } from "@/lib/planner/plan";
 import { isLayered } from "@/lib/planner/layered-map";
-import { plannerFleet } from "@/lib/live/planner-input";
+import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { clientFor, useConsoleEnv } from "../time/world";
 
 let client: Etcd3;
@@ -25,7 +25,12 @@ beforeAll(async () => {
 afterAll(() => client?.close());
 
 /** Maps (the live plan's rows are a layered map: lib/planner/layered-map.ts) as their entries in order. */
-const canonical = (plan: FleetPlan) => JSON.stringify(plan, (_k, v: unknown) => (v instanceof Map || (v !== null && typeof v === "object" && isLayered(v as ReadonlyMap<unknown, unknown>)) ? [...(v as ReadonlyMap<unknown, unknown>).entries()] : v));
+const canonical = (plan: FleetPlan) =>
+  JSON.stringify(plan, (_k, v: unknown) =>
+    v instanceof Map || (v !== null && typeof v === "object" && isLayered(v as ReadonlyMap<unknown, unknown>))
+      ? [...(v as ReadonlyMap<unknown, unknown>).entries()]
+      : v,
+  );
 
 async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 5000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -40,12 +45,18 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string, ms = 
 describe("the live plan follows a demand event by a patch", () => {
   it("at the plan's own now, equal to a full plan of the new revision at that now", async () => {
     const { liveCache } = await import("@/lib/live/cache");
-    const { planFor, SAME_CONTENT_REUSE_MS } = await import("@/lib/api/plan");
+    const { planFor, SAME_CONTENT_REUSE_MS } = await import("@/lib/live/plan");
     const first = await planFor(await liveCache().current(), undefined);
     let previous = first;
     for (let n = 1; n <= 5; n++) {
       const target = `live-replan/table-${n % 3}`;
-      const event = writerEvent({ shard: "s1", sealed: 10 * n, bytes: 10_000 * n, epoch: 1, flushedAtMs: first.now - 60_000 * n });
+      const event = writerEvent({
+        shard: "s1",
+        sealed: 10 * n,
+        bytes: 10_000 * n,
+        epoch: 1,
+        flushedAtMs: first.now - 60_000 * n,
+      });
       expect(await publishDemandEvent(client, prefix, target, event)).toBe(true);
       const view = await until(async () => {
         const v = await liveCache().current();
@@ -57,11 +68,11 @@ describe("the live plan follows a demand event by a patch", () => {
         return p.view.revision >= view.revision ? p : undefined;
       }, `a plan of revision ${view.revision}`);
       // (only the clock moves the live plan on, every SAME_CONTENT_REUSE_MS, with a full plan)
-      if (Date.now() - previous.now < SAME_CONTENT_REUSE_MS) expect(planned.now, "patched at the live plan's now").toBe(previous.now);
+      if (Date.now() - previous.now < SAME_CONTENT_REUSE_MS)
+        expect(planned.now, "patched at the live plan's now").toBe(previous.now);
       previous = planned;
       expect(planned.plan.byTarget.get(target)?.pending_generations).toBe(10 * n);
-      const { snapshot, tables, sequenceClocks } = planned.view;
-      expect(canonical(planned.plan)).toBe(canonical(planFleet(plannerFleet(snapshot, tables, sequenceClocks), planned.now)));
+      expect(canonical(planned.plan)).toBe(canonical(planFleet(plannerFleet(planned.view), planned.now)));
     }
   });
 });

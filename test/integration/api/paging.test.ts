@@ -40,7 +40,11 @@ function inPlannerOrder(a: Row, b: Row): boolean {
 
 it("walks 13,405 tables once each, in planner order, at one revision, while the fleet changes", async () => {
   const now = 1_700_000_100_000;
-  const first = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 2000, include_idle: true, now_ms: now })}`, demandList);
+  const first = await okBody(
+    app.url,
+    `/api/v1/scheduler/demand${q({ limit: 2000, include_idle: true, now_ms: now })}`,
+    demandList,
+  );
   expect(first.total_tables).toBe(PRODUCTION_TABLES);
   // the simulator writes from here on: later pages must not see it
   let writing = true;
@@ -50,7 +54,16 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
       const target = productionTarget((i * 7919) % PRODUCTION_TABLES);
       const sealed = 2000 + i;
       await client.put(keys.demandEvent(prefix, target, PRODUCTION_SHARDS[0])).value(
-        JSON.stringify({ v: 1, shard: PRODUCTION_SHARDS[0], sealed_through: sealed, sealed_bytes_through: 67_108_864, merged_through: 1000, flushed_at_ms: 1_700_000_000_000 + sealed, writer_epoch: 3, source: "scan" }),
+        JSON.stringify({
+          v: 1,
+          shard: PRODUCTION_SHARDS[0],
+          sealed_through: sealed,
+          sealed_bytes_through: 67_108_864,
+          merged_through: 1000,
+          flushed_at_ms: 1_700_000_000_000 + sealed,
+          writer_epoch: 3,
+          source: "scan",
+        }),
       );
       writes++;
       await new Promise((r) => setTimeout(r, 25));
@@ -62,7 +75,10 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
   let pages = 1;
   while (cursor) {
     const landed = writes;
-    expect(await until(async () => (writes > landed ? true : undefined), 30_000, 10), "a write lands between pages").not.toBeNull();
+    expect(
+      await until(async () => (writes > landed ? true : undefined), 30_000, 10),
+      "a write lands between pages",
+    ).not.toBeNull();
     const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 2000, cursor })}`, demandList);
     expect(page.revision).toBe(first.revision);
     rows.push(...page.tables);
@@ -76,17 +92,22 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
   expect(rows).toHaveLength(PRODUCTION_TABLES);
   expect(new Set(rows.map((r) => r.target)).size).toBe(PRODUCTION_TABLES);
   for (let i = 1; i < rows.length; i++) {
-    if (!inPlannerOrder(rows[i - 1], rows[i])) throw new Error(`rows ${i - 1} and ${i} out of planner order: ${JSON.stringify([rows[i - 1], rows[i]])}`);
+    if (!inPlannerOrder(rows[i - 1], rows[i]))
+      throw new Error(`rows ${i - 1} and ${i} out of planner order: ${JSON.stringify([rows[i - 1], rows[i]])}`);
   }
   // T23: pending p = i % 50 over the fleet
   expect(rows.reduce((s, r) => s + r.pending_generations, 0)).toBe(656_620);
   expect(first.tables_with_pending).toBe(13_136);
 
   // the live view moved on meanwhile, through the watch and without another full read of it
-  const moved = await until(async () => {
-    const live = await okBody(app.url, "/api/v1/scheduler/demand", demandList);
-    return live.revision > first.revision ? live : undefined;
-  }, 30_000, 100);
+  const moved = await until(
+    async () => {
+      const live = await okBody(app.url, "/api/v1/scheduler/demand", demandList);
+      return live.revision > first.revision ? live : undefined;
+    },
+    30_000,
+    100,
+  );
   expect(moved, "the live view reaches a revision past the paged one").not.toBeNull();
   expect(await metricSum(app.url, "console_snapshot_full_reads_total", { reason: "initial" })).toBe(1);
   expect(await metricSum(app.url, "console_snapshot_full_reads_total", { reason: "watch_broken" })).toBe(0);

@@ -3,10 +3,10 @@
 // `ready` after, with no other request made, and the first demand request is served from
 // that read (no full read of its own).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
 import { demandList } from "@/lib/schema/api/demand";
-import { healthResponse } from "@/lib/schema/api/health";
+import { healthResponseSchema } from "@/lib/schema/api/health";
 import { startApp, type RunningApp } from "../../support/app";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { fetchMetrics, metricSum, until } from "../../support/observe";
@@ -17,14 +17,27 @@ let app: RunningApp | undefined;
 
 async function health() {
   const res = await fetch(`${app!.url}/api/v1/health`, { signal: AbortSignal.timeout(10_000) });
-  return { status: res.status, body: healthResponse.parse(await res.json()) };
+  return { status: res.status, body: healthResponseSchema.parse(await res.json()) };
 }
 
 beforeAll(async () => {
   etcd = await startEtcd();
-  const client = createEtcdClient({ endpoints: etcd.endpoints.split(","), callTimeoutMs: 10_000 });
-  for (const [target, sealed] of [["alpha", 20], ["beta", 3]] as const) {
-    await client.put(keys.demandEvent(P, target, "s1")).value(JSON.stringify({ v: 1, shard: "s1", sealed_through: sealed, merged_through: 0, flushed_at_ms: 1000, writer_epoch: 1, source: "writer" }));
+  const client = createRawEtcdClient({ endpoints: etcd.endpoints.split(","), callTimeoutMs: 10_000 });
+  for (const [target, sealed] of [
+    ["alpha", 20],
+    ["beta", 3],
+  ] as const) {
+    await client.put(keys.demandEvent(P, target, "s1")).value(
+      JSON.stringify({
+        v: 1,
+        shard: "s1",
+        sealed_through: sealed,
+        merged_through: 0,
+        flushed_at_ms: 1000,
+        writer_epoch: 1,
+        source: "writer",
+      }),
+    );
   }
   client.close();
 });
@@ -40,7 +53,10 @@ describe("readiness", () => {
     // etcd frozen: the start-up read cannot finish, so the console is seen starting
     member.process!.kill("SIGSTOP");
     try {
-      app = await startApp({ ETCD_ENDPOINTS: etcd.endpoints, ETCD_PREFIX: P, CONSOLE_SHADOW_SAMPLER: "off" }, { ready: false });
+      app = await startApp(
+        { ETCD_ENDPOINTS: etcd.endpoints, ETCD_PREFIX: P, CONSOLE_SHADOW_SAMPLER: "off" },
+        { ready: false },
+      );
       const starting = await health();
       expect(starting.status).toBe(503);
       expect(starting.body).toMatchObject({ status: "starting", ready: false });

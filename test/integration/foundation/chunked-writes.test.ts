@@ -1,7 +1,7 @@
 // §10 T20 with real txns (§8.2): ≤ 100 ops and ≤ 768 KiB per txn, an oversized op alone.
 import { afterAll, describe, expect, it } from "vitest";
 import { writeChunked, type WriteOp } from "@/lib/etcd/writes";
-import { chunkOps } from "@/lib/planner/chunk";
+import { chunkOps } from "@/lib/schema/txn-chunks";
 import { testPrefix } from "../../support/prefix";
 import { suiteClient } from "./helpers";
 
@@ -50,6 +50,8 @@ describe("chunked writes (T20)", () => {
     const ok = await writeChunked(client, puts(P, 5, 100), { guard: { key: `${P}/leader-token`, value: "mine" } });
     expect(ok.txns).toBe(1);
     await client.put(`${P}/leader-token`).value("theirs");
-    await expect(writeChunked(client, puts(P, 5, 100), { guard: { key: `${P}/leader-token`, value: "mine" } })).rejects.toThrow(/write guard failed/);
+    await expect(
+      writeChunked(client, puts(P, 5, 100), { guard: { key: `${P}/leader-token`, value: "mine" } }),
+    ).rejects.toThrow(/write guard failed/);
   });
 });

@@ -3,7 +3,7 @@
 // etcd fails with EtcdUnavailable within 2 s, never a hang.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { EtcdUnavailable, RevisionCompacted } from "@/lib/etcd/errors";
 import { keys } from "@/lib/schema/keys";
 import { seedScenarios } from "@/lib/sim/seed";
@@ -16,21 +16,28 @@ let client: Etcd3;
 
 beforeAll(async () => {
   cluster = await startEtcd();
-  client = createEtcdClient({ endpoints: cluster.endpoints.split(",") });
+  client = createRawEtcdClient({ endpoints: cluster.endpoints.split(",") });
 });
 afterAll(async () => {
   client.close();
   await cluster.stop();
 });
 
-const event = (sealed: number) => JSON.stringify({ shard: "s", sealed_through: sealed, flushed_at_ms: 1, writer_epoch: 1, source: "writer" });
+const event = (sealed: number) =>
+  JSON.stringify({ shard: "s", sealed_through: sealed, flushed_at_ms: 1, writer_epoch: 1, source: "writer" });
 
 describe("etcd faults", () => {
   it("a read pinned to a compacted revision fails with RevisionCompacted and its compact revision", async () => {
-    const first = await client.put(keys.demandEvent(P, "t", "s")).value(event(1)).exec();
+    const first = await client
+      .put(keys.demandEvent(P, "t", "s"))
+      .value(event(1))
+      .exec();
     const old = Number(first.header.revision);
     await client.put(keys.demandEvent(P, "t", "s")).value(event(2));
-    const third = await client.put(keys.demandEvent(P, "t", "s")).value(event(3)).exec();
+    const third = await client
+      .put(keys.demandEvent(P, "t", "s"))
+      .value(event(3))
+      .exec();
     const compactAt = Number(third.header.revision);
     await client.kv.compact({ revision: compactAt, physical: true });
 
@@ -81,7 +88,7 @@ describe("etcd faults", () => {
 describe("compaction during a read", () => {
   it("restarts once at a fresh revision when the caller pinned none", async () => {
     const own = await startEtcd();
-    const c = createEtcdClient({ endpoints: own.endpoints.split(","), callTimeoutMs: 30_000 });
+    const c = createRawEtcdClient({ endpoints: own.endpoints.split(","), callTimeoutMs: 30_000 });
     try {
       const prefix = "/compact-mid-read/lance-context/master";
       await seedScenarios(c, ["production"], { prefix });
@@ -93,7 +100,11 @@ describe("compaction during a read", () => {
         // after the first page of events: write once more and compact up to it, under the read
         observePage: (family) => {
           if (family !== "demand-events" || compacting) return;
-          compacting = c.put(`${prefix}/bump`).value("x").exec().then((r) => c.kv.compact({ revision: r.header.revision, physical: true }));
+          compacting = c
+            .put(`${prefix}/bump`)
+            .value("x")
+            .exec()
+            .then((r) => c.kv.compact({ revision: r.header.revision, physical: true }));
         },
       });
       const snap = await reader.readFleet();

@@ -2,11 +2,11 @@
 // over a fresh prefix.
 import { inject } from "vitest";
 import type { Etcd3 } from "etcd3";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { createFleetReader, type FleetRead } from "@/lib/snapshot/read";
 
 export function suiteClient(): Etcd3 {
-  return createEtcdClient({ endpoints: inject("etcdEndpoints").split(","), callTimeoutMs: 30_000 });
+  return createRawEtcdClient({ endpoints: inject("etcdEndpoints").split(","), callTimeoutMs: 30_000 });
 }
 
 export function readerFor(client: Etcd3, prefix: string) {

@@ -16,7 +16,14 @@ afterAll(() => client.close());
  * The reference: one key walked back alone, one read per version, from `uptoRevision`
  * down to `fromRevision`; a deletion ends the walk (no older version belongs to this life).
  */
-async function keyHistory(client: Etcd3, consolePrefix: string, key: string, fromRevision: number, uptoRevision: number, maxVersions = 10_000): Promise<KeyHistory> {
+async function keyHistory(
+  client: Etcd3,
+  consolePrefix: string,
+  key: string,
+  fromRevision: number,
+  uptoRevision: number,
+  maxVersions = 10_000,
+): Promise<KeyHistory> {
   const versions: VersionedKv[] = [];
   let at = uptoRevision;
   for (let i = 0; i < maxVersions && at > 0; i++) {
@@ -41,7 +48,8 @@ async function keyHistory(client: Etcd3, consolePrefix: string, key: string, fro
         if (e instanceof RevisionCompacted) return { versions: versions.reverse(), before: null, compacted: true };
         throw e;
       }
-      if (!prev || prev.modRevision < fromRevision) return { versions: versions.reverse(), before: prev ?? null, compacted: false };
+      if (!prev || prev.modRevision < fromRevision)
+        return { versions: versions.reverse(), before: prev ?? null, compacted: false };
       continue;
     }
     at = kv.modRevision - 1;
@@ -49,14 +57,15 @@ async function keyHistory(client: Etcd3, consolePrefix: string, key: string, fro
   return { versions: versions.reverse(), before: null, compacted: false };
 }
 
-
 describe("keyHistories", () => {
   it("equals keyHistory per key for every window: many versions, a deletion and re-creation, a key deleted, one never written", async () => {
     const P = testPrefix("key-history");
     const k = (name: string) => `${P}/walk/${name}`;
     const revisions: number[] = [];
-    const put = async (name: string, value: string) => revisions.push(Number((await client.put(k(name)).value(value).exec()).header.revision));
-    const del = async (name: string) => revisions.push(Number((await client.delete().key(k(name)).exec()).header.revision));
+    const put = async (name: string, value: string) =>
+      revisions.push(Number((await client.put(k(name)).value(value).exec()).header.revision));
+    const del = async (name: string) =>
+      revisions.push(Number((await client.delete().key(k(name)).exec()).header.revision));
     await put("old", "o1");
     for (let i = 0; i < 12; i++) {
       await put("busy", `b${i}`);

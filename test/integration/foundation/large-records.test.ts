@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { keys } from "@/lib/schema/keys";
-import { LARGE_SMALL_SHARDS, LARGE_SMALL_TABLES, LARGE_WIDE_SHARDS, LARGE_WIDE_TABLES } from "@/lib/sim/scenarios/large-records";
+import {
+  LARGE_SMALL_SHARDS,
+  LARGE_SMALL_TABLES,
+  LARGE_WIDE_SHARDS,
+  LARGE_WIDE_TABLES,
+} from "@/lib/sim/scenarios/large-records";
 import { seedScenarios } from "@/lib/sim/seed";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { testPrefix } from "../../support/prefix";
@@ -22,7 +27,9 @@ afterAll(() => client.close());
 
 describe("large-records", () => {
   it("reads every record at one revision, shrinking pages on the way", () => {
-    expect(snap.demandEvents).toHaveLength(LARGE_SMALL_TABLES * LARGE_SMALL_SHARDS + LARGE_WIDE_TABLES * LARGE_WIDE_SHARDS);
+    expect(snap.demandEvents).toHaveLength(
+      LARGE_SMALL_TABLES * LARGE_SMALL_SHARDS + LARGE_WIDE_TABLES * LARGE_WIDE_SHARDS,
+    );
     expect(snap.demandTables).toHaveLength(LARGE_SMALL_TABLES + LARGE_WIDE_TABLES);
     expect(snap.skipped).toHaveLength(0);
     expect(snap.stats.bytes).toBeGreaterThan(4 * 1024 * 1024);

@@ -44,7 +44,9 @@ describe("T23 reconcile_at_production_scale_pages_reads_and_keeps_the_lease (rea
     expect(snap.stats.pages).toBeGreaterThan(26_810 / 4096);
     expect(snap.stats.bytes).toBeGreaterThan(4 * 1024 * 1024);
     expect(Math.max(...snap.demandEvents.map((e) => e.modRevision))).toBeLessThanOrEqual(snap.revision);
-    console.log(`T23 readFleet: ${readMs.toFixed(0)} ms, ${snap.stats.pages} pages, ${snap.stats.shrinks} shrinks, ${snap.stats.bytes} bytes`);
+    console.log(
+      `T23 readFleet: ${readMs.toFixed(0)} ms, ${snap.stats.pages} pages, ${snap.stats.shrinks} shrinks, ${snap.stats.bytes} bytes`,
+    );
   });
 
   it("folds 13,405 tables, Σ pending 656,620, 13,136 with pending > 0", () => {

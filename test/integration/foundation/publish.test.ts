@@ -12,8 +12,23 @@ const client = suiteClient();
 afterAll(() => client.close());
 
 /** §10 helper ev(shard, sealed, merged?, epoch, source): bytes sealed×1000, flushed sealed×10. */
-function ev(shard: string, sealed: number, merged: number | null, epoch: number, source: DemandEvent["source"]): DemandEvent {
-  return { v: 1, shard, sealed_through: sealed, sealed_bytes_through: sealed * 1000, merged_through: merged, flushed_at_ms: sealed * 10, writer_epoch: epoch, source };
+function ev(
+  shard: string,
+  sealed: number,
+  merged: number | null,
+  epoch: number,
+  source: DemandEvent["source"],
+): DemandEvent {
+  return {
+    v: 1,
+    shard,
+    sealed_through: sealed,
+    sealed_bytes_through: sealed * 1000,
+    merged_through: merged,
+    flushed_at_ms: sealed * 10,
+    writer_epoch: epoch,
+    source,
+  };
 }
 
 async function stored(prefix: string, target: string, shard: string): Promise<DemandEvent> {
@@ -56,7 +71,10 @@ describe("publish is a read–join–CAS (§3.5)", () => {
 
     expect(await pub(executorMergedEvent("s", 12, 6_000))).toBe(false);
 
-    const [writer, merged] = await Promise.all([pub(ev("s", 25, null, 3, "writer")), pub(executorMergedEvent("s", 18, 7_000))]);
+    const [writer, merged] = await Promise.all([
+      pub(ev("s", 25, null, 3, "writer")),
+      pub(executorMergedEvent("s", 18, 7_000)),
+    ]);
     expect([writer, merged]).toEqual([true, true]);
     s = await stored(P, "t", "s");
     expect([s.sealed_through, s.merged_through]).toEqual([25, 18]);
@@ -68,7 +86,13 @@ describe("publish is a read–join–CAS (§3.5)", () => {
 
   it("refuses to overwrite a stored record of unknown version", async () => {
     const P = testPrefix("unknown-v");
-    await client.put(keys.demandEvent(P, "t", "s")).value(JSON.stringify({ v: 7, shard: "s", sealed_through: 1, flushed_at_ms: 0, writer_epoch: 1, source: "scan" }));
-    await expect(publishDemandEvent(client, P, "t", ev("s", 10, null, 1, "writer"))).rejects.toThrow(/unsupported version/);
+    await client
+      .put(keys.demandEvent(P, "t", "s"))
+      .value(
+        JSON.stringify({ v: 7, shard: "s", sealed_through: 1, flushed_at_ms: 0, writer_epoch: 1, source: "scan" }),
+      );
+    await expect(publishDemandEvent(client, P, "t", ev("s", 10, null, 1, "writer"))).rejects.toThrow(
+      /unsupported version/,
+    );
   });
 });

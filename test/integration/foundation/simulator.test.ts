@@ -35,13 +35,25 @@ describe("simulator", () => {
     expect(() => assertLoopback(["http://127.0.0.1:2379", "http://10.1.2.3:2379"])).toThrow(RemoteEndpointRefused);
     expect(() => assertLoopback(["http://10.1.2.3:2379"], true)).not.toThrow();
 
-    const cli = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/sim/cli.ts", "seed", "--endpoints", "http://10.1.2.3:2379"], {
-      cwd: ROOT,
-      encoding: "utf8",
-      timeout: 60_000,
-    });
+    const cli = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, "node_modules/tsx/dist/cli.mjs"),
+        "lib/sim/cli.ts",
+        "seed",
+        "--endpoints",
+        "http://10.1.2.3:2379",
+      ],
+      {
+        cwd: ROOT,
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
     expect(cli.status).toBe(1);
-    expect(cli.stderr.trim()).toBe("refusing to write simulated data to non-loopback etcd http://10.1.2.3:2379 (pass --force-remote to allow)");
+    expect(cli.stderr.trim()).toBe(
+      "refusing to write simulated data to non-loopback etcd http://10.1.2.3:2379 (pass --force-remote to allow)",
+    );
   });
 
   it("realistic: 13,405 tables + the incident tables, 354 with backlog, one past 4,096", () => {
@@ -51,9 +63,18 @@ describe("simulator", () => {
     expect(realistic).toHaveLength(REALISTIC_TABLES);
     expect(realistic.filter(([, p]) => p > 0)).toHaveLength(354);
     expect(realistic.filter(([, p]) => p > 4096).map(([t]) => t)).toEqual([GIANT_TABLE]);
-    expect(realistic.filter(([, p]) => p > 256).map(([t]) => t).sort()).toEqual([GIANT_TABLE, ...HOT_TABLES].sort());
-    expect(read.snapshot.executors.map((e) => e.id).sort()).toEqual(["catchup-1", "legacy-rpc-1", "master-a", "master-b", "worker-1", "worker-2", INCIDENT.drainingExecutor].sort());
-    expect(new Set(read.snapshot.executors.map((e) => e.heartbeat.kind))).toEqual(new Set(["resident_master", "worker", "catchup_job", "legacy_rpc"]));
+    expect(
+      realistic
+        .filter(([, p]) => p > 256)
+        .map(([t]) => t)
+        .sort(),
+    ).toEqual([GIANT_TABLE, ...HOT_TABLES].sort());
+    expect(read.snapshot.executors.map((e) => e.id).sort()).toEqual(
+      ["catchup-1", "legacy-rpc-1", "master-a", "master-b", "worker-1", "worker-2", INCIDENT.drainingExecutor].sort(),
+    );
+    expect(new Set(read.snapshot.executors.map((e) => e.heartbeat.kind))).toEqual(
+      new Set(["resident_master", "worker", "catchup_job", "legacy_rpc"]),
+    );
     expect(read.snapshot.leader?.record.instance).toBe("master-a");
   });
 
@@ -61,17 +82,38 @@ describe("simulator", () => {
     const s = read.snapshot;
     expect(s.skipped.map((k) => k.reason).sort()).toEqual(["bad_json", "bad_key", "unknown_version"]);
     expect(s.executors.find((e) => e.id === INCIDENT.drainingExecutor)?.heartbeat.draining).toBe(true);
-    expect(s.assignments.find((a) => a.target === INCIDENT.orphanTarget)?.assignment.executor).toBe(INCIDENT.orphanExecutor);
-    expect(s.mergeFailures.filter((f) => f.failure.needs_attention).map((f) => f.target).sort()).toEqual([INCIDENT.brokenStore, INCIDENT.brokenStoreRepeat]);
-    expect(s.cooldowns.map((c) => `${c.kind}:${c.target}`).sort()).toEqual([`compact:${INCIDENT.brokenStore}`, `index_id:${INCIDENT.brokenStore}`, `repair:${INCIDENT.brokenStoreRepeat}`]);
+    expect(s.assignments.find((a) => a.target === INCIDENT.orphanTarget)?.assignment.executor).toBe(
+      INCIDENT.orphanExecutor,
+    );
+    expect(
+      s.mergeFailures
+        .filter((f) => f.failure.needs_attention)
+        .map((f) => f.target)
+        .sort(),
+    ).toEqual([INCIDENT.brokenStore, INCIDENT.brokenStoreRepeat]);
+    expect(s.cooldowns.map((c) => `${c.kind}:${c.target}`).sort()).toEqual([
+      `compact:${INCIDENT.brokenStore}`,
+      `index_id:${INCIDENT.brokenStore}`,
+      `repair:${INCIDENT.brokenStoreRepeat}`,
+    ]);
     expect(s.queue.map((t) => t.task.target)).toContain(INCIDENT.phantomQueued);
     expect(s.running.map((t) => t.task.target)).toContain(INCIDENT.phantomRunning);
-    expect(s.demandEvents.some((e) => e.target === INCIDENT.phantomQueued || e.target === INCIDENT.phantomRunning)).toBe(false);
+    expect(
+      s.demandEvents.some((e) => e.target === INCIDENT.phantomQueued || e.target === INCIDENT.phantomRunning),
+    ).toBe(false);
     expect(s.targetLocks.find((l) => l.target === INCIDENT.lockedTarget)?.value).toBe(INCIDENT.lockToken);
-    expect(s.targetLocks.find((l) => l.target === INCIDENT.mergingTarget)?.value).toBe(`merge-execution:${INCIDENT.mergingExecutionId}`);
-    expect(s.mergeProgress.find((p) => p.executionId === INCIDENT.mergingExecutionId)?.progress.sequence).toBe(INCIDENT.mergingSequence);
-    expect(s.compactPreparations.find((p) => p.target === INCIDENT.preparedTarget)?.value).toBe(INCIDENT.preparationToken);
-    expect(s.compactCommitReady.find((p) => p.target === INCIDENT.preparedTarget)?.value).toBe(INCIDENT.preparationToken);
+    expect(s.targetLocks.find((l) => l.target === INCIDENT.mergingTarget)?.value).toBe(
+      `merge-execution:${INCIDENT.mergingExecutionId}`,
+    );
+    expect(s.mergeProgress.find((p) => p.executionId === INCIDENT.mergingExecutionId)?.progress.sequence).toBe(
+      INCIDENT.mergingSequence,
+    );
+    expect(s.compactPreparations.find((p) => p.target === INCIDENT.preparedTarget)?.value).toBe(
+      INCIDENT.preparationToken,
+    );
+    expect(s.compactCommitReady.find((p) => p.target === INCIDENT.preparedTarget)?.value).toBe(
+      INCIDENT.preparationToken,
+    );
     expect(s.catchupActive.map((c) => c.target)).toEqual([INCIDENT.catchingUpTarget]);
   });
 
@@ -80,22 +122,43 @@ describe("simulator", () => {
     await seedScenarios(client, ["incidents"], { prefix: live });
     // a small fleet of its own to move
     for (let i = 0; i < 5; i++) {
-      await client.put(`${live}/demand-events/${Buffer.from(`live-${i}`).toString("hex")}/s`).value(JSON.stringify({ shard: "s", sealed_through: 100, merged_through: 50, flushed_at_ms: 1, writer_epoch: 1, source: "writer" }));
+      await client.put(`${live}/demand-events/${Buffer.from(`live-${i}`).toString("hex")}/s`).value(
+        JSON.stringify({
+          shard: "s",
+          sealed_through: 100,
+          merged_through: 50,
+          flushed_at_ms: 1,
+          writer_epoch: 1,
+          source: "writer",
+        }),
+      );
     }
     const reader = readerFor(client, live);
     const before = await reader.readFleet();
     const stop = new AbortController();
     const lines: string[] = [];
     let ticks = 0;
-    const running = runLive(client, { prefix: live, intervalMs: 100, signal: stop.signal, log: (l) => lines.push(l), onTick: (s) => (ticks = s.ticks) });
-    const sealed = (s: typeof before) => s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + e.event.sealed_through, 0);
-    const merged = (s: typeof before) => s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + (e.event.merged_through ?? 0), 0);
+    const running = runLive(client, {
+      prefix: live,
+      intervalMs: 100,
+      signal: stop.signal,
+      log: (l) => lines.push(l),
+      onTick: (s) => (ticks = s.ticks),
+    });
+    const sealed = (s: typeof before) =>
+      s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + e.event.sealed_through, 0);
+    const merged = (s: typeof before) =>
+      s.demandEvents.filter((e) => e.target.startsWith("live-")).reduce((n, e) => n + (e.event.merged_through ?? 0), 0);
     // wait for three ticks, then for their flushes and merges to be readable
-    const moved = await until(async () => {
-      if (ticks < 3) return undefined;
-      const s = await reader.readFleet();
-      return sealed(s) > sealed(before) && merged(s) > merged(before) && s.leader !== null ? s : undefined;
-    }, 30_000, 50);
+    const moved = await until(
+      async () => {
+        if (ticks < 3) return undefined;
+        const s = await reader.readFleet();
+        return sealed(s) > sealed(before) && merged(s) > merged(before) && s.leader !== null ? s : undefined;
+      },
+      30_000,
+      50,
+    );
     stop.abort();
     const stats = await running;
     expect(moved, "the live simulator moved the fleet").not.toBeNull();
@@ -106,7 +169,8 @@ describe("simulator", () => {
     expect(during.leader?.lease).not.toBe("0");
     expect(sealed(during)).toBeGreaterThan(sealed(before));
     expect(merged(during)).toBeGreaterThan(merged(before));
-    const progress = (s: typeof before) => s.mergeProgress.find((p) => p.executionId === INCIDENT.mergingExecutionId)!.progress.sequence;
+    const progress = (s: typeof before) =>
+      s.mergeProgress.find((p) => p.executionId === INCIDENT.mergingExecutionId)!.progress.sequence;
     expect(progress(during)).toBeGreaterThan(progress(before));
     // stopping revokes the live lease: leader and live heartbeats are gone
     const after = await reader.readFleet();

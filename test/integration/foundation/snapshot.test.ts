@@ -11,7 +11,15 @@ const client = suiteClient();
 afterAll(() => client.close());
 
 const event = (shard: string, sealed: number, merged: number | null, extra: object = {}) =>
-  JSON.stringify({ shard, sealed_through: sealed, merged_through: merged, flushed_at_ms: 1000, writer_epoch: 1, source: "writer", ...extra });
+  JSON.stringify({
+    shard,
+    sealed_through: sealed,
+    merged_through: merged,
+    flushed_at_ms: 1000,
+    writer_epoch: 1,
+    source: "writer",
+    ...extra,
+  });
 
 describe("readFleet", () => {
   it("T18 fold_events_groups_by_table_and_skips_garbage", async () => {
@@ -50,7 +58,7 @@ describe("readFleet", () => {
     const P = testPrefix("bad-input");
     const put = (key: string, value: string) => client.put(key).value(value);
     await put(keys.demandEvent(P, "good", "s1"), event("s1", 10, 2));
-    await put(keys.demandEvent(P, "malformed", "s1"), "{\"shard\": ");
+    await put(keys.demandEvent(P, "malformed", "s1"), '{"shard": ');
     await put(keys.demandEvent(P, "wrong-types", "s1"), event("s1", 10, null, { sealed_through: "ten" }));
     await put(keys.demandEvent(P, "future", "s1"), event("s1", 10, null, { v: 3 }));
     await put(`${P}/demand-events/6g6f/s1`, event("s1", 1, null));
@@ -60,7 +68,10 @@ describe("readFleet", () => {
     await put(keys.leader(P), JSON.stringify({ v: 1, token: "tok", instance: "e1", since_ms: 1 }));
     await put(keys.leaderToken(P), "tok");
     await put(`${P}/target-locks/${"zz"}`, "token");
-    await put(`${P}/queue/task-1`, JSON.stringify({ id: "task-1", kind: "merge_wal", target: "good", state: "queued" }));
+    await put(
+      `${P}/queue/task-1`,
+      JSON.stringify({ id: "task-1", kind: "merge_wal", target: "good", state: "queued" }),
+    );
 
     const snap = await readerFor(client, P).readFleet();
     expect(snap.demandEvents.map((e) => e.target)).toEqual(["good"]);
@@ -105,7 +116,9 @@ describe("readFleet", () => {
   it("a revision the store has not reached fails with FutureRevision", async () => {
     const P = testPrefix("future");
     const current = (await readerFor(client, P).readFleet()).revision;
-    const error = await readerFor(client, P).readFleet({ revision: current + 1_000 }).catch((e: unknown) => e);
+    const error = await readerFor(client, P)
+      .readFleet({ revision: current + 1_000 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FutureRevision);
     expect((error as FutureRevision).revision).toBe(current + 1_000);
   });

@@ -11,7 +11,15 @@ afterAll(() => client.close());
 
 const HOUR = 3600_000;
 const record = (id: string, atMs: number) =>
-  JSON.stringify({ id, kind: "merge_wal", target: `t-${id.slice(0, 4)}`, state: "done", enqueued_at: atMs, started_at: atMs, finished_at: atMs + 1 });
+  JSON.stringify({
+    id,
+    kind: "merge_wal",
+    target: `t-${id.slice(0, 4)}`,
+    state: "done",
+    enqueued_at: atMs,
+    started_at: atMs,
+    finished_at: atMs + 1,
+  });
 
 describe("tasks/ family", () => {
   it("reads the records of the last 24 h by id, typed, skipping and counting bad ones", async () => {
@@ -29,8 +37,14 @@ describe("tasks/ family", () => {
     const reader = readerFor(client, P);
     const snap = await reader.readFleet();
     expect(snap.tasks.map((t) => t.taskId)).toEqual([edge, recent]);
-    expect(snap.tasks[1]).toMatchObject({ key: `${P}/tasks/${recent}`, taskId: recent, task: { id: recent, kind: "merge_wal", state: "done", started_at: now - 60_000 } });
-    expect(snap.skipped.filter((s) => s.family === "tasks").map((s) => [s.key, s.reason])).toEqual([[`${P}/tasks/${broken}`, "bad_json"]]);
+    expect(snap.tasks[1]).toMatchObject({
+      key: `${P}/tasks/${recent}`,
+      taskId: recent,
+      task: { id: recent, kind: "merge_wal", state: "done", started_at: now - 60_000 },
+    });
+    expect(snap.skipped.filter((s) => s.family === "tasks").map((s) => [s.key, s.reason])).toEqual([
+      [`${P}/tasks/${broken}`, "bad_json"],
+    ]);
 
     // an explicit start (pinned reads pass revision time − 24 h) moves the range, also for a
     // revision the reader has cached with the default window

@@ -3,24 +3,21 @@
 // scenario plus one live worker with a single merge slot and two due tables, so one table
 // is placed and others show the executor filters with their per-executor counts. Every answer is checked
 // against the API's own answer to the same question, with a viewer token.
-import { spawn } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
+import { runCli, type CliRun } from "../../support/cli";
 import { freePort } from "../../support/ports";
 import { testPrefix } from "../../support/prefix";
 import { INCIDENT, seedScenarios } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { heartbeatValue, type SimExecutor } from "@/lib/sim/scenarios/fleet";
-import { formatBytes, formatTime } from "@/components/ui/format";
+import { formatBytes, formatTime } from "@/lib/words/format";
+import { codeInWords } from "@/lib/words/codes";
 import { clientFor } from "../api/helpers";
 import { whyNotHeading } from "@/lib/cli/why";
 import { demandTable } from "../answer/records";
 
-const ROOT = path.resolve(__dirname, "../../..");
-const BIN = path.join(ROOT, "bin/scheduler-console.mjs");
 const TOKEN = "ops-cli-viewer-token";
 /** the revision clock and the diff (console-api.md Additions "Time") */
 
@@ -34,27 +31,9 @@ let R: number;
 const pin = () => ["--revision", String(R), "--now-ms", String(NOW)];
 const pinQ = () => `revision=${R}&now_ms=${NOW}`;
 
-interface Run {
-  code: number | null;
-  out: string;
-  err: string;
-}
+type Run = CliRun;
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: ROOT,
-      env: { NODE_ENV: "test", PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", SCHEDULER_CONSOLE_URL: app.url, SCHEDULER_CONSOLE_TOKEN: TOKEN, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("exit", (code: number | null) => resolve({ code, out, err }));
-  });
-}
+const cli = (args: string[], env: Record<string, string> = {}): Promise<Run> => runCli(app.url, TOKEN, args, env);
 
 async function apiJson(pathAndQuery: string, token: string | null = TOKEN): Promise<{ status: number; body: any }> {
   const res = await fetch(`${app.url}${pathAndQuery}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -71,7 +50,9 @@ const sameAnswer = (body: any) => ({
   ...body,
   read_at_ms: expect.any(Number),
   snapshot: { ...body.snapshot, age_ms: expect.any(Number) },
-  ...(body.revision_time ? { revision_time: { ...body.revision_time, at_ms: expect.any(Number), error_ms: expect.any(Number) } } : {}),
+  ...(body.revision_time
+    ? { revision_time: { ...body.revision_time, at_ms: expect.any(Number), error_ms: expect.any(Number) } }
+    : {}),
 });
 
 beforeAll(async () => {
@@ -80,12 +61,25 @@ beforeAll(async () => {
   prefix = testPrefix("ops-cli");
   NOW = Date.now();
   await seedScenarios(client, ["incidents"], { prefix, now: NOW, leaseTtlSec: 3600 });
-  const worker: SimExecutor = { id: "ops-cli-worker", kind: "worker", kinds: ["merge_wal"], slots_total: { merge_wal: 1 }, bytes_total: 64 * 1024 ** 3, draining: false };
+  const worker: SimExecutor = {
+    id: "ops-cli-worker",
+    kind: "worker",
+    kinds: ["merge_wal"],
+    slots_total: { merge_wal: 1 },
+    bytes_total: 64 * 1024 ** 3,
+    draining: false,
+  };
   await client.put(keys.executor(prefix, worker.id)).value(heartbeatValue(worker, NOW));
   // two due tables for its one slot: one is placed, the other finds no free slot
   await demandTable(client, prefix, "ops-cli/due-1", 40, NOW - 600_000);
   await demandTable(client, prefix, "ops-cli/due-2", 30, NOW - 600_000);
-  app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_VIEWER_TOKENS: TOKEN, CONSOLE_SHADOW_SAMPLE_MS: "1000", CONSOLE_SAMPLER_TTL_SECS: "5" });
+  app = await startApp({
+    ETCD_ENDPOINTS: endpoints,
+    ETCD_PREFIX: prefix,
+    CONSOLE_VIEWER_TOKENS: TOKEN,
+    CONSOLE_SHADOW_SAMPLE_MS: "1000",
+    CONSOLE_SAMPLER_TTL_SECS: "5",
+  });
   R = (await apiJson("/api/v1/scheduler/executors")).body.revision;
 });
 
@@ -99,7 +93,11 @@ describe("why <table>", () => {
     const list = await apiJson(`/api/v1/scheduler/demand?${pinQ()}&limit=2000&include_idle=true`);
     // a table held back by executor filters (per-executor counts in detail.counts), one that
     // would be placed, and one that needs attention
-    const all = await Promise.all(list.body.tables.map((t: any) => apiJson(`/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&${pinQ()}`).then((r) => r.body)));
+    const all = await Promise.all(
+      list.body.tables.map((t: any) =>
+        apiJson(`/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&${pinQ()}`).then((r) => r.body),
+      ),
+    );
     const answers = [
       all.find((a: any) => a.table.why_not.some((w: any) => w.detail?.counts)),
       all.find((a: any) => a.table.verdict.state === "would_place"),
@@ -114,7 +112,10 @@ describe("why <table>", () => {
       expect(run.code).toBe(0);
       const lines = run.out.trimEnd().split("\n");
       expect(lines[0]).toBe(`${t.target}  (revision ${answer.revision}, evaluated at ${formatTime(NOW)})`);
-      const verdict = t.verdict.state === "would_place" ? `would place on ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}` : `would skip: ${t.verdict.code} — ${t.verdict.message}`;
+      const verdict =
+        t.verdict.state === "would_place"
+          ? `would place on ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}`
+          : `would skip: ${codeInWords(t.verdict.code)} [${t.verdict.code}] — ${t.verdict.message}`;
       expect(lines).toContain(`Verdict: ${verdict}`);
       if (t.why_not.length === 0) expect(lines).toContain("Why not: nothing holds it back: it would be placed now.");
       else expect(lines).toContain(`Why not (${t.why_not.length}):`);
@@ -124,7 +125,9 @@ describe("why <table>", () => {
         expect(lines[at]).toContain(`[${w.code}]`);
         expect(lines[at + 1]).toBe(`     ${w.message}`);
         if (w.detail?.counts) {
-          const counts = Object.entries(w.detail.counts).map(([stage, n]) => `${n} ${stage.replaceAll("_", " ")}`).join(", ");
+          const counts = Object.entries(w.detail.counts)
+            .map(([stage, n]) => `${n} ${stage.replaceAll("_", " ")}`)
+            .join(", ");
           expect(lines).toContain(`     executors: ${w.detail.considered} considered; ${counts}`);
         }
       });
@@ -154,30 +157,77 @@ describe("tables, executors, shadow", () => {
     const all = await apiJson(`/api/v1/scheduler/demand?class=critical&class=commit_ready&backlog=ok&${pinQ()}`);
     const limit = all.body.matched - 1; // one short, so the listing says more follow
     expect(limit).toBeGreaterThan(3);
-    const api = await apiJson(`/api/v1/scheduler/demand?class=critical&class=commit_ready&backlog=ok&limit=${limit}&${pinQ()}`);
-    const run = await cli(["tables", "--class", "critical,commit_ready", "--backlog", "ok", "--limit", String(limit), ...pin()]);
+    const api = await apiJson(
+      `/api/v1/scheduler/demand?class=critical&class=commit_ready&backlog=ok&limit=${limit}&${pinQ()}`,
+    );
+    const run = await cli([
+      "tables",
+      "--class",
+      "critical,commit_ready",
+      "--backlog",
+      "ok",
+      "--limit",
+      String(limit),
+      ...pin(),
+    ]);
     expect(run.code).toBe(0);
     const lines = run.out.trimEnd().split("\n");
     const b = api.body;
     expect(b.tables).toHaveLength(limit);
-    expect(lines[0]).toBe(`${limit} of ${b.matched} matching tables (revision ${R}; ${b.total_tables} tables, ${b.tables_with_pending} with pending)`);
-    expect(lines[1].split(/\s+/)).toEqual(["TARGET", "CLASS", "PENDING", "BYTES", "WAIT", "SCORE", "BACKLOG", "VERDICT"]);
+    expect(lines[0]).toBe(
+      `${limit} of ${b.matched} matching tables (revision ${R}; ${b.total_tables} tables, ${b.tables_with_pending} with pending)`,
+    );
+    expect(lines[1].split(/\s+/)).toEqual([
+      "TARGET",
+      "CLASS",
+      "PENDING",
+      "BYTES",
+      "WAIT",
+      "SCORE",
+      "BACKLOG",
+      "VERDICT",
+    ]);
     const rows = lines.slice(2, 2 + limit).map((l) => l.split(/\s+/));
     expect(rows.map((r) => r[0])).toEqual(b.tables.map((t: any) => t.target));
     expect(rows.map((r) => r[1])).toEqual(b.tables.map((t: any) => t.class));
     expect(rows.map((r) => r[2])).toEqual(b.tables.map((t: any) => t.pending_generations.toLocaleString("en-US")));
     expect(lines[2 + limit]).toBe("More tables follow: raise --limit (up to 2000).");
     expect(lines).toHaveLength(3 + limit);
-    const json = await cli(["tables", "--class", "critical", "--class", "commit_ready", "--backlog", "ok", "--limit", String(limit), ...pin(), "--json"]);
+    const json = await cli([
+      "tables",
+      "--class",
+      "critical",
+      "--class",
+      "commit_ready",
+      "--backlog",
+      "ok",
+      "--limit",
+      String(limit),
+      ...pin(),
+      "--json",
+    ]);
     expect(JSON.parse(json.out)).toEqual(sameAnswer(b));
   });
 
   it("--revision pins the answer", async () => {
     const live = await apiJson(`/api/v1/scheduler/demand?limit=3&now_ms=${NOW}`);
     const revision = live.body.revision;
-    await client.put(keys.demandEvent(prefix, "ops-cli/new-table", "s1")).value(JSON.stringify({ shard: "s1", sealed_through: 40, flushed_at_ms: NOW, writer_epoch: 1, source: "writer" }));
+    await client
+      .put(keys.demandEvent(prefix, "ops-cli/new-table", "s1"))
+      .value(
+        JSON.stringify({ shard: "s1", sealed_through: 40, flushed_at_ms: NOW, writer_epoch: 1, source: "writer" }),
+      );
     const pinned = await apiJson(`/api/v1/scheduler/demand?limit=3&now_ms=${NOW}&revision=${revision}`);
-    const run = await cli(["tables", "--limit", "3", "--revision", String(revision), "--now-ms", String(NOW), "--json"]);
+    const run = await cli([
+      "tables",
+      "--limit",
+      "3",
+      "--revision",
+      String(revision),
+      "--now-ms",
+      String(NOW),
+      "--json",
+    ]);
     expect(run.code).toBe(0);
     const body = JSON.parse(run.out);
     expect(body.revision).toBe(revision);
@@ -190,9 +240,13 @@ describe("tables, executors, shadow", () => {
     expect(run.code).toBe(0);
     const lines = run.out.trimEnd().split("\n");
     const t = api.body.totals;
-    expect(lines[0]).toContain(`${countOf(t.executors, "executor")} (${t.draining} draining), ${countOf(t.orphans, "orphan")}`);
+    expect(lines[0]).toContain(
+      `${countOf(t.executors, "executor")} (${t.draining} draining), ${countOf(t.orphans, "orphan")}`,
+    );
     expect(lines[0]).toContain(`free bytes ${formatBytes(t.bytes_free)}`);
-    expect(lines.slice(2).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(api.body.executors.map((e: any) => [e.id, e.kind, e.orphan ? "orphan" : e.draining ? "draining" : "live"]));
+    expect(lines.slice(2).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(
+      api.body.executors.map((e: any) => [e.id, e.kind, e.orphan ? "orphan" : e.draining ? "draining" : "live"]),
+    );
     expect(t.orphans + t.draining).toBeGreaterThan(0);
     const json = await cli(["executors", ...pin(), "--json"]);
     expect(JSON.parse(json.out)).toEqual(sameAnswer(api.body));
@@ -203,9 +257,20 @@ describe("tables, executors, shadow", () => {
     const run = await cli(["shadow", ...pin()]);
     expect(run.code).toBe(0);
     const lines = run.out.trimEnd().split("\n");
-    expect(lines[0]).toBe(`Shadow comparison at revision ${api.body.revision}: ${countOf(api.body.disagreements, "disagreement")} (discovery_miss + phantom_task)`);
-    for (const [outcome, n] of Object.entries(api.body.outcomes)) expect(lines.find((l) => l.startsWith(`${outcome} `))?.split(/\s+/)[1], outcome).toBe((n as number).toLocaleString("en-US"));
-    expect(lines.some((l) => l.startsWith(`Placements: the console and the master ${api.body.placements.agree ? "agree" : "differ"}`))).toBe(true);
+    expect(lines[0]).toBe(
+      `Shadow comparison at revision ${api.body.revision}: ${countOf(api.body.disagreements, "disagreement")} (discovery_miss + phantom_task)`,
+    );
+    for (const [outcome, n] of Object.entries(api.body.outcomes))
+      expect(lines.find((l) => l.startsWith(`${outcome} `))?.split(/\s+/)[1], outcome).toBe(
+        (n as number).toLocaleString("en-US"),
+      );
+    expect(
+      lines.some((l) =>
+        l.startsWith(
+          `Placements by the master's shadow rule: the console and the master ${api.body.placements.agree ? "agree" : "differ"}`,
+        ),
+      ),
+    ).toBe(true);
     const json = await cli(["shadow", ...pin(), "--json"]);
     expect(JSON.parse(json.out)).toEqual(sameAnswer(api.body));
   });
@@ -255,7 +320,10 @@ describe("tokens and exit codes", () => {
  * The clock may refine a recent revision's time as new samples land, so an answer is
  * checked against the API's answers just before and just after the command.
  */
-async function bracketed(ask: () => Promise<any>, command: () => Promise<Run>): Promise<{ run: Run; before: any; after: any }> {
+async function bracketed(
+  ask: () => Promise<any>,
+  command: () => Promise<Run>,
+): Promise<{ run: Run; before: any; after: any }> {
   const before = await ask();
   const run = await command();
   const after = await ask();
@@ -279,12 +347,20 @@ describe("--at <time>", () => {
     expect(times.length, "two revision-clock samples").toBeGreaterThanOrEqual(2);
     const at = times[times.length - 2];
     const clock = () => apiJson(`/api/v1/revisions/time?at_ms=${at}`).then((r) => (expect(r.status).toBe(200), r.body));
-    const text = await bracketed(clock, () => cli(["tables", "--limit", "2", "--at", new Date(at).toISOString(), "--now-ms", String(NOW)]));
+    const text = await bracketed(clock, () =>
+      cli(["tables", "--limit", "2", "--at", new Date(at).toISOString(), "--now-ms", String(NOW)]),
+    );
     expect(text.run.err).toBe("");
     expect(text.run.code).toBe(0);
     const first = text.run.out.split("\n")[0];
-    expect([text.before.revision, text.after.revision].map((r) => first.startsWith(`At ${formatTime(at)}: revision ${r}, written `))).toContain(true);
-    const json = await bracketed(clock, () => cli(["tables", "--limit", "2", "--at", String(at), "--now-ms", String(NOW), "--json"]));
+    expect(
+      [text.before.revision, text.after.revision].map((r) =>
+        first.startsWith(`At ${formatTime(at)}: revision ${r}, written `),
+      ),
+    ).toContain(true);
+    const json = await bracketed(clock, () =>
+      cli(["tables", "--limit", "2", "--at", String(at), "--now-ms", String(NOW), "--json"]),
+    );
     const body = JSON.parse(json.run.out);
     expect([json.before.revision, json.after.revision]).toContain(body.revision);
     const pinned = await apiJson(`/api/v1/scheduler/demand?limit=2&now_ms=${NOW}&revision=${body.revision}`);
@@ -295,9 +371,18 @@ describe("--at <time>", () => {
 describe("diff --from --to", () => {
   it("prints GET /api/v1/scheduler/diff in words, and as JSON", async () => {
     const from = (await apiJson("/api/v1/scheduler/executors")).body.revision;
-    await client.put(keys.demandEvent(prefix, "ops-cli/appeared", "s1")).value(JSON.stringify({ shard: "s1", sealed_through: 30, flushed_at_ms: Date.now(), writer_epoch: 1, source: "writer" }));
+    await client.put(keys.demandEvent(prefix, "ops-cli/appeared", "s1")).value(
+      JSON.stringify({
+        shard: "s1",
+        sealed_through: 30,
+        flushed_at_ms: Date.now(),
+        writer_epoch: 1,
+        source: "writer",
+      }),
+    );
     const to = Number((await client.get(keys.demandEvent(prefix, "ops-cli/appeared", "s1")).exec()).header.revision);
-    const diff = () => apiJson(`/api/v1/scheduler/diff?from=${from}&to=${to}`).then((r) => (expect(r.status).toBe(200), r.body));
+    const diff = () =>
+      apiJson(`/api/v1/scheduler/diff?from=${from}&to=${to}`).then((r) => (expect(r.status).toBe(200), r.body));
     const side = (s: any, r: number) => `revision ${r}${s.at_ms === null ? "" : ` (${formatTime(s.at_ms)})`}`;
     const text = await bracketed(diff, () => cli(["diff", "--from", String(from), "--to", String(to)]));
     expect(text.run.code).toBe(0);
@@ -308,7 +393,8 @@ describe("diff --from --to", () => {
     expect(lines).toContain("  ops-cli/appeared");
     const json = await bracketed(diff, () => cli(["diff", "--from", String(from), "--to", String(to), "--json"]));
     // each side's wall time is the clock's estimate, which narrows as samples arrive
-    const changes = (d: any) => JSON.stringify({ ...d, from: { revision: d.from.revision }, to: { revision: d.to.revision } });
+    const changes = (d: any) =>
+      JSON.stringify({ ...d, from: { revision: d.from.revision }, to: { revision: d.to.revision } });
     expect([json.before, json.after].map(changes)).toContain(changes(JSON.parse(json.run.out)));
   });
 });

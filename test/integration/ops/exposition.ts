@@ -11,7 +11,10 @@ export interface Sample {
 export const PROMTOOL = "/usr/bin/promtool";
 
 /** `promtool <args>` with `input` on stdin: its exit code and everything it printed. */
-export function promtool(args: string[], opts: { input?: string; cwd?: string } = {}): { code: number | null; output: string } {
+export function promtool(
+  args: string[],
+  opts: { input?: string; cwd?: string } = {},
+): { code: number | null; output: string } {
   const run = spawnSync(PROMTOOL, args, { input: opts.input, cwd: opts.cwd, encoding: "utf8", timeout: 60_000 });
   if (run.error) throw run.error;
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
@@ -37,7 +40,21 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
   return found[0].value;
 }
 
-const KEYWORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "and", "or", "unless", "offset", "bool", "inf", "nan"]);
+const KEYWORDS = new Set([
+  "by",
+  "without",
+  "on",
+  "ignoring",
+  "group_left",
+  "group_right",
+  "and",
+  "or",
+  "unless",
+  "offset",
+  "bool",
+  "inf",
+  "nan",
+]);
 
 /** Metric names a PromQL expression reads: identifiers outside label matchers, groupings and ranges that are not function calls. */
 export function metricNamesOf(expr: string): string[] {

@@ -9,7 +9,6 @@ import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { waitFor } from "../../support/ports";
 import { seedScenarios } from "@/lib/sim";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { demandDetail, demandList, type DemandList, type TableSummary } from "@/lib/schema/api/demand";
@@ -19,6 +18,7 @@ import { shadowResponse, type ShadowResponse } from "@/lib/schema/api/shadow";
 import { api, clientFor, okBody } from "../api/helpers";
 import { historySample } from "../answer/records";
 import { metricNamesOf, parseExposition, promtool, sampleValue, type Sample } from "./exposition";
+import { until } from "../../support/observe";
 
 let client: Etcd3;
 let app: RunningApp;
@@ -31,7 +31,12 @@ beforeAll(async () => {
   const seeded = await seedScenarios(client, ["realistic", "incidents"], { prefix, now, leaseTtlSec: 3600 });
   // a shadow-history sample 20 min ago at the seeded revision: the console then knows that
   // incident/merging's progress has not moved since (longer than its 600 s idle timeout)
-  await historySample(client, prefix, now - 20 * 60_000, Math.max(seeded.realistic.revision, seeded.incidents.revision));
+  await historySample(
+    client,
+    prefix,
+    now - 20 * 60_000,
+    Math.max(seeded.realistic.revision, seeded.incidents.revision),
+  );
   app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
 });
 
@@ -52,7 +57,7 @@ async function exposition(): Promise<string> {
 /** Every table of a listing: the first page live, the rest by its cursor (same revision and now). */
 async function allTables(first: DemandList): Promise<TableSummary[]> {
   const tables = [...first.tables];
-  for (let cursor = first.next_cursor; cursor !== null; ) {
+  for (let cursor = first.next_cursor; cursor !== null;) {
     const page = await okBody(app.url, `/api/v1/scheduler/demand?cursor=${encodeURIComponent(cursor)}`, demandList);
     tables.push(...page.tables);
     cursor = page.next_cursor;
@@ -64,22 +69,34 @@ async function allTables(first: DemandList): Promise<TableSummary[]> {
  * The metrics and the API answers of one live plan: the demand list's `now_ms` names the
  * plan, so a scrape between two lists with the same `now_ms` came from that plan too.
  */
-async function samePlan(): Promise<{ samples: Sample[]; demand: DemandList; tables: TableSummary[]; executors: ExecutorsResponse; failures: FailuresResponse; shadow: ShadowResponse }> {
+async function samePlan(): Promise<{
+  samples: Sample[];
+  demand: DemandList;
+  tables: TableSummary[];
+  executors: ExecutorsResponse;
+  failures: FailuresResponse;
+  shadow: ShadowResponse;
+}> {
   let result: Awaited<ReturnType<typeof samePlan>> | null = null;
   const list = "/api/v1/scheduler/demand?include_idle=true&limit=2000";
-  await waitFor(async () => {
-    const before = await okBody(app.url, list, demandList);
-    const samples = parseExposition(await exposition());
-    const [executors, failures, shadow, after] = await Promise.all([
-      okBody(app.url, "/api/v1/scheduler/executors", executorsResponse),
-      okBody(app.url, "/api/v1/scheduler/failures", failuresResponse),
-      okBody(app.url, "/api/v1/scheduler/shadow", shadowResponse),
-      okBody(app.url, list, demandList),
-    ]);
-    if (before.now_ms !== after.now_ms || shadow.now_ms !== after.now_ms) return false;
-    result = { samples, demand: after, tables: await allTables(after), executors, failures, shadow };
-    return true;
-  }, 90_000, "a scrape and API answers from one live plan");
+  await until(
+    async () =>
+      (await (async () => {
+        const before = await okBody(app.url, list, demandList);
+        const samples = parseExposition(await exposition());
+        const [executors, failures, shadow, after] = await Promise.all([
+          okBody(app.url, "/api/v1/scheduler/executors", executorsResponse),
+          okBody(app.url, "/api/v1/scheduler/failures", failuresResponse),
+          okBody(app.url, "/api/v1/scheduler/shadow", shadowResponse),
+          okBody(app.url, list, demandList),
+        ]);
+        if (before.now_ms !== after.now_ms || shadow.now_ms !== after.now_ms) return false;
+        result = { samples, demand: after, tables: await allTables(after), executors, failures, shadow };
+        return true;
+      })()) || undefined,
+    90_000,
+    { what: "a scrape and API answers from one live plan" },
+  );
   return result!;
 }
 
@@ -102,15 +119,18 @@ describe("GET /api/metrics", () => {
     const labelled = samples.filter((s) => Object.values(s.labels).some((v) => targets.has(v)));
     expect(labelled).toEqual([]);
     const labelNames = new Set(samples.flatMap((s) => Object.keys(s.labels)));
-    for (const forbidden of ["target", "table", "executor", "instance_id"]) expect(labelNames.has(forbidden)).toBe(false);
+    for (const forbidden of ["target", "table", "executor", "instance_id"])
+      expect(labelNames.has(forbidden)).toBe(false);
   });
 
   it("fleet gauges equal the API's answers from the same live plan", async () => {
     const { samples, demand, tables, executors, failures, shadow } = await samePlan();
     const v = (name: string, labels: Record<string, string> = {}) => sampleValue(samples, name, labels);
     expect(tables).toHaveLength(demand.total_tables);
-    for (const [cls, n] of Object.entries(demand.counts.by_class)) expect(v("console_tables", { class: cls }), cls).toBe(n);
-    for (const [b, n] of Object.entries(demand.counts.by_backlog)) expect(v("console_tables_backlog", { backlog: b }), b).toBe(n);
+    for (const [cls, n] of Object.entries(demand.counts.by_class))
+      expect(v("console_tables", { class: cls }), cls).toBe(n);
+    for (const [b, n] of Object.entries(demand.counts.by_backlog))
+      expect(v("console_tables_backlog", { backlog: b }), b).toBe(n);
     expect(v("console_tables_with_pending")).toBe(demand.tables_with_pending);
     for (const cls of Object.keys(demand.counts.by_class)) {
       const waits = tables.flatMap((t) => (t.class === cls && t.wait_ms !== null ? [t.wait_ms / 1000] : []));
@@ -118,19 +138,34 @@ describe("GET /api/metrics", () => {
     }
     expect(v("console_tables_would_place")).toBe(tables.filter((t) => t.verdict.state === "would_place").length);
     const skipCodes = new Set(tables.map(skipCode).filter((c) => c !== null));
-    for (const code of skipCodes) expect(v("console_tables_would_skip", { code }), code).toBe(tables.filter((t) => skipCode(t) === code).length);
+    for (const code of skipCodes)
+      expect(v("console_tables_would_skip", { code }), code).toBe(tables.filter((t) => skipCode(t) === code).length);
     expect(skipCodes.size).toBeGreaterThan(1);
-    for (const [state, code] of [["held", "write_turn_held"], ["stalled", "write_turn_stalled"]]) {
+    for (const [state, code] of [
+      ["held", "write_turn_held"],
+      ["stalled", "write_turn_stalled"],
+    ]) {
       expect(v("console_write_turns", { state })).toBe(tables.filter((t) => skipCode(t) === code).length);
     }
     // starving: a unit waited at least its kind's max_turn_wait_secs (§4.2), per the table's own answer
     // A table's wait is its offered unit's: another unit may have waited longer only when the
     // offered one is not a merge (commit_ready, recovery, maintenance) or has no known wait.
     // Those, and the ones that waited at least the shortest limit, are asked for their units.
-    const shortestLimitMs = 1000 * Math.min(...Object.values(BUILTIN_POLICY.max_turn_wait_secs as Record<string, number>));
+    const shortestLimitMs =
+      1000 * Math.min(...Object.values(BUILTIN_POLICY.max_turn_wait_secs as Record<string, number>));
     const mergeClasses = new Set(["critical", "normal", "tail", "idle"]);
-    const candidates = tables.filter((t) => (t.wait_ms === null ? t.class !== "idle" : t.wait_ms >= shortestLimitMs) || !mergeClasses.has(t.class));
-    const details = await Promise.all(candidates.map((t) => okBody(app.url, `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`, demandDetail)));
+    const candidates = tables.filter(
+      (t) => (t.wait_ms === null ? t.class !== "idle" : t.wait_ms >= shortestLimitMs) || !mergeClasses.has(t.class),
+    );
+    const details = await Promise.all(
+      candidates.map((t) =>
+        okBody(
+          app.url,
+          `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`,
+          demandDetail,
+        ),
+      ),
+    );
     const turnWaits = z.object({ max_turn_wait_secs: z.partialRecord(z.string(), z.number()) });
     const starving = details.filter(({ table }) =>
       table.units.some((u) => {
@@ -145,12 +180,14 @@ describe("GET /api/metrics", () => {
     expect(v("console_executors", { state: "live" })).toBe(rows.filter((e) => !e.orphan && !e.draining).length);
     expect(v("console_executors", { state: "draining" })).toBe(executors.totals.draining);
     expect(v("console_executors", { state: "orphan" })).toBe(executors.totals.orphans);
-    for (const [kind, n] of Object.entries(executors.totals.slots_free)) expect(v("console_executor_free_slots", { kind }), kind).toBe(n);
+    for (const [kind, n] of Object.entries(executors.totals.slots_free))
+      expect(v("console_executor_free_slots", { kind }), kind).toBe(n);
     expect(v("console_executor_free_bytes")).toBe(executors.totals.bytes_free);
 
     expect(v("console_failures_needing_attention")).toBe(failures.failures.filter((f) => f.needs_attention).length);
     expect(v("console_cooldowns_active")).toBe(failures.cooldowns.filter((c) => c.cooling).length);
-    for (const [outcome, n] of Object.entries(shadow.outcomes)) expect(v("console_shadow_outcome", { outcome }), outcome).toBe(n);
+    for (const [outcome, n] of Object.entries(shadow.outcomes))
+      expect(v("console_shadow_outcome", { outcome }), outcome).toBe(n);
     expect(v("console_shadow_disagreements")).toBe(shadow.disagreements);
 
     expect(v("console_snapshot_live")).toBe(1);
@@ -186,7 +223,12 @@ describe("the Grafana dashboard", () => {
       expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
       for (const t of panel.targets) queries.push({ where: `${panel.title} ${t.refId}`, expr: t.expr });
     }
-    for (const variable of dashboard.templating.list) if (variable.type === "query") queries.push({ where: `$${variable.name}`, expr: variable.query.query.replace(/^label_values\((\w+),.*$/, "$1") });
+    for (const variable of dashboard.templating.list)
+      if (variable.type === "query")
+        queries.push({
+          where: `$${variable.name}`,
+          expr: variable.query.query.replace(/^label_values\((\w+),.*$/, "$1"),
+        });
     const missing: string[] = [];
     for (const { where, expr } of queries) {
       const names = metricNamesOf(expr);
@@ -195,6 +237,14 @@ describe("the Grafana dashboard", () => {
     }
     expect(missing).toEqual([]);
     const titles = dashboard.panels.map((p: any) => p.title);
-    for (const wanted of ["Fleet by class", "Longest wait by class", "Starving tables", "Executor headroom: free slots", "Shadow outcomes", "Request latency (p50, p95, p99)"]) expect(titles).toContain(wanted);
+    for (const wanted of [
+      "Fleet by class",
+      "Longest wait by class",
+      "Starving tables",
+      "Executor headroom: free slots",
+      "Shadow outcomes",
+      "Request latency (p50, p95, p99)",
+    ])
+      expect(titles).toContain(wanted);
   });
 });

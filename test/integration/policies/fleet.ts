@@ -13,7 +13,12 @@ export const EXECUTOR_ID = "exec-a";
 export type PutKv = (key: string, value: string) => Promise<number>;
 
 /** One shard per table with `pending` generations, flushed a minute ago. */
-export async function seedTables(put: PutKv, prefix: string, nowMs: number, pendingByTarget: Record<string, number>): Promise<number> {
+export async function seedTables(
+  put: PutKv,
+  prefix: string,
+  nowMs: number,
+  pendingByTarget: Record<string, number>,
+): Promise<number> {
   let revision = 0;
   for (const [i, [target, pending]] of Object.entries(pendingByTarget).entries()) {
     const shard = `${String(i).padStart(8, "0")}-0000-4000-8000-000000000001`;
@@ -57,4 +62,5 @@ export async function seedPolicyFleet(put: PutKv, prefix: string, nowMs: number)
 }
 
 /** `P/policies/_default` or `P/policies/<hex(target)>` (scheduler-model.md §1.1), spelled out so e2e needs no server module. */
-export const policyKey = (prefix: string, target: string) => `${prefix}/policies/${target === DEFAULT_POLICY_TARGET ? target : hex(target)}`;
+export const policyKey = (prefix: string, target: string) =>
+  `${prefix}/policies/${target === DEFAULT_POLICY_TARGET ? target : hex(target)}`;

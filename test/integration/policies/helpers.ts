@@ -19,7 +19,7 @@ export const DEFAULT_REASON = "integration test: exercising the policy API";
 export interface Answer {
   status: number;
   headers: Headers;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 export async function call(base: string, method: string, path: string, c: Call = {}): Promise<Answer> {

@@ -5,12 +5,13 @@
 import { randomBytes } from "node:crypto";
 import type { Etcd3 } from "etcd3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createEtcdClient } from "@/lib/etcd/client";
-import { auditResponse } from "@/lib/schema/api/audit";
-import { policyErrorBody, policyResponse, previewResponse } from "@/lib/schema/api/policies";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
+import { auditResponseSchema } from "@/lib/schema/api/audit";
+import { policyErrorBodySchema, policyResponseSchema, previewResponseSchema } from "@/lib/schema/api/policies";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { policyKey, seedPolicyFleet, seedTables } from "./fleet";
+import { keys } from "@/lib/schema/keys";
+import { EXECUTOR_ID, policyKey, seedPolicyFleet, seedTables } from "./fleet";
 import { auditRecords, call, policyPath, writtenFingerprint } from "./helpers";
 
 const ADMIN = `adm-${randomBytes(12).toString("hex")}`;
@@ -26,7 +27,7 @@ const STARVING_DEFAULT = { merge: { min_generations: 100_000, critical_generatio
 
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
-  client = createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
+  client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
   const now = Date.now();
   await seedPolicyFleet(put, prefix, now);
   await seedTables(put, prefix, now, { [DUE]: 20, [HOT]: 300 });
@@ -39,14 +40,17 @@ afterAll(async () => {
 });
 
 const preview = async (target: string, body: unknown, nowMs?: number) => {
-  const res = await call(app.url, "POST", `${policyPath(target)}/preview${nowMs ? `?now_ms=${nowMs}` : ""}`, { token: ADMIN, body });
+  const res = await call(app.url, "POST", `${policyPath(target)}/preview${nowMs ? `?now_ms=${nowMs}` : ""}`, {
+    token: ADMIN,
+    body,
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return previewResponse.parse(res.body);
+  return previewResponseSchema.parse(res.body);
 };
 const read = async (target: string, revision?: number) => {
   const res = await call(app.url, "GET", `${policyPath(target)}${revision ? `?revision=${revision}` : ""}`);
   expect(res.status).toBe(200);
-  return policyResponse.parse(res.body);
+  return policyResponseSchema.parse(res.body);
 };
 
 describe("the preview's blast radius", () => {
@@ -60,7 +64,9 @@ describe("the preview's blast radius", () => {
     expect(rows.get(DUE)?.effects).toEqual(["placements_lost", "demoted"]);
     expect(p.modes).toEqual({ legacy: 5 });
     expect(p.warnings.map((w) => w.path).sort()).toEqual(["merge.critical_generations", "merge.min_generations"]);
-    expect(p.warnings.find((w) => w.path === "merge.critical_generations")?.message).toContain("4,096-generation write cliff");
+    expect(p.warnings.find((w) => w.path === "merge.critical_generations")?.message).toContain(
+      "4,096-generation write cliff",
+    );
     // same effect → same digest, a minute later (every score differs)
     const later = await preview("_default", STARVING_DEFAULT, now + 60_000);
     expect(later.changed.find((r) => r.target === DUE)?.after.score).not.toEqual(rows.get(DUE)?.after.score);
@@ -72,23 +78,70 @@ describe("the preview's blast radius", () => {
 });
 
 describe("bound to what was reviewed", () => {
-  it("a fleet that moved answers 409 preview_stale with the fresh preview and writes nothing; the fresh digest saves", async () => {
+  it("a fleet that moved materially answers 409 preview_stale with what changed and the fresh preview, writes nothing; the fresh digest saves", async () => {
     const reviewed = await preview("_default", STARVING_DEFAULT);
-    // a new due table appears: the same save would now demote one more table
-    await seedTables(put, prefix, Date.now(), { "trust/new-due": 40 });
+    expect(reviewed.summary.placements_lost).toBe(2);
+    // the executor starts draining: the two due tables would no longer lose a placement (they
+    // have none), though their own records did not move: the save now decides differently
+    const heartbeatKey = keys.executor(prefix, EXECUTOR_ID);
+    const heartbeat = (await client.get(heartbeatKey).string())!;
+    await put(heartbeatKey, JSON.stringify({ ...JSON.parse(heartbeat), draining: true }));
     const before = await writtenFingerprint(client, prefix);
-    const stale = await call(app.url, "PUT", policyPath("_default"), { token: ADMIN, body: STARVING_DEFAULT, ifMatch: 0, headers: { "x-preview-digest": reviewed.digest } });
+    const stale = await call(app.url, "PUT", policyPath("_default"), {
+      token: ADMIN,
+      body: STARVING_DEFAULT,
+      ifMatch: 0,
+      headers: { "x-preview-digest": reviewed.digest },
+    });
     expect(stale.status, JSON.stringify(stale.body).slice(0, 300)).toBe(409);
-    const error = policyErrorBody.parse(stale.body).error;
+    const error = policyErrorBodySchema.parse(stale.body).error;
     expect(error.code).toBe("preview_stale");
-    expect(error.preview?.summary.demoted).toBe(reviewed.summary.demoted + 1);
-    expect(error.preview?.changed.map((r) => r.target)).toContain("trust/new-due");
+    expect(error.changed?.placements_lost).toEqual({ added: [], removed: [DUE, HOT] });
+    expect(error.changed?.placements_gained).toEqual({ added: [], removed: [] });
+    expect(error.preview?.summary.placements_lost).toBe(0);
+    expect(error.reviewed_revision).toBe(reviewed.revision);
     expect(await writtenFingerprint(client, prefix)).toBe(before);
 
-    const saved = await call(app.url, "PUT", policyPath("_default"), { token: ADMIN, body: STARVING_DEFAULT, ifMatch: 0, headers: { "x-preview-digest": error.preview!.digest } });
+    const saved = await call(app.url, "PUT", policyPath("_default"), {
+      token: ADMIN,
+      body: STARVING_DEFAULT,
+      ifMatch: 0,
+      headers: { "x-preview-digest": error.preview!.digest },
+    });
     expect(saved.status, JSON.stringify(saved.body).slice(0, 300)).toBe(200);
+    await put(heartbeatKey, heartbeat);
     // put the fleet default back (deleting _default is refused; an empty document inherits everything)
-    const restored = await call(app.url, "PUT", policyPath("_default"), { token: ADMIN, body: {}, ifMatch: saved.body.mod_revision, reason: "restore the built-in thresholds" });
+    const restored = await call(app.url, "PUT", policyPath("_default"), {
+      token: ADMIN,
+      body: {},
+      ifMatch: saved.body.mod_revision,
+      reason: "restore the built-in thresholds",
+    });
+    expect(restored.status).toBe(200);
+  });
+
+  it("a table that moved on its own (its writer flushed) is not a material change: the reviewed save lands", async () => {
+    const reviewed = await preview("_default", STARVING_DEFAULT);
+    const current = await read("_default");
+    // a new due table appears, behind the two placed ones (no free slot is left for it): the
+    // same rule demotes it too, as reviewed; no table whose own records stood still moves
+    await seedTables(put, prefix, Date.now(), { "trust/new-due": 15 });
+    const fresh = await preview("_default", STARVING_DEFAULT);
+    expect(fresh.digest).not.toBe(reviewed.digest);
+    expect(fresh.changed.find((r) => r.target === "trust/new-due")?.effects).toEqual(["demoted"]);
+    const saved = await call(app.url, "PUT", policyPath("_default"), {
+      token: ADMIN,
+      body: STARVING_DEFAULT,
+      ifMatch: current.mod_revision,
+      headers: { "x-preview-digest": reviewed.digest },
+    });
+    expect(saved.status, JSON.stringify(saved.body).slice(0, 300)).toBe(200);
+    const restored = await call(app.url, "PUT", policyPath("_default"), {
+      token: ADMIN,
+      body: {},
+      ifMatch: saved.body.mod_revision,
+      reason: "restore the built-in thresholds",
+    });
     expect(restored.status).toBe(200);
   });
 
@@ -96,10 +149,19 @@ describe("bound to what was reviewed", () => {
     const target = DUE;
     const proposal = { merge: { min_generations: 4 } };
     const reviewed = await preview(target, proposal);
-    const saved = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body: proposal, ifMatch: 0, headers: { "x-preview-digest": reviewed.digest } });
+    const saved = await call(app.url, "PUT", policyPath(target), {
+      token: ADMIN,
+      body: proposal,
+      ifMatch: 0,
+      headers: { "x-preview-digest": reviewed.digest },
+    });
     expect(saved.status).toBe(200);
     const removal = await preview(target, {});
-    const deleted = await call(app.url, "DELETE", policyPath(target), { token: ADMIN, ifMatch: saved.body.mod_revision, headers: { "x-preview-digest": removal.digest } });
+    const deleted = await call(app.url, "DELETE", policyPath(target), {
+      token: ADMIN,
+      ifMatch: saved.body.mod_revision,
+      headers: { "x-preview-digest": removal.digest },
+    });
     expect(deleted.status, JSON.stringify(deleted.body).slice(0, 300)).toBe(200);
     expect(await client.get(policyKey(prefix, target)).string()).toBeNull();
   });
@@ -116,41 +178,82 @@ describe("every change has a reason", () => {
     ] as const;
     for (const c of cases) {
       const before = await writtenFingerprint(client, prefix);
-      const res = await call(app.url, c.method, policyPath(target), { token: ADMIN, body, ifMatch: 0, reason: c.reason });
+      const res = await call(app.url, c.method, policyPath(target), {
+        token: ADMIN,
+        body,
+        ifMatch: 0,
+        reason: c.reason,
+      });
       expect(res.status, JSON.stringify(c)).toBe(422);
-      const error = policyErrorBody.parse(res.body).error;
+      const error = policyErrorBodySchema.parse(res.body).error;
       expect(error.code).toBe("invalid_policy");
       expect(error.issues?.map((i) => i.path)).toEqual(["reason"]);
       expect(await writtenFingerprint(client, prefix)).toBe(before);
     }
     // an invalid body and no reason: both issues at once
-    const both = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { merge: { min_generations: 0 } }, ifMatch: 0, reason: null });
-    expect(policyErrorBody.parse(both.body).error.issues?.map((i) => i.path)).toEqual(["merge.min_generations", "reason"]);
+    const both = await call(app.url, "PUT", policyPath(target), {
+      token: ADMIN,
+      body: { merge: { min_generations: 0 } },
+      ifMatch: 0,
+      reason: null,
+    });
+    expect(policyErrorBodySchema.parse(both.body).error.issues?.map((i) => i.path)).toEqual([
+      "merge.min_generations",
+      "reason",
+    ]);
 
     const reason = "Lower backpressure for the backfill — ticket ÜB-7";
-    const saved = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body, ifMatch: 0, reason: encodeURIComponent(reason) });
+    const saved = await call(app.url, "PUT", policyPath(target), {
+      token: ADMIN,
+      body,
+      ifMatch: 0,
+      reason: encodeURIComponent(reason),
+    });
     expect(saved.status).toBe(200);
-    const noReason = await call(app.url, "DELETE", policyPath(target), { token: ADMIN, ifMatch: saved.body.mod_revision, reason: null });
-    expect([noReason.status, policyErrorBody.parse(noReason.body).error.issues?.[0].path]).toEqual([422, "reason"]);
+    const noReason = await call(app.url, "DELETE", policyPath(target), {
+      token: ADMIN,
+      ifMatch: saved.body.mod_revision,
+      reason: null,
+    });
+    expect([noReason.status, policyErrorBodySchema.parse(noReason.body).error.issues?.[0].path]).toEqual([
+      422,
+      "reason",
+    ]);
     expect(await client.get(policyKey(prefix, target)).string()).not.toBeNull();
-    const audit = auditResponse.parse((await call(app.url, "GET", `/api/v1/audit?target=${encodeURIComponent(target)}`)).body);
+    const audit = auditResponseSchema.parse(
+      (await call(app.url, "GET", `/api/v1/audit?target=${encodeURIComponent(target)}`)).body,
+    );
     expect(audit.entries.map((e) => e.reason)).toEqual([reason]);
-    expect((await auditRecords(client, prefix)).filter((r) => r.target === target).map((r) => r.reason)).toEqual([reason]);
+    expect((await auditRecords(client, prefix)).filter((r) => r.target === target).map((r) => r.reason)).toEqual([
+      reason,
+    ]);
   });
 });
 
 describe("pinned reads", () => {
   it("?revision=R shows the document stored at R and the audit entries written up to R", async () => {
     const target = "trust/pinned";
-    const first = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { merge: { min_generations: 3 } }, ifMatch: 0, reason: "first" });
-    const second = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { merge: { min_generations: 6 } }, ifMatch: first.body.mod_revision, reason: "second" });
+    const first = await call(app.url, "PUT", policyPath(target), {
+      token: ADMIN,
+      body: { merge: { min_generations: 3 } },
+      ifMatch: 0,
+      reason: "first",
+    });
+    const second = await call(app.url, "PUT", policyPath(target), {
+      token: ADMIN,
+      body: { merge: { min_generations: 6 } },
+      ifMatch: first.body.mod_revision,
+      reason: "second",
+    });
     expect([first.status, second.status]).toEqual([200, 200]);
     const r1 = first.body.mod_revision as number;
     const atFirst = await read(target, r1);
     expect([atFirst.revision, atFirst.mod_revision, atFirst.effective.merge.min_generations]).toEqual([r1, r1, 3]);
     expect((await read(target)).effective.merge.min_generations).toBe(6);
     expect((await read(target, r1 - 1)).stored).toBeNull();
-    const audit = auditResponse.parse((await call(app.url, "GET", `/api/v1/audit?target=${encodeURIComponent(target)}&revision=${r1}`)).body);
+    const audit = auditResponseSchema.parse(
+      (await call(app.url, "GET", `/api/v1/audit?target=${encodeURIComponent(target)}&revision=${r1}`)).body,
+    );
     expect([audit.revision, audit.entries.map((e) => e.reason)]).toEqual([r1, ["first"]]);
     const list = await call(app.url, "GET", `/api/v1/policies?revision=${r1 - 1}`);
     expect(list.body.tables.map((t: { target: string }) => t.target)).not.toContain(target);
@@ -162,22 +265,121 @@ describe("pinned reads", () => {
 describe("rejected writes write nothing", () => {
   it("no reason, a stale digest, an invalid body, a conflict, cross-site, wrong content type, too large: etcd unchanged", async () => {
     const target = "trust/guarded";
-    const created = await call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "planner" }, ifMatch: 0 });
+    const created = await call(app.url, "PUT", policyPath(target), {
+      token: ADMIN,
+      body: { mode: "drain" },
+      ifMatch: 0,
+    });
     expect(created.status).toBe(200);
     const etag = created.body.mod_revision as number;
     const fresh = await preview(target, { mode: "legacy" });
     const stale = "0".repeat(64);
     const refusals: [string, () => ReturnType<typeof call>, number, string][] = [
-      ["no reason", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "legacy" }, ifMatch: etag, reason: null }), 422, "invalid_policy"],
-      ["a stale digest", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "legacy" }, ifMatch: etag, headers: { "x-preview-digest": stale } }), 409, "preview_stale"],
-      ["an invalid body", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "turbo" }, ifMatch: etag }), 422, "invalid_policy"],
-      ["a conflict", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "legacy" }, ifMatch: etag - 1, headers: { "x-preview-digest": fresh.digest } }), 412, "precondition_failed"],
-      ["cross-site", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "legacy" }, ifMatch: etag, headers: { "sec-fetch-site": "cross-site" } }), 403, "cross_site"],
-      ["a cross-site DELETE", () => call(app.url, "DELETE", policyPath(target), { token: ADMIN, ifMatch: etag, headers: { origin: "https://evil.example" } }), 403, "cross_site"],
-      ["wrong content type", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, rawBody: '{"mode":"legacy"}', contentType: "text/plain", ifMatch: etag }), 415, "unsupported_media_type"],
-      ["too large", () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "legacy", pad: "x".repeat(65 * 1024) }, ifMatch: etag }), 413, "payload_too_large"],
-      ["no credentials", () => call(app.url, "PUT", policyPath(target), { body: { mode: "legacy" }, ifMatch: etag }), 401, "unauthorized"],
-      ["a DELETE with a stale digest", () => call(app.url, "DELETE", policyPath(target), { token: ADMIN, ifMatch: etag, headers: { "x-preview-digest": stale } }), 409, "preview_stale"],
+      [
+        "no reason",
+        () =>
+          call(app.url, "PUT", policyPath(target), {
+            token: ADMIN,
+            body: { mode: "legacy" },
+            ifMatch: etag,
+            reason: null,
+          }),
+        422,
+        "invalid_policy",
+      ],
+      [
+        "a stale digest",
+        () =>
+          call(app.url, "PUT", policyPath(target), {
+            token: ADMIN,
+            body: { mode: "legacy" },
+            ifMatch: etag,
+            headers: { "x-preview-digest": stale },
+          }),
+        409,
+        "preview_stale",
+      ],
+      [
+        "an invalid body",
+        () => call(app.url, "PUT", policyPath(target), { token: ADMIN, body: { mode: "turbo" }, ifMatch: etag }),
+        422,
+        "invalid_policy",
+      ],
+      [
+        "a conflict",
+        () =>
+          call(app.url, "PUT", policyPath(target), {
+            token: ADMIN,
+            body: { mode: "legacy" },
+            ifMatch: etag - 1,
+            headers: { "x-preview-digest": fresh.digest },
+          }),
+        412,
+        "precondition_failed",
+      ],
+      [
+        "cross-site",
+        () =>
+          call(app.url, "PUT", policyPath(target), {
+            token: ADMIN,
+            body: { mode: "legacy" },
+            ifMatch: etag,
+            headers: { "sec-fetch-site": "cross-site" },
+          }),
+        403,
+        "cross_site",
+      ],
+      [
+        "a cross-site DELETE",
+        () =>
+          call(app.url, "DELETE", policyPath(target), {
+            token: ADMIN,
+            ifMatch: etag,
+            headers: { origin: "https://evil.example" },
+          }),
+        403,
+        "cross_site",
+      ],
+      [
+        "wrong content type",
+        () =>
+          call(app.url, "PUT", policyPath(target), {
+            token: ADMIN,
+            rawBody: '{"mode":"legacy"}',
+            contentType: "text/plain",
+            ifMatch: etag,
+          }),
+        415,
+        "unsupported_media_type",
+      ],
+      [
+        "too large",
+        () =>
+          call(app.url, "PUT", policyPath(target), {
+            token: ADMIN,
+            body: { mode: "legacy", pad: "x".repeat(65 * 1024) },
+            ifMatch: etag,
+          }),
+        413,
+        "payload_too_large",
+      ],
+      [
+        "no credentials",
+        () => call(app.url, "PUT", policyPath(target), { body: { mode: "legacy" }, ifMatch: etag }),
+        401,
+        "unauthorized",
+      ],
+      [
+        "a DELETE with a stale digest",
+        () =>
+          call(app.url, "DELETE", policyPath(target), {
+            token: ADMIN,
+            ifMatch: etag,
+            headers: { "x-preview-digest": stale },
+          }),
+        409,
+        "preview_stale",
+      ],
     ];
     for (const [what, send, status, code] of refusals) {
       const before = await writtenFingerprint(client, prefix);
@@ -185,7 +387,7 @@ describe("rejected writes write nothing", () => {
       expect([res.status, res.body?.error?.code], what).toEqual([status, code]);
       expect(await writtenFingerprint(client, prefix), what).toBe(before);
     }
-    expect((await read(target)).stored).toEqual({ mode: "planner", v: 1 });
+    expect((await read(target)).stored).toEqual({ mode: "drain", v: 1 });
   });
 });
 
@@ -196,7 +398,11 @@ describe("one house for every endpoint", () => {
       expect([path, res.status, res.body?.error?.code]).toEqual([path, 400, "invalid_query"]);
     }
     const before = await writtenFingerprint(client, prefix);
-    const res = await call(app.url, "PUT", `${policyPath("trust/params")}?force=1`, { token: ADMIN, body: {}, ifMatch: 0 });
+    const res = await call(app.url, "PUT", `${policyPath("trust/params")}?force=1`, {
+      token: ADMIN,
+      body: {},
+      ifMatch: 0,
+    });
     expect([res.status, res.body.error.code]).toEqual([400, "invalid_query"]);
     expect(await writtenFingerprint(client, prefix)).toBe(before);
   });
@@ -205,8 +411,16 @@ describe("one house for every endpoint", () => {
     const doc = (await call(app.url, "GET", "/api/v1/openapi.json")).body;
     const put = doc.paths["/api/v1/policies/{target}"].put;
     expect(put.security).toEqual([{ bearer: [] }, { session: [] }]);
-    expect(doc.components.parameters.XChangeReason).toMatchObject({ in: "header", name: "X-Change-Reason", required: true });
-    expect(doc.components.securitySchemes.session).toMatchObject({ type: "apiKey", in: "cookie", name: "console_session" });
+    expect(doc.components.parameters.XChangeReason).toMatchObject({
+      in: "header",
+      name: "X-Change-Reason",
+      required: true,
+    });
+    expect(doc.components.securitySchemes.session).toMatchObject({
+      type: "apiKey",
+      in: "cookie",
+      name: "console_session",
+    });
     expect(Object.keys(doc.paths["/api/v1/policies/{target}/preview"].post.responses)).toContain("422");
   });
 });

@@ -7,7 +7,7 @@
 // checked in cluster.test.ts against a running console.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { createFleetReader } from "@/lib/snapshot";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
@@ -27,9 +27,15 @@ let client: Etcd3;
  * `pool.withConnection`), so the compaction lands exactly between two pages.
  * `compactedSoFar` counts the KV calls that failed because their revision was compacted.
  */
-function hookedClient(hook: (call: number, compactedFailures: number) => Promise<void>): { client: Etcd3; calls: () => number; compactedFailures: () => number } {
-  const real = createEtcdClient({ endpoints: [cluster.members[0].clientUrl] });
-  const pool = (real as unknown as { pool: { withConnection: (service: string, fn: unknown, hosts?: unknown) => Promise<unknown> } }).pool;
+function hookedClient(hook: (call: number, compactedFailures: number) => Promise<void>): {
+  client: Etcd3;
+  calls: () => number;
+  compactedFailures: () => number;
+} {
+  const real = createRawEtcdClient({ endpoints: [cluster.members[0].clientUrl] });
+  const pool = (
+    real as unknown as { pool: { withConnection: (service: string, fn: unknown, hosts?: unknown) => Promise<unknown> } }
+  ).pool;
   const original = pool.withConnection.bind(pool);
   let calls = 0;
   let compacted = 0;
@@ -65,7 +71,7 @@ beforeAll(async () => {
   http = new EtcdHttp(cluster.members[0].clientUrl);
   const names = Array.from({ length: TABLES }, (_, i) => `table-${String(i).padStart(5, "0")}`);
   await http.putMany(demandEventPuts(P, names, 2, 10));
-  client = createEtcdClient({ endpoints: [cluster.members[0].clientUrl] });
+  client = createRawEtcdClient({ endpoints: [cluster.members[0].clientUrl] });
 });
 
 afterAll(async () => {
@@ -89,7 +95,9 @@ describe("compaction between pages of a fleet read", () => {
     // nothing newer than the snapshot's revision, and exactly what etcd holds at it
     expect(snapshot.demandEvents.every((e) => e.modRevision <= snapshot.revision)).toBe(true);
     const truth = await http.range(`${P}/demand-events/`, { revision: snapshot.revision });
-    expect(snapshot.demandEvents.map((e) => e.key).sort()).toEqual(truth.kvs.map((kv) => kv.key.toString("utf8")).sort());
+    expect(snapshot.demandEvents.map((e) => e.key).sort()).toEqual(
+      truth.kvs.map((kv) => kv.key.toString("utf8")).sort(),
+    );
     expect(snapshot.demandEvents).toHaveLength(TABLES * 2 + 1); // + the table written mid-read
     expect(snapshot.skipped).toHaveLength(0);
     const changed = snapshot.demandEvents.find((e) => e.target === "table-00000" && e.shard === "shard-0")!;

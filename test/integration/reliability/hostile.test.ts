@@ -29,12 +29,19 @@ const isRead = (r: HostileRecord) => readFamilies.has(r.family);
 /** Every read endpoint of console-api.md (plus pages), as paths. */
 function endpoints(): string[] {
   const hostileTargets = records.filter((r) => r.family === "demand-events" && typeof r.key === "string").slice(0, 5);
-  const targets = [VALID_TABLES[0], ...hostileTargets.map((r) => Buffer.from((r.key as string).split("/demand-events/")[1].split("/")[0], "hex").toString("utf8"))];
+  const targets = [
+    VALID_TABLES[0],
+    ...hostileTargets.map((r) =>
+      Buffer.from((r.key as string).split("/demand-events/")[1].split("/")[0], "hex").toString("utf8"),
+    ),
+  ];
   return [
     `/api/v1/scheduler/demand?limit=2000&include_idle=true&${NOW}`,
     `/api/v1/scheduler/demand?limit=50&sort=score&order=desc&${NOW}`,
     `/api/v1/scheduler/demand?limit=50&q=hostile&${NOW}`,
-    ...targets.filter((t) => t.length >= 1 && t.length <= 512).map((t) => `/api/v1/scheduler/demand?target=${encodeURIComponent(t)}&${NOW}`),
+    ...targets
+      .filter((t) => t.length >= 1 && t.length <= 512)
+      .map((t) => `/api/v1/scheduler/demand?target=${encodeURIComponent(t)}&${NOW}`),
     `/api/v1/scheduler/executors`,
     `/api/v1/scheduler/assignments?${NOW}`,
     `/api/v1/scheduler/shadow?${NOW}`,
@@ -64,8 +71,15 @@ async function round(): Promise<string[]> {
     const hostileDetail = path.includes("target=") && !path.includes(encodeURIComponent(VALID_TABLES[0]));
     if (res.status === 200 || (hostileDetail && res.status === 404)) continue;
     const requestId = res.headers.get("x-request-id");
-    const logged = requestId ? (app.logs().split("\n").find((l) => l.includes(requestId) && l.includes('"error"')) ?? "") : "";
-    bad.push(`${path} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)} ${logged.slice(0, 600)}`);
+    const logged = requestId
+      ? (app
+          .logs()
+          .split("\n")
+          .find((l) => l.includes(requestId) && l.includes('"error"')) ?? "")
+      : "";
+    bad.push(
+      `${path} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)} ${logged.slice(0, 600)}`,
+    );
   }
   return bad;
 }
@@ -92,7 +106,8 @@ describe("hostile records", () => {
     // every failure of every round, so one run shows them all
     const failures = new Map<string, string>();
     const collect = (round: number, bad: string[]) => {
-      for (const b of bad) if (!failures.has(b.split(" → ")[0])) failures.set(b.split(" → ")[0], `round ${round}: ${b}`);
+      for (const b of bad)
+        if (!failures.has(b.split(" → ")[0])) failures.set(b.split(" → ")[0], `round ${round}: ${b}`);
     };
     // warm-up: two rounds over the first half (full read path)
     collect(-2, await round());
@@ -113,15 +128,18 @@ describe("hostile records", () => {
 
     // the live (watch-patched) answer counts exactly what a fresh full read at its revision counts
     const live = await until(async () => {
-      const r = await getJson<{ revision: number; skipped: { total: number; by_reason: Record<string, number> }; total_tables: number }>(
-        `${app.url}/api/v1/scheduler/demand?limit=1&include_idle=true&${NOW}`,
-      );
+      const r = await getJson<{
+        revision: number;
+        skipped: { total: number; by_reason: Record<string, number> };
+        total_tables: number;
+      }>(`${app.url}/api/v1/scheduler/demand?limit=1&include_idle=true&${NOW}`);
       return r.status === 200 && r.body.revision >= lastRevision ? r.body : undefined;
     }, 10_000);
     expect(live).not.toBeNull();
-    const pinned = await getJson<{ skipped: { total: number; by_reason: Record<string, number> }; total_tables: number }>(
-      `${app.url}/api/v1/scheduler/demand?limit=1&include_idle=true&${NOW}&revision=${live!.value.revision}`,
-    );
+    const pinned = await getJson<{
+      skipped: { total: number; by_reason: Record<string, number> };
+      total_tables: number;
+    }>(`${app.url}/api/v1/scheduler/demand?limit=1&include_idle=true&${NOW}&revision=${live!.value.revision}`);
     expect(pinned.status).toBe(200);
     expect(live!.value.skipped).toEqual(pinned.body.skipped);
     expect(live!.value.total_tables).toBe(pinned.body.total_tables);
@@ -131,15 +149,20 @@ describe("hostile records", () => {
     const lower = records.filter((r) => isRead(r) && r.definitelyBad).length;
     const upper = records.filter(isRead).length;
     const skipped = live!.value.skipped;
-    console.log(`[hostile] skipped ${skipped.total} (certainly bad ${lower}, hostile in read families ${upper}): ${JSON.stringify(skipped.by_reason)}`);
+    console.log(
+      `[hostile] skipped ${skipped.total} (certainly bad ${lower}, hostile in read families ${upper}): ${JSON.stringify(skipped.by_reason)}`,
+    );
     expect(skipped.total).toBeGreaterThanOrEqual(lower);
     expect(skipped.total).toBeLessThanOrEqual(upper);
     expect(Object.values(skipped.by_reason).reduce((a, b) => a + b, 0)).toBe(skipped.total);
     expect(live!.value.total_tables).toBeGreaterThanOrEqual(VALID_TABLES.length);
-    const listed = await getJson<{ revision: number; skipped: { key: string; reason: string }[] }>(`${app.url}/api/v1/scheduler/skipped?revision=${live!.value.revision}`);
+    const listed = await getJson<{ revision: number; skipped: { key: string; reason: string }[] }>(
+      `${app.url}/api/v1/scheduler/skipped?revision=${live!.value.revision}`,
+    );
     expect(listed.status).toBe(200);
     expect(listed.body.skipped).toHaveLength(skipped.total);
-    for (const s of listed.body.skipped) expect(["bad_key", "bad_json", "schema", "unknown_version", "too_large"]).toContain(s.reason);
+    for (const s of listed.body.skipped)
+      expect(["bad_key", "bad_json", "schema", "unknown_version", "too_large"]).toContain(s.reason);
 
     // the process is alive, memory flat
     expect(app.process.exitCode).toBeNull();
@@ -153,8 +176,12 @@ describe("hostile records", () => {
     }
     const liveSteady = await liveHeapBytes(app.inspectorUrl!);
     const mb = (b: number) => Math.round(b / 1048576);
-    console.log(`[hostile] RSS warm-up ${mb(rssWarm)} MiB; while 5,000 records arrived ${rss.map(mb).join(" ")} MiB; then steady ${steady.map(mb).join(" ")} MiB`);
-    console.log(`[hostile] live heap warm-up ${(liveWarm / 1048576).toFixed(1)} MiB; after the writes ${(liveAfterWrites / 1048576).toFixed(1)} MiB; after the steady rounds ${(liveSteady / 1048576).toFixed(1)} MiB`);
+    console.log(
+      `[hostile] RSS warm-up ${mb(rssWarm)} MiB; while 5,000 records arrived ${rss.map(mb).join(" ")} MiB; then steady ${steady.map(mb).join(" ")} MiB`,
+    );
+    console.log(
+      `[hostile] live heap warm-up ${(liveWarm / 1048576).toFixed(1)} MiB; after the writes ${(liveAfterWrites / 1048576).toFixed(1)} MiB; after the steady rounds ${(liveSteady / 1048576).toFixed(1)} MiB`,
+    );
     // Memory is judged on the live heap (in use after a full GC forced through the
     // server's inspector); RSS, logged above, swings by tens of MiB with GC pacing alone
     // (a 50-round run went 255 → 319 → 287 MiB with constant data). While records arrive
@@ -169,6 +196,11 @@ describe("hostile records", () => {
     expect(liveSteady).toBeLessThanOrEqual(liveAfterWrites * 1.05);
     // no endpoint failed in any round and no 5xx was logged
     expect([...failures.values()]).toEqual([]);
-    expect(app.logs().slice(logsFrom).match(/"status":5\d\d/g) ?? []).toEqual([]);
+    expect(
+      app
+        .logs()
+        .slice(logsFrom)
+        .match(/"status":5\d\d/g) ?? [],
+    ).toEqual([]);
   });
 });

@@ -44,7 +44,9 @@ describe("load smoke", () => {
       liveHeap: () => liveHeapBytes(app.inspectorUrl!),
       log: (s) => console.log(`[load-smoke] ${s}`),
     });
-    console.log(`[load-smoke] ${JSON.stringify({ all: result.all, rss: result.rss, heap: result.heap, etcd: result.etcd })}`);
+    console.log(
+      `[load-smoke] ${JSON.stringify({ all: result.all, rss: result.rss, heap: result.heap, etcd: result.etcd })}`,
+    );
     expect(result.error_samples).toEqual([]);
     expect(result.all.errors).toBe(0);
     expect(result.all.requests).toBeGreaterThan(100);

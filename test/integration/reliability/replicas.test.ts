@@ -29,7 +29,7 @@ function stripTimes(v: unknown): unknown {
       Object.entries(v)
         // when it was read, the cache's age, and the revision clock's estimate of the
         // revision's time (it narrows as samples arrive; console-api.md "Time"), and the
-        // name of a listing, which is the answering replica's (lib/api/listing.ts)
+        // name of a listing, which is the answering replica's (lib/http/listing.ts)
         .filter(([k]) => k !== "read_at_ms" && k !== "age_ms" && k !== "revision_time" && k !== "listing")
         .map(([k, x]) => [k, stripTimes(x)]),
     );
@@ -60,7 +60,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   // a replica killed by the test has exited already (RunningApp.stop() would wait for an exit event that came)
-  await Promise.all(apps.filter((a) => a.process.exitCode === null && a.process.signalCode === null).map((a) => a.stop()));
+  await Promise.all(
+    apps.filter((a) => a.process.exitCode === null && a.process.signalCode === null).map((a) => a.stop()),
+  );
   await http?.deletePrefix(`${P}/`).catch(() => undefined);
 });
 
@@ -88,10 +90,14 @@ describe("two replicas against one etcd", () => {
     // and the same holds for the live view once both replicas reached one revision
     const last = await http.put(`${P}/unrelated/pin`, "2");
     const live = await Promise.all(
-      apps.map((app) => until(async () => {
-        const r = await getJson<{ revision: number }>(`${app.url}/api/v1/scheduler/demand?limit=2000&include_idle=true&${NOW}`);
-        return r.status === 200 && r.body.revision === last ? r.body : undefined;
-      }, 10_000)),
+      apps.map((app) =>
+        until(async () => {
+          const r = await getJson<{ revision: number }>(
+            `${app.url}/api/v1/scheduler/demand?limit=2000&include_idle=true&${NOW}`,
+          );
+          return r.status === 200 && r.body.revision === last ? r.body : undefined;
+        }, 10_000),
+      ),
     );
     expect(live[0]).not.toBeNull();
     expect(live[1]).not.toBeNull();
@@ -103,7 +109,12 @@ describe("two replicas against one etcd", () => {
     const put = (app: RunningApp, ifMatch: string, minGenerations: number) =>
       fetch(`${app.url}${path}`, {
         method: "PUT",
-        headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json", "if-match": ifMatch, "x-change-reason": "replica race" },
+        headers: {
+          authorization: `Bearer ${ADMIN}`,
+          "content-type": "application/json",
+          "if-match": ifMatch,
+          "x-change-reason": "replica race",
+        },
         body: JSON.stringify({ v: 1, merge: { min_generations: minGenerations } }),
       });
 
@@ -112,7 +123,9 @@ describe("two replicas against one etcd", () => {
     const statuses = racing.map((r) => r.status).sort();
     expect(statuses).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);
     const loser = racing.find((r) => r.status === 412)!;
-    const loserBody = (await loser.json()) as { error: { code: string; stored: { merge: { min_generations: number } } } };
+    const loserBody = (await loser.json()) as {
+      error: { code: string; stored: { merge: { min_generations: number } } };
+    };
     expect(loserBody.error.code).toBe("precondition_failed");
     const winnerValue = loserBody.error.stored.merge.min_generations;
 
@@ -120,7 +133,7 @@ describe("two replicas against one etcd", () => {
     // read → PUT(If-Match) → retry on 412
     let conflicts = 0;
     const editor = async (app: RunningApp) => {
-      for (let done = 0; done < 10; ) {
+      for (let done = 0; done < 10;) {
         const read = await fetch(`${app.url}${path}`);
         const etag = read.headers.get("etag")!;
         const body = (await read.json()) as { stored: { merge: { min_generations: number } } };
@@ -132,9 +145,13 @@ describe("two replicas against one etcd", () => {
       }
     };
     await Promise.all([editor(apps[0]), editor(apps[1])]);
-    const final = await getJson<{ stored: { merge: { min_generations: number } }; mod_revision: number }>(`${apps[1].url}${path}`);
+    const final = await getJson<{ stored: { merge: { min_generations: number } }; mod_revision: number }>(
+      `${apps[1].url}${path}`,
+    );
     expect(final.body.stored.merge.min_generations).toBe(winnerValue + 20);
-    const audit = await getJson<{ entries: { target: string; mod_revision: number }[] }>(`${apps[0].url}/api/v1/audit?target=${encodeURIComponent(POLICY_TARGET)}&limit=100`);
+    const audit = await getJson<{ entries: { target: string; mod_revision: number }[] }>(
+      `${apps[0].url}/api/v1/audit?target=${encodeURIComponent(POLICY_TARGET)}&limit=100`,
+    );
     expect(audit.status).toBe(200);
     expect(audit.body.entries).toHaveLength(21);
     expect(new Set(audit.body.entries.map((e) => e.mod_revision)).size).toBe(21);
@@ -145,18 +162,29 @@ describe("two replicas against one etcd", () => {
     // both replicas run their sampler from process start; watch until the leader took 3 more samples
     const samplesOf = async () => {
       const m = await Promise.all(apps.map((a) => fetchMetrics(a.url)));
-      return { flags: m.map((x) => metricSum(x, "console_shadow_sampler_leader")), samples: m.map((x) => metricSum(x, "console_shadow_history_samples_total")) };
+      return {
+        flags: m.map((x) => metricSum(x, "console_shadow_sampler_leader")),
+        samples: m.map((x) => metricSum(x, "console_shadow_history_samples_total")),
+      };
     };
-    const start = await until(async () => {
-      const s = await samplesOf();
-      return s.flags[0] + s.flags[1] === 1 && s.samples[0] + s.samples[1] >= 1 ? s : undefined;
-    }, 15_000, 250);
+    const start = await until(
+      async () => {
+        const s = await samplesOf();
+        return s.flags[0] + s.flags[1] === 1 && s.samples[0] + s.samples[1] >= 1 ? s : undefined;
+      },
+      15_000,
+      250,
+    );
     expect(start, "one sampler leader with a sample within 15 s").not.toBeNull();
     const startLeader = start!.value.flags.indexOf(1);
-    const waited = await until(async () => {
-      const s = await samplesOf();
-      return s.samples[startLeader] - start!.value.samples[startLeader] >= 3 ? s : undefined;
-    }, 30_000, 250);
+    const waited = await until(
+      async () => {
+        const s = await samplesOf();
+        return s.samples[startLeader] - start!.value.samples[startLeader] >= 3 ? s : undefined;
+      },
+      30_000,
+      250,
+    );
     expect(waited, "the sampler leader took 3 more samples (~1 a second)").not.toBeNull();
     const window = waited!.value;
     const leaderIndex = window.flags.indexOf(1);
@@ -174,13 +202,22 @@ describe("two replicas against one etcd", () => {
     const killedAt = Date.now();
     const keysAtKill = await http.count(`${P}/console/shadow-history/`);
     const follower = apps[1 - leaderIndex];
-    const takeover = await until(async () => {
-      const m = await fetchMetrics(follower.url);
-      return metricSum(m, "console_shadow_sampler_leader") === 1 && metricSum(m, "console_shadow_history_samples_total") >= 1 ? true : undefined;
-    }, 20_000, 100);
+    const takeover = await until(
+      async () => {
+        const m = await fetchMetrics(follower.url);
+        return metricSum(m, "console_shadow_sampler_leader") === 1 &&
+          metricSum(m, "console_shadow_history_samples_total") >= 1
+          ? true
+          : undefined;
+      },
+      20_000,
+      100,
+    );
     expect(takeover, "the follower samples after the leader died").not.toBeNull();
     const handoverMs = Date.now() - killedAt;
-    console.log(`[replicas] ${window.samples[leaderIndex]} samples by one replica, 0 by the other; hand-over after SIGKILL: ${handoverMs} ms`);
+    console.log(
+      `[replicas] ${window.samples[leaderIndex]} samples by one replica, 0 by the other; hand-over after SIGKILL: ${handoverMs} ms`,
+    );
     expect(handoverMs).toBeLessThanOrEqual(5500);
     const followerSamples = metricSum(await fetchMetrics(follower.url), "console_shadow_history_samples_total");
     expect(await http.count(`${P}/console/shadow-history/`)).toBe(keysAtKill + followerSamples);

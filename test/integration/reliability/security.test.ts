@@ -32,10 +32,19 @@ let etcd: EtcdHttp;
 /** every response seen: status line, headers and body */
 const seen: string[] = [];
 
-async function request(pathname: string, init: RequestInit & { duplex?: "half" } = {}): Promise<{ status: number; headers: Headers; text: string }> {
-  const res = await fetch(`${app.url}${pathname}`, { redirect: "manual", signal: AbortSignal.timeout(30_000), ...init });
+async function request(
+  pathname: string,
+  init: RequestInit & { duplex?: "half" } = {},
+): Promise<{ status: number; headers: Headers; text: string }> {
+  const res = await fetch(`${app.url}${pathname}`, {
+    redirect: "manual",
+    signal: AbortSignal.timeout(30_000),
+    ...init,
+  });
   const text = await res.text();
-  seen.push(`${init.method ?? "GET"} ${pathname} ${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${text}`);
+  seen.push(
+    `${init.method ?? "GET"} ${pathname} ${res.status}\n${[...res.headers].map(([k, v]) => `${k}: ${v}`).join("\n")}\n\n${text}`,
+  );
   return { status: res.status, headers: res.headers, text };
 }
 
@@ -44,7 +53,10 @@ const admin = { authorization: `Bearer ${ADMIN_TOKEN}`, "x-change-reason": "secu
 const policyBody = (minGenerations: number) => JSON.stringify({ v: 1, merge: { min_generations: minGenerations } });
 
 function etcdctl(...args: string[]): void {
-  execFileSync("etcdctl", [`--endpoints=${cluster.endpoints}`, ...args], { env: { ...process.env, ETCDCTL_API: "3" }, stdio: "pipe" });
+  execFileSync("etcdctl", [`--endpoints=${cluster.endpoints}`, ...args], {
+    env: { ...process.env, ETCDCTL_API: "3" },
+    stdio: "pipe",
+  });
 }
 
 beforeAll(async () => {
@@ -76,7 +88,11 @@ describe("security", () => {
   it("reads work through an auth-enabled etcd with a prefix-limited user", async () => {
     const list = await request("/api/v1/scheduler/demand?limit=10&now_ms=1767225600000");
     const requestId = list.headers.get("x-request-id") ?? "-";
-    const logged = app.logs().split("\n").find((l) => l.includes(requestId)) ?? "";
+    const logged =
+      app
+        .logs()
+        .split("\n")
+        .find((l) => l.includes(requestId)) ?? "";
     expect(list.status, `${list.text.slice(0, 200)} — server log: ${logged.slice(0, 400)}`).toBe(200);
     expect(JSON.parse(list.text).total_tables).toBe(2);
     const health = await request("/api/v1/health");
@@ -84,15 +100,27 @@ describe("security", () => {
   });
 
   it("policy writes: an accepted admin write, then cross-site, oversize and non-JSON refusals write nothing", async () => {
-    const created = await request(POLICY_PATH, { method: "PUT", headers: { ...admin, "content-type": "application/json", "if-match": "0" }, body: policyBody(12) });
+    const created = await request(POLICY_PATH, {
+      method: "PUT",
+      headers: { ...admin, "content-type": "application/json", "if-match": "0" },
+      body: policyBody(12),
+    });
     expect(created.status, created.text.slice(0, 300)).toBe(200);
     const etag = created.headers.get("etag")!;
     expect(Number(etag)).toBeGreaterThan(0);
     const headers = { ...admin, "content-type": "application/json", "if-match": etag };
 
     const refusals: [string, RequestInit & { duplex?: "half" }, number][] = [
-      ["Sec-Fetch-Site: cross-site", { headers: { ...headers, "sec-fetch-site": "cross-site" }, body: policyBody(13) }, 403],
-      ["Origin of another site", { headers: { ...headers, origin: "https://evil.example" }, body: policyBody(13) }, 403],
+      [
+        "Sec-Fetch-Site: cross-site",
+        { headers: { ...headers, "sec-fetch-site": "cross-site" }, body: policyBody(13) },
+        403,
+      ],
+      [
+        "Origin of another site",
+        { headers: { ...headers, origin: "https://evil.example" }, body: policyBody(13) },
+        403,
+      ],
       ["Origin null", { headers: { ...headers, origin: "null" }, body: policyBody(13) }, 403],
       ["65 KiB body", { headers, body: JSON.stringify({ v: 1, pad: "x".repeat(65 * 1024) }) }, 413],
       [
@@ -102,7 +130,8 @@ describe("security", () => {
           duplex: "half",
           body: new ReadableStream({
             start(c) {
-              for (let i = 0; i < 65; i++) c.enqueue(new TextEncoder().encode(i === 0 ? `{"v":1,"pad":"${"x".repeat(1000)}` : "x".repeat(1024)));
+              for (let i = 0; i < 65; i++)
+                c.enqueue(new TextEncoder().encode(i === 0 ? `{"v":1,"pad":"${"x".repeat(1000)}` : "x".repeat(1024)));
               c.enqueue(new TextEncoder().encode('"}'));
               c.close();
             },
@@ -112,13 +141,24 @@ describe("security", () => {
       ],
       ["text/plain body", { headers: { ...headers, "content-type": "text/plain" }, body: policyBody(13) }, 415],
       ["form body", { headers: { ...headers, "content-type": "application/x-www-form-urlencoded" }, body: "v=1" }, 415],
-      ["no content type", { headers: { authorization: headers.authorization, "x-change-reason": "security test", "if-match": etag }, body: new Blob([policyBody(13)]) }, 415],
+      [
+        "no content type",
+        {
+          headers: { authorization: headers.authorization, "x-change-reason": "security test", "if-match": etag },
+          body: new Blob([policyBody(13)]),
+        },
+        415,
+      ],
     ];
     for (const [what, init, status] of refusals) {
       const res = await request(POLICY_PATH, { method: "PUT", ...init });
       expect(res.status, `${what}: ${res.text.slice(0, 200)}`).toBe(status);
     }
-    const preview = await request(`${POLICY_PATH}/preview`, { method: "POST", headers: { ...headers, "sec-fetch-site": "cross-site" }, body: policyBody(14) });
+    const preview = await request(`${POLICY_PATH}/preview`, {
+      method: "POST",
+      headers: { ...headers, "sec-fetch-site": "cross-site" },
+      body: policyBody(14),
+    });
     expect(preview.status).toBe(403); // a preview writes nothing, but costs two plans: refused cross-site like every non-GET
 
     // nothing was written: the stored document and its mod_revision are unchanged
@@ -132,11 +172,27 @@ describe("security", () => {
   });
 
   it("HTML pages send a strict nonce CSP, frame-ancestors 'none' and nosniff", async () => {
-    for (const page of ["/", "/tables", `/tables/${encodeURIComponent(TARGET)}`, "/executors", "/shadow", "/failures", "/skipped", "/policies", "/audit", "/signin"]) {
+    for (const page of [
+      "/",
+      "/tables",
+      `/tables/${encodeURIComponent(TARGET)}`,
+      "/executors",
+      "/shadow",
+      "/failures",
+      "/skipped",
+      "/policies",
+      "/audit",
+      "/signin",
+    ]) {
       const res = await request(page);
       expect(res.status, page).toBe(200);
       const csp = res.headers.get("content-security-policy") ?? "";
-      const directives = new Map(csp.split(";").map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values]));
+      const directives = new Map(
+        csp
+          .split(";")
+          .map((d) => d.trim().split(/\s+/))
+          .map(([name, ...values]) => [name, values]),
+      );
       expect(directives.get("frame-ancestors"), page).toEqual(["'none'"]);
       expect(directives.get("object-src"), page).toEqual(["'none'"]);
       expect(directives.get("default-src"), page).toEqual(["'self'"]);
@@ -157,23 +213,58 @@ describe("security", () => {
 
   it("no secret appears in a response, a page, the client bundle or a log line", async () => {
     // more traffic that could echo credentials: sign-in, wrong tokens, bad queries, errors
-    await request("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: ADMIN_TOKEN }) });
-    await request("/api/v1/session", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ token: `${ADMIN_TOKEN}x` }) });
-    await request(POLICY_PATH, { method: "PUT", headers: { authorization: `Bearer ${ADMIN_TOKEN}x`, "content-type": "application/json", "if-match": "0" }, body: policyBody(9) });
-    await request(POLICY_PATH, { method: "PUT", headers: { ...admin, "content-type": "application/json", "if-match": "1" }, body: policyBody(9) });
-    await request(POLICY_PATH, { method: "PUT", headers: { ...admin, "content-type": "application/json", "if-match": "0" }, body: '{"v":1,"merge":{"min_generations":0}}' });
-    for (const p of ["/api/v1/scheduler/demand?limit=0", "/api/v1/scheduler/demand?revision=abc", "/api/v1/scheduler/executors", "/api/v1/scheduler/shadow", "/api/v1/scheduler/failures", "/api/v1/scheduler/skipped", "/api/v1/openapi.json", "/api/metrics", "/api/v1/policies/_default"]) {
+    await request("/api/v1/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: ADMIN_TOKEN }),
+    });
+    await request("/api/v1/session", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: `${ADMIN_TOKEN}x` }),
+    });
+    await request(POLICY_PATH, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}x`, "content-type": "application/json", "if-match": "0" },
+      body: policyBody(9),
+    });
+    await request(POLICY_PATH, {
+      method: "PUT",
+      headers: { ...admin, "content-type": "application/json", "if-match": "1" },
+      body: policyBody(9),
+    });
+    await request(POLICY_PATH, {
+      method: "PUT",
+      headers: { ...admin, "content-type": "application/json", "if-match": "0" },
+      body: '{"v":1,"merge":{"min_generations":0}}',
+    });
+    for (const p of [
+      "/api/v1/scheduler/demand?limit=0",
+      "/api/v1/scheduler/demand?revision=abc",
+      "/api/v1/scheduler/executors",
+      "/api/v1/scheduler/shadow",
+      "/api/v1/scheduler/failures",
+      "/api/v1/scheduler/skipped",
+      "/api/v1/openapi.json",
+      "/api/metrics",
+      "/api/v1/policies/_default",
+    ]) {
       await request(p);
     }
     expect(seen.length).toBeGreaterThan(30);
 
     const distDir = path.resolve(__dirname, "../../..", process.env.NEXT_DIST_DIR || ".next", "static");
-    const bundle = listFiles(distDir).map((f) => fs.readFileSync(f, "utf8")).join("\n");
+    const bundle = listFiles(distDir)
+      .map((f) => fs.readFileSync(f, "utf8"))
+      .join("\n");
     expect(bundle.length).toBeGreaterThan(10_000);
     const logs = app.logs();
     expect(logs.length).toBeGreaterThan(0);
     for (const [name, secret] of Object.entries(SECRETS)) {
-      expect(seen.filter((s) => s.includes(secret)).map((s) => s.split("\n")[0]), `${name} in a response`).toEqual([]);
+      expect(
+        seen.filter((s) => s.includes(secret)).map((s) => s.split("\n")[0]),
+        `${name} in a response`,
+      ).toEqual([]);
       expect(bundle.includes(secret), `${name} in .next/static`).toBe(false);
       expect(logs.includes(secret), `${name} in the server log`).toBe(false);
     }
@@ -186,5 +277,13 @@ describe("security", () => {
 
 function listFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : /\.(js|css|json|html|txt|map)$/.test(e.name) ? [path.join(dir, e.name)] : []));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory()
+        ? listFiles(path.join(dir, e.name))
+        : /\.(js|css|json|html|txt|map)$/.test(e.name)
+          ? [path.join(dir, e.name)]
+          : [],
+    );
 }

@@ -10,10 +10,10 @@ import { writerEvent } from "@/lib/planner/join";
 import { planFleet } from "@/lib/planner/plan";
 import { createFleetReader } from "@/lib/snapshot/read";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
-import { plannerFleet } from "@/lib/live/planner-input";
-import { demandQuery } from "@/lib/schema/api/demand";
-import { historyQuery, historyResponse } from "@/lib/schema/api/history";
-import { diffQuery, diffResponse } from "@/lib/schema/api/diff";
+import { plannerFleet } from "@/lib/snapshot/planner-input";
+import { demandQuerySchema } from "@/lib/schema/api/demand";
+import { historyQuerySchema, historyResponseSchema } from "@/lib/schema/api/history";
+import { diffQuerySchema, diffResponseSchema } from "@/lib/schema/api/diff";
 import { revisionTime } from "@/lib/schema/api/revisions";
 import { clientFor, failure, HOUR_MS, seedDatedWorld, useConsoleEnv } from "./world";
 
@@ -23,11 +23,11 @@ let t0: number;
 let seeded: number;
 let latest: number;
 const api = () => ({
-  list: import("@/lib/api/demand").then((m) => m.demandList),
-  detail: import("@/lib/api/demand-detail").then((m) => m.demandDetail),
-  clock: import("@/lib/api/revision-clock").then((m) => m.revisionTimeOf),
-  history: import("@/lib/api/history").then((m) => m.demandHistory),
-  diff: import("@/lib/api/diff").then((m) => m.fleetDiff),
+  list: import("@/lib/scheduler/demand").then((m) => m.demandList),
+  detail: import("@/lib/scheduler/demand-detail").then((m) => m.demandDetail),
+  clock: import("@/lib/time/revision-clock").then((m) => m.revisionTimeOf),
+  history: import("@/lib/time/history").then((m) => m.demandHistory),
+  diff: import("@/lib/time/diff").then((m) => m.fleetDiff),
 });
 const NEW_TABLE = "time/appeared-later";
 
@@ -39,7 +39,12 @@ beforeAll(async () => {
   t0 = Date.now() - 2 * HOUR_MS;
   seeded = await seedDatedWorld(client, prefix, t0);
   // today: one new table, written at the real clock
-  await publishDemandEvent(client, prefix, NEW_TABLE, writerEvent({ shard: "s1", sealed: 30, bytes: 30_000, epoch: 1, flushedAtMs: Date.now() }));
+  await publishDemandEvent(
+    client,
+    prefix,
+    NEW_TABLE,
+    writerEvent({ shard: "s1", sealed: 30, bytes: 30_000, epoch: 1, flushedAtMs: Date.now() }),
+  );
   latest = (await client.get(`${prefix}/leader`).exec()).header.revision as unknown as number;
   latest = Number(latest);
 });
@@ -73,18 +78,32 @@ describe("the revision clock on a world dated two hours ago", () => {
 
 describe("a pinned read is evaluated as of its own time", () => {
   it("every table of the list is what the planner gives at the revision's time", async () => {
-    const list = await (await api().list)(demandQuery.parse({ revision: String(seeded), include_idle: "true", limit: "2000" }));
+    const list = await (
+      await api().list
+    )(demandQuerySchema.parse({ revision: String(seeded), include_idle: "true", limit: "2000" }));
     expect(list.now_basis).toBe("revision_time");
     expect(list.revision_time).toMatchObject({ revision: seeded, basis: "record_timestamps", at_ms: t0 + 15_000 });
     expect(list.now_ms).toBe(t0 + 15_000);
     // the planner on the same revision, read independently, at the same wall time
     const snapshot = await createFleetReader({ client, prefix }).readFleet({ revision: seeded });
-    const plan = planFleet(plannerFleet(snapshot, foldSnapshot(snapshot)), t0 + 15_000);
+    const plan = planFleet(plannerFleet({ snapshot, tables: foldSnapshot(snapshot) }), t0 + 15_000);
     expect(list.tables).toHaveLength(plan.tables.length);
     for (const row of list.tables) {
       const t = plan.byTarget.get(row.target)!;
-      expect({ target: row.target, class: row.class, score: row.score, wait_ms: row.wait_ms, pending: row.pending_generations, verdict: row.verdict }).toEqual({
-        target: t.target, class: t.class, score: t.score, wait_ms: t.wait_ms, pending: t.pending_generations, verdict: t.verdict,
+      expect({
+        target: row.target,
+        class: row.class,
+        score: row.score,
+        wait_ms: row.wait_ms,
+        pending: row.pending_generations,
+        verdict: row.verdict,
+      }).toEqual({
+        target: t.target,
+        class: t.class,
+        score: t.score,
+        wait_ms: t.wait_ms,
+        pending: t.pending_generations,
+        verdict: t.verdict,
       });
     }
     // incident tables flushed one generation a minute from t0 − 2 h: waits read ~2 h then, not ~4 h
@@ -93,22 +112,40 @@ describe("a pinned read is evaluated as of its own time", () => {
     expect(merging.wait_ms).toBe(t0 + 15_000 - merging.oldest_pending_ms!);
     expect(merging.wait_ms!).toBeLessThan(2 * HOUR_MS);
     expect(merging.wait_ms!).toBeGreaterThan(2 * HOUR_MS - 2 * 60_000);
+    // the same numbers by hand, from the seed alone (lib/sim/scenarios/incidents.ts, with its
+    // `now` = t0): merged_through 500, sealed_through 500 + 40, generation g sealed at
+    // t0 − 2 h + (g − 500) min. Pending: 540 − 500 = 40. The oldest pending generation, 501,
+    // was sealed at t0 − 7,200,000 + 60,000 = t0 − 7,140,000 ms; at the revision's time
+    // t0 + 15,000 (newest stamp t0, oldest heartbeat t0 + its 30 s TTL, midpoint) it has waited
+    // 15,000 + 7,140,000 = 7,155,000 ms (1 h 59 min 15 s).
+    expect(merging.pending_generations).toBe(40);
+    expect(merging.oldest_pending_ms).toBe(t0 - 7_140_000);
+    expect(merging.wait_ms).toBe(7_155_000);
   });
 
   it("`now_ms` wins (request), `now=server` evaluates today (server_clock), live reads say server_clock", async () => {
     const detail = await api().detail;
     const base = { target: INCIDENT.mergingTarget, revision: String(seeded) };
-    const asked = await detail({ ...demandQuery.parse({ ...base, now_ms: String(t0) }), target: INCIDENT.mergingTarget });
+    const asked = await detail({
+      ...demandQuerySchema.parse({ ...base, now_ms: String(t0) }),
+      target: INCIDENT.mergingTarget,
+    });
     expect(asked.now_basis).toBe("request");
     expect(asked.now_ms).toBe(t0);
-    const today = await detail({ ...demandQuery.parse({ ...base, now: "server" }), target: INCIDENT.mergingTarget });
+    // by hand: at now_ms = t0 the oldest pending generation (sealed at t0 − 7,140,000, see
+    // above) has waited exactly 7,140,000 ms (1 h 59 min)
+    expect(asked.table.wait_ms).toBe(7_140_000);
+    const today = await detail({
+      ...demandQuerySchema.parse({ ...base, now: "server" }),
+      target: INCIDENT.mergingTarget,
+    });
     expect(today.now_basis).toBe("server_clock");
     expect(today.now_ms).toBeGreaterThan(Date.now() - 10_000);
     expect(today.table.wait_ms!).toBeGreaterThan(asked.table.wait_ms! + 2 * HOUR_MS - 60_000);
-    const live = await detail({ ...demandQuery.parse({ target: NEW_TABLE }), target: NEW_TABLE });
+    const live = await detail({ ...demandQuerySchema.parse({ target: NEW_TABLE }), target: NEW_TABLE });
     expect(live.now_basis).toBe("server_clock");
     expect(live.revision_time).toBeNull();
-    expect(() => demandQuery.parse({ now: "yesterday" })).toThrow();
+    expect(() => demandQuerySchema.parse({ now: "yesterday" })).toThrow();
   });
 });
 
@@ -118,17 +155,31 @@ describe("the table page, the history and the diff agree", () => {
     const history = await api().history;
     const codes = new Set<string | null>();
     for (const target of [...Object.keys(INCIDENT_PENDING), INCIDENT.futureVersionTarget]) {
-      const h = historyResponse.parse(await history(historyQuery.parse({ target, from_ms: String(t0 - HOUR_MS) })));
+      const h = historyResponseSchema.parse(
+        await history(historyQuerySchema.parse({ target, from_ms: String(t0 - HOUR_MS) })),
+      );
       expect(h.points.length, target).toBeGreaterThan(0);
       // other suites compact the shared etcd: a cut may only lie below every point of this world
-      if (h.compacted_before !== null) expect(h.compacted_before).toBeLessThanOrEqual(Math.min(...h.points.map((p) => p.revision)));
+      if (h.compacted_before !== null)
+        expect(h.compacted_before).toBeLessThanOrEqual(Math.min(...h.points.map((p) => p.revision)));
       for (const p of h.points) {
-        const page = await detail({ ...demandQuery.parse({ target, revision: String(p.revision) }), target });
+        const page = await detail({ ...demandQuerySchema.parse({ target, revision: String(p.revision) }), target });
         expect(p.at_ms).toBe(page.now_ms);
         const v = page.table.verdict;
         codes.add(p.verdict.code);
-        expect({ target, pending: p.pending_generations, wait_ms: p.wait_ms, class: p.class, score: p.score, verdict: p.verdict }).toEqual({
-          target, pending: page.table.pending_generations, wait_ms: page.table.wait_ms, class: page.table.class, score: page.table.score,
+        expect({
+          target,
+          pending: p.pending_generations,
+          wait_ms: p.wait_ms,
+          class: p.class,
+          score: p.score,
+          verdict: p.verdict,
+        }).toEqual({
+          target,
+          pending: page.table.pending_generations,
+          wait_ms: page.table.wait_ms,
+          class: page.table.class,
+          score: page.table.score,
           verdict: { state: v.state, code: v.state === "would_skip" ? v.code : null },
         });
       }
@@ -139,16 +190,35 @@ describe("the table page, the history and the diff agree", () => {
   });
 
   it("the diff from the dated revision to today: each side at its own time, the new table appeared", async () => {
-    const diff = diffResponse.parse(await (await api().diff)(diffQuery.parse({ from: String(seeded), to: String(latest) })));
+    const diff = diffResponseSchema.parse(
+      await (
+        await api().diff
+      )(diffQuerySchema.parse({ from: String(seeded), to: String(latest) })),
+    );
     expect(diff.from).toMatchObject({ revision: seeded, at_ms: t0 + 15_000, now_ms: t0 + 15_000 });
     expect(diff.to.revision).toBe(latest);
     expect(diff.to.now_ms).toBeGreaterThan(Date.now() - 60_000);
     expect(diff.tables.appeared).toEqual([NEW_TABLE]);
     expect(diff.counts.appeared).toBe(1);
-    const list = await (await api().list)(demandQuery.parse({ revision: String(seeded), include_idle: "true", limit: "2000" }));
+    const list = await (
+      await api().list
+    )(demandQuerySchema.parse({ revision: String(seeded), include_idle: "true", limit: "2000" }));
     const listed = new Map(list.tables.map((t) => [t.target, t]));
     for (const c of diff.tables.class_changed) expect(listed.get(c.target)?.class).toBe(c.before);
-    const same = diffResponse.parse(await (await api().diff)(diffQuery.parse({ from: String(seeded), to: String(seeded) })));
-    expect(same.counts).toEqual({ class_changed: 0, verdict_changed: 0, appeared: 0, cleared: 0, executors_added: 0, executors_removed: 0, executors_changed: 0, policies_changed: 0 });
+    const same = diffResponseSchema.parse(
+      await (
+        await api().diff
+      )(diffQuerySchema.parse({ from: String(seeded), to: String(seeded) })),
+    );
+    expect(same.counts).toEqual({
+      class_changed: 0,
+      verdict_changed: 0,
+      appeared: 0,
+      cleared: 0,
+      executors_added: 0,
+      executors_removed: 0,
+      executors_changed: 0,
+      policies_changed: 0,
+    });
   });
 });

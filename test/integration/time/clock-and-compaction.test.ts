@@ -2,16 +2,18 @@
 // new revisions (`console_clock`, error half a sample period), and compaction answers 410
 // for a revision, 404 for a time before any readable revision, and marks where it cut a
 // table's history.
-import { classifyError } from "@/lib/api/errors";
+import { classifyError } from "@/lib/http/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { EtcdHttp } from "../../support/etcd-http";
 import { publishDemandEvent } from "@/lib/sim";
 import { writerEvent } from "@/lib/planner/join";
-import { ShadowSampler, clockPrefix } from "@/lib/live/sampler";
-import { historyQuery } from "@/lib/schema/api/history";
-import { clientFor, failure, HOUR_MS, poll, seedDatedWorld, useConsoleEnv } from "./world";
+import { clockPrefix } from "@/lib/schema/keys";
+import { ShadowSampler } from "@/lib/time/sampler";
+import { historyQuerySchema } from "@/lib/schema/api/history";
+import { clientFor, failure, HOUR_MS, seedDatedWorld, useConsoleEnv } from "./world";
+import { until } from "../../support/observe";
 
 const PREFIX = "/time-clock/lance-context/master";
 const SAMPLE_MS = 200;
@@ -25,7 +27,13 @@ beforeAll(async () => {
   cluster = await startEtcd();
   useConsoleEnv(cluster.endpoints, PREFIX);
   client = clientFor(cluster.endpoints);
-  sampler = new ShadowSampler({ client, prefix: PREFIX, sample: async () => null, clockIntervalMs: SAMPLE_MS, electionTtlSecs: 5 });
+  sampler = new ShadowSampler({
+    client,
+    prefix: PREFIX,
+    sample: async () => null,
+    clockIntervalMs: SAMPLE_MS,
+    electionTtlSecs: 5,
+  });
 });
 
 afterAll(async () => {
@@ -39,12 +47,33 @@ describe("the console clock", () => {
     const t0 = Date.now() - 3 * HOUR_MS;
     const seeded = await seedDatedWorld(client, PREFIX, t0);
     sampler.start();
-    await poll("three clock samples", samples, (n) => n >= 3);
+    await until(
+      async () => {
+        const n = await samples();
+        return n >= 3 ? n : undefined;
+      },
+      20_000,
+      { what: "three clock samples" },
+    ).then((r) => r.value);
     const before = Date.now();
-    const written = (await client.put(`${PREFIX}/demand-events/74/s1`).value(JSON.stringify({ shard: "s1", sealed_through: 5, flushed_at_ms: before, writer_epoch: 1, source: "writer" })).exec()).header.revision;
+    const written = (
+      await client
+        .put(`${PREFIX}/demand-events/74/s1`)
+        .value(
+          JSON.stringify({ shard: "s1", sealed_through: 5, flushed_at_ms: before, writer_epoch: 1, source: "writer" }),
+        )
+        .exec()
+    ).header.revision;
     const after = Date.now();
-    const { revisionTimeOf } = await import("@/lib/api/revision-clock");
-    const t = await poll("a sample after the write", () => revisionTimeOf({ revision: Number(written) }), (x) => x.basis === "console_clock" && x.error_ms !== null && x.error_ms <= SAMPLE_MS);
+    const { revisionTimeOf } = await import("@/lib/time/revision-clock");
+    const t = await until(
+      async () => {
+        const x = await revisionTimeOf({ revision: Number(written) });
+        return x.basis === "console_clock" && x.error_ms !== null && x.error_ms <= SAMPLE_MS ? x : undefined;
+      },
+      20_000,
+      { what: "a sample after the write" },
+    ).then((r) => r.value);
     expect(t.basis).toBe("console_clock");
     expect(t.at_ms!).toBeGreaterThanOrEqual(before - SAMPLE_MS);
     expect(t.at_ms!).toBeLessThanOrEqual(after + SAMPLE_MS);
@@ -63,35 +92,72 @@ describe("the console clock", () => {
 
 describe("compaction", () => {
   it("410 for a compacted revision, 404 before the oldest readable one, and the history says where it was cut", async () => {
-    const { revisionTimeOf } = await import("@/lib/api/revision-clock");
-    const { demandHistory } = await import("@/lib/api/history");
+    const { revisionTimeOf } = await import("@/lib/time/revision-clock");
+    const { demandHistory } = await import("@/lib/time/history");
     const target = "time/compacted";
-    await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 10, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    await publishDemandEvent(
+      client,
+      PREFIX,
+      target,
+      writerEvent({ shard: "s1", sealed: 10, bytes: 1, epoch: 1, flushedAtMs: Date.now() }),
+    );
     const beforeCompaction = Date.now();
     const old = Number((await client.put(`${PREFIX}/x`).value("1").exec()).header.revision);
-    await poll("a sample after it", () => revisionTimeOf({ revision: old }), (x) => x.basis === "console_clock" && x.error_ms !== null && x.error_ms <= SAMPLE_MS);
-    await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 20, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    await until(
+      async () => {
+        const x = await revisionTimeOf({ revision: old });
+        return x.basis === "console_clock" && x.error_ms !== null && x.error_ms <= SAMPLE_MS ? x : undefined;
+      },
+      20_000,
+      { what: "a sample after it" },
+    ).then((r) => r.value);
+    await publishDemandEvent(
+      client,
+      PREFIX,
+      target,
+      writerEvent({ shard: "s1", sealed: 20, bytes: 1, epoch: 1, flushedAtMs: Date.now() }),
+    );
     const compactAt = Number((await client.put(`${PREFIX}/x`).value("2").exec()).header.revision);
     await new EtcdHttp(cluster.members[0].clientUrl).compact(compactAt);
-    await publishDemandEvent(client, PREFIX, target, writerEvent({ shard: "s1", sealed: 30, bytes: 1, epoch: 1, flushedAtMs: Date.now() }));
+    await publishDemandEvent(
+      client,
+      PREFIX,
+      target,
+      writerEvent({ shard: "s1", sealed: 30, bytes: 1, epoch: 1, flushedAtMs: Date.now() }),
+    );
     // a sample after the compaction point dates it to within a period (before one, its
     // interval is open up to now and may reach back past beforeCompaction)
-    await poll("a sample after the compaction point", () => revisionTimeOf({ revision: compactAt }), (x) => x.basis === "console_clock" && x.error_ms !== null && x.error_ms <= SAMPLE_MS);
+    await until(
+      async () => {
+        const x = await revisionTimeOf({ revision: compactAt });
+        return x.basis === "console_clock" && x.error_ms !== null && x.error_ms <= SAMPLE_MS ? x : undefined;
+      },
+      20_000,
+      { what: "a sample after the compaction point" },
+    ).then((r) => r.value);
 
     const gone = await failure(revisionTimeOf({ revision: old }));
     expect(gone?.status).toBe(410);
     expect(gone?.body.error).toMatchObject({ code: "revision_compacted", compact_revision: compactAt });
     // a time before the compaction point is 404 once the clock holds a sample past that
     // point (until then the newest revision's open-ended estimate may still cover the time)
-    const early = await poll(
-      "a time before the compaction point to be 404",
-      () => revisionTimeOf({ at_ms: beforeCompaction }).then(() => null, (e) => classifyError(e)),
-      (x) => x?.status === 404,
-    );
+    const early = await until(
+      async () => {
+        const x = await revisionTimeOf({ at_ms: beforeCompaction }).then(
+          () => null,
+          (e) => classifyError(e),
+        );
+        return x?.status === 404 ? x : undefined;
+      },
+      20_000,
+      { what: "a time before the compaction point to be 404" },
+    ).then((r) => r.value);
     expect(early?.status).toBe(404);
     expect(early?.body.error).toMatchObject({ code: "not_found", oldest_revision: compactAt });
 
-    const history = await demandHistory(historyQuery.parse({ target, from_ms: String(beforeCompaction - 60_000) }));
+    const history = await demandHistory(
+      historyQuerySchema.parse({ target, from_ms: String(beforeCompaction - 60_000) }),
+    );
     expect(history.compacted_before).toBe(compactAt);
     // what is left: the last change before the cut is unknown; the one after it is a point
     expect(history.points.map((p) => p.pending_generations)).toContain(30);
@@ -101,27 +167,56 @@ describe("compaction", () => {
 
 describe("a time after the newest sample", () => {
   it("answers the revision certainly written by then, and the same once the next sample arrives", async () => {
-    const { revisionTimeOf } = await import("@/lib/api/revision-clock");
+    const { revisionTimeOf } = await import("@/lib/time/revision-clock");
     await sampler.stop(); // the clock stalls: no sample is taken after this one
     const newest = async () => {
-      const rows = Object.values(await client.getAll().prefix(clockPrefix(PREFIX)).strings()).map((v) => JSON.parse(v) as { at_ms: number; revision: number });
+      const rows = Object.values(await client.getAll().prefix(clockPrefix(PREFIX)).strings()).map(
+        (v) => JSON.parse(v) as { at_ms: number; revision: number },
+      );
       return rows.reduce((a, b) => (b.at_ms > a.at_ms ? b : a));
     };
     const stalled = await newest();
     // long enough after it that the middle of (newest sample, the ask) is before the time asked for
-    await poll("the clock to stall for 4 s", async () => Date.now(), (now) => now > stalled.at_ms + 4000);
+    await until(
+      async () => {
+        const now = Date.now();
+        return now > stalled.at_ms + 4000 ? now : undefined;
+      },
+      20_000,
+      { what: "the clock to stall for 4 s" },
+    ).then((r) => r.value);
     const written = Number((await client.put(`${PREFIX}/x`).value("after the newest sample").exec()).header.revision);
     const at = Date.now();
     expect(written).toBeGreaterThan(stalled.revision);
     // past the 2 s within which a time counts as "now" (then the current revision answers)
-    await poll("the time to be in the past", async () => Date.now(), (now) => now > at + 2500);
+    await until(
+      async () => {
+        const now = Date.now();
+        return now > at + 2500 ? now : undefined;
+      },
+      20_000,
+      { what: "the time to be in the past" },
+    ).then((r) => r.value);
     const answer = await revisionTimeOf({ at_ms: at });
     // the write came before `at`, but nothing the clock holds says so: only the sample's revision is certain
     expect(answer.revision).toBe(stalled.revision);
     expect(answer.at_ms!).toBeLessThanOrEqual(at);
-    sampler = new ShadowSampler({ client, prefix: PREFIX, sample: async () => null, clockIntervalMs: SAMPLE_MS, electionTtlSecs: 5 });
+    sampler = new ShadowSampler({
+      client,
+      prefix: PREFIX,
+      sample: async () => null,
+      clockIntervalMs: SAMPLE_MS,
+      electionTtlSecs: 5,
+    });
     sampler.start();
-    await poll("a sample after the time", newest, (s) => s.at_ms > at);
+    await until(
+      async () => {
+        const s = await newest();
+        return s.at_ms > at ? s : undefined;
+      },
+      20_000,
+      { what: "a sample after the time" },
+    ).then((r) => r.value);
     expect(await revisionTimeOf({ at_ms: at })).toEqual(answer);
   });
 });

@@ -13,20 +13,27 @@ import { loadKvs } from "@/lib/sim/load";
 import { heartbeatKv, heartbeatValue, leaderKvs, type SimExecutor } from "@/lib/sim/scenarios/fleet";
 import { writerEvent } from "@/lib/planner/join";
 import { keys } from "@/lib/schema/keys";
-import { demandQuery } from "@/lib/schema/api/demand";
-import { historyQuery, historyResponse, type HistoryResponse } from "@/lib/schema/api/history";
+import { demandQuerySchema } from "@/lib/schema/api/demand";
+import { historyQuerySchema, historyResponseSchema, type HistoryResponse } from "@/lib/schema/api/history";
 import { clientFor, HOUR_MS, useConsoleEnv } from "./world";
 
 const GiB = 1024 ** 3;
-const EXECUTOR: SimExecutor = { id: "only-worker", kind: "worker", kinds: ["merge_wal"], slots_total: { merge_wal: 1 }, bytes_total: 16 * GiB, draining: false };
+const EXECUTOR: SimExecutor = {
+  id: "only-worker",
+  kind: "worker",
+  kinds: ["merge_wal"],
+  slots_total: { merge_wal: 1 },
+  bytes_total: 16 * GiB,
+  draining: false,
+};
 const TABLES = ["contended/a", "contended/b", "contended/c", "contended/d", "contended/e"];
 const STEPS = 4;
 
 let client: Etcd3;
 let t0: number;
 const api = () => ({
-  detail: import("@/lib/api/demand-detail").then((m) => m.demandDetail),
-  history: import("@/lib/api/history").then((m) => m.demandHistory),
+  detail: import("@/lib/scheduler/demand-detail").then((m) => m.demandDetail),
+  history: import("@/lib/time/history").then((m) => m.demandHistory),
 });
 
 beforeAll(async () => {
@@ -42,7 +49,12 @@ beforeAll(async () => {
     await client.put(keys.executor(prefix, EXECUTOR.id)).value(heartbeatValue(EXECUTOR, at));
     for (const [i, target] of TABLES.entries()) {
       const sealed = 40 + 30 * i + step * 5;
-      await publishDemandEvent(client, prefix, target, writerEvent({ shard: "s1", sealed, bytes: sealed * 1_048_576, epoch: 1, flushedAtMs: at - 30 * 60_000 }));
+      await publishDemandEvent(
+        client,
+        prefix,
+        target,
+        writerEvent({ shard: "s1", sealed, bytes: sealed * 1_048_576, epoch: 1, flushedAtMs: at - 30 * 60_000 }),
+      );
     }
   }
 });
@@ -59,14 +71,21 @@ describe("history under contention: one merge slot, five tables", () => {
     const skippedForOthers = new Set<string>();
     let placed = 0;
     for (const target of TABLES) {
-      const h = historyResponse.parse(await history(historyQuery.parse({ target, from_ms: String(t0 - HOUR_MS) })));
+      const h = historyResponseSchema.parse(
+        await history(historyQuerySchema.parse({ target, from_ms: String(t0 - HOUR_MS) })),
+      );
       expect(h.verdict_basis, target).toBe("fleet_plan");
       expect(h.points.length, target).toBe(STEPS);
       for (const p of h.points) {
-        const page = await detail({ ...demandQuery.parse({ target, revision: String(p.revision) }), target });
+        const page = await detail({ ...demandQuerySchema.parse({ target, revision: String(p.revision) }), target });
         const v = page.table.verdict;
         expect(p.at_ms, `${target} @${p.revision}`).toBe(page.now_ms);
-        expect({ pending: p.pending_generations, wait_ms: p.wait_ms, class: p.class, score: p.score, verdict: p.verdict }, `${target} @${p.revision}`).toEqual({
+        // the point names the clock it was planned at and how (console-api.md "The decision journal")
+        expect([p.now_ms, p.basis], `${target} @${p.revision}`).toEqual([page.now_ms, "fleet_plan"]);
+        expect(
+          { pending: p.pending_generations, wait_ms: p.wait_ms, class: p.class, score: p.score, verdict: p.verdict },
+          `${target} @${p.revision}`,
+        ).toEqual({
           pending: page.table.pending_generations,
           wait_ms: page.table.wait_ms,
           class: page.table.class,
@@ -86,14 +105,18 @@ describe("history under contention: one merge slot, five tables", () => {
     const history = await api().history;
     let differs = 0;
     for (const target of TABLES) {
-      const q = historyQuery.parse({ target, from_ms: String(t0 - HOUR_MS) });
-      const whole = historyResponse.parse(await history(q));
-      const alone = historyResponse.parse(await history(q, { tablePlans: 0 }));
+      const q = historyQuerySchema.parse({ target, from_ms: String(t0 - HOUR_MS) });
+      const whole = historyResponseSchema.parse(await history(q));
+      const alone = historyResponseSchema.parse(await history(q, { tablePlans: 0 }));
       expect(alone.verdict_basis).toBe("table_alone");
       expect(alone.fleet_plan_points).toBe(0);
       expect(alone.points.map((p) => p.revision)).toEqual(whole.points.map((p) => p.revision));
+      // planned at the same clock, named by how
+      expect(alone.points.map((p) => [p.now_ms, p.basis])).toEqual(whole.points.map((p) => [p.now_ms, "table_alone"]));
       // demand, wait, class and score are the table's own: the same either way
-      expect(alone.points.map((p) => [p.pending_generations, p.wait_ms, p.class, p.score])).toEqual(whole.points.map((p) => [p.pending_generations, p.wait_ms, p.class, p.score]));
+      expect(alone.points.map((p) => [p.pending_generations, p.wait_ms, p.class, p.score])).toEqual(
+        whole.points.map((p) => [p.pending_generations, p.wait_ms, p.class, p.score]),
+      );
       alone.points.forEach((p, i) => {
         if (verdictOf(p) !== verdictOf(whole.points[i])) {
           differs++;

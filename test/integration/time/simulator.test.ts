@@ -12,14 +12,22 @@ import { parseTableDemand } from "@/lib/schema/demand";
 import { hex, unhex } from "@/lib/schema/keys";
 import { reconcileDemandCache } from "@/lib/sim/reconcile";
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
-import { clientFor, poll } from "./world";
+import { clientFor } from "./world";
+import { until } from "../../support/observe";
 
 let cluster: EtcdCluster;
 let client: Etcd3;
 
 async function seedTables(prefix: string, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const value = JSON.stringify({ shard: "s", sealed_through: 100 + (i % 7) * 10, merged_through: 100, flushed_at_ms: Date.now(), writer_epoch: 1, source: "writer" });
+    const value = JSON.stringify({
+      shard: "s",
+      sealed_through: 100 + (i % 7) * 10,
+      merged_through: 100,
+      flushed_at_ms: Date.now(),
+      writer_epoch: 1,
+      source: "writer",
+    });
     await client.put(`${prefix}/demand-events/${hex(`sim/table-${i}`)}/s`).value(value);
   }
 }
@@ -45,7 +53,6 @@ describe("the live simulator", () => {
       prefix,
       intervalMs: 0,
       flushesPerTick: 4,
-      mergesPerTick: 2,
       reconcileEveryTicks: 50,
       signal: stop.signal,
       onTick: (s) => {
@@ -103,15 +110,43 @@ describe("the live simulator", () => {
       },
     });
     try {
-      await poll("a few ticks", async () => stats.ticks, (n) => n >= 3);
+      await until(
+        async () => {
+          const n = stats.ticks;
+          return n >= 3 ? n : undefined;
+        },
+        20_000,
+        { what: "a few ticks" },
+      ).then((r) => r.value);
       const member = cluster.members[0];
       await member.kill();
-      await poll("a failed tick while etcd is down", async () => stats.failedTicks, (n) => n >= 1);
+      await until(
+        async () => {
+          const n = stats.failedTicks;
+          return n >= 1 ? n : undefined;
+        },
+        20_000,
+        { what: "a failed tick while etcd is down" },
+      ).then((r) => r.value);
       await member.start();
       const flushesAtRestart = stats.flushes;
-      await poll("ten clean ticks in a row after the restart", async () => ({ clean, lines: lines.slice(-3) }), (s) => s.clean >= 10, 30_000);
+      await until(
+        async () => {
+          const s = { clean, lines: lines.slice(-3) };
+          return s.clean >= 10 ? s : undefined;
+        },
+        30_000,
+        { what: "ten clean ticks in a row after the restart" },
+      ).then((r) => r.value);
       expect(stats.flushes).toBeGreaterThan(flushesAtRestart);
-      const leader = await poll("the leader re-put", () => client.get(`${prefix}/leader`).string(), (v) => v !== null, 20_000);
+      const leader = await until(
+        async () => {
+          const v = await client.get(`${prefix}/leader`).string();
+          return v !== null ? v : undefined;
+        },
+        20_000,
+        { what: "the leader re-put" },
+      ).then((r) => r.value);
       expect(JSON.parse(leader!).instance).toBe("master-a");
       expect(await client.get(`${prefix}/executors/master-a`).string()).not.toBeNull();
     } finally {

@@ -2,16 +2,16 @@
 // fleet executors and the leader, every timestamp relative to `t0` (hours ago), written
 // now. The console's API modules run in-process against the suite's real etcd.
 import type { Etcd3 } from "etcd3";
-import { createEtcdClient } from "@/lib/etcd/client";
+import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { resetConsoleEnv } from "@/lib/config/env";
-import { classifyError } from "@/lib/api/errors";
+import { classifyError } from "@/lib/http/errors";
 import { fleetExecutors, loadKvs, scenarioKvs } from "@/lib/sim";
 import { heartbeatKv, leaderKvs } from "@/lib/sim/scenarios/fleet";
 
 export const HOUR_MS = 3_600_000;
 
 export function clientFor(endpoints: string): Etcd3 {
-  return createEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  return createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
 }
 
 /** Points this process's console modules at `endpoints` and `prefix` (before their first use). */
@@ -24,19 +24,13 @@ export function useConsoleEnv(endpoints: string, prefix: string): void {
 
 /** Seeds the world as of `t0`; returns the revision of its last write. */
 export async function seedDatedWorld(client: Etcd3, prefix: string, t0: number): Promise<number> {
-  const kvs = [...scenarioKvs("incidents", prefix, t0), ...fleetExecutors(t0).map((e) => heartbeatKv(prefix, e, t0)), ...leaderKvs(prefix, t0).kvs];
+  const kvs = [
+    ...scenarioKvs("incidents", prefix, t0),
+    ...fleetExecutors(t0).map((e) => heartbeatKv(prefix, e, t0)),
+    ...leaderKvs(prefix, t0).kvs,
+  ];
   return (await loadKvs(client, kvs, { leaseTtlSec: 4 * 3600 })).revision;
 }
-
-export const poll = async <T>(what: string, get: () => Promise<T>, ok: (v: T) => boolean, deadlineMs = 20_000): Promise<T> => {
-  const end = Date.now() + deadlineMs;
-  for (;;) {
-    const v = await get();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)?.slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
 
 /** the contract's error for a thrown value (what the handler wrapper would answer) */
 export async function failure(p: Promise<unknown>) {

@@ -1,6 +1,7 @@
 // `/policies/[target]`: one policy document (console-api.md GET /api/v1/policies/{target}); the form only for admins.
 import { PolicyEditor } from "@/components/policies/policy-editor";
 import { SessionBar } from "@/components/policies/session-bar";
+import { TakeoverGates } from "@/components/takeover/takeover-gates";
 import { currentViewer } from "@/lib/auth/server";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +24,12 @@ export default async function PolicyPage({ params }: { params: Promise<{ target:
   const viewer = await currentViewer();
   return (
     <>
-      <SessionBar actor={viewer.principal.actor} role={viewer.principal.role} next={`/policies/${encodeURIComponent(target)}`} />
+      <SessionBar
+        actor={viewer.principal.actor}
+        role={viewer.principal.role}
+        next={`/policies/${encodeURIComponent(target)}`}
+      />
+      <TakeoverGates target={target} />
       <PolicyEditor target={target} canWrite={viewer.canWrite} readOnly={viewer.readOnly} />
     </>
   );

@@ -1,5 +1,5 @@
-import { apiHandler, json } from "@/lib/api/handler";
-import { healthResponse } from "@/lib/api/health";
+import { apiHandler, json } from "@/lib/http/handler";
+import { healthResponse } from "@/lib/process/health";
 import { healthQuery } from "@/lib/schema/api/health";
 
 export const dynamic = "force-dynamic";

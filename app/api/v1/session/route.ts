@@ -1,5 +1,5 @@
-import { apiHandler } from "@/lib/api/handler";
-import { signInOrOut, signOut, whoAmI } from "@/lib/api/session";
+import { apiHandler } from "@/lib/http/handler";
+import { signInOrOut, signOut, whoAmI } from "@/lib/http/session";
 import { SIGNIN_MAX_BYTES, sessionQuery } from "@/lib/schema/api/session";
 
 export const dynamic = "force-dynamic";
@@ -8,12 +8,17 @@ export const runtime = "nodejs";
 const ROUTE = "/api/v1/session";
 
 // GET /api/v1/session: who this request is signed in as, and whether the console is read-only.
-export const GET = apiHandler({ route: ROUTE, query: sessionQuery, access: "public" }, async ({ request }) => whoAmI(request));
+export const GET = apiHandler({ route: ROUTE, query: sessionQuery, access: "public" }, async ({ request }) =>
+  whoAmI(request),
+);
 
 // POST /api/v1/session: sign in with a token (sets the session cookie) or, with `action=signout`, sign out.
-export const POST = apiHandler({ route: ROUTE, query: sessionQuery, access: "public", body: { form: true, maxBytes: SIGNIN_MAX_BYTES } }, async ({ request, body, bodyIsForm }) =>
-  signInOrOut(request, body, bodyIsForm),
+export const POST = apiHandler(
+  { route: ROUTE, query: sessionQuery, access: "public", body: { form: true, maxBytes: SIGNIN_MAX_BYTES } },
+  async ({ request, body, bodyIsForm }) => signInOrOut(request, body, bodyIsForm),
 );
 
 // DELETE /api/v1/session: sign out (clears the cookie).
-export const DELETE = apiHandler({ route: ROUTE, query: sessionQuery, access: "public" }, async ({ request }) => signOut(request));
+export const DELETE = apiHandler({ route: ROUTE, query: sessionQuery, access: "public" }, async ({ request }) =>
+  signOut(request),
+);

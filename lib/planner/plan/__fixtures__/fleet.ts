@@ -15,7 +15,17 @@ export function demand(pending: number, oldestMs: number, extra: Partial<TableDe
   for (let g = 1; g <= Math.min(pending, 64); g++) times[String(g)] = oldestMs + (g - 1);
   return {
     ...emptyTableDemand(),
-    shards: pending > 0 ? { s: { sealed: { epoch: 1, value: pending }, merged: null, sealed_bytes: pending * 1_000_000, sealed_times: SealedTimes.fromRecord(times) } } : {},
+    shards:
+      pending > 0
+        ? {
+            s: {
+              sealed: { epoch: 1, value: pending },
+              merged: null,
+              sealed_bytes: pending * 1_000_000,
+              sealed_times: SealedTimes.fromRecord(times),
+            },
+          }
+        : {},
     ...extra,
   };
 }

@@ -1,6 +1,6 @@
-import { apiHandler, json } from "@/lib/api/handler";
-import { deletePolicy, getPolicy, parseTarget, savePolicy, writeHeaders } from "@/lib/api/policies";
-import { policyQuery, writeQuery } from "@/lib/schema/api/policies";
+import { apiHandler, json } from "@/lib/http/handler";
+import { deletePolicy, getPolicy, parseTarget, savePolicy, writeHeaders } from "@/lib/policies/policies";
+import { policyQuerySchema, writeQuery } from "@/lib/schema/api/policies";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,19 +8,36 @@ export const runtime = "nodejs";
 const ROUTE = "/api/v1/policies/[target]";
 
 // GET /api/v1/policies/{target}: stored + effective policy with sources (at ?revision=R when pinned); ETag = mod_revision.
-export const GET = apiHandler({ route: ROUTE, query: policyQuery }, async ({ params, query }) => {
+export const GET = apiHandler({ route: ROUTE, query: policyQuerySchema }, async ({ params, query }) => {
   const view = await getPolicy(parseTarget(params.target), query.revision);
   return json(view, { headers: { etag: String(view.mod_revision) } });
 });
 
 // PUT /api/v1/policies/{target}: replace the document (admin, If-Match, X-Change-Reason, X-Preview-Digest; audited CAS txn).
-export const PUT = apiHandler({ route: ROUTE, query: writeQuery, access: "admin", body: {}, ifMatch: true }, async ({ params, body, ifMatch, principal, request }) => {
-  const saved = await savePolicy({ target: parseTarget(params.target), body, ifMatch: ifMatch!, principal: principal!, headers: writeHeaders(request) });
-  return json(saved.body, { headers: { etag: saved.etag } });
-});
+export const PUT = apiHandler(
+  { route: ROUTE, query: writeQuery, access: "admin", body: {}, ifMatch: true },
+  async ({ params, body, ifMatch, principal, request }) => {
+    const saved = await savePolicy({
+      target: parseTarget(params.target),
+      body,
+      ifMatch: ifMatch!,
+      principal: principal!,
+      headers: writeHeaders(request),
+    });
+    return json(saved.body, { headers: { etag: saved.etag } });
+  },
+);
 
 // DELETE /api/v1/policies/{target}: remove a per-table override (never `_default`); same guards as PUT.
-export const DELETE = apiHandler({ route: ROUTE, query: writeQuery, access: "admin", ifMatch: true }, async ({ params, ifMatch, principal, request }) => {
-  const deleted = await deletePolicy({ target: parseTarget(params.target), ifMatch: ifMatch!, principal: principal!, headers: writeHeaders(request) });
-  return json(deleted, { headers: { etag: "0" } });
-});
+export const DELETE = apiHandler(
+  { route: ROUTE, query: writeQuery, access: "admin", ifMatch: true },
+  async ({ params, ifMatch, principal, request }) => {
+    const deleted = await deletePolicy({
+      target: parseTarget(params.target),
+      ifMatch: ifMatch!,
+      principal: principal!,
+      headers: writeHeaders(request),
+    });
+    return json(deleted, { headers: { etag: "0" } });
+  },
+);

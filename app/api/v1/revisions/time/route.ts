@@ -1,9 +1,11 @@
-import { apiHandler } from "@/lib/api/handler";
-import { revisionTimeOf } from "@/lib/api/revision-clock";
-import { revisionTimeQuery } from "@/lib/schema/api/revisions";
+import { apiHandler } from "@/lib/http/handler";
+import { revisionTimeOf } from "@/lib/time/revision-clock";
+import { revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/revisions/time?revision=R | ?at_ms=T: when a revision was written, or the newest revision written by T.
-export const GET = apiHandler({ route: "/api/v1/revisions/time", query: revisionTimeQuery }, async ({ query }) => revisionTimeOf(query));
+export const GET = apiHandler({ route: "/api/v1/revisions/time", query: revisionTimeQuerySchema }, async ({ query }) =>
+  revisionTimeOf(query),
+);

@@ -1,9 +1,11 @@
-import { apiHandler } from "@/lib/api/handler";
-import { fleetDiff } from "@/lib/api/diff";
-import { diffQuery } from "@/lib/schema/api/diff";
+import { apiHandler } from "@/lib/http/handler";
+import { fleetDiff } from "@/lib/time/diff";
+import { diffQuerySchema } from "@/lib/schema/api/diff";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/diff?from=R1&to=R2 (or from_ms/to_ms; to defaults to now): what changed between two moments.
-export const GET = apiHandler({ route: "/api/v1/scheduler/diff", query: diffQuery }, async ({ query }) => fleetDiff(query));
+export const GET = apiHandler({ route: "/api/v1/scheduler/diff", query: diffQuerySchema }, async ({ query }) =>
+  fleetDiff(query),
+);

@@ -1,6 +1,6 @@
-import { apiHandler } from "@/lib/api/handler";
-import { shadowAnswer } from "@/lib/api/shadow";
-import { fleetView } from "@/lib/api/fleet";
+import { apiHandler } from "@/lib/http/handler";
+import { shadowAnswer } from "@/lib/scheduler/shadow";
+import { fleetView } from "@/lib/live/fleet-view";
 import { shadowQuery } from "@/lib/schema/api/shadow";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { apiHandler } from "@/lib/api/handler";
-import { skippedResponse } from "@/lib/api/skipped";
-import { evaluate } from "@/lib/api/meta";
-import { fleetView } from "@/lib/api/fleet";
+import { apiHandler } from "@/lib/http/handler";
+import { skippedResponse } from "@/lib/scheduler/skipped";
+import { evaluate } from "@/lib/time/evaluation";
+import { fleetView } from "@/lib/live/fleet-view";
 import { skippedQuery } from "@/lib/schema/api/skipped";
 
 export const dynamic = "force-dynamic";

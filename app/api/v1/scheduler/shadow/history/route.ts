@@ -1,6 +1,6 @@
-import { apiHandler } from "@/lib/api/handler";
-import { shadowHistory } from "@/lib/api/shadow";
-import { shadowHistoryQuery } from "@/lib/schema/api/shadow";
+import { apiHandler } from "@/lib/http/handler";
+import { shadowHistory } from "@/lib/scheduler/shadow";
+import { shadowHistoryQuerySchema } from "@/lib/schema/api/shadow";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,8 +8,11 @@ export const runtime = "nodejs";
 const DAY_MS = 24 * 3600 * 1000;
 
 // GET /api/v1/scheduler/shadow/history?from_ms&to_ms: outcome counts sampled once a minute (default: last 24 h).
-export const GET = apiHandler({ route: "/api/v1/scheduler/shadow/history", query: shadowHistoryQuery }, async ({ query }) => {
-  const to_ms = query.to_ms ?? Date.now();
-  const from_ms = query.from_ms ?? to_ms - DAY_MS;
-  return { from_ms, to_ms, samples: await shadowHistory(from_ms, to_ms) };
-});
+export const GET = apiHandler(
+  { route: "/api/v1/scheduler/shadow/history", query: shadowHistoryQuerySchema },
+  async ({ query }) => {
+    const to_ms = query.to_ms ?? Date.now();
+    const from_ms = query.from_ms ?? to_ms - DAY_MS;
+    return { from_ms, to_ms, samples: await shadowHistory(from_ms, to_ms) };
+  },
+);

@@ -1,0 +1,12 @@
+import { apiHandler } from "@/lib/http/handler";
+import { reasonTargets } from "@/lib/time/journal-reasons";
+import { reasonTargetsQuerySchema } from "@/lib/schema/api/reasons";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+// GET /api/v1/scheduler/reasons/targets: the due tables holding one verdict code at one moment, from the decision journal.
+export const GET = apiHandler(
+  { route: "/api/v1/scheduler/reasons/targets", query: reasonTargetsQuerySchema },
+  async ({ query }) => reasonTargets(query),
+);

@@ -1,0 +1,11 @@
+import { apiHandler } from "@/lib/http/handler";
+import { gatesFor } from "@/lib/takeover/gates";
+import { gatesQuerySchema } from "@/lib/schema/api/takeover";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+// GET /api/v1/takeover/gates?target=&evidence_digest=: the gates a switch of target to mode planner must pass now.
+export const GET = apiHandler({ route: "/api/v1/takeover/gates", query: gatesQuerySchema }, async ({ query }) =>
+  gatesFor(query.target, query.evidence_digest),
+);

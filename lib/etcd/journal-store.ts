@@ -1,0 +1,145 @@
+import "server-only";
+// The decision journal's etcd I/O (lib/journal/codec.ts names the layout; console-api.md
+// "The decision journal"): chunk keys read keys-only in pages (coverage, gaps and trims
+// need no values), chunk values read for a key span, and the guarded writes of the elected
+// sampler (lib/etcd/election.ts: a deposed holder writes nothing).
+import type { Etcd3 } from "etcd3";
+import type { EtcdClient } from "./client";
+import { raw } from "./raw";
+import { toEtcdError } from "./errors";
+import { prefixRangeEnd } from "./paged-read";
+
+/** keys per page of a keys-only read (~100 bytes a key: ~1 MB a page) */
+const KEY_PAGE = 10_000;
+/** values per page (a chunk is a few KB; a checkpoint ~100 KB at 13,405 tables) */
+const VALUE_PAGE = 64;
+
+async function pagedRange(
+  client: Etcd3,
+  from: Buffer,
+  end: Buffer,
+  keysOnly: boolean,
+  limit: number,
+): Promise<{ key: string; value: Buffer }[]> {
+  const out: { key: string; value: Buffer }[] = [];
+  let start = from;
+  let revision: string | undefined;
+  for (;;) {
+    let res;
+    try {
+      res = await client.kv.range({ key: start, range_end: end, limit, keys_only: keysOnly, revision });
+    } catch (e) {
+      throw toEtcdError(e, `journal range ${start.toString("utf8")}`);
+    }
+    revision ??= res.header.revision; // one revision for every page
+    for (const kv of res.kvs) out.push({ key: kv.key.toString("utf8"), value: kv.value });
+    if (!res.more || res.kvs.length === 0) return out;
+    start = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
+  }
+}
+
+/** Every key under `base` (the journal's chunk prefix), in key (time) order. */
+export async function readJournalKeys(etcd: EtcdClient, base: string): Promise<string[]> {
+  const client = raw(etcd);
+  const b = Buffer.from(base);
+  return (await pagedRange(client, b, prefixRangeEnd(b), true, KEY_PAGE)).map((kv) => kv.key);
+}
+
+/**
+ * What says whether the chunk keys changed since a read: how many there are and the newest
+ * mod_revision among them (a put moves the latter, a trim the former), from one count-only
+ * and one keys-only read of a single key.
+ */
+export async function journalKeysVersion(etcd: EtcdClient, base: string): Promise<string> {
+  const client = raw(etcd);
+  const b = Buffer.from(base);
+  try {
+    const [count, newest] = await Promise.all([
+      client.kv.range({ key: b, range_end: prefixRangeEnd(b), count_only: true }),
+      client.kv.range({
+        key: b,
+        range_end: prefixRangeEnd(b),
+        keys_only: true,
+        limit: 1,
+        sort_order: "Descend",
+        sort_target: "Mod",
+      }),
+    ]);
+    return `${count.count}:${newest.kvs[0]?.mod_revision ?? 0}`;
+  } catch (e) {
+    throw toEtcdError(e, `journal keys version ${base}`);
+  }
+}
+
+/** The chunk keys after `afterKey` (exclusive), in key order: what a writer appended since. */
+export async function readJournalKeysAfter(etcd: EtcdClient, base: string, afterKey: string): Promise<string[]> {
+  const client = raw(etcd);
+  const b = Buffer.from(base);
+  const from = Buffer.concat([Buffer.from(afterKey), Buffer.from([0])]);
+  return (await pagedRange(client, from, prefixRangeEnd(b), true, KEY_PAGE)).map((kv) => kv.key);
+}
+
+/** The chunks with keys in [fromKey, toKey) (`toKey` null: to the end of `base`). */
+export async function readJournalValues(
+  etcd: EtcdClient,
+  base: string,
+  fromKey: string,
+  toKey: string | null,
+): Promise<{ key: string; value: Buffer }[]> {
+  const client = raw(etcd);
+  return pagedRange(
+    client,
+    Buffer.from(fromKey),
+    toKey === null ? prefixRangeEnd(Buffer.from(base)) : Buffer.from(toKey),
+    false,
+    VALUE_PAGE,
+  );
+}
+
+/** A small value (the trim marker), or null. */
+export async function readJournalMarker(etcd: EtcdClient, key: string): Promise<string | null> {
+  const client = raw(etcd);
+  try {
+    const res = await client.kv.range({ key: Buffer.from(key) });
+    return res.kvs[0]?.value.toString("utf8") ?? null;
+  } catch (e) {
+    throw toEtcdError(e, `read ${key}`);
+  }
+}
+
+/**
+ * Replaces the stored chunks `parts` (consecutive keys, in key order) by `rollup` in one
+ * txn, guarded: only while `holder` holds the election key, only while the first and last
+ * parts are still there and the rollup is not (a second writer that rolled them up first
+ * leaves nothing to do twice). The parts go by two range deletes around the rollup's own
+ * key (it sorts among them; a txn cannot put a key its delete covers). False: not done.
+ */
+export async function replaceJournalChunks(
+  etcd: EtcdClient,
+  holder: { key: string; replica: string },
+  parts: readonly string[],
+  rollup: { key: string; value: Buffer },
+): Promise<boolean> {
+  const client = raw(etcd);
+  const first = parts[0];
+  const end = `${parts[parts.length - 1]}\u0000`;
+  const after = `${rollup.key}\u0000`;
+  const deletes: { start: string; end: string }[] = [];
+  if (first < rollup.key) deletes.push({ start: first, end: rollup.key < end ? rollup.key : end });
+  if (after < end) deletes.push({ start: after > first ? after : first, end });
+  try {
+    const res = await client
+      .if(holder.key, "Value", "==", holder.replica)
+      .and(first, "Version", ">", 0)
+      .and(parts[parts.length - 1], "Version", ">", 0)
+      .and(rollup.key, "Version", "==", 0)
+      .then(
+        client.put(rollup.key).value(rollup.value),
+        ...deletes.map((d) => client.delete().inRange({ start: d.start, end: d.end })),
+      )
+      .commit();
+    return res.succeeded;
+  } catch (e) {
+    throw toEtcdError(e, `journal rollup ${rollup.key}`);
+  }
+}

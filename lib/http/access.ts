@@ -1,0 +1,37 @@
+import "server-only";
+// Access for every endpoint (console-api.md "Security"), decided here and nowhere else so
+// no handler can forget it: reads are open, or need a viewer token when
+// CONSOLE_VIEWER_TOKENS is set (lib/auth's readGate); writes need an admin (bearer token or
+// session) and a same-origin request; with no admin tokens every write is refused.
+import { authorize, checkSameOrigin, isAuthError, type Principal } from "@/lib/auth";
+import { readGate } from "@/lib/auth/read-gate";
+import { processWide } from "@/lib/schema/process-wide";
+import { ApiError } from "./errors";
+
+/** Answers null when the request may read, or the error Response to send instead. */
+export type ReadAuthorizer = (request: Request) => Promise<Response | null>;
+
+type Slot = { authorize: ReadAuthorizer };
+
+const slot = () => processWide<Slot>("scheduler-console.read-authorizer", () => ({ authorize: readGate }));
+
+export function authorizeRead(request: Request): Promise<Response | null> {
+  return slot().authorize(request);
+}
+
+/** The admin sending this write, or an ApiError: 401 unauthorized, 403 forbidden / cross_site / read_only. */
+export async function authorizeAdmin(request: Request): Promise<Principal> {
+  try {
+    return await authorize(request, "write");
+  } catch (e) {
+    if (isAuthError(e)) throw new ApiError(e.status, e.code, e.message);
+    throw e;
+  }
+}
+
+/** Every request that is not a GET or HEAD changes something or costs a plan: same-origin only. */
+export function requireSameOrigin(request: Request): void {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  const origin = checkSameOrigin(request.headers, request.url);
+  if (!origin.ok) throw new ApiError(403, "cross_site", `Cross-site request refused (${origin.reason}).`);
+}

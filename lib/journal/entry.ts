@@ -1,0 +1,86 @@
+// One table's journal entry (console-api.md "Additions (third version)", "The decision
+// journal"): what a live plan decided for it — class, verdict (state, code, executor),
+// write-turn state, shadow outcome and the demand facts its wait and score grow from
+// (./demand.ts) — and the diff that keeps only the tables whose entry
+// changed between two plans. Pure: no clock, no I/O (the sampler hands plans in).
+import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
+import { factsOf, sameFacts, type DemandFacts } from "./demand";
+
+export type WriteTurnState = "held" | "stalled" | null;
+
+/** What the journal keeps of one table at one evaluation (the entry without its moment). */
+export interface TableState {
+  class: string;
+  verdict: { state: "would_place" | "would_skip"; code: string | null; executor: string | null };
+  write_turn: WriteTurnState;
+  shadow_outcome: string | null;
+  /** what the pending generations, wait and score at any `now` derive from (absent in chunks written before it was kept: read as unknown) */
+  demand?: DemandFacts;
+}
+
+/** The moment a plan was evaluated: the revision it read and the clock it ran at. */
+export interface Evaluation {
+  revision: number;
+  /** the planner's `now` (a time-driven change is entered at the evaluation that first sees it) */
+  now_ms: number;
+}
+
+/** A journal entry as the contract names it. */
+export interface JournalEntry extends TableState {
+  target: string;
+  /** when the entry held: the evaluation's clock (the journal records live plans, planned at the wall time) */
+  at_ms: number;
+  revision: number;
+  now_ms: number;
+}
+
+/** The table's entry in a plan made at `now`, with its §6.2 shadow outcome (null when the pass named none). */
+export function tableState(t: TablePlan, shadowOutcome: string | null, now: number): TableState {
+  const v = t.verdict;
+  return {
+    class: t.class,
+    verdict:
+      v.state === "would_place"
+        ? { state: "would_place", code: null, executor: v.executor }
+        : { state: "would_skip", code: v.code, executor: null },
+    write_turn: t.write_turn === null ? null : t.write_turn.progress === "stalled" ? "stalled" : "held",
+    shadow_outcome: shadowOutcome,
+    demand: factsOf(t, now),
+  };
+}
+
+export function sameState(a: TableState, b: TableState): boolean {
+  return (
+    a.class === b.class &&
+    a.verdict.state === b.verdict.state &&
+    a.verdict.code === b.verdict.code &&
+    a.verdict.executor === b.verdict.executor &&
+    a.write_turn === b.write_turn &&
+    a.shadow_outcome === b.shadow_outcome &&
+    sameFacts(a.demand, b.demand)
+  );
+}
+
+/** What changed from `before` to `after`: tables whose entry is new or different, and tables gone. */
+export interface StateDiff {
+  changed: Map<string, TableState>;
+  removed: string[];
+}
+
+export function diffStates(before: ReadonlyMap<string, TableState>, after: ReadonlyMap<string, TableState>): StateDiff {
+  const changed = new Map<string, TableState>();
+  for (const [target, state] of after) {
+    const was = before.get(target);
+    if (!was || !sameState(was, state)) changed.set(target, state);
+  }
+  const removed: string[] = [];
+  for (const target of before.keys()) if (!after.has(target)) removed.push(target);
+  return { changed, removed };
+}
+
+/** Every table's entry in a plan; `outcomes`: the §6.2 shadow outcome by target (null: the pass was not made). */
+export function planStates(plan: FleetPlan, outcomes: ReadonlyMap<string, string> | null): Map<string, TableState> {
+  const out = new Map<string, TableState>();
+  for (const t of plan.tables) out.set(t.target, tableState(t, outcomes?.get(t.target) ?? null, plan.now_ms));
+  return out;
+}

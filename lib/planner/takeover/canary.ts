@@ -1,0 +1,88 @@
+// The canary report over a window of shadow-history samples (console-api.md "The takeover
+// gate and the canary evidence"). scheduler-model.md §6.2: the outcomes are observations,
+// not a gate — the report states levels and trends, never a verdict. Pure.
+import { OUTCOMES } from "@/lib/schema/codes";
+import { LISTED_OUTCOMES, type CanarySample, type OutcomeTrend } from "@/lib/schema/api/canary";
+
+/** Kayenta's floor: below 50 points a metric's trend says little. */
+export const MIN_CANARY_SAMPLES = 50;
+/** A table is chronic when it is in one listed outcome in at least this share of the samples. */
+export const CHRONIC_SHARE = 0.5;
+/** §6.2 canary doc: these should trend down (discovery_miss) or stay ≈ 0 (phantom_task). */
+export const SHOULD_FALL = ["discovery_miss", "phantom_task"] as const;
+
+const DAY_MS = 86_400_000;
+type Outcome = (typeof OUTCOMES)[number];
+
+/** Least-squares slope of (t, y), per day; null below two distinct times. */
+export function trendPerDay(points: ReadonlyArray<{ t: number; y: number }>): number | null {
+  if (points.length < 2) return null;
+  const n = points.length;
+  const mt = points.reduce((s, p) => s + p.t, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (const p of points) {
+    num += (p.t - mt) * (p.y - my);
+    den += (p.t - mt) ** 2;
+  }
+  return den === 0 ? null : (num / den) * DAY_MS;
+}
+
+export interface CanaryHistoryReport {
+  samples: number;
+  enough_data: boolean;
+  outcomes: Record<Outcome, OutcomeTrend>;
+  agreement: { placements_agree_share: number | null; samples: number };
+  chronic: Array<{ target: string; outcome: (typeof LISTED_OUTCOMES)[number]; share: number; samples: number }>;
+  rising: Outcome[];
+}
+
+/** The report of `samples` (already cut to the window, oldest first). */
+export function canaryHistoryReport(samples: readonly CanarySample[]): CanaryHistoryReport {
+  const outcomes = {} as Record<Outcome, OutcomeTrend>;
+  for (const o of OUTCOMES) {
+    const points = samples.map((s) => ({ t: s.at_ms, y: s.outcomes[o] }));
+    outcomes[o] = {
+      mean: points.length ? points.reduce((a, p) => a + p.y, 0) / points.length : null,
+      first: points.length ? points[0].y : null,
+      last: points.length ? points[points.length - 1].y : null,
+      trend_per_day: trendPerDay(points),
+    };
+  }
+  const withAgreement = samples.filter((s) => s.placements_agree !== undefined);
+  const agreed = withAgreement.filter((s) => s.placements_agree).length;
+  const listing = samples.filter((s) => s.tables !== undefined);
+  const counts = new Map<string, number>();
+  for (const s of listing)
+    for (const o of LISTED_OUTCOMES)
+      for (const t of s.tables?.[o] ?? []) counts.set(`${o}\u0000${t}`, (counts.get(`${o}\u0000${t}`) ?? 0) + 1);
+  const chronic = [...counts]
+    .map(([k, n]) => {
+      const [outcome, target] = k.split("\u0000") as [(typeof LISTED_OUTCOMES)[number], string];
+      return { target, outcome, share: n / listing.length, samples: n };
+    })
+    .filter((c) => c.share >= CHRONIC_SHARE)
+    .sort(
+      (a, b) =>
+        b.share - a.share ||
+        (a.target < b.target ? -1 : a.target > b.target ? 1 : 0) ||
+        (a.outcome < b.outcome ? -1 : 1),
+    );
+  // "rises": the window's trend is up and it ended above where it began
+  const rising = SHOULD_FALL.filter((o) => {
+    const t = outcomes[o];
+    return t.trend_per_day !== null && t.trend_per_day > 0 && t.last !== null && t.first !== null && t.last > t.first;
+  });
+  return {
+    samples: samples.length,
+    enough_data: samples.length >= MIN_CANARY_SAMPLES,
+    outcomes,
+    agreement: {
+      placements_agree_share: withAgreement.length ? agreed / withAgreement.length : null,
+      samples: withAgreement.length,
+    },
+    chronic,
+    rising,
+  };
+}

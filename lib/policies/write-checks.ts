@@ -1,0 +1,150 @@
+import "server-only";
+// The checks a policy write passes before anything is written (console-api.md "PUT
+// /api/v1/policies/{target}", Additions "Policy edits an admin can trust" and "Policy
+// edits on a live fleet"): ONE ordered list, run first to last; the first to refuse answers
+// and nothing is written. A new gate (e.g. the takeover gate of the third version) is one
+// more entry in POLICY_WRITE_CHECKS at its place in the order.
+import type { Principal } from "@/lib/auth";
+import type { StoredPolicy } from "./store";
+import { changesExcept, decisionChanges, noDecisionChange } from "@/lib/planner/plan";
+import { sameSettings } from "@/lib/planner/policy";
+import { previewDigestSchema } from "@/lib/schema/api/policies";
+import type { PolicyDocument } from "@/lib/schema/policy";
+import type { FleetSnapshot } from "@/lib/snapshot/types";
+import { ApiError } from "@/lib/http/errors";
+import { evaluatePreview, reviewedEffect } from "./preview";
+
+/** Everything a check may look at; checks read, never write. */
+export interface PolicyWriteContext {
+  target: string;
+  action: "put" | "delete";
+  /** the validated document to store (null for a DELETE) */
+  doc: PolicyDocument | null;
+  /** what is stored now (modRevision 0: nothing) */
+  stored: StoredPolicy;
+  ifMatch: number;
+  principal: Principal;
+  /** the request's headers (X-Preview-Digest, and any header a later gate reads) */
+  headers: Headers;
+}
+
+export interface PolicyWriteCheck {
+  name: string;
+  check: (ctx: PolicyWriteContext) => Promise<void> | void;
+}
+
+export function conflict(target: string, current: StoredPolicy): ApiError {
+  return new ApiError(
+    412,
+    "precondition_failed",
+    `The policy of ${target} changed since you read it (now mod_revision ${current.modRevision}).`,
+    { stored: current.modRevision === 0 ? null : current.doc, mod_revision: current.modRevision },
+    { etag: String(current.modRevision) },
+  );
+}
+
+/** 412: the editor read another version than the one stored now. */
+const ifMatch: PolicyWriteCheck = {
+  name: "if_match",
+  check: ({ target, stored, ifMatch: expected }) => {
+    if (stored.modRevision !== expected) throw conflict(target, stored);
+  },
+};
+
+/** 404: a DELETE of an override that does not exist. */
+const somethingToDelete: PolicyWriteCheck = {
+  name: "something_to_delete",
+  check: ({ target, action, stored }) => {
+    if (action === "delete" && stored.modRevision === 0) {
+      throw new ApiError(
+        404,
+        "not_found",
+        `${target} has no policy override to delete.`,
+        { stored: null, mod_revision: 0 },
+        { etag: "0" },
+      );
+    }
+  },
+};
+
+/** 422 no_change: the document says what is stored already (console-api.md third version). */
+const noChange: PolicyWriteCheck = {
+  name: "no_change",
+  check: ({ target, action, doc, stored }) => {
+    if (action !== "put" || stored.badJson !== undefined) return;
+    if (sameSettings(stored.modRevision === 0 ? null : stored.doc, doc)) {
+      throw new ApiError(
+        422,
+        "no_change",
+        `Nothing to save: the document equals the stored policy of ${target} (mod_revision ${stored.modRevision}).`,
+        { mod_revision: stored.modRevision },
+      );
+    }
+  },
+};
+
+/** Targets with a record of their own written after `revision` (their writer, merger or executor moved them). */
+function movedSince(snapshot: FleetSnapshot, revision: number): Set<string> {
+  const moved = new Set<string>();
+  const lists = [
+    snapshot.demandEvents,
+    snapshot.demandTables,
+    snapshot.assignments,
+    snapshot.mergeFailures,
+    snapshot.mergeExecutions,
+    snapshot.targetLocks,
+    snapshot.mergeClaims,
+    snapshot.cooldowns,
+    snapshot.catchupActive,
+    snapshot.compactPreparations,
+    snapshot.compactCommitReady,
+  ];
+  for (const list of lists) for (const e of list) if (e.modRevision > revision) moved.add(e.target);
+  return moved;
+}
+
+/**
+ * 409 preview_stale (console-api.md third version: stale means material). The effect of
+ * saving now is evaluated at the moment the admin's preview was (so the clock alone never
+ * refuses) and compared with the reviewed decision sets. A difference is material unless
+ * it is only on tables whose own records moved since the review: their writer or merger
+ * moved them, and the reviewed rule applies to them as reviewed. The refusal names the
+ * material changes, beside the fresh preview to confirm.
+ */
+const previewStale: PolicyWriteCheck = {
+  name: "preview_digest",
+  check: async ({ target, doc, headers }) => {
+    const raw = headers.get("x-preview-digest");
+    if (raw === null) return;
+    const parsed = previewDigestSchema.safeParse(raw.trim());
+    if (!parsed.success) {
+      const message = parsed.error.issues[0]?.message ?? "invalid digest";
+      throw new ApiError(422, "invalid_policy", `digest: ${message}`, { issues: [{ path: "digest", message }] });
+    }
+    const reviewed = reviewedEffect(parsed.data);
+    const fresh = await evaluatePreview(target, doc, reviewed?.nowMs ?? Date.now());
+    if (fresh.preview.digest === parsed.data) return;
+    let changed = null;
+    if (reviewed) {
+      const moved = movedSince(fresh.view.snapshot, reviewed.revision);
+      changed = changesExcept(decisionChanges(reviewed.sets, fresh.sets), (t) => moved.has(t));
+      if (noDecisionChange(changed)) return;
+    }
+    throw new ApiError(
+      409,
+      "preview_stale",
+      "The fleet moved since your preview: saving now would change it differently. Review what changed and confirm the fresh preview.",
+      { preview: fresh.preview, changed, reviewed_revision: reviewed?.revision ?? null },
+    );
+  },
+};
+
+/** The order matters: version first (412), then what the write is, then what it does. */
+export const POLICY_WRITE_CHECKS: readonly PolicyWriteCheck[] = [ifMatch, somethingToDelete, noChange, previewStale];
+
+export async function runWriteChecks(
+  ctx: PolicyWriteContext,
+  checks: readonly PolicyWriteCheck[] = POLICY_WRITE_CHECKS,
+): Promise<void> {
+  for (const { check } of checks) await check(ctx);
+}

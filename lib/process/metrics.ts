@@ -1,0 +1,13 @@
+import "server-only";
+// GET /api/metrics: the process's metrics (lib/metrics) as Prometheus text, so the route
+// handler stays "parse, call, return" over lib/process.
+import { metrics } from "@/lib/metrics";
+import { refreshFleetGauges } from "./fleet-gauges";
+
+export async function metricsResponse(): Promise<Response> {
+  await refreshFleetGauges(); // the fleet gauges from the live plan
+  const { registry } = metrics();
+  return new Response(await registry.metrics(), {
+    headers: { "content-type": registry.contentType, "cache-control": "no-store" },
+  });
+}

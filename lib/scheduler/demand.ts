@@ -1,0 +1,255 @@
+import "server-only";
+// GET /api/v1/scheduler/demand (list): the planner's table rows at one revision, filtered,
+// sorted and paged by an opaque cursor that pins the revision and `now` of the first page.
+import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
+import type { DemandChanges, DemandList, DemandPatch, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
+import { fleetView, type FleetView } from "@/lib/live/fleet-view";
+import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
+import { decodeCursor, encodeCursor, queryFingerprint } from "@/lib/http/cursor";
+import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
+import { ApiError } from "@/lib/http/errors";
+import { digestOf, knownDigest, listingChanges, listingName, movingFields } from "@/lib/http/listing";
+import { snapshotMeta } from "@/lib/time/evaluation";
+import { planFor, type Planned } from "@/lib/live/plan";
+import { sortTables, tableNeedle, targetHas, type SortDirection } from "@/lib/words/table-order";
+import { skippedSummary } from "./skipped";
+import { BoundedMap } from "@/lib/schema/bounded-map";
+
+export function tableSummary(t: TablePlan): TableSummary {
+  return {
+    target: t.target,
+    class: t.class,
+    class_rank: t.class_rank,
+    reason: t.reason,
+    score: t.score,
+    pending_generations: t.pending_generations,
+    pending_bytes: t.pending_bytes,
+    oldest_pending_ms: t.oldest_pending_ms,
+    age_bound: t.age_bound,
+    wait_ms: t.wait_ms,
+    shards: t.shards,
+    backlog_class: t.backlog_class,
+    verdict: t.verdict,
+    execution: t.execution,
+    position: t.position,
+    clock_skew_ms: t.clock_skew?.ahead_ms ?? null,
+  };
+}
+
+/** console-api.md sorts: each column's natural direction (`order` absent). */
+const NATURAL: Record<DemandQuery["sort"], SortDirection> = {
+  planner: "asc",
+  pending: "desc",
+  score: "desc",
+  wait: "desc",
+  target: "asc",
+  position: "asc",
+};
+
+/** The listing's rows: filtered, then in the one table order (lib/words/table-order.ts) the page uses too. */
+export function selectTables(tables: readonly TablePlan[], q: DemandQuery): TablePlan[] {
+  const classes = q.class.length > 0 ? new Set<string>(q.class) : null;
+  const backlogs = q.backlog.length > 0 ? new Set<string>(q.backlog) : null;
+  const needle = tableNeedle(q.q);
+  const idleShown = q.include_idle || (classes?.has("idle") ?? false);
+  const direction = q.order ?? NATURAL[q.sort];
+  // the default list: planner order as planned, idle tables (listed last) left out or not
+  if (q.sort === "planner" && direction === "asc" && !classes && !backlogs && !needle && !q.verdict)
+    return idleShown ? tables.slice() : tables.filter((t) => t.class !== "idle");
+  const rows = tables.filter(
+    (t) =>
+      (t.class !== "idle" || idleShown) &&
+      (!classes || classes.has(t.class)) &&
+      (!backlogs || backlogs.has(t.backlog_class)) &&
+      targetHas(t.target, needle) &&
+      (!q.verdict || t.verdict.state === q.verdict),
+  );
+  return sortTables(rows, q.sort, direction);
+}
+
+/**
+ * A plan's filtered and sorted rows, per query fingerprint: every page and every repeat of
+ * a listing on the same plan shares them (no per-request pass over the 13k rows).
+ */
+const SELECTIONS_PER_PLAN = 8;
+const selections = new WeakMap<FleetPlan, BoundedMap<string, TablePlan[]>>();
+
+function selectionOf(plan: FleetPlan, q: DemandQuery): TablePlan[] {
+  let byQuery = selections.get(plan);
+  if (!byQuery)
+    selections.set(plan, (byQuery = new BoundedMap({ evict: "least-recently-set", maxEntries: SELECTIONS_PER_PLAN })));
+  const key = queryFingerprint(filtersOf(q));
+  let rows = byQuery.get(key);
+  if (!rows) {
+    rows = selectTables(plan.tables, q);
+    byQuery.set(key, rows); // first made, first out
+  }
+  return rows;
+}
+
+type Filters = [
+  boolean,
+  string[],
+  string[],
+  string,
+  DemandQuery["sort"],
+  "asc" | "desc" | null,
+  DemandQuery["verdict"] | null,
+];
+
+const filtersOf = (q: DemandQuery): Filters => [
+  q.include_idle,
+  q.class,
+  q.backlog,
+  q.q ?? "",
+  q.sort,
+  q.order ?? null,
+  q.verdict ?? null,
+];
+const DEFAULT_FILTERS = queryFingerprint([false, [], [], "", "planner", null, null]);
+
+function withFilters(q: DemandQuery, f: Filters): DemandQuery {
+  return {
+    ...q,
+    include_idle: f[0],
+    class: f[1] as DemandQuery["class"],
+    backlog: f[2] as DemandQuery["backlog"],
+    q: f[3] || undefined,
+    sort: f[4],
+    order: f[5] ?? undefined,
+    verdict: f[6] ?? undefined,
+  };
+}
+
+const mismatch = (path: string, message: string) =>
+  new ApiError(400, "invalid_query", `${path}: ${message}`, {
+    issues: [{ path: [path], code: "cursor_mismatch", message }],
+  });
+
+/** The view, `now`, offset and effective query of a request (first page, or a cursor's next page). */
+async function resolvePage(
+  q: DemandQuery,
+): Promise<{ view: FleetView; now: number | undefined; offset: number; query: DemandQuery; fingerprint: string }> {
+  const fingerprint = queryFingerprint(filtersOf(q));
+  if (q.cursor === undefined) {
+    return { view: await fleetView(q.revision), now: q.now_ms, offset: 0, query: q, fingerprint };
+  }
+  const c = decodeCursor(q.cursor);
+  // a bare cursor continues its own listing; explicit filters must be the cursor's
+  if (c.query !== fingerprint && fingerprint !== DEFAULT_FILTERS)
+    throw mismatch("cursor", "the cursor belongs to a query with other filters or sort");
+  if (q.revision !== undefined && q.revision !== c.revision)
+    throw mismatch("revision", "differs from the cursor's revision");
+  if (q.now_ms !== undefined && q.now_ms !== c.now) throw mismatch("now_ms", "differs from the cursor's now_ms");
+  return {
+    view: await fleetView(c.revision),
+    now: c.now,
+    offset: c.offset,
+    query: withFilters(q, c.filters as Filters),
+    fingerprint: c.query,
+  };
+}
+
+type Page = Awaited<ReturnType<typeof resolvePage>>;
+
+/** The list as a cacheable answer: its bytes follow from the plan, the view and the page asked for. */
+export async function demandListAnswer(q: DemandQuery): Promise<Cacheable> {
+  if (q.since !== undefined) return changesAnswer(q, q.since);
+  const page0 = await resolvePage(q);
+  const planned = await planFor(page0.view, { now_ms: page0.now, now: q.now });
+  const { offset, query, fingerprint } = page0;
+  const name = listingName(planned, fingerprint);
+  const selected = selectionOf(planned.plan, query);
+  // the last page completes the listing a client now holds: keep its digest for `?since=`
+  if (offset + q.limit >= selected.length) digestOf(name, fingerprint, selected, tableSummary);
+  const key = answerKey(
+    "demand",
+    identityOf(planned.plan),
+    viewKey(planned.view, planned.evaluation),
+    planned.now,
+    fingerprint,
+    offset,
+    q.limit,
+  );
+  return cacheable(key, () => listBody(planned, page0, q.limit));
+}
+
+/** `?since=<listing>`: the whole listing as changes to the one named (lib/schema/api/demand.ts demandChanges). */
+async function changesAnswer(q: DemandQuery, since: string): Promise<Cacheable> {
+  if (q.cursor !== undefined) throw mismatch("since", "changes since a listing are not paged: send it without cursor");
+  const fingerprint = queryFingerprint(filtersOf(q));
+  const base = knownDigest(since);
+  if (base && base.fingerprint !== fingerprint)
+    throw mismatch("since", "the listing belongs to a query with other filters or sort");
+  const planned = await planFor(await fleetView(q.revision), { now_ms: q.now_ms, now: q.now });
+  const key = answerKey(
+    "demand-changes",
+    identityOf(planned.plan),
+    viewKey(planned.view, planned.evaluation),
+    planned.now,
+    fingerprint,
+    since,
+    base !== undefined,
+  );
+  return cacheable(key, (): DemandChanges => {
+    const selected = selectionOf(planned.plan, q);
+    const name = listingName(planned, fingerprint);
+    const next = digestOf(name, fingerprint, selected, tableSummary);
+    const changes = base && listingChanges(base, next);
+    return {
+      ...envelope(planned, selected),
+      listing: name,
+      changes: changes
+        ? {
+            since,
+            rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })),
+            patches: changes.patched.map((at) => [at, ...movingFields(tableSummary(selected[at]))] as DemandPatch),
+            removed: changes.removed,
+          }
+        : null,
+    };
+  });
+}
+
+/** The list's body, for callers inside the services and tests (the route serves the cacheable answer). */
+export async function demandList(q: DemandQuery): Promise<DemandList> {
+  return (await demandListAnswer(q)).body() as DemandList;
+}
+
+/** What a list answer says about the whole plan, besides its rows. */
+function envelope({ view, now, plan, evaluation }: Planned, selected: readonly TablePlan[]) {
+  const leader = view.snapshot.leader?.record ?? null;
+  return {
+    ...snapshotMeta(view, evaluation),
+    now_ms: now,
+    leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
+    total_tables: plan.total_tables,
+    tables_with_pending: plan.tables_with_pending,
+    matched: selected.length,
+    clock_skew_tables: plan.clock_skew_tables,
+    counts: plan.counts,
+    skipped: skippedSummary(view.snapshot),
+  };
+}
+
+function listBody(planned: Planned, { offset, query, fingerprint }: Page, limit: number): DemandList {
+  const { view, now, plan } = planned;
+  const selected = selectionOf(plan, query);
+  const page = selected.slice(offset, offset + limit);
+  const next =
+    offset + limit < selected.length
+      ? encodeCursor({
+          revision: view.revision,
+          now,
+          offset: offset + limit,
+          query: fingerprint,
+          filters: filtersOf(query),
+        })
+      : null;
+  return {
+    ...envelope(planned, selected),
+    tables: page.map(tableSummary),
+    next_cursor: next,
+    listing: listingName(planned, fingerprint),
+  };
+}

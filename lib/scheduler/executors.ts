@@ -1,0 +1,164 @@
+import "server-only";
+// GET /api/v1/scheduler/executors: heartbeats with headroom from assignments (§5.2, never
+// from bytes_free_sample) and orphan rows for assignments whose executor has no heartbeat.
+// Headroom is shown both ways (console-api.md "Headroom is shown both ways"): the master's
+// fold counts `shadow` rows, the design planner leaves them out (§6.2 step 3).
+import { bytesFree, foldHeadroom, slotsFree, type HeadroomRow } from "@/lib/planner/headroom";
+import { IDLE_TIMEOUT_SECS } from "@/lib/planner/progress";
+import { UNFINISHED_PHASES, progressState } from "@/lib/planner/plan/write-turn";
+import type { TaskKind } from "@/lib/schema/kinds";
+import type { ExecutorExecution, ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
+import type { ReadQuery } from "@/lib/schema/api/common";
+import type { FleetPlan } from "@/lib/planner/plan/types";
+import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
+import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
+import { fleetView, type FleetView } from "@/lib/live/fleet-view";
+import { snapshotMeta, type Evaluation } from "@/lib/time/evaluation";
+import { planFor } from "@/lib/live/plan";
+
+function dedupe(rows: ExecutorExecution[]): ExecutorExecution[] {
+  return rows.filter((r, i) => rows.findIndex((x) => x.execution_id === r.execution_id) === i);
+}
+
+function slotsFreeOf(row: HeadroomRow, kinds: Iterable<string>): Record<string, number> {
+  const free: Record<string, number> = {};
+  for (const k of kinds) free[k] = slotsFree(row, k as TaskKind);
+  return free;
+}
+
+/**
+ * GET /scheduler/executors as a cacheable answer, from the same plan the table pages answer
+ * from (one answer: a table page's "merge running on worker-1" and the worker-1 card read
+ * the same write turn), evaluated at that plan's clock: every relative time counts from the
+ * answer's `now_ms` (console-api.md "One answer, as of its moment").
+ */
+export async function executorsAnswer(query: ReadQuery): Promise<Cacheable> {
+  const planned = await planFor(await fleetView(query.revision), { now_ms: query.now_ms, now: query.now });
+  const { view, evaluation } = planned;
+  return cacheable(answerKey("executors", identityOf(planned.plan), viewKey(view, evaluation)), () =>
+    executorsResponse(view, evaluation, planned.plan),
+  );
+}
+
+/**
+ * What runs where (console-api.md "One answer, as of its moment"): the unfinished
+ * `merge-executions/` records whose endpoint or instance names the executor, with the write
+ * turn's progress judged as the table page's verdict judges it (§7.1, this replica's clock).
+ */
+function executionsByExecutor(view: FleetView, now: number, plan?: FleetPlan): Map<string, ExecutorExecution[]> {
+  const { snapshot } = view;
+  const turns = new Map(
+    (plan?.tables ?? []).flatMap((t) =>
+      t.write_turn ? [[t.write_turn.execution_id, t.write_turn.progress] as const] : [],
+    ),
+  );
+  const sequences = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p.progress.sequence]));
+  const out = new Map<string, ExecutorExecution[]>();
+  const sorted = [...snapshot.mergeExecutions].sort((a, b) =>
+    a.execution.id < b.execution.id ? -1 : a.execution.id > b.execution.id ? 1 : 0,
+  );
+  for (const { execution: e } of sorted) {
+    if (!UNFINISHED_PHASES.has(e.phase)) continue;
+    const sequence = sequences.get(e.id) ?? null;
+    const clock = view.sequenceClocks.get(e.id);
+    const last = clock && clock.sequence === sequence ? clock.changed_at_ms : null;
+    const row: ExecutorExecution = {
+      execution_id: e.id,
+      target: e.target,
+      phase: e.phase,
+      progress:
+        turns.get(e.id) ??
+        progressState(
+          { sequence, last_progress_ms: last, advanced: false },
+          e.idle_timeout_secs || IDLE_TIMEOUT_SECS,
+          now,
+        ),
+      sequence,
+    };
+    for (const name of new Set([e.endpoint, e.instance].filter(Boolean)))
+      out.set(name, [...(out.get(name) ?? []), row]);
+  }
+  return out;
+}
+
+export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan?: FleetPlan): ExecutorsResponse {
+  const { snapshot } = view;
+  const now = evaluation?.now ?? view.readAtMs;
+  const running = executionsByExecutor(view, now, plan);
+  const heartbeats = new Map(snapshot.executors.map((e) => [e.id, e.heartbeat]));
+  const assignments = snapshot.assignments.map((a) => a.assignment);
+  const rows = foldHeadroom(snapshot.executors, assignments);
+  const withoutShadow = new Map(
+    foldHeadroom(snapshot.executors, assignments, { countShadow: false }).map((r) => [r.executor, r]),
+  );
+  const shadowCount = new Map<string, number>();
+  for (const a of assignments)
+    if (a.state === "shadow") shadowCount.set(a.executor, (shadowCount.get(a.executor) ?? 0) + 1);
+  const executors: ExecutorRow[] = rows.map((row) => {
+    const hb = heartbeats.get(row.executor);
+    const bare = withoutShadow.get(row.executor)!;
+    const kinds = new Set<string>([...Object.keys(row.slots_total), ...Object.keys(row.slots_reserved)]);
+    return {
+      id: row.executor,
+      kind: row.kind,
+      instance: hb?.instance ?? null,
+      version: hb?.version ?? null,
+      kinds: hb?.kinds ?? [],
+      // the master's fold (§5.2): an orphan row is draining; pages say "orphan"
+      draining: row.draining,
+      orphan: row.orphan,
+      heartbeat_ms: hb?.heartbeat_ms ?? null,
+      heartbeat_age_ms: hb ? Math.max(0, now - hb.heartbeat_ms) : null,
+      executions: dedupe([
+        ...(running.get(row.executor) ?? []),
+        ...(hb?.instance && hb.instance !== row.executor ? (running.get(hb.instance) ?? []) : []),
+      ]),
+      slots_total: row.slots_total as Record<string, number>,
+      slots_reserved: row.slots_reserved as Record<string, number>,
+      slots_free: slotsFreeOf(row, kinds),
+      bytes_total: row.bytes_total,
+      bytes_reserved: row.bytes_reserved,
+      bytes_free: bytesFree(row),
+      bytes_free_sample: hb?.bytes_free_sample ?? null,
+      assignments: row.assignments,
+      slots_reserved_excluding_shadow: bare.slots_reserved as Record<string, number>,
+      slots_free_excluding_shadow: slotsFreeOf(bare, kinds),
+      bytes_reserved_excluding_shadow: bare.bytes_reserved,
+      bytes_free_excluding_shadow: bytesFree(bare),
+      shadow_assignments: shadowCount.get(row.executor) ?? 0,
+      overcommitted_bytes: row.bytes_total > 0 ? Math.max(0, row.bytes_reserved - row.bytes_total) : 0,
+    };
+  });
+  const totalSlots: Record<string, number> = {};
+  let freeBytes = 0;
+  let freeBytesBare = 0;
+  let totalBytes = 0;
+  let unbudgeted = 0;
+  for (const e of executors) {
+    if (e.orphan) continue;
+    if (e.bytes_total === 0) unbudgeted++;
+    if (e.draining) continue; // draining and orphan rows take nothing (§5.5)
+    for (const [k, n] of Object.entries(e.slots_free)) totalSlots[k] = (totalSlots[k] ?? 0) + n;
+    // bytes_total = 0 means "no byte check", not "0 B free": such executors stay out of byte totals
+    if (e.bytes_total === 0) continue;
+    freeBytes += e.bytes_free;
+    freeBytesBare += e.bytes_free_excluding_shadow;
+    totalBytes += e.bytes_total;
+  }
+  return {
+    ...snapshotMeta(view, evaluation),
+    now_ms: now,
+    executors,
+    totals: {
+      executors: executors.filter((e) => !e.orphan).length,
+      draining: executors.filter((e) => e.draining && !e.orphan).length,
+      orphans: executors.filter((e) => e.orphan).length,
+      unbudgeted,
+      slots_free: totalSlots,
+      bytes_free: freeBytes,
+      bytes_free_excluding_shadow: freeBytesBare,
+      bytes_total: totalBytes,
+      overcommitted: executors.filter((e) => e.overcommitted_bytes > 0).length,
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// GET /api/v1/canary (console-api.md "The takeover gate and the canary evidence";
+// scheduler-model.md §6.2: the shadow outcomes are observations, not a gate).
+import { z } from "zod";
+import { OUTCOMES } from "@/lib/schema/codes";
+import { readQuerySchema } from "./common";
+import { outcomeCountsSchema, shadowSampleSchema } from "./shadow";
+import { windowParamSchema } from "./fleet";
+
+export const canaryQuery = readQuerySchema.extend({ window_ms: windowParamSchema });
+export type CanaryQuery = z.output<typeof canaryQuery>;
+
+/** The outcomes whose tables a sample lists (the canary's disagreements, §6.2 "continuity"). */
+export const LISTED_OUTCOMES = ["discovery_miss", "phantom_task"] as const;
+
+/**
+ * A shadow-history sample as the sampler stores it for the canary: the counts, plus whether
+ * the console's and the master's shadow placements agreed and the tables of the listed
+ * outcomes (cut at a character budget, `tables_truncated`). Older samples lack the extras.
+ */
+export const canarySample = shadowSampleSchema.extend({
+  placements_agree: z.boolean().optional(),
+  tables: z.partialRecord(z.enum(LISTED_OUTCOMES), z.array(z.string())).optional(),
+  tables_truncated: z.boolean().optional(),
+});
+export type CanarySample = z.infer<typeof canarySample>;
+
+const outcomeTrend = z.object({
+  mean: z.number().nullable(),
+  first: z.number().nullable(),
+  last: z.number().nullable(),
+  /** least-squares slope over the window, per day (null below two samples) */
+  trend_per_day: z.number().nullable(),
+});
+export type OutcomeTrend = z.infer<typeof outcomeTrend>;
+
+export const canaryResponseSchema = z.object({
+  revision: z.number().int(),
+  now_ms: z.number().int(),
+  window_ms: z.number().int(),
+  from_ms: z.number().int(),
+  to_ms: z.number().int(),
+  samples: z.number().int(),
+  /** fewer than MIN_CANARY_SAMPLES samples: the trends are shown, but say little */
+  enough_data: z.boolean(),
+  outcomes: z.object(
+    Object.fromEntries(OUTCOMES.map((o) => [o, outcomeTrend])) as Record<
+      (typeof OUTCOMES)[number],
+      typeof outcomeTrend
+    >,
+  ),
+  agreement: z.object({ placements_agree_share: z.number().nullable(), samples: z.number().int() }),
+  /** tables in a listed outcome in at least half of the samples that list tables */
+  chronic: z.array(
+    z.object({ target: z.string(), outcome: z.enum(LISTED_OUTCOMES), share: z.number(), samples: z.number().int() }),
+  ),
+  /** outcomes that should fall (discovery_miss, phantom_task) and rose over the window */
+  rising: z.array(z.enum(OUTCOMES)),
+  /** the comparison at the answer's revision (live, or the pin) */
+  current: z.object({ revision: z.number().int(), outcomes: outcomeCountsSchema, placements_agree: z.boolean() }),
+  /** binds the window's observations; send it as X-Evidence-Digest when setting mode planner */
+  digest: z.string(),
+});
+export type CanaryResponse = z.infer<typeof canaryResponseSchema>;

@@ -1,0 +1,233 @@
+import "server-only";
+// The live snapshot's state: every parsed entry of every family, keyed by etcd key, at one
+// revision. A watch batch re-parses only the keys it touched (with the fleet read's own
+// parsers, lib/snapshot/families.ts); `snapshot()` hands out an immutable FleetSnapshot,
+// rebuilding only the family lists that changed (an update of an existing key is a
+// copy-and-replace, not a re-sort).
+import type { WatchBatch } from "@/lib/etcd/watch";
+import { keys, splitDemandEventKey } from "@/lib/schema/keys";
+import { familyStartKey, skippedKey } from "@/lib/snapshot/build";
+import {
+  LIST_FAMILIES,
+  familyOfKey,
+  parseFamilyKv,
+  type LeaderFamilyDef,
+  type ListFamilyDef,
+} from "@/lib/snapshot/families";
+import { lowerBoundByKey } from "@/lib/snapshot/key-order";
+import type { EntryOf, FamilyLists, FamilyName, FleetSnapshot, ListField, SkippedKey } from "@/lib/snapshot/types";
+
+type Change = WatchBatch["changes"][number];
+
+interface ListState<E extends { key: string }> {
+  byKey: Map<string, E>;
+  /** the list last handed out (sorted by key) */
+  array: E[];
+  updated: Set<string>;
+  membershipChanged: boolean;
+}
+type ListStates = { [F in ListField]: ListState<EntryOf[F]> };
+
+export interface ApplyResult {
+  changedKeys: number;
+  /** demand tables whose events changed (each costs one re-fold in the next plan) */
+  changedTargets: Set<string>;
+  families: Set<FamilyName>;
+}
+
+/** Sees each applied change of a family the console reads (`deleted`: the key is gone). */
+export type OnChange = (family: FamilyName, key: string, deleted: boolean) => void;
+
+const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+function stateOf<E extends { key: string }>(array: E[]): ListState<E> {
+  return { byKey: new Map(array.map((e) => [e.key, e])), array, updated: new Set(), membershipChanged: false };
+}
+
+export class LiveStore {
+  revision: number;
+  /** bumped by every batch that changed a key the console reads (not by other keys under P) */
+  contentVersion = 0;
+  readonly readAtMs: number;
+  private lists = {} as ListStates; // every field set in the constructor
+  private leader: FleetSnapshot["leader"];
+  private leaderToken: string | null;
+  private readonly leaderKey: string;
+  private readonly demandEventsPrefix: string;
+  private skipped = new Map<string, SkippedKey>();
+  private skippedChanged = false;
+  private skippedArray: SkippedKey[];
+  private built: FleetSnapshot | null = null;
+
+  constructor(private readonly base: FleetSnapshot) {
+    this.revision = base.revision;
+    this.readAtMs = base.readAtMs;
+    this.leader = base.leader;
+    this.leaderToken = base.leaderToken;
+    this.leaderKey = keys.leader(base.prefix);
+    this.demandEventsPrefix = keys.demandEvents(base.prefix);
+    for (const family of LIST_FAMILIES) this.adopt(base, family.field);
+    for (const s of base.skipped) this.skipped.set(s.key, s);
+    this.skippedArray = base.skipped;
+    this.built = base;
+  }
+
+  private adopt<F extends ListField>(base: FamilyLists, field: F): void {
+    // TypeScript writes `T[F]` of a generic field as the intersection of every field's
+    // type, so the write goes through the one-field view of the record
+    (this.lists as Record<F, ListState<EntryOf[F]>>)[field] = stateOf(base[field]);
+  }
+
+  get prefix(): string {
+    return this.base.prefix;
+  }
+
+  /** Target of a `demand-events/` key (null when the key does not decode). */
+  demandTargetOf(key: string): string | null {
+    return splitDemandEventKey(key.slice(this.demandEventsPrefix.length))?.target ?? null;
+  }
+
+  /** The current entry of `key` in list `field` (undefined when absent or skipped). */
+  entry<F extends ListField>(field: F, key: string): EntryOf[F] | undefined {
+    const states: ListStates = this.lists;
+    return states[field].byKey.get(key);
+  }
+
+  /** Applies one watch response; keys outside the console's families only advance the revision. */
+  apply(batch: WatchBatch, onChange?: OnChange): ApplyResult {
+    const result: ApplyResult = { changedKeys: 0, changedTargets: new Set(), families: new Set() };
+    for (const change of batch.changes) {
+      const family = familyOfKey(this.base.prefix, change.kv.key);
+      if (family === null) continue;
+      result.changedKeys += 1;
+      result.families.add(family.name);
+      if (this.skipped.delete(change.kv.key)) this.skippedChanged = true;
+      if (family.field === null) this.applyLeader(family, change);
+      else this.applyList(family, change, result);
+      if (family.field === "demandEvents") {
+        const target = this.demandTargetOf(change.kv.key);
+        if (target !== null) result.changedTargets.add(target);
+      }
+      onChange?.(family.name, change.kv.key, change.type === "delete");
+    }
+    if (batch.revision > this.revision) this.revision = batch.revision;
+    if (result.changedKeys > 0) this.contentVersion += 1;
+    if (result.changedKeys > 0 || (this.built && this.built.revision !== this.revision)) this.built = null;
+    return result;
+  }
+
+  private applyList<F extends ListField>(family: ListFamilyDef<F>, change: Change, result: ApplyResult): void {
+    const states: ListStates = this.lists;
+    const state = states[family.field];
+    const key = change.kv.key;
+    const outcome = change.type === "delete" ? null : parseFamilyKv(this.base.prefix, family, change.kv);
+    if (outcome === null || !outcome.ok) {
+      if (state.byKey.delete(key)) state.membershipChanged = true;
+      if (outcome) {
+        this.skipped.set(key, skippedKey(change.kv, family.name, outcome));
+        this.skippedChanged = true;
+        if (outcome.target !== undefined) result.changedTargets.add(outcome.target);
+      }
+      return;
+    }
+    // after a build byKey holds exactly the list's keys, so an existing key is an in-place update
+    const existed = state.byKey.has(key);
+    state.byKey.set(key, outcome.entry);
+    if (existed && !state.membershipChanged) state.updated.add(key);
+    else state.membershipChanged = true;
+  }
+
+  private applyLeader(family: LeaderFamilyDef, change: Change): void {
+    const isRecord = change.kv.key === this.leaderKey;
+    const outcome = change.type === "delete" ? null : parseFamilyKv(this.base.prefix, family, change.kv);
+    if (outcome === null || !outcome.ok) {
+      if (isRecord) this.leader = null;
+      else this.leaderToken = null;
+      if (outcome) {
+        this.skipped.set(change.kv.key, skippedKey(change.kv, family.name, outcome));
+        this.skippedChanged = true;
+      }
+    } else if (outcome.entry.kind === "token") this.leaderToken = outcome.entry.token;
+    else this.leader = outcome.entry.leader;
+  }
+
+  /**
+   * Drops the entries of families read from a moment on (`tasks/` from now − 24 h) that
+   * fell out of that window since: a full read never holds them, and a watch only adds
+   * (task records are never deleted, §1.2). Returns how many were dropped.
+   */
+  trimWindows(sinceMs: number): number {
+    const states: ListStates = this.lists;
+    let dropped = 0;
+    for (const family of LIST_FAMILIES) {
+      const start = familyStartKey(this.base.prefix, family, sinceMs);
+      if (!start) continue;
+      const cut = start.toString("utf8");
+      const state = states[family.field];
+      const before = dropped;
+      for (const key of state.byKey.keys()) {
+        if (key < cut) {
+          state.byKey.delete(key);
+          dropped++;
+        }
+      }
+      if (dropped > before) state.membershipChanged = true;
+    }
+    if (dropped > 0) {
+      this.contentVersion += 1;
+      this.built = null;
+    }
+    return dropped;
+  }
+
+  /** The fleet at the current revision (same object until the next change). */
+  snapshot(): FleetSnapshot {
+    if (this.built) return this.built;
+    if (this.skippedChanged) {
+      this.skippedArray = [...this.skipped.values()].sort((a, b) =>
+        a.family < b.family ? -1 : a.family > b.family ? 1 : byKey(a, b),
+      );
+      this.skippedChanged = false;
+    }
+    const built: FleetSnapshot = {
+      ...this.base,
+      revision: this.revision,
+      leader: this.leader,
+      leaderToken: this.leaderToken,
+      skipped: this.skippedArray,
+      stats: { pages: 0, shrinks: 0, bytes: 0, keys: 0, durationMs: 0 },
+    };
+    for (const family of LIST_FAMILIES) this.publish(built, family.field);
+    this.built = built;
+    return built;
+  }
+
+  private publish<F extends ListField>(out: FamilyLists, field: F): void {
+    const states: ListStates = this.lists;
+    (out as Record<F, EntryOf[F][]>)[field] = listOf(states[field]); // one-field view, as in adopt
+  }
+}
+
+function listOf<E extends { key: string }>(state: ListState<E>): E[] {
+  if (state.membershipChanged) {
+    state.array = [...state.byKey.values()].sort(byKey);
+  } else if (state.updated.size > 0) {
+    // same keys, new values: patch a copy where each updated key sits (no index to build)
+    const next = state.array.slice();
+    for (const key of state.updated) next[positionOf(next, key)] = state.byKey.get(key)!;
+    state.array = next;
+  }
+  state.membershipChanged = false;
+  state.updated.clear();
+  return state.array;
+}
+
+/**
+ * Where `key` sits in `entries` (which holds it): a binary search in string order (the
+ * order lib/snapshot hands lists out in), with a scan as the fallback should a list ever
+ * arrive in etcd's byte order, which differs for characters past U+FFFF.
+ */
+function positionOf(entries: readonly { key: string }[], key: string): number {
+  const lo = lowerBoundByKey(entries, key);
+  return lo < entries.length && entries[lo].key === key ? lo : entries.findIndex((e) => e.key === key);
+}

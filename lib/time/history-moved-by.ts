@@ -1,0 +1,125 @@
+import "server-only";
+// What moved each history point's inputs (issue 23 "History from the journal"; the pure
+// rules are lib/journal/moved-by.ts). The table's own keys (`own`: ./history.ts `ownKeys`) and the
+// executors' heartbeats are read at every point's revision and at the window's start, in as
+// few read-only txns as etcd's op limit allows (lib/etcd/key-history.ts
+// `readRangesAtRevisions`); consecutive reads are compared: a key whose mod_revision moved,
+// or that came or went, changed in between; an executor whose slots, bytes, kinds or
+// draining differ had its capacity moved.
+import { movedBy, type InputsMoved, type TransitionState } from "@/lib/journal/moved-by";
+import type { HistoryPoint } from "@/lib/schema/api/history";
+import { keys } from "@/lib/schema/keys";
+import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
+import { readRangesAtRevisions, type VersionedKv } from "@/lib/etcd/key-history";
+
+type Family = "demand" | "policy" | "write_turn";
+
+/** The family of one of the table's own keys (its demand and own records, its policies, its write turn). */
+function familyOf(prefix: string, key: string): Family {
+  const family = key.slice(prefix.length + 1).split("/")[0];
+  if (family === "policies") return "policy";
+  if (
+    [
+      "target-locks",
+      "merge-executions",
+      "merge-claims",
+      "catchup-active",
+      "compact-preparations",
+      "compact-commit-ready",
+      "assignments",
+    ].includes(family)
+  )
+    return "write_turn";
+  return "demand";
+}
+
+/** An executor's capacity as a comparable string (its heartbeat's time and load left out). */
+function capacityOf(value: string): string {
+  try {
+    const h = JSON.parse(value) as Record<string, unknown>;
+    return JSON.stringify([h.slots_total ?? null, h.bytes_total ?? null, h.draining ?? null, h.kinds ?? null]);
+  } catch {
+    return value;
+  }
+}
+
+interface ReadAt {
+  own: Map<string, number>;
+  executors: Map<string, string>;
+}
+
+function inputsBetween(prefix: string, a: ReadAt, b: ReadAt, placedWith: readonly string[]): InputsMoved {
+  const own = new Set<Family>();
+  for (const key of new Set([...a.own.keys(), ...b.own.keys()]))
+    if (a.own.get(key) !== b.own.get(key)) own.add(familyOf(prefix, key));
+  const executors: string[] = [];
+  for (const id of new Set([...a.executors.keys(), ...b.executors.keys()]))
+    if (a.executors.get(id) !== b.executors.get(id)) executors.push(id);
+  return { own, executors, placedWith };
+}
+
+const stateOf = (p: HistoryPoint): TransitionState | null =>
+  p.journal?.gone
+    ? null
+    : { class: p.class, state: p.verdict.state, code: p.verdict.code, write_turn: p.journal?.write_turn ?? null };
+
+/**
+ * `points` (ascending revision) with `moved_by` set; the first is compared with
+ * `startRevision` (the revision before the window). A compacted revision leaves them null.
+ */
+export async function withMovedBy(
+  points: HistoryPoint[],
+  startRevision: number,
+  placedWith: ReadonlyMap<string, string[]>,
+  own: { single: string[]; prefixes: string[] },
+): Promise<HistoryPoint[]> {
+  if (points.length === 0) return points;
+  const client = etcdClient();
+  const prefix = etcdPrefix();
+  const queries = [
+    ...own.single.map((key) => ({ key })),
+    ...own.prefixes.map((key) => ({ key, prefix: true })),
+    { key: keys.executors(prefix), prefix: true },
+  ];
+  const executorsAt = queries.length - 1;
+  const revisions = [...new Set([Math.max(1, startRevision), ...points.map((p) => p.revision)])].sort((a, b) => a - b);
+  let reads: VersionedKv[][][];
+  try {
+    reads = await readRangesAtRevisions(client, prefix, queries, revisions);
+  } catch {
+    return points; // compacted (or etcd away): what moved is not known, `moved_by` stays null
+  }
+  const byRevision = new Map<number, ReadAt>();
+  revisions.forEach((revision, i) => {
+    const at: ReadAt = { own: new Map(), executors: new Map() };
+    reads[i].forEach((kvs, j) => {
+      for (const kv of kvs) {
+        if (j === executorsAt) at.executors.set(kv.key.slice(keys.executors(prefix).length), capacityOf(kv.value));
+        else at.own.set(kv.key, kv.modRevision);
+      }
+    });
+    byRevision.set(revision, at);
+  });
+  let previous: { revision: number; state: TransitionState | null } = {
+    revision: Math.max(1, startRevision),
+    state: null,
+  };
+  return points.map((p) => {
+    const state = stateOf(p);
+    const moved = inputsBetween(
+      prefix,
+      byRevision.get(previous.revision)!,
+      byRevision.get(p.revision)!,
+      placedWith.get(`${p.revision}:${p.now_ms}`) ?? [],
+    );
+    const out = {
+      ...p,
+      moved_by: movedBy(
+        { previousRevision: previous.revision, revision: p.revision, before: previous.state, after: state },
+        moved,
+      ),
+    };
+    previous = { revision: p.revision, state };
+    return out;
+  });
+}

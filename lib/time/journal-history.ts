@@ -1,0 +1,113 @@
+import "server-only";
+// One table's history read from the decision journal (console-api.md "The decision
+// journal"): the chunk keys say which chunks overlap the window (lib/journal/window.ts), so
+// only those and the checkpoint before them are fetched and decompressed — a 6 h window
+// reads 6 h of a 7-day journal. Where the journal does not cover the window (before its
+// start, in its gaps, after its last write) ./history.ts re-plans, as before.
+import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
+import { readJournalValues } from "@/lib/etcd/journal-store";
+import { journalPrefix } from "@/lib/schema/keys";
+import { decodeChunk, type JournalChunk } from "@/lib/journal/codec";
+import { chunkRuns, coveredSpans, targetTimeline, uncovered, type StateKey } from "@/lib/journal/window";
+import type { TableState } from "@/lib/journal/entry";
+import { figuresAt } from "@/lib/journal/demand";
+import type { HistoryPoint } from "@/lib/schema/api/history";
+import { journalMetas } from "./journal-keys";
+
+export interface Span {
+  from_ms: number;
+  to_ms: number;
+  /**
+   * the revisions the journal evaluated at either side: a re-planned point must lie after
+   * `after` and before `before` (the revision clock is coarser than the journal's own dating,
+   * so a time bound alone would repeat a journalled revision)
+   */
+  after?: number;
+  before?: number;
+}
+
+export interface JournalWindow {
+  points: HistoryPoint[];
+  /** what the journal says the table held at the window's start (null: the journal does not cover the start) */
+  initial: StateKey | null;
+  /** the parts of the window the journal does not cover (re-planned instead) */
+  uncovered: Span[];
+  /** the revision the journal's state at the window's start was evaluated at (null: it does not cover the start) */
+  initialRevision: number | null;
+  /** by point (`${revision}:${now_ms}`): the other tables the same evaluation newly placed */
+  placedWith: Map<string, string[]>;
+}
+
+export const stateKey = (s: TableState | null): StateKey =>
+  s === null ? { state: "gone", code: null } : { state: s.verdict.state, code: s.verdict.code };
+
+function journalPoint(revision: number, nowMs: number, s: TableState | null, before: TableState | null): HistoryPoint {
+  const shown = s ?? before; // a table that left the plan keeps its last class; its verdict says "gone"
+  // derived at the point's own clock (lib/journal/demand.ts); unknown for a table gone, or in a chunk that did not keep them
+  const figures = s?.demand ? figuresAt(s.demand, nowMs) : null;
+  return {
+    revision,
+    at_ms: nowMs,
+    error_ms: 0, // the journal dates an entry by the clock it was evaluated at, not by a revision lookup
+    pending_generations: figures?.pending_generations ?? null,
+    wait_ms: figures?.wait_ms ?? null,
+    class: (shown?.class ?? "tail") as HistoryPoint["class"],
+    score: figures?.score ?? null,
+    verdict: s === null ? { state: "would_skip", code: "gone" } : { state: s.verdict.state, code: s.verdict.code },
+    executor: s?.verdict.executor ?? null,
+    now_ms: nowMs,
+    basis: "journal",
+    journal: { write_turn: s?.write_turn ?? null, shadow_outcome: s?.shadow_outcome ?? null, gone: s === null },
+    moved_by: null,
+  };
+}
+
+/** `u` with the last journalled revision at or before its start and the first at or after its end. */
+function bounded(u: Span, chunks: readonly JournalChunk[]): Span {
+  const out: Span = { ...u };
+  for (const c of chunks) {
+    for (const ev of c.evaluations) {
+      if (ev.now_ms <= u.from_ms) out.after = ev.revision;
+      else if (ev.now_ms >= u.to_ms && out.before === undefined) out.before = ev.revision;
+    }
+  }
+  return out;
+}
+
+export async function journalWindow(target: string, fromMs: number, toMs: number): Promise<JournalWindow> {
+  const client = etcdClient();
+  const prefix = etcdPrefix();
+  const base = journalPrefix(prefix);
+  const metas = await journalMetas();
+  const spans = coveredSpans(metas).filter((s) => s.to_ms >= fromMs && s.from_ms <= toMs);
+  const runs = chunkRuns(metas, fromMs, toMs);
+  if (spans.length === 0 || runs === null)
+    return {
+      points: [],
+      initial: null,
+      uncovered: [{ from_ms: fromMs, to_ms: toMs }],
+      initialRevision: null,
+      placedWith: new Map(),
+    };
+  const read = await Promise.all(runs.map((r) => readJournalValues(client, base, r.fromKey, r.toKey)));
+  const chunks = read.flat().map((kv) => decodeChunk(kv.value, target)); // only what this table's timeline reads
+  const restarts = new Set(spans.map((s) => s.from_ms).filter((ms) => ms > fromMs));
+  const { initial, initialRevision, changes } = targetTimeline(chunks, target, fromMs, toMs, restarts);
+  const points: HistoryPoint[] = [];
+  const placedWith = new Map<string, string[]>();
+  let before: TableState | null = initial ?? null;
+  for (const c of changes) {
+    if (before === null && c.state === null) continue; // not in the plan, still not
+    points.push(journalPoint(c.revision, c.now_ms, c.state, before));
+    if (c.placed_with.length > 0) placedWith.set(`${c.revision}:${c.now_ms}`, c.placed_with);
+    before = c.state;
+  }
+  const coversStart = spans[0].from_ms <= fromMs && initial !== undefined;
+  return {
+    points,
+    initial: coversStart ? stateKey(initial ?? null) : null,
+    initialRevision: coversStart ? initialRevision : null,
+    uncovered: uncovered(spans, fromMs, toMs).map((u) => bounded(u, chunks)),
+    placedWith,
+  };
+}

@@ -1,0 +1,82 @@
+import "server-only";
+// GET /api/v1/scheduler/reasons (console-api.md "The decision journal"): how many due tables
+// held each verdict code at each step, answered from the journal only — the chunk keys
+// first (coverage, which chunks to read), then the values of the checkpoint before the
+// window and the chunks that overlap it. A window the journal does not cover is
+// `409 journal_not_covering` with the coverage, never an answer with holes.
+import { journalEnv } from "@/lib/config/env";
+import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
+import { readJournalMarker, readJournalValues } from "@/lib/etcd/journal-store";
+import { journalPrefix, trimmedKey } from "@/lib/schema/keys";
+import { decodeChunk } from "@/lib/journal/codec";
+import { coverageOf } from "@/lib/journal/coverage";
+import { journalMetas } from "./journal-keys";
+import { chunksFor, covers, reasonPoints, stepsOf, targetsAt } from "@/lib/journal/reasons";
+import {
+  DEFAULT_REASONS_WINDOW_MS,
+  MAX_REASONS_POINTS,
+  type ReasonTargetsQuery,
+  type ReasonTargetsResponse,
+  type ReasonsQuery,
+  type ReasonsResponse,
+} from "@/lib/schema/api/reasons";
+import { ApiError } from "@/lib/http/errors";
+import { trimmedTo } from "./journal-coverage";
+
+/** console-api.md "Additions (third version)": a to_ms up to 5 minutes ahead reads as now */
+const AHEAD_TOLERANCE_MS = 5 * 60_000;
+
+function badQuery(path: string, message: string): ApiError {
+  return new ApiError(400, "invalid_query", message, { issues: [{ path: [path], code: "custom", message }] });
+}
+
+/** The window and step asked for, with the defaults: the last hour, about 60 points. */
+export function reasonsWindow(q: ReasonsQuery, nowMs: number): { from: number; to: number; step: number } {
+  if (q.to_ms !== undefined && q.to_ms > nowMs + AHEAD_TOLERANCE_MS)
+    throw badQuery("to_ms", `to_ms ${q.to_ms} is more than 5 minutes ahead (server clock ${nowMs})`);
+  const to = Math.min(q.to_ms ?? nowMs, nowMs);
+  const from = q.from_ms ?? to - DEFAULT_REASONS_WINDOW_MS;
+  if (from >= to) throw badQuery("from_ms", "from_ms must be before to_ms (a to_ms ahead reads as now)");
+  const step = q.step_ms ?? Math.max(1000, Math.ceil((to - from) / 60 / 1000) * 1000);
+  if ((to - from) / step + 1 > MAX_REASONS_POINTS)
+    throw badQuery(
+      "step_ms",
+      `at most ${MAX_REASONS_POINTS} points: step_ms must be at least ${Math.ceil((to - from) / (MAX_REASONS_POINTS - 1))}`,
+    );
+  return { from, to, step };
+}
+
+/** The journal's chunk metas and coverage, or 409 when [from, to] is not covered. */
+async function readWindow(from: number, to: number, nowMs: number) {
+  const client = etcdClient();
+  const prefix = etcdPrefix();
+  const env = journalEnv();
+  const base = journalPrefix(prefix);
+  const [metas, marker] = await Promise.all([journalMetas(), readJournalMarker(client, trimmedKey(prefix))]);
+  const coverage = coverageOf(metas, trimmedTo(marker), nowMs, env.retentionMs);
+  // the writer's last evaluation trails now by up to one flush (an idle journal is extended at least every minute)
+  const lag = Math.max(60_000, env.flushMs) + env.flushMs;
+  const range = chunksFor(metas, from, to);
+  if (!covers(coverage, from, to, lag) || range === null) {
+    throw new ApiError(409, "journal_not_covering", `the decision journal does not cover ${from}..${to}`, { coverage });
+  }
+  // only the checkpoint before the window and the chunks that overlap it
+  const kvs = await readJournalValues(client, base, metas[range.first].key, metas[range.end]?.key ?? null);
+  return kvs.map((kv) => decodeChunk(kv.value));
+}
+
+export async function schedulerReasons(q: ReasonsQuery, nowMs = Date.now()): Promise<ReasonsResponse> {
+  const { from, to, step } = reasonsWindow(q, nowMs);
+  const chunks = await readWindow(from, to, nowMs);
+  return { from_ms: from, to_ms: to, step_ms: step, points: reasonPoints(chunks, stepsOf(from, to, step)) };
+}
+
+/** GET /scheduler/reasons/targets: the due tables holding one code at one step. */
+export async function reasonTargets(q: ReasonTargetsQuery, nowMs = Date.now()): Promise<ReasonTargetsResponse> {
+  if (q.at_ms > nowMs + AHEAD_TOLERANCE_MS)
+    throw badQuery("at_ms", `at_ms ${q.at_ms} is more than 5 minutes ahead (server clock ${nowMs})`);
+  const at = Math.min(q.at_ms, nowMs);
+  const found = targetsAt(await readWindow(at, at, nowMs), at, q.code);
+  if (found === null) throw new ApiError(409, "journal_not_covering", `the decision journal does not cover ${at}`, {});
+  return { at_ms: at, code: q.code, ...found };
+}

@@ -1,0 +1,84 @@
+import "server-only";
+// This replica's elected sampler (lib/time/sampler.ts): the shadow-history counts from the
+// live plan, and the revision clock. Configured by lib/config/env.ts (sampler block).
+import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
+import type { OutcomeCounts, ShadowSample } from "@/lib/schema/api/shadow";
+import { journalEnv, samplerEnv } from "@/lib/config/env";
+import { planStates } from "@/lib/journal/entry";
+import type { JournalEvaluation } from "@/lib/live/journal";
+import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
+import { liveCache } from "@/lib/live/cache";
+import { ShadowSampler } from "@/lib/time/sampler";
+import { canaryExtras } from "@/lib/takeover/canary-sample";
+import { shadowFor } from "@/lib/live/plan";
+import { processWide } from "@/lib/schema/process-wide";
+
+/** One history sample from the live view (what the sampler records every minute). */
+export async function currentShadowSample(): Promise<ShadowSample> {
+  const planned = await shadowFor(await liveCache().current(), undefined);
+  const { comparison, view } = planned;
+  const outcomes = {} as OutcomeCounts;
+  for (const o of SHADOW_OUTCOMES) outcomes[o] = comparison.counts[o];
+  // the canary's extras ride along in the stored value (./canary-sample.ts); /shadow/history strips them
+  return {
+    at_ms: Date.now(),
+    revision: view.revision,
+    outcomes,
+    disagreements: comparison.disagreements,
+    ...(await canaryExtras(planned)),
+  } as ShadowSample;
+}
+
+let lastJournalled = "";
+
+/**
+ * The live plan's entries for the decision journal (console-api.md "The decision journal"),
+ * or null when the plan is the one already entered. Exact: the plan of the view at its
+ * revision, made at its own `now` — the one-table answer at `?revision=R&now_ms=now`.
+ */
+export async function journalEvaluation(): Promise<JournalEvaluation | null> {
+  const planned = await shadowFor(await liveCache().current(), undefined);
+  const revision = planned.view.revision;
+  const now = planned.evaluation.now;
+  const key = `${revision}:${now}`;
+  if (key === lastJournalled) return null;
+  lastJournalled = key;
+  const outcomes = new Map<string, string>();
+  for (const [outcome, targets] of Object.entries(planned.comparison.targets))
+    for (const t of targets) outcomes.set(t, outcome);
+  return { revision, now_ms: now, tables: planStates(planned.plan, outcomes) };
+}
+
+/** Starts this replica's sampler once; null when `CONSOLE_SHADOW_SAMPLER=off`. */
+export function ensureSampler(): ShadowSampler | null {
+  let made = false;
+  const sampler = processWide<ShadowSampler | null>("scheduler-console.shadow-sampler", () => {
+    const env = samplerEnv();
+    if (!env.enabled) return null;
+    made = true;
+    return new ShadowSampler({
+      client: etcdClient(),
+      prefix: etcdPrefix(),
+      sample: currentShadowSample,
+      intervalMs: env.shadowSampleMs,
+      electionTtlSecs: env.electionTtlSecs,
+      journal: journalOptions(),
+      etcdUnavailableMs: () => liveCache().lastUnavailableMs,
+    });
+  });
+  if (made && sampler) sampler.start(); // after it is stored, as before: start() may ask for it
+  return sampler;
+}
+
+function journalOptions() {
+  const j = journalEnv();
+  if (!j.enabled) return undefined;
+  return {
+    evaluate: journalEvaluation,
+    retentionMs: j.retentionMs,
+    maxBytes: j.maxBytes,
+    flushMs: j.flushMs,
+    evalMs: j.evalMs,
+    checkpointMs: j.checkpointMs,
+  };
+}

@@ -1,0 +1,227 @@
+// The diff between two moments read from the decision journal, against a real etcd
+// (console-api.md "The decision journal"; issue 23 "The diff between two moments"): where
+// the journal covers both moments, the answer is the same as the fleet re-planned at each
+// side's revision and now_ms (every field: tables, executors, policies, leader, shadow
+// outcomes, counts); elsewhere the side is re-planned, and each side names its basis. The
+// elected sampler runs in-process on this file's prefix; contention (four tables, one
+// executor whose merge slots go 1 → 2) makes verdicts change between the moments.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Etcd3 } from "etcd3";
+import { until } from "../../support/observe";
+import { testPrefix } from "../../support/prefix";
+import { publishDemandEvent } from "@/lib/sim";
+import { loadKvs } from "@/lib/sim/load";
+import { heartbeatKv, heartbeatValue, leaderKvs, type SimExecutor } from "@/lib/sim/scenarios/fleet";
+import { writerEvent } from "@/lib/planner/join";
+import { keys, journalPrefix } from "@/lib/schema/keys";
+import { diffQuerySchema, diffResponseSchema, type DiffResponse } from "@/lib/schema/api/diff";
+import { historyResponseSchema } from "@/lib/schema/api/history";
+import { readJournalValues } from "@/lib/etcd/journal-store";
+import { chunkKey, decodeChunk, encodeChunk } from "@/lib/journal/codec";
+import { foldChunks } from "@/lib/journal/fold";
+import { liveCache } from "@/lib/live/cache";
+import { ShadowSampler } from "@/lib/time/sampler";
+import { clientFor, useConsoleEnv } from "../time/world";
+
+const GiB = 1024 ** 3;
+const executor = (slots: number): SimExecutor => ({
+  id: "diff-worker",
+  kind: "worker",
+  kinds: ["merge_wal"],
+  slots_total: { merge_wal: slots },
+  bytes_total: 16 * GiB,
+  draining: false,
+});
+const TABLES = ["moments/a", "moments/b", "moments/c", "moments/d"];
+
+let client: Etcd3;
+let prefix: string;
+let sampler: ShadowSampler;
+let beforeJournal = 0;
+/** the revisions of the step's demand and of the second merge slot */
+let demandRevision = 0;
+let slotRevision = 0;
+
+const api = async () => ({
+  diff: (await import("@/lib/time/diff")).fleetDiff,
+  sides: await import("@/lib/time/diff"),
+  evaluation: (await import("@/lib/time/sampling")).journalEvaluation,
+});
+const diff = async (q: Record<string, string>) =>
+  diffResponseSchema.parse(await (await api()).diff(diffQuerySchema.parse(q)));
+
+/** The re-planned answer at the sides' own revisions and clocks (what a page pinned at `?revision=&now_ms=` plans). */
+async function replanned(d: DiffResponse): Promise<DiffResponse> {
+  const { compareSides, replannedSide } = (await api()).sides;
+  return diffResponseSchema.parse(
+    compareSides(await replannedSide(d.from.revision, d.from.now_ms), await replannedSide(d.to.revision, d.to.now_ms)),
+  );
+}
+
+/** The answer without the fields that name how it was reached (and the revision clock's error, which narrows as it samples). */
+const facts = (d: DiffResponse) => {
+  const { verdict_basis: _b, from, to, ...rest } = d;
+  const side = ({ verdict_basis: _v, error_ms: _e, ...s }: DiffResponse["from"]) => s;
+  return { ...rest, from: side(from), to: side(to) };
+};
+
+async function evaluations() {
+  const base = journalPrefix(prefix);
+  const kvs = await readJournalValues(client, base, base, null);
+  return [...foldChunks(kvs.map((kv) => decodeChunk(kv.value)))].map((e) => ({
+    revision: e.revision,
+    now_ms: e.now_ms,
+  }));
+}
+
+async function caughtUp(revision: number): Promise<void> {
+  const got = await until(
+    async () => ((await evaluations()).some((e) => e.revision >= revision) ? true : undefined),
+    30_000,
+  );
+  expect(got, `the journal reaches revision ${revision}`).not.toBeNull();
+}
+
+async function publishStep(step: number): Promise<number> {
+  const at = Date.now();
+  for (const [i, target] of TABLES.entries()) {
+    const sealed = 40 + 30 * i + step * 7 * (i % 2 === 0 ? 1 : 3);
+    await publishDemandEvent(
+      client,
+      prefix,
+      target,
+      writerEvent({ shard: "s1", sealed, bytes: sealed * 1_048_576, epoch: 1, flushedAtMs: at - 30 * 60_000 }),
+    );
+  }
+  return Number((await client.get(`${prefix}/`).exec()).header.revision);
+}
+
+async function setSlots(slots: number): Promise<number> {
+  const put = await client.put(keys.executor(prefix, "diff-worker")).value(heartbeatValue(executor(slots), Date.now()));
+  return Number(put.header.revision);
+}
+
+beforeAll(async () => {
+  const endpoints = inject("etcdEndpoints");
+  prefix = testPrefix("journal-diff");
+  useConsoleEnv(endpoints, prefix);
+  client = clientFor(endpoints);
+  await loadKvs(client, [heartbeatKv(prefix, executor(1)), ...leaderKvs(prefix, Date.now()).kvs], {
+    leaseTtlSec: 3600,
+  });
+  beforeJournal = await publishStep(0);
+  sampler = new ShadowSampler({
+    client,
+    prefix,
+    sample: async () => null,
+    intervalMs: 3_600_000,
+    electionTtlSecs: 2,
+    retryMs: 100,
+    etcdUnavailableMs: () => liveCache().lastUnavailableMs,
+    journal: {
+      evaluate: (await api()).evaluation,
+      retentionMs: 7 * 86_400_000,
+      maxBytes: 64 * 1_048_576,
+      flushMs: 300,
+      evalMs: 200,
+      checkpointMs: 3_600_000,
+    },
+  });
+  sampler.start();
+  await caughtUp(beforeJournal);
+  // changes the journal sees after its first checkpoint: new demand, then a second merge slot
+  demandRevision = await publishStep(1);
+  slotRevision = await setSlots(2);
+  await caughtUp(slotRevision);
+}, 120_000);
+
+afterAll(async () => {
+  await sampler?.stop().catch(() => undefined);
+  client?.close();
+});
+
+describe("the diff from the decision journal", () => {
+  it("two journalled revisions: the same answer as the fleet re-planned at each side's revision and now_ms", async () => {
+    const evs = await evaluations();
+    const first = evs[0];
+    const last = evs.at(-1)!;
+    expect(last.revision).toBeGreaterThan(first.revision);
+    const d = await diff({ from: String(first.revision), to: String(last.revision) });
+    expect(d.verdict_basis).toBe("journal");
+    expect([d.from.verdict_basis, d.to.verdict_basis]).toEqual(["journal", "journal"]);
+    expect(d.from).toMatchObject({ revision: first.revision, now_ms: first.now_ms });
+    expect(d.to).toMatchObject({ revision: last.revision, now_ms: last.now_ms });
+    expect(facts(d)).toEqual(facts(await replanned(d)));
+    // the moments differ: demand grew and a second slot places a second table
+    expect(d.counts.verdict_changed + d.counts.class_changed).toBeGreaterThan(0);
+    expect(d.counts.executors_changed).toBe(1);
+  }, 60_000);
+
+  it("a time inside the journal: the last evaluation at or before it, exact too", async () => {
+    const evs = await evaluations();
+    const mid = evs[0]; // a millisecond after the first evaluation, before the next one
+    const last = evs.at(-1)!;
+    expect(evs[1].now_ms).toBeGreaterThan(mid.now_ms + 1);
+    const d = await diff({ from: String(mid.now_ms + 1), to: new Date(last.now_ms).toISOString() });
+    expect(d.verdict_basis).toBe("journal");
+    expect(d.from).toMatchObject({ revision: mid.revision, now_ms: mid.now_ms });
+    expect(d.to).toMatchObject({ revision: last.revision, now_ms: last.now_ms });
+    expect(facts(d)).toEqual(facts(await replanned(d)));
+  }, 60_000);
+
+  it("a revision the journal never evaluated is re-planned, and says so", async () => {
+    const evs = await evaluations();
+    const evaluated = new Set(evs.map((e) => e.revision));
+    const early = beforeJournal - 1; // a write of the seed, before the sampler started
+    expect(evaluated.has(early)).toBe(false);
+    const d = await diff({ from: String(early), to: String(evs.at(-1)!.revision) });
+    expect(d.verdict_basis).toBe("fleet_plan");
+    expect(d.from.verdict_basis).toBe("fleet_plan");
+    expect(d.from.revision).toBe(early);
+    expect(d.to.verdict_basis).toBe("journal");
+    expect(facts(d)).toEqual(facts(await replanned(d)));
+  }, 60_000);
+
+  it("each history transition says what moved its inputs: the second slot is capacity on the named executor", async () => {
+    const history = (await import("@/lib/time/history")).demandHistory;
+    const evs = await evaluations();
+    const fromMs = evs[0].now_ms;
+    const toMs = evs.at(-1)!.now_ms;
+    const moved = new Map<string, string[]>();
+    for (const target of TABLES) {
+      const h = historyResponseSchema.parse(await history({ target, from_ms: fromMs, to_ms: toMs }));
+      for (const p of h.points) {
+        expect(p.moved_by, `${target} @${p.revision}`).not.toBeNull();
+        moved.set(
+          `${target}@${p.revision}`,
+          p.moved_by!.map((c) => [c.cause, c.executor ?? c.target ?? c.clock].filter((x) => x !== null).join(":")),
+        );
+      }
+    }
+    // a table placed by the second slot: capacity on diff-worker moved, and (since its previous point) its demand
+    const atSlot = [...moved].filter(([k]) => k.endsWith(`@${slotRevision}`));
+    expect(atSlot.length, "a verdict changed at the slot's revision").toBeGreaterThan(0);
+    for (const [k, causes] of atSlot) {
+      expect(causes, k).toContain("capacity:diff-worker");
+      expect(causes, k).toContain("demand"); // the step's demand came after the first checkpoint, before the slot
+    }
+    expect(demandRevision).toBeLessThan(slotRevision);
+  }, 60_000);
+
+  it("the chunk keys are held between requests: re-read only when a writer appended (just those) or trimmed (all)", async () => {
+    await sampler.stop(); // nothing writes now but this test
+    const { journalMetas } = await import("@/lib/time/journal-keys");
+    const first = await journalMetas();
+    expect(await journalMetas()).toBe(first); // unchanged keys: the held list itself
+    const last = first.at(-1)!;
+    const chunk = { kind: "delta" as const, from_ms: last.to_ms, to_ms: last.to_ms + 1000, evaluations: [] };
+    const value = encodeChunk(chunk);
+    const key = chunkKey(prefix, chunk, value.length, "test");
+    await client.put(key).value(value);
+    const appended = await journalMetas();
+    expect(appended.map((m) => m.key)).toEqual([...first.map((m) => m.key), key]);
+    await client.delete().key(first[0].key); // a trim
+    const trimmed = await journalMetas();
+    expect(trimmed.map((m) => m.key)).toEqual([...first.slice(1).map((m) => m.key), key]);
+  }, 60_000);
+});

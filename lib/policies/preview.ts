@@ -43,21 +43,48 @@ export interface ReviewedEffect {
   nowMs: number;
 }
 
+/** A reviewed effect with the fleet it was evaluated on (kept for the most recent reviews only). */
+export interface ReviewedFleet extends ReviewedEffect {
+  view: FleetView | null;
+}
+
 const REVIEWS_KEPT = 512;
+/** the fleets of the most recent reviews (a view shares most of its memory with the live one) */
+const FLEETS_KEPT = 8;
 const reviews = () =>
   processWide(
     "scheduler-console.policy-reviews",
     () => new BoundedMap<string, ReviewedEffect>({ evict: "least-recently-set", maxEntries: REVIEWS_KEPT }),
   );
+const reviewedViews = () =>
+  processWide(
+    "scheduler-console.policy-reviewed-views",
+    () => new BoundedMap<string, FleetView>({ evict: "least-recently-set", maxEntries: FLEETS_KEPT }),
+  );
 
-/** The effect behind a digest this process answered, or null (another replica, or a restart, answered it). */
-export function reviewedEffect(digest: string): ReviewedEffect | null {
-  return reviews().get(digest) ?? null;
+/**
+ * The effect behind a digest this process answered, with its fleet while that is still kept
+ * (null: another replica, or a restart, answered it).
+ */
+export function reviewedEffect(digest: string): ReviewedFleet | null {
+  const effect = reviews().get(digest);
+  return effect ? { ...effect, view: reviewedViews().get(digest) ?? null } : null;
 }
 
 /** The latest preview with a digest is kept (it is the one most likely being confirmed), oldest dropped first. */
-function remember(digest: string, effect: ReviewedEffect): void {
+function remember(digest: string, effect: ReviewedEffect, view: FleetView): void {
   reviews().set(digest, effect);
+  reviewedViews().set(digest, view);
+}
+
+/** The decision sets of storing `doc` for `target` on `view` at `nowMs` (no digest kept). */
+export function decisionSetsOn(
+  view: FleetView,
+  target: string,
+  doc: PolicyDocument | null,
+  nowMs: number,
+): DecisionSets {
+  return decisionSets(previewPolicy(plannerFleet(view), target, doc, nowMs));
 }
 
 /** A preview with the view it was evaluated on (the write's staleness check reads both). */
@@ -92,7 +119,7 @@ export async function evaluatePreview(
     : effectivePolicy(BUILTIN_POLICY, usableDoc(stored.defaultPolicy).doc, proposed);
   const sets = decisionSets(preview);
   const digest = digestOf(previewEffect(preview));
-  remember(digest, { sets, revision: view.revision, nowMs });
+  remember(digest, { sets, revision: view.revision, nowMs }, view);
   return {
     sets,
     view,

@@ -12,7 +12,10 @@ import { previewDigestSchema } from "@/lib/schema/api/policies";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { ApiError } from "@/lib/http/errors";
-import { evaluatePreview, reviewedEffect } from "./preview";
+import { decisionSetsOn, evaluatePreview, reviewedEffect } from "./preview";
+import { reviewedTablesWithNowElse } from "./own-motion";
+import { fleetView } from "@/lib/live/cache";
+import type { DecisionSets } from "@/lib/planner/plan";
 
 /** Everything a check may look at; checks read, never write. */
 export interface PolicyWriteContext {
@@ -103,13 +106,19 @@ function movedSince(snapshot: FleetSnapshot, revision: number): Set<string> {
   return moved;
 }
 
+const sameSets = (a: DecisionSets, b: DecisionSets) => noDecisionChange(decisionChanges(a, b));
+
 /**
  * 409 preview_stale (console-api.md third version: stale means material). The effect of
  * saving now is evaluated at the moment the admin's preview was (so the clock alone never
  * refuses) and compared with the reviewed decision sets. A difference is material unless
- * it is only on tables whose own records moved since the review: their writer or merger
- * moved them, and the reviewed rule applies to them as reviewed. The refusal names the
- * material changes, beside the fresh preview to confirm.
+ * it comes from the tables' own records:
+ * - it is only on tables whose own records moved since the review (their writer or merger
+ *   moved them, and the reviewed rule applies to them as reviewed); or
+ * - the reviewed fleet, with the executors, policies and leader of now, decides exactly what
+ *   was reviewed (./own-motion.ts): then what differs elsewhere followed from moved tables
+ *   through the placement rule (a freed or taken executor), not from anything reviewed.
+ * The refusal names the changes on tables that did not move, beside the fresh preview to confirm.
  */
 const previewStale: PolicyWriteCheck = {
   name: "preview_digest",
@@ -129,6 +138,15 @@ const previewStale: PolicyWriteCheck = {
       const moved = movedSince(fresh.view.snapshot, reviewed.revision);
       changed = changesExcept(decisionChanges(reviewed.sets, fresh.sets), (t) => moved.has(t));
       if (noDecisionChange(changed)) return;
+      const reviewedView = reviewed.view ?? (await fleetView(reviewed.revision).catch(() => null));
+      if (
+        reviewedView !== null &&
+        sameSets(
+          reviewed.sets,
+          decisionSetsOn(reviewedTablesWithNowElse(reviewedView, fresh.view), target, doc, reviewed.nowMs),
+        )
+      )
+        return;
     }
     throw new ApiError(
       409,

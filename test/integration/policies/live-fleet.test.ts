@@ -11,7 +11,9 @@ import { auditResponseSchema } from "@/lib/schema/api/audit";
 import { policyErrorBodySchema } from "@/lib/schema/api/policies";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { seedPolicyFleet } from "./fleet";
+import { keys } from "@/lib/schema/keys";
+import { previewResponseSchema } from "@/lib/schema/api/policies";
+import { EXECUTOR_ID, seedPolicyFleet, seedTables } from "./fleet";
 import { call, policyPath, writtenFingerprint } from "./helpers";
 
 const ALICE = `alice-${randomBytes(12).toString("hex")}`;
@@ -202,5 +204,65 @@ describe("an audit you can search", () => {
     expect(await audit(`to_ms=${t0 - 1}&target=live%2Faudit-b`)).toEqual([]);
     const bad = await call(app.url, "GET", `/api/v1/audit?from_ms=${t1}&to_ms=${t0}`);
     expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_query"]);
+  });
+});
+
+describe("stale means material, on a fleet whose tables move", () => {
+  // the executor has 2 merge slots: a and b are placed, c waits behind them
+  const [A, B, C, D] = ["motion/a", "motion/b", "motion/c", "motion/d"];
+  const FREEZE = { mode: "frozen" };
+  const previewOf = async (target: string, body: unknown) => {
+    const res = await call(app.url, "POST", `${policyPath(target)}/preview`, { token: ALICE, body });
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    return previewResponseSchema.parse(res.body);
+  };
+  const gained = (p: { changed: { target: string; effects: string[] }[] }) =>
+    p.changed.filter((r) => r.effects.includes("placements_gained")).map((r) => r.target);
+
+  it("a table that stood still but lost its turn to a table that moved (the placement rule) does not refuse the reviewed save", async () => {
+    await seedTables(put, prefix, Date.now(), { [A]: 20, [B]: 19, [C]: 18 });
+    const reviewed = await previewOf(A, FREEZE);
+    expect(gained(reviewed)).toEqual([C]);
+    // d's writer flushes 40 generations: d now takes a slot, and freezing a frees one for b, not c
+    await seedTables(put, prefix, Date.now(), { [D]: 40 });
+    const fresh = await previewOf(A, FREEZE);
+    expect(gained(fresh)).toEqual([B]);
+    // b and c did not move: by the decision sets alone this is stale; the reviewed fleet with
+    // today's executors and policies decides what was reviewed, so it is d's own motion
+    const saved = await call(app.url, "PUT", policyPath(A), {
+      token: ALICE,
+      body: FREEZE,
+      ifMatch: 0,
+      headers: { "x-preview-digest": reviewed.digest },
+    });
+    expect(saved.status, JSON.stringify(saved.body).slice(0, 400)).toBe(200);
+    const deleted = await call(app.url, "DELETE", policyPath(A), { token: ALICE, ifMatch: saved.body.mod_revision });
+    expect(deleted.status).toBe(200);
+  });
+
+  it("the same moves with an executor that changed are material: 409 with what changed, nothing written", async () => {
+    const reviewed = await previewOf(A, FREEZE);
+    expect(gained(reviewed)).toEqual([B]);
+    // a third merge slot: freezing a would now let c in as well, though no table moved
+    const heartbeatKey = keys.executor(prefix, EXECUTOR_ID);
+    const heartbeat = (await client.get(heartbeatKey).string())!;
+    const wider = JSON.parse(heartbeat) as { slots_total: Record<string, number> };
+    await put(heartbeatKey, JSON.stringify({ ...wider, slots_total: { ...wider.slots_total, merge_wal: 3 } }));
+    try {
+      const error = await refused(
+        () =>
+          call(app.url, "PUT", policyPath(A), {
+            token: ALICE,
+            body: FREEZE,
+            ifMatch: 0,
+            headers: { "x-preview-digest": reviewed.digest },
+          }),
+        409,
+        "preview_stale",
+      );
+      expect(error.changed?.placements_gained).toEqual({ added: [C], removed: [B] });
+    } finally {
+      await put(heartbeatKey, heartbeat);
+    }
   });
 });

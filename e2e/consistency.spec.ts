@@ -57,6 +57,8 @@ async function sampleTargets(revision: number | null): Promise<string[]> {
       ...skipped.tables.map((t) => t.target),
       INCIDENT.mergingTarget,
       INCIDENT.stalledTarget,
+      // a wait that is a lower bound ("≥"): every surface must keep the mark
+      INCIDENT.catchingUpTarget,
     ]),
   ];
 }
@@ -226,7 +228,12 @@ async function checkHistory(page: Page, target: string, revision: number): Promi
 test("one answer on every page, pinned at a past revision", async ({ page }) => {
   const revision = e2eState().seedRevision;
   const targets = await sampleTargets(revision);
-  for (const target of targets) await checkTable(page, target, revision, target === INCIDENT.stalledTarget);
+  const lowerBound = await api<DemandOne>(
+    `/api/v1/scheduler/demand?target=${encodeURIComponent(INCIDENT.catchingUpTarget)}${pinOf(revision)}`,
+  );
+  expect(lowerBound.table.age_bound, "the sample holds a wait that is a lower bound").toBe("upper");
+  const listed = new Set<string>([INCIDENT.stalledTarget, INCIDENT.catchingUpTarget]);
+  for (const target of targets) await checkTable(page, target, revision, listed.has(target));
   for (const target of [INCIDENT.brokenStore, INCIDENT.brokenStoreRepeat]) await checkFailures(page, target, revision);
   for (const target of [INCIDENT.mergingTarget, targets[0]]) await checkHistory(page, target, revision);
   await checkExecutors(page, revision);

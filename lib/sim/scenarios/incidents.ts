@@ -33,7 +33,10 @@ export const INCIDENT = {
   /** prepared compaction whose commit is ready: merge yields to it (T45) */
   preparedTarget: "incident/prepared-compaction",
   preparationToken: "prep-7c1e",
-  /** catch-up job owning the target */
+  /**
+   * catch-up job owning the target; its writer kept no flush time for its oldest pending
+   * generation (501), so its wait is a lower bound ("≥", age_bound "upper")
+   */
   catchingUpTarget: "incident/catching-up",
   catchupJob: "catchup-job-1",
   /** keys that fail to parse: one each of unknown_version, bad_key, bad_json */
@@ -56,6 +59,12 @@ export const INCIDENT_PENDING: Record<string, number> = {
 
 const WORKER_URL = "http://worker-1.lake.internal:8080";
 
+/** The flush times a writer kept after losing the first pending generation's (the wait is then a lower bound). */
+function withoutOldest(merged: number, sealed: number, timeOf: (g: number) => number): Record<string, number> {
+  const { [String(merged + 1)]: _lost, ...kept } = pendingTimes(merged, sealed, timeOf);
+  return kept;
+}
+
 export function* incidentKvs(prefix: string, now: number): Generator<SeedKv> {
   let n = 0;
   for (const [target, pending] of Object.entries(INCIDENT_PENDING)) {
@@ -72,7 +81,10 @@ export function* incidentKvs(prefix: string, now: number): Generator<SeedKv> {
       flushed_at_ms: timeOf(sealed),
       writer_epoch: 1,
       source: "writer",
-      sealed_times: pendingTimes(merged, sealed, timeOf),
+      sealed_times:
+        target === INCIDENT.catchingUpTarget
+          ? withoutOldest(merged, sealed, timeOf)
+          : pendingTimes(merged, sealed, timeOf),
     });
   }
 

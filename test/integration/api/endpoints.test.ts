@@ -149,6 +149,21 @@ describe("demand", () => {
     expect(replay.error.code).toBe("invalid_query");
   });
 
+  it("a shard whose writer kept no time for its oldest pending generation: the wait is a lower bound", async () => {
+    const t = (
+      await okBody(
+        app.url,
+        `/api/v1/scheduler/demand${q({ target: INCIDENT.catchingUpTarget, now_ms: NOW })}`,
+        demandDetail,
+      )
+    ).table;
+    // 30 pending after 500 merged, flushed a minute apart from 2 h ago; 501's time is lost, 502's is the oldest kept
+    expect(t.shards[0]).toMatchObject({ pending: 30, age_bound: "upper", sealed_times_kept: 29 });
+    expect(t.shards[0].oldest_pending_ms).toBe(NOW - 2 * 3_600_000 + 2 * 60_000);
+    expect(t.age_bound).toBe("upper");
+    expect(t.wait_ms).toBe(2 * 3_600_000 - 2 * 60_000);
+  });
+
   it("details a merging table: shards, progress reported with its work report, execution lock", async () => {
     const t = (
       await okBody(

@@ -1,9 +1,17 @@
 // Root layout (server component): header with the sections, the revision picker and the
 // etcd banner. The only client parts are those three and the query provider.
+//
+// The header's parts read the URL (useSearchParams) and sit in no Suspense boundary of
+// their own: a boundary hydrates after the root, at idle priority, and a link clicked
+// before it did (the picker's "compare with now" on /?revision=R) changed the URL first,
+// so the boundary hydrated against the new one: the pinned banner rendered nothing where
+// the server had rendered it (React #418), the sections' links lost their ?revision=.
+// Every page is rendered per request (headers() below), so useSearchParams needs no
+// boundary here; in the root they hydrate before any of their links can be followed.
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import Link from "next/link";
-import { Suspense, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { EtcdBanner } from "@/components/layout/etcd-banner";
 import { Nav } from "@/components/layout/nav";
 import { PinnedBanner } from "@/components/layout/pinned-banner";
@@ -30,16 +38,10 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             <Link href="/" className="brand">
               Scheduler Console
             </Link>
-            <Suspense fallback={<nav className="nav" />}>
-              <Nav />
-            </Suspense>
-            <Suspense fallback={null}>
-              <RevisionPicker />
-            </Suspense>
+            <Nav />
+            <RevisionPicker />
           </header>
-          <Suspense fallback={null}>
-            <PinnedBanner />
-          </Suspense>
+          <PinnedBanner />
           <EtcdBanner />
           <RefreshingNotice />
           <main className="main">{children}</main>

@@ -30,11 +30,18 @@ export async function screenshot(page: Page, name: string, opts: { fullPage?: bo
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: opts.fullPage ?? false });
 }
 
+/** How often `api` asks again after etcd timed a read out (504 etcd_timeout: an overloaded machine, not an answer). */
+const TIMEOUT_RETRIES = 2;
+
 /** GET a console API path on the seeded app (to compare the page with the API). */
 export async function api<T>(pathAndQuery: string): Promise<T> {
-  const res = await fetch(`${e2eState().url}${pathAndQuery}`);
-  if (!res.ok) throw new Error(`${pathAndQuery}: HTTP ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${e2eState().url}${pathAndQuery}`);
+    if (res.ok) return (await res.json()) as T;
+    const text = await res.text();
+    if (res.status === 504 && text.includes('"etcd_timeout"') && attempt < TIMEOUT_RETRIES) continue;
+    throw new Error(`${pathAndQuery}: HTTP ${res.status} ${text}`);
+  }
 }
 
 export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: RegExp[] }>({

@@ -15,15 +15,14 @@ import type { DecisionChangesBody, PolicyResponse, PreviewResponse } from "@/lib
 import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
 import { GateRefusal, type GateOverride } from "@/components/takeover/gate-override";
 import type { TakeoverGate } from "@/lib/schema/api/takeover";
-import { ConfirmDialog } from "./confirm-dialog";
 import { ConflictView } from "./conflict-view";
 import { ErrorSummary } from "./error-summary";
 import { FieldRow } from "./field-row";
 import { cleanDoc, diffDocs, formValues, getPath, POLICY_FIELDS, withoutVersion } from "./fields";
 import { ModeNotice } from "./mode-notice";
+import { DELETE_ALL, reviewStage, type Action, type Stage, type Stale } from "./policy-edit-stages";
 import { PolicyDiff } from "./policy-diff";
-import { PreviewPanel } from "./preview-panel";
-import { StaleNotice } from "./stale-notice";
+import { ReviewPanel } from "./review-panel";
 import { policyResolver, issuesToErrors } from "./resolver";
 import type { FieldSource } from "./sources";
 import styles from "./policies.module.css";
@@ -32,41 +31,6 @@ interface Base {
   stored: unknown;
   modRevision: number;
 }
-
-type Action = "save" | "delete";
-/** A 409 preview_stale: the preview the admin confirmed, and the material changes since (null: unknown to this server). */
-interface Stale {
-  reviewed: PreviewResponse;
-  changed: DecisionChangesBody | null;
-  /** bumped on every refusal, so each one takes the focus again */
-  count: number;
-}
-type Stage =
-  | { name: "edit" }
-  | {
-      name: "review";
-      action: Action;
-      proposed: PolicyDocument;
-      preview: PreviewResponse | null;
-      stale?: Stale;
-      confirming: boolean;
-    }
-  | { name: "saved"; modRevision: number; deleted: boolean }
-  | { name: "conflict"; mine: PolicyDocument; current: unknown; currentModRevision: number }
-  | { name: "error"; message: string; status: number }
-  /** 409 takeover_not_ready: the gates, and what to save again with the admin's overrides */
-  | { name: "gated"; retry: (o: GateOverride) => void; message: string; gates: TakeoverGate[] };
-
-/** A review about to load its preview. */
-const reviewStage = (action: Action, proposed: PolicyDocument): Stage => ({
-  name: "review",
-  action,
-  proposed,
-  preview: null,
-  confirming: false,
-});
-/** what a deletion proposes: no override at all */
-const DELETE_ALL: PolicyDocument = {};
 
 const parsedOrNull = (doc: unknown): PolicyDocument | null => {
   if (doc === null || doc === undefined) return null;
@@ -306,76 +270,20 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
 
       <div ref={flowRef}>
         {stage.name === "review" && (
-          <section className="panel" aria-label="review" data-testid="review">
-            <h2>{stage.action === "delete" ? "Review: delete the override" : "Review"}</h2>
-            {stage.stale && stage.preview && (
-              <StaleNotice
-                ref={staleRef}
-                reviewed={stage.stale.reviewed}
-                fresh={stage.preview}
-                changed={stage.stale.changed}
-                busy={save.isPending}
-                onConfirmFresh={() => setStage({ ...stage, confirming: true })}
-              />
-            )}
-            <PolicyDiff
-              before={withoutVersion(base.stored)}
-              after={stage.action === "delete" ? {} : stage.proposed}
-              label="to save"
-            />
-            {stage.preview && <ModeNotice modes={stage.preview.modes} targetMode={live.effective.mode} />}
-            {stage.preview ? (
-              <PreviewPanel preview={stage.preview} />
-            ) : preview.isError ? (
-              <div className="state state-error" role="alert">
-                Preview failed: {preview.error instanceof Error ? preview.error.message : String(preview.error)}. Saving
-                needs a preview.
-              </div>
-            ) : (
-              <div className="state state-loading" aria-busy="true">
-                Running the planner…
-              </div>
-            )}
-            <div className={styles.actions}>
-              <button
-                type="button"
-                className={styles.primary}
-                disabled={!stage.preview || save.isPending}
-                aria-describedby={!stage.preview ? "review-waiting" : undefined}
-                onClick={() => setStage({ ...stage, confirming: true })}
-              >
-                {stage.action === "delete" ? "Delete…" : "Save…"}
-              </button>
-              {!stage.preview && !preview.isError && (
-                <span id="review-waiting" className={styles.waiting}>
-                  Waiting for the preview: saving needs to know what it changes.
-                </span>
-              )}
-              <button type="button" onClick={() => setStage({ name: "edit" })}>
-                Back to editing
-              </button>
-            </div>
-            {save.isPending && (
-              <div className="state state-loading" aria-busy="true">
-                Saving…
-              </div>
-            )}
-            {stage.confirming && stage.preview && (
-              <ConfirmDialog
-                target={target}
-                action={stage.action}
-                preview={stage.preview}
-                targetMode={live.effective.mode}
-                initialReason={reason}
-                initialName={typedName}
-                busy={save.isPending}
-                onCancel={() => setStage({ ...stage, confirming: false })}
-                onConfirm={(why, typed) =>
-                  commit(stage.action, stage.proposed, stage.preview!, why, typed, stage.stale)
-                }
-              />
-            )}
-          </section>
+          <ReviewPanel
+            stage={stage}
+            stored={withoutVersion(base.stored)}
+            target={target}
+            targetMode={live.effective.mode}
+            reason={reason}
+            typedName={typedName}
+            saving={save.isPending}
+            previewFailed={preview.isError}
+            previewError={preview.error}
+            staleRef={staleRef}
+            onStage={setStage}
+            onConfirm={(why, typed) => commit(stage.action, stage.proposed, stage.preview!, why, typed, stage.stale)}
+          />
         )}
         {stage.name === "saved" && (
           <div className={styles.saved} role="status" data-testid="saved" tabIndex={-1} data-takes-focus>

@@ -6,7 +6,7 @@ import "server-only";
 // (decoding, the refusals, the audit record and its filters) is lib/policies/store.ts.
 import type { EtcdClient } from "./client";
 import { raw } from "./raw";
-import { auditTimeKey, compactProbeKey, policyKeys, unhex } from "@/lib/schema/keys";
+import { auditIdOf, auditTimeKey, compactProbeKey, KEY_DIRS, keySuffix, policyKeys, unhex } from "@/lib/schema/keys";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { toEtcdError } from "./errors";
 import { prefixRangeEnd, rangeError, readPrefixPaged } from "./paged-read";
@@ -89,7 +89,7 @@ export async function readAllPolicyRecords(
   const tables: PolicyRecord[] = [];
   const badKeys: string[] = [];
   for (const kv of kvs) {
-    const suffix = kv.key.slice(base.length);
+    const suffix = keySuffix(prefix, KEY_DIRS.policies, kv.key);
     if (suffix === DEFAULT_POLICY_TARGET) {
       defaultPolicy = { target: DEFAULT_POLICY_TARGET, value: kv.value, modRevision: kv.modRevision };
       continue;
@@ -202,7 +202,7 @@ export async function scanAudit<T extends { id: string }>(
     }
     revision ??= Number(res.header.revision);
     for (const kv of res.kvs) {
-      const id = kv.key.toString("utf8").slice(base.length);
+      const id = auditIdOf(prefix, kv.key.toString("utf8"));
       end = kv.key;
       scanned++;
       const entry = opts.keep(id, kv.value, Number(kv.mod_revision));
@@ -212,6 +212,6 @@ export async function scanAudit<T extends { id: string }>(
     }
     if (!res.more || res.kvs.length === 0) return { revision, entries, next_cursor: null };
     // stopped early: continue below the last key scanned (range ends are exclusive)
-    if (scanned >= AUDIT_SCAN_LIMIT) return { revision, entries, next_cursor: end.toString("utf8").slice(base.length) };
+    if (scanned >= AUDIT_SCAN_LIMIT) return { revision, entries, next_cursor: auditIdOf(prefix, end.toString("utf8")) };
   }
 }

@@ -8,20 +8,19 @@ import "server-only";
 // snapshots kept in a small LRU. When etcd is unreachable requests fail fast (typed 503).
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
-import { currentRevision } from "@/lib/etcd/paged-read";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
+import { pingEtcd } from "./etcd-ping";
+import { RevisionWaiters } from "./revision-waiters";
+import { initialClocks } from "./sequence-clocks";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import type { TableDemand } from "@/lib/schema/demand";
 import { processWide } from "@/lib/schema/process-wide";
-import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
-import { readShadowHistory } from "@/lib/time/sampler";
 import { LiveStore } from "@/lib/snapshot/store";
 import { withFirstSeen, type FirstSeen } from "@/lib/snapshot/planner-input";
 
@@ -52,7 +51,6 @@ export interface CacheStatus {
   live: boolean;
 }
 
-const PING_TIMEOUT_MS = 1500;
 /** a live watch is trusted this long without any sign of life before we ping etcd */
 const TRUST_WATCH_MS = 10_000;
 const PINNED_LRU = 4;
@@ -60,49 +58,6 @@ const PINNED_LRU = 4;
 const TRIM_EVERY_MS = 60_000;
 /** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
 const RECENT_LIVE = 2;
-
-/** `p`, or EtcdUnavailable after `ms`; its failures as lib/etcd's typed errors. */
-const etcdWithin = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
-  withDeadline(p, ms, what).catch((e: unknown) => {
-    throw e instanceof DeadlineExceeded ? new EtcdUnavailable(e.message) : toEtcdError(e, what);
-  });
-
-/**
- * Up to `tries` attempts of `attempt`, a new one every `everyMs` or as soon as the previous
- * one failed; the first answer wins. Each attempt goes to a randomly chosen member, so a
- * call stuck on a member that just died does not sink a ping that another member answers.
- */
-function hedged<T>(attempt: () => Promise<T>, everyMs: number, tries: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let started = 0;
-    let failed = 0;
-    let settled = false;
-    let timer: NodeJS.Timeout | undefined;
-    const launch = () => {
-      if (settled || started >= tries) return;
-      started += 1;
-      clearTimeout(timer);
-      if (started < tries) (timer = setTimeout(launch, everyMs)).unref();
-      attempt().then(
-        (v) => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(timer);
-          resolve(v);
-        },
-        (e) => {
-          failed += 1;
-          if (settled) return;
-          if (failed >= tries) {
-            settled = true;
-            reject(e);
-          } else launch();
-        },
-      );
-    };
-    launch();
-  });
-}
 
 interface LiveState {
   /** distinguishes the states of successive full reads */
@@ -134,7 +89,7 @@ export class LiveCache {
   /** the views other modules still hold, by holder (see holdViews) */
   private heldBy = new Map<string, readonly FleetView[]>();
   /** requests waiting for the live view to reach a revision (awaitRevision), woken by the watch */
-  private waiters = new Set<{ revision: number; wake: () => void }>();
+  private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
 
@@ -196,28 +151,13 @@ export class LiveCache {
   awaitRevision(revision: number, timeoutMs: number): Promise<boolean> {
     const s = this.state;
     if (s && s.live && s.store.revision >= revision) return Promise.resolve(true);
-    return new Promise<boolean>((resolve) => {
-      const waiter = {
-        revision,
-        wake: () => {
-          clearTimeout(timer);
-          this.waiters.delete(waiter);
-          resolve(true);
-        },
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        resolve(false);
-      }, timeoutMs);
-      timer.unref();
-      this.waiters.add(waiter);
-    });
+    return this.waiters.wait(revision, timeoutMs);
   }
 
   /** Wakes the waiters whose revision the live view (`s`, connected) has now reached. */
   private wakeWaiters(s: LiveState): void {
     if (!s.live || this.state !== s) return;
-    for (const w of this.waiters) if (w.revision <= s.store.revision) w.wake();
+    this.waiters.wake(s.store.revision);
   }
 
   /** The view of `revision` when this process holds it in memory (no read needed). */
@@ -287,8 +227,7 @@ export class LiveCache {
   }
 
   private async ping(): Promise<number> {
-    const probe = () => currentRevision(this.client, this.prefix);
-    return etcdWithin(hedged(probe, PING_TIMEOUT_MS / 3, 3), PING_TIMEOUT_MS, "etcd ping");
+    return pingEtcd(this.client, this.prefix);
   }
 
   private viewOf(s: LiveState): FleetView {
@@ -328,7 +267,7 @@ export class LiveCache {
     const m = metrics();
     const { snapshot, tables } = await this.read("full", {}, this.state ? reason : "initial");
     const old = this.state;
-    const clocks = await this.initialClocks(snapshot, old?.clocks);
+    const clocks = await initialClocks(this.client, this.prefix, snapshot, old?.clocks);
     const s: LiveState = {
       id: ++this.reads,
       store: new LiveStore(snapshot),
@@ -359,35 +298,6 @@ export class LiveCache {
     m.snapshotRevision.set(s.store.revision);
     m.snapshotLive.set(s.live ? 1 : 0);
     return s;
-  }
-
-  /**
-   * When each execution's progress sequence last moved, as far as this replica can tell:
-   * what it saw itself, else the time of the first shadow-history sample whose revision is
-   * at or past the progress key's mod_revision (the change happened before that sample),
-   * else the read time. All are upper bounds on the change time, so a stall is never
-   * claimed early.
-   */
-  private async initialClocks(
-    snapshot: FleetSnapshot,
-    previous: Map<string, SequenceClock> | undefined,
-  ): Promise<Map<string, SequenceClock>> {
-    const clocks = new Map<string, SequenceClock>();
-    if (snapshot.mergeProgress.length === 0) return clocks;
-    const samples = await readShadowHistory(
-      this.client,
-      this.prefix,
-      snapshot.readAtMs - 24 * 3600_000,
-      snapshot.readAtMs,
-    ).catch(() => []);
-    for (const p of snapshot.mergeProgress) {
-      const sample = { execution_id: p.executionId, sequence: p.progress.sequence };
-      const seen = previous?.get(p.executionId) ?? null;
-      const fromHistory = samples.find((x) => x.revision >= p.modRevision)?.at_ms;
-      const since = Math.min(snapshot.readAtMs, fromHistory ?? Infinity);
-      clocks.set(p.executionId, advanceSequenceClock(seen, sample, since));
-    }
-    return clocks;
   }
 
   private onBatch(s: LiveState, batch: WatchBatch): void {

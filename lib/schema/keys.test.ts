@@ -11,6 +11,7 @@ import {
   unhex,
 } from "./index";
 import {
+  auditIdOf,
   auditTimeKey,
   clockKey,
   clockPrefix,
@@ -159,6 +160,38 @@ describe("policy keys", () => {
     );
     expect(auditTimeKey(-5)).toBe("000000000000000");
     expect(auditTimeKey(9) < auditTimeKey(10)).toBe(true);
+  });
+  it("round-trips an audit id through its key", () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.stringMatching(/^[0-9a-f]{1,16}$/), (ms, random) => {
+        const id = `${auditTimeKey(ms)}-${random}`;
+        return auditIdOf(P, policyKeys.auditEntry(P, id)) === id;
+      }),
+    );
+    expect(auditIdOf(P, "/lc/master/console/audit/001764000000000-ab")).toBe("001764000000000-ab");
+  });
+  it("names the directory of every key a table's history compares", () => {
+    // lib/time/history-moved-by.ts sorts a table's own keys into families by directory
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", minLength: 1 }), (target) => {
+        const dirs = [
+          [policyKeys.tablePolicy(P, target), KEY_DIRS.policies],
+          [policyKeys.policy(P, "_default"), KEY_DIRS.policies],
+          [keys.demandTable(P, target), KEY_DIRS.demand],
+          [keys.targetLock(P, target), KEY_DIRS.targetLocks],
+          [keys.mergeExecution(P, target), KEY_DIRS.mergeExecutions],
+          [keys.mergeClaim(P, target), KEY_DIRS.mergeClaims],
+          [keys.catchupActive(P, target), KEY_DIRS.catchupActive],
+          [keys.compactPreparation(P, target), KEY_DIRS.compactPreparations],
+          [keys.compactCommitReady(P, target), KEY_DIRS.compactCommitReady],
+          [keys.cooldown(P, "compact", target), KEY_DIRS.cooldown],
+          [`${keys.demandEventsOf(P, target)}s1`, KEY_DIRS.demandEvents],
+          [keys.mergeFailure(P, target, "http://w"), KEY_DIRS.mergeFailures],
+          [keys.assignment(P, target, "u1"), KEY_DIRS.assignments],
+        ];
+        return dirs.every(([key, dir]) => keyDirOf(P, key) === dir);
+      }),
+    );
   });
 });
 

@@ -215,6 +215,9 @@ export const policyKeys = {
   auditEntry: (p: string, id: string) => `${p}/console/audit/${id}`,
 };
 
+/** The id an audit entry's key names (`policyKeys.auditEntry(p, id)` → `id`); the key lies under `policyKeys.audit(p)`. */
+export const auditIdOf = (p: string, key: string) => key.slice(policyKeys.audit(p).length);
+
 /**
  * A `policies/` key suffix: `_default` → `{ target: null }` (the fleet's default),
  * `<hex(target)>` → the table, anything else → null.

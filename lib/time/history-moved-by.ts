@@ -8,29 +8,28 @@ import "server-only";
 // draining differ had its capacity moved.
 import { movedBy, type InputsMoved, type TransitionState } from "@/lib/journal/moved-by";
 import type { HistoryPoint } from "@/lib/schema/api/history";
-import { keys } from "@/lib/schema/keys";
+import { KEY_DIRS, keyDirOf, keys } from "@/lib/schema/keys";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readRangesAtRevisions, type VersionedKv } from "@/lib/etcd/key-history";
 
 type Family = "demand" | "policy" | "write_turn";
 
+/** The directories of the keys that hold or claim a table's write turn. */
+const WRITE_TURN_DIRS: ReadonlySet<string | null> = new Set([
+  KEY_DIRS.targetLocks,
+  KEY_DIRS.mergeExecutions,
+  KEY_DIRS.mergeClaims,
+  KEY_DIRS.catchupActive,
+  KEY_DIRS.compactPreparations,
+  KEY_DIRS.compactCommitReady,
+  KEY_DIRS.assignments,
+]);
+
 /** The family of one of the table's own keys (its demand and own records, its policies, its write turn). */
 function familyOf(prefix: string, key: string): Family {
-  const family = key.slice(prefix.length + 1).split("/")[0];
-  if (family === "policies") return "policy";
-  if (
-    [
-      "target-locks",
-      "merge-executions",
-      "merge-claims",
-      "catchup-active",
-      "compact-preparations",
-      "compact-commit-ready",
-      "assignments",
-    ].includes(family)
-  )
-    return "write_turn";
-  return "demand";
+  const dir = keyDirOf(prefix, key);
+  if (dir === KEY_DIRS.policies) return "policy";
+  return WRITE_TURN_DIRS.has(dir) ? "write_turn" : "demand";
 }
 
 /** An executor's capacity as a comparable string (its heartbeat's time and load left out). */

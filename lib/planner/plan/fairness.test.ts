@@ -9,7 +9,7 @@ const u = (kind: PlanUnit["kind"], rank: number): PlanUnit => ({
   class_rank: rank,
   class: "critical",
   score: 1,
-  reason: "r",
+  reason: "merge_score_due",
   wait_ms: null,
 });
 const task = (id: string, kind: TaskRecord["kind"], target: string, started: number | null): TaskRecord => ({

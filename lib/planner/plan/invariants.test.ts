@@ -4,7 +4,7 @@ import type { TableDemand } from "@/lib/schema/demand";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import { planFleet } from "./plan-fleet";
 import type { PlannerFence, PlannerFleet } from "./input";
-import { WHY_NOT_CODES } from "@/lib/schema/codes";
+import { classReasonSchema, whyNotCodeSchema } from "@/lib/schema/api/common";
 import { NOW, GiB, assignment, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 
 const targets = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"];
@@ -116,7 +116,7 @@ const fleetArb = fc
   });
 
 describe("planFleet invariants over random fleets", () => {
-  it("verdicts agree with why_not, limits hold, output is JSON-safe and input-order independent", () => {
+  it("verdicts agree with why_not, codes fit the answer schemas, limits hold, output is JSON-safe and input-order independent", () => {
     fc.assert(
       fc.property(fleetArb, (f) => {
         const plan = planFleet(f, NOW);
@@ -127,7 +127,12 @@ describe("planFleet invariants over random fleets", () => {
             expect(t.why_not.length).toBeGreaterThan(0);
             expect(t.why_not.map((w) => w.code)).toContain(t.verdict.code);
           }
-          for (const w of t.why_not) expect(WHY_NOT_CODES).toContain(w.code);
+          // every code the planner emits is in the answer schemas' enums (lib/schema/codes.ts)
+          expect(classReasonSchema.safeParse(t.reason).success).toBe(true);
+          for (const u of t.units) expect(classReasonSchema.safeParse(u.reason).success).toBe(true);
+          if (t.verdict.state === "would_skip") expect(whyNotCodeSchema.safeParse(t.verdict.code).success).toBe(true);
+          for (const w of [...t.why_not, ...t.passed_over])
+            expect(whyNotCodeSchema.safeParse(w.code).success).toBe(true);
         }
         expect(plan.placements.length).toBeLessThanOrEqual(8);
         const placedOn = new Map<string, number>();

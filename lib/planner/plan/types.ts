@@ -1,5 +1,6 @@
 // The design planner's output: per-table TableSummary fields of console-api.md plus the
 // detail fields (score breakdown, units, why-not, eligibility, policy), and fleet counts.
+import type { ClassReason } from "@/lib/schema/codes";
 import type { BacklogClass } from "../backlog";
 import type { Eligibility } from "../eligibility";
 import type { HeadroomRow } from "../headroom";
@@ -60,7 +61,7 @@ export interface UnitView {
   class: string;
   class_rank: number;
   score: UnitScore;
-  reason: string;
+  reason: ClassReason;
   wait_ms: number | null;
 }
 
@@ -68,7 +69,7 @@ export interface TablePlan {
   target: string;
   class: TableClassName;
   class_rank: number;
-  reason: string;
+  reason: ClassReason;
   score: UnitScore;
   pending_generations: number;
   pending_bytes: number;

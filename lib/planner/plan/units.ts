@@ -1,7 +1,7 @@
 // Units per kind, scheduler-model.md §4.2 [DESIGN]: one unit per kind with demand, each
 // with a class (0 recovery … 5 tail), a score and a reason. The merge unit is the master's
 // own §4.1 result, untouched (scored by lib/planner with the effective policy).
-import type { ClassName as TableClass } from "@/lib/schema/codes";
+import type { ClassName as TableClass, ClassReason } from "@/lib/schema/codes";
 import type { TableDemand } from "@/lib/schema/demand";
 import type { TaskKind } from "@/lib/schema/kinds";
 import type { EffectivePolicy } from "@/lib/schema/policy";
@@ -25,7 +25,7 @@ export interface PlanUnit {
   class: ClassName;
   /** Numeric score for ordering; may be Infinity. */
   score: number;
-  reason: string;
+  reason: ClassReason;
   /** How long the unit has waited (ms), null when unknown. */
   wait_ms: number | null;
 }
@@ -34,7 +34,7 @@ export function unitScore(score: number): UnitScore {
   return score === Infinity ? "infinity" : score;
 }
 
-function unit(kind: UnitKind, rank: number, score: number, reason: string, wait: number | null): PlanUnit {
+function unit(kind: UnitKind, rank: number, score: number, reason: ClassReason, wait: number | null): PlanUnit {
   return { kind, class_rank: rank, class: CLASS_NAMES[rank], score, reason, wait_ms: wait };
 }
 
@@ -54,7 +54,7 @@ function promoted(u: PlanUnit, policy: EffectivePolicy): PlanUnit {
 export interface MergeUnitScore {
   class_rank: 1 | 3 | 5;
   score: number;
-  reason: string;
+  reason: ClassReason;
   wait_ms: number | null;
 }
 

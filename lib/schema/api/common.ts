@@ -1,10 +1,16 @@
 // Shared pieces of the console API's zod schemas (console-api.md "Conventions").
 // Query params arrive as strings: each schema coerces explicitly, so a bad value is a 400.
 import { z } from "zod";
-import { BACKLOG_CLASSES, CLASS_NAMES } from "../codes";
+import { BACKLOG_CLASSES, CLASS_NAMES, CLASS_REASONS, SKIP_REASONS, WHY_NOT_CODES } from "../codes";
 
 export const classNameSchema = z.enum(CLASS_NAMES);
 export const backlogClassSchema = z.enum(BACKLOG_CLASSES);
+/** why a table or unit is in its class (scheduler-model.md §4.1) */
+export const classReasonSchema = z.enum(CLASS_REASONS);
+/** a would-skip verdict's or a why-not entry's code (scheduler-model.md §5.6(f)) */
+export const whyNotCodeSchema = z.enum(WHY_NOT_CODES);
+/** why a stored record was skipped (console-api.md `skipped`) */
+export const skipReasonSchema = z.enum(SKIP_REASONS);
 
 const digits = (what: string) => z.string().regex(/^\d+$/, `${what} must be a non-negative integer`);
 

@@ -5,6 +5,8 @@ import {
   backlogClassSchema,
   booleanParamSchema,
   classNameSchema,
+  classReasonSchema,
+  whyNotCodeSchema,
   leaderSchema,
   limitParam,
   nowMsParamSchema,
@@ -53,7 +55,7 @@ export const verdictSchema = z.discriminatedUnion("state", [
     reserved_bytes: z.number(),
     kind: z.string().optional(),
   }),
-  z.object({ state: z.literal("would_skip"), code: z.string(), message: z.string() }),
+  z.object({ state: z.literal("would_skip"), code: whyNotCodeSchema, message: z.string() }),
 ]);
 
 /** How the write-turn holder's merge-progress sequence moves (console-api.md "One answer"). */
@@ -75,7 +77,7 @@ export const tableSummarySchema = z.object({
   target: z.string(),
   class: classNameSchema,
   class_rank: z.number().int(),
-  reason: z.string(),
+  reason: classReasonSchema,
   score: scoreSchema,
   pending_generations: z.number(),
   pending_bytes: z.number(),
@@ -178,7 +180,7 @@ export const scoreBreakdownSchema = z.object({
 });
 
 export const whyNotSchema = z.object({
-  code: z.string(),
+  code: whyNotCodeSchema,
   message: z.string(),
   retryable: z.boolean(),
   detail: z.unknown(),
@@ -188,7 +190,7 @@ export const unitSchema = z.object({
   class: z.string(),
   class_rank: z.number().int(),
   score: scoreSchema,
-  reason: z.string(),
+  reason: classReasonSchema,
   wait_ms: z.number().nullable(),
   /** why this unit was passed over (turn_limit, write turn, cooldown …), also when another unit of the table is placed */
   why_not: z.array(whyNotSchema),

@@ -1,7 +1,7 @@
 // GET /api/v1/scheduler/shadow and /shadow/history (console-api.md; scheduler-model.md §6.2).
 import { z } from "zod";
 import { OUTCOMES } from "@/lib/schema/codes";
-import { readQuerySchema, snapshotMetaSchema } from "./common";
+import { readQuerySchema, snapshotMetaSchema, whyNotCodeSchema } from "./common";
 
 export const shadowQuery = readQuerySchema;
 
@@ -63,7 +63,7 @@ export const shadowResponse = snapshotMetaSchema.extend({
         console: z.string(),
         /** the verdict's executor, null when it would skip */
         verdict: z.string().nullable(),
-        verdict_code: z.string().nullable(),
+        verdict_code: whyNotCodeSchema.nullable(),
         reason: z.string(),
       }),
     ),

@@ -1,13 +1,13 @@
 // GET /api/v1/scheduler/skipped: every record the snapshot could not use, console-api.md.
 import { z } from "zod";
-import { readQuerySchema, snapshotMetaSchema } from "./common";
+import { readQuerySchema, skipReasonSchema, snapshotMetaSchema } from "./common";
 
 export const skippedQuery = readQuerySchema;
 
 export const skippedRecordSchema = z.object({
   key: z.string(),
   family: z.string(),
-  reason: z.string(),
+  reason: skipReasonSchema,
   detail: z.string().nullable(),
 });
 export const skippedResponse = snapshotMetaSchema.extend({ skipped: z.array(skippedRecordSchema) });

@@ -115,9 +115,10 @@ const sameSets = (a: DecisionSets, b: DecisionSets) => noDecisionChange(decision
  * it comes from the tables' own records:
  * - it is only on tables whose own records moved since the review (their writer or merger
  *   moved them, and the reviewed rule applies to them as reviewed); or
- * - the reviewed fleet, with the executors, policies and leader of now, decides exactly what
- *   was reviewed (./own-motion.ts): then what differs elsewhere followed from moved tables
- *   through the placement rule (a freed or taken executor), not from anything reviewed.
+ * - the edited table's own decisions are as reviewed, and the reviewed fleet, with the
+ *   executors, policies and leader of now, decides exactly what was reviewed (./own-motion.ts):
+ *   then what differs on other tables followed from moved tables through the placement rule
+ *   (a freed or taken executor), not from anything reviewed.
  * The refusal names the changes on tables that did not move, beside the fresh preview to confirm.
  */
 const previewStale: PolicyWriteCheck = {
@@ -138,7 +139,11 @@ const previewStale: PolicyWriteCheck = {
       const moved = movedSince(fresh.view.snapshot, reviewed.revision);
       changed = changesExcept(decisionChanges(reviewed.sets, fresh.sets), (t) => moved.has(t));
       if (noDecisionChange(changed)) return;
-      const reviewedView = reviewed.view ?? (await fleetView(reviewed.revision).catch(() => null));
+      // what the edited table itself would now get is always material: the admin reviewed the edit for it
+      const onTheEditedTable = !noDecisionChange(changesExcept(changed, (t) => t !== target));
+      const reviewedView = onTheEditedTable
+        ? null
+        : (reviewed.view ?? (await fleetView(reviewed.revision).catch(() => null)));
       if (
         reviewedView !== null &&
         sameSets(

@@ -76,13 +76,13 @@ export async function observedTime(target: string, nowMs: number): Promise<Obser
   if (!first) observed = observedIn([], null, nowMs);
   else if (target === DEFAULT_POLICY_TARGET) {
     // the fleet: covered whenever a checkpoint's writer was evaluating; the keys say when
-    const stubs = metas.map((m) => ({
+    const fromKeys = metas.map((m) => ({
       kind: m.kind,
       from_ms: m.from_ms,
       to_ms: m.to_ms,
       evaluations: isCheckpoint(m.kind) ? [{ revision: 0, now_ms: m.from_ms, changed: new Map(), removed: [] }] : [],
     }));
-    observed = observedIn(stubs, null, nowMs);
+    observed = observedIn(fromKeys, null, nowMs);
   } else observed = await tableObserved(client, base, first.key, metas, target, nowMs);
   return { ...observed, days: observed.ms / DAY_MS };
 }

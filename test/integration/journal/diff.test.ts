@@ -9,30 +9,15 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
-import { publishDemandEvent } from "@/lib/sim";
-import { loadKvs } from "@/lib/sim/load";
-import { heartbeatKv, heartbeatValue, leaderKvs, type SimExecutor } from "@/lib/sim/scenarios/fleet";
-import { writerEvent } from "@/lib/planner/join";
-import { keys, journalPrefix } from "@/lib/schema/keys";
+import { journalPrefix } from "@/lib/schema/keys";
 import { diffQuerySchema, diffResponseSchema, type DiffResponse } from "@/lib/schema/api/diff";
 import { historyResponseSchema } from "@/lib/schema/api/history";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { chunkKey, decodeChunk, encodeChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
-import { liveCache } from "@/lib/live/cache";
-import { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/time/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
-
-const GiB = 1024 ** 3;
-const executor = (slots: number): SimExecutor => ({
-  id: "diff-worker",
-  kind: "worker",
-  kinds: ["merge_wal"],
-  slots_total: { merge_wal: slots },
-  bytes_total: 16 * GiB,
-  draining: false,
-});
-const TABLES = ["moments/a", "moments/b", "moments/c", "moments/d"];
+import { contendedFleet } from "./contention";
 
 let client: Etcd3;
 let prefix: string;
@@ -41,6 +26,13 @@ let beforeJournal = 0;
 /** the revisions of the step's demand and of the second merge slot */
 let demandRevision = 0;
 let slotRevision = 0;
+const fleet = contendedFleet(
+  () => client,
+  () => prefix,
+  "moments",
+  "diff-worker",
+);
+const { publishStep, setSlots, tables: TABLES } = fleet;
 
 const api = async () => ({
   diff: (await import("@/lib/time/diff")).fleetDiff,
@@ -82,51 +74,14 @@ async function caughtUp(revision: number): Promise<void> {
   expect(got, `the journal reaches revision ${revision}`).not.toBeNull();
 }
 
-async function publishStep(step: number): Promise<number> {
-  const at = Date.now();
-  for (const [i, target] of TABLES.entries()) {
-    const sealed = 40 + 30 * i + step * 7 * (i % 2 === 0 ? 1 : 3);
-    await publishDemandEvent(
-      client,
-      prefix,
-      target,
-      writerEvent({ shard: "s1", sealed, bytes: sealed * 1_048_576, epoch: 1, flushedAtMs: at - 30 * 60_000 }),
-    );
-  }
-  return Number((await client.get(`${prefix}/`).exec()).header.revision);
-}
-
-async function setSlots(slots: number): Promise<number> {
-  const put = await client.put(keys.executor(prefix, "diff-worker")).value(heartbeatValue(executor(slots), Date.now()));
-  return Number(put.header.revision);
-}
-
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
   prefix = testPrefix("journal-diff");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);
-  await loadKvs(client, [heartbeatKv(prefix, executor(1)), ...leaderKvs(prefix, Date.now()).kvs], {
-    leaseTtlSec: 3600,
-  });
+  await fleet.seed();
   beforeJournal = await publishStep(0);
-  sampler = new ShadowSampler({
-    client,
-    prefix,
-    sample: async () => null,
-    intervalMs: 3_600_000,
-    electionTtlSecs: 2,
-    retryMs: 100,
-    etcdUnavailableMs: () => liveCache().lastUnavailableMs,
-    journal: {
-      evaluate: (await api()).evaluation,
-      retentionMs: 7 * 86_400_000,
-      maxBytes: 64 * 1_048_576,
-      flushMs: 300,
-      evalMs: 200,
-      checkpointMs: 3_600_000,
-    },
-  });
+  sampler = await fleet.sampler();
   sampler.start();
   await caughtUp(beforeJournal);
   // changes the journal sees after its first checkpoint: new demand, then a second merge slot

@@ -9,37 +9,29 @@ import type { Etcd3 } from "etcd3";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
-import { publishDemandEvent } from "@/lib/sim";
-import { loadKvs } from "@/lib/sim/load";
-import { heartbeatKv, heartbeatValue, leaderKvs, type SimExecutor } from "@/lib/sim/scenarios/fleet";
-import { writerEvent } from "@/lib/planner/join";
-import { keys, journalPrefix, parseChunkKey } from "@/lib/schema/keys";
+import { journalPrefix, parseChunkKey } from "@/lib/schema/keys";
 import { demandQuerySchema } from "@/lib/schema/api/demand";
 import { journalCoverageSchema } from "@/lib/schema/api/journal";
 import { historyResponseSchema } from "@/lib/schema/api/history";
 import { readJournalKeys, readJournalValues } from "@/lib/etcd/journal-store";
 import { decodeChunk, gapReasonOf, type ChunkMeta, type JournalChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
-import { liveCache } from "@/lib/live/cache";
 import type { JournalOptions } from "@/lib/live/journal";
-import { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/time/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
-
-const GiB = 1024 ** 3;
-const executor = (slots: number): SimExecutor => ({
-  id: "only-worker",
-  kind: "worker",
-  kinds: ["merge_wal"],
-  slots_total: { merge_wal: slots },
-  bytes_total: 16 * GiB,
-  draining: false,
-});
-const TABLES = ["journal/a", "journal/b", "journal/c", "journal/d"];
+import { contendedFleet } from "./contention";
 
 let etcd: EtcdCluster;
 let client: Etcd3;
 let prefix: string;
 const samplers: ShadowSampler[] = [];
+const fleet = contendedFleet(
+  () => client,
+  () => prefix,
+  "journal",
+  "only-worker",
+);
+const { publishStep, setSlots, tables: TABLES } = fleet;
 
 const api = async () => ({
   detail: (await import("@/lib/scheduler/demand-detail")).demandDetail,
@@ -49,24 +41,7 @@ const api = async () => ({
 });
 
 async function startSampler(journal: Partial<JournalOptions> = {}): Promise<ShadowSampler> {
-  const s = new ShadowSampler({
-    client,
-    prefix,
-    sample: async () => null,
-    intervalMs: 3_600_000,
-    electionTtlSecs: 2,
-    retryMs: 100,
-    etcdUnavailableMs: () => liveCache().lastUnavailableMs,
-    journal: {
-      evaluate: (await api()).evaluation,
-      retentionMs: 7 * 86_400_000,
-      maxBytes: 64 * 1_048_576,
-      flushMs: 300,
-      evalMs: 200,
-      checkpointMs: 3_600_000,
-      ...journal,
-    },
-  });
+  const s = await fleet.sampler(journal);
   samplers.push(s);
   s.start();
   return s;
@@ -91,27 +66,6 @@ async function caughtUp(revision: number): Promise<number> {
   return revision;
 }
 
-/** Each table's backlog moves; returns the revision of the last write. */
-async function publishStep(step: number): Promise<number> {
-  const at = Date.now();
-  for (const [i, target] of TABLES.entries()) {
-    const sealed = 40 + 30 * i + step * 7 * (i % 2 === 0 ? 1 : 3);
-    await publishDemandEvent(
-      client,
-      prefix,
-      target,
-      writerEvent({ shard: "s1", sealed, bytes: sealed * 1_048_576, epoch: 1, flushedAtMs: at - 30 * 60_000 }),
-    );
-  }
-  return Number((await client.get(`${prefix}/`).exec()).header.revision);
-}
-
-/** The executor's merge slots (capacity: with two, a second table is placed); returns the write's revision. */
-async function setSlots(slots: number): Promise<number> {
-  const put = await client.put(keys.executor(prefix, "only-worker")).value(heartbeatValue(executor(slots), Date.now()));
-  return Number(put.header.revision);
-}
-
 let seeded = 0;
 
 beforeAll(async () => {
@@ -119,9 +73,7 @@ beforeAll(async () => {
   prefix = testPrefix("journal");
   useConsoleEnv(etcd.endpoints, prefix);
   client = clientFor(etcd.endpoints);
-  await loadKvs(client, [heartbeatKv(prefix, executor(1)), ...leaderKvs(prefix, Date.now()).kvs], {
-    leaseTtlSec: 3600,
-  });
+  await fleet.seed();
   seeded = await publishStep(0);
 });
 

@@ -9,7 +9,8 @@ export const TABLES = 13_405;
 export const BUSY = 354;
 export const FLUSH_MS = 5000;
 export const CHECKPOINT_MS = 1_800_000;
-const CODES = ["no_free_slot", "cycle_limit", "write_turn_held", "tail_below_threshold", "insufficient_bytes"];
+const CODES = ["no_free_slot", "cycle_limit", "write_turn_held", "tail_below_threshold", "insufficient_bytes"] as const;
+const BUSY_CLASSES = ["normal", "critical", "tail"] as const;
 
 export const idle: TableState = {
   class: "idle",
@@ -25,7 +26,7 @@ export function busyState(r: () => number): TableState {
   const pending = 1 + Math.floor(r() * 300);
   const oldest = 1_780_000_000_000 + Math.floor(r() * 3_600_000);
   return {
-    class: ["normal", "critical", "tail"][Math.floor(r() * 3)],
+    class: BUSY_CLASSES[Math.floor(r() * 3)],
     verdict: place
       ? { state: "would_place", code: null, executor: `worker-${Math.floor(r() * 6)}` }
       : { state: "would_skip", code: CODES[Math.floor(r() * CODES.length)], executor: null },

@@ -2,6 +2,7 @@
 // The reasons view's stacked chart as plain SVG (like the table history's step chart, not
 // a chart library): one column per step, one band per code, stacked in `codes` order.
 // Every band is a button: opening it lists the tables that held that code at that step.
+import type { ReasonCode } from "@/lib/schema/codes";
 import { formatTime } from "@/components/ui/format";
 import { codeInWords } from "@/lib/words/codes";
 import type { ReasonsResponse } from "@/lib/client/resources/reasons";
@@ -35,7 +36,7 @@ export function ReasonsChart({
   onOpen,
 }: {
   r: ReasonsResponse;
-  codes: readonly string[];
+  codes: readonly ReasonCode[];
   onOpen: (atMs: number, code: string) => void;
 }) {
   const max = Math.max(1, ...r.points.map((p) => p.due));

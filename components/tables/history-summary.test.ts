@@ -12,7 +12,7 @@ const at = (min: number, sec = 0) => T0 + min * 60_000 + sec * 1000;
 type V = "placed" | "running" | "cycle" | "slot";
 const VERDICTS: Record<V, HistoryPoint["verdict"]> = {
   placed: { state: "would_place", code: null },
-  running: { state: "would_skip", code: "merge_running" },
+  running: { state: "would_skip", code: "already_running" },
   cycle: { state: "would_skip", code: "cycle_limit" },
   slot: { state: "would_skip", code: "no_free_slot" },
 };
@@ -68,8 +68,8 @@ describe("historySummary", () => {
     const h = history([[at(2), "cycle"], ...flaps, [at(14, 0), "running"], [at(20), "placed"]]);
     // the 14th flip (running at 07:13:41) runs on to 07:14 and is merged with the steady run that follows
     expect(historySummary(h)).toBe(
-      "A later cycle from 07:02 to 07:10, alternated between placed and merge running 13 times from 07:10 to 07:13, " +
-        "merge running from 07:13 to 07:20, then placed from 07:20.",
+      "A later cycle from 07:02 to 07:10, alternated between placed and already running 13 times from 07:10 to 07:13, " +
+        "already running from 07:13 to 07:20, then placed from 07:20.",
     );
     expect(historySummary(h)).not.toMatch(/from (\d\d:\d\d) to \1\b/);
   });
@@ -81,7 +81,7 @@ describe("historySummary", () => {
       [at(30, 40), "slot"],
     ]);
     expect(historySummary(lone)).toBe(
-      "No free slot from 07:10 to 07:30, merge running from 07:30:05 to 07:30:40, then no free slot from 07:30.",
+      "No free slot from 07:10 to 07:30, already running from 07:30:05 to 07:30:40, then no free slot from 07:30.",
     );
     const inOneMinute = history([
       [at(10), "slot"],
@@ -91,7 +91,7 @@ describe("historySummary", () => {
       [at(30, 50), "slot"],
     ]);
     expect(historySummary(inOneMinute)).toBe(
-      "No free slot from 07:10 to 07:30, changed between merge running, placed and a later cycle 3 times from 07:30:05 to 07:30:50, " +
+      "No free slot from 07:10 to 07:30, changed between already running, placed and a later cycle 3 times from 07:30:05 to 07:30:50, " +
         "then no free slot from 07:30.",
     );
   });

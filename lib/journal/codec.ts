@@ -14,6 +14,14 @@ import {
   journalChunkKey,
   type ChunkKind,
 } from "@/lib/schema/keys";
+import {
+  CLASS_NAMES,
+  OUTCOMES,
+  WHY_NOT_CODES,
+  type ClassName,
+  type OutcomeName,
+  type WhyNotCode,
+} from "@/lib/schema/codes";
 import type { StateDiff, TableState, WriteTurnState } from "./entry";
 import type { DemandFacts } from "./demand";
 
@@ -137,6 +145,10 @@ export function encodeChunk(chunk: JournalChunk): Buffer {
 
 export class JournalDecodeError extends Error {}
 
+const KNOWN_CLASSES: ReadonlySet<string> = new Set(CLASS_NAMES);
+const KNOWN_CODES: ReadonlySet<string> = new Set(WHY_NOT_CODES);
+const KNOWN_OUTCOMES: ReadonlySet<string> = new Set(OUTCOMES);
+
 /**
  * `only`: one table's read (lib/journal/window.ts `targetTimeline`) — keep that table's
  * rows and removals and the rows that place another table (its `placed_with`), and build
@@ -153,7 +165,22 @@ export function decodeChunk(bytes: Buffer, only?: string): JournalChunk {
   if (stored?.v !== 1 || !kind || !Array.isArray(stored.s) || !Array.isArray(stored.e))
     throw new JournalDecodeError("not a journal chunk (version 1)");
   const s = stored.s;
-  const str = (i: number) => (i < 0 ? null : s[i]);
+  // the decode-time rule: a chunk that names a class, verdict code or shadow outcome this console does not know
+  // (another version's, or a damaged one) is not read at all (a row dropped from a delta would leave its table
+  // in an earlier state); the readers count it and answer that stretch by re-planning, as in a gap
+  const known = <T extends string>(codes: ReadonlySet<string>, i: number, what: string): T => {
+    const v = s[i];
+    if (typeof v !== "string" || !codes.has(v))
+      throw new JournalDecodeError(`not a journal chunk: unknown ${what} ${JSON.stringify(v)}`);
+    return v as T;
+  };
+  const placedOn = (i: number): string => {
+    const v = s[i];
+    if (typeof v !== "string") throw new JournalDecodeError("not a journal chunk: a placed row names no executor");
+    return v;
+  };
+  const knownOrNull = <T extends string>(codes: ReadonlySet<string>, i: number, what: string): T | null =>
+    i < 0 ? null : known<T>(codes, i, what);
   const mine = only === undefined ? -2 : s.indexOf(only); // -2: every row; -1: the table is not in this chunk
   const evaluations = stored.e.map(([revision, now_ms, rows, removed]): ChunkEvaluation => {
     const changed = new Map<string, TableState>();
@@ -161,10 +188,13 @@ export function decodeChunk(bytes: Buffer, only?: string): JournalChunk {
       if (mine !== -2 && row[0] !== mine && row[2] !== 1) continue;
       const [t, c, place, code, executor, wt, shadow, facts] = row;
       const state: TableState = {
-        class: s[c],
-        verdict: { state: place === 1 ? "would_place" : "would_skip", code: str(code), executor: str(executor) },
+        class: known<ClassName>(KNOWN_CLASSES, c, "class"),
+        verdict:
+          place === 1
+            ? { state: "would_place", code: null, executor: placedOn(executor) }
+            : { state: "would_skip", code: known<WhyNotCode>(KNOWN_CODES, code, "verdict code"), executor: null },
         write_turn: WRITE_TURNS[wt] ?? null,
-        shadow_outcome: str(shadow),
+        shadow_outcome: knownOrNull<OutcomeName>(KNOWN_OUTCOMES, shadow, "shadow outcome"),
       };
       const demand = readFacts(facts);
       if (demand) state.demand = demand;

@@ -4,16 +4,18 @@
 // (./demand.ts) — and the diff that keeps only the tables whose entry
 // changed between two plans. Pure: no clock, no I/O (the sampler hands plans in).
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
+import type { ClassName, OutcomeName, WhyNotCode } from "@/lib/schema/codes";
 import { factsOf, sameFacts, type DemandFacts } from "./demand";
 
 export type WriteTurnState = "held" | "stalled" | null;
 
 /** What the journal keeps of one table at one evaluation (the entry without its moment). */
 export interface TableState {
-  class: string;
-  verdict: { state: "would_place" | "would_skip"; code: string | null; executor: string | null };
+  class: ClassName;
+  verdict:
+    { state: "would_place"; code: null; executor: string } | { state: "would_skip"; code: WhyNotCode; executor: null };
   write_turn: WriteTurnState;
-  shadow_outcome: string | null;
+  shadow_outcome: OutcomeName | null;
   /** what the pending generations, wait and score at any `now` derive from (absent in chunks written before it was kept: read as unknown) */
   demand?: DemandFacts;
 }
@@ -35,7 +37,7 @@ export interface JournalEntry extends TableState {
 }
 
 /** The table's entry in a plan made at `now`, with its §6.2 shadow outcome (null when the pass named none). */
-export function tableState(t: TablePlan, shadowOutcome: string | null, now: number): TableState {
+export function tableState(t: TablePlan, shadowOutcome: OutcomeName | null, now: number): TableState {
   const v = t.verdict;
   return {
     class: t.class,
@@ -79,7 +81,10 @@ export function diffStates(before: ReadonlyMap<string, TableState>, after: Reado
 }
 
 /** Every table's entry in a plan; `outcomes`: the §6.2 shadow outcome by target (null: the pass was not made). */
-export function planStates(plan: FleetPlan, outcomes: ReadonlyMap<string, string> | null): Map<string, TableState> {
+export function planStates(
+  plan: FleetPlan,
+  outcomes: ReadonlyMap<string, OutcomeName> | null,
+): Map<string, TableState> {
   const out = new Map<string, TableState>();
   for (const t of plan.tables) out.set(t.target, tableState(t, outcomes?.get(t.target) ?? null, plan.now_ms));
   return out;

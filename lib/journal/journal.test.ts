@@ -1,22 +1,24 @@
 // The journal's pure parts (console-api.md "The decision journal"): the stored form round
 // trips, the log keeps only changes and restarts with a marked checkpoint, coverage and
 // gaps come from the keys, and trimming drops whole segments, oldest first.
+import type { WhyNotCode } from "@/lib/schema/codes";
 import { describe, expect, it } from "vitest";
 import { parseChunkKey } from "@/lib/schema/keys";
-import { chunkKey, decodeChunk, encodeChunk, type ChunkMeta, type JournalChunk } from "./codec";
+import { gzipSync } from "node:zlib";
+import { chunkKey, decodeChunk, encodeChunk, JournalDecodeError, type ChunkMeta, type JournalChunk } from "./codec";
 import { coverageOf, trimPlan } from "./coverage";
 import type { TableState } from "./entry";
 import { foldChunks, stateAt, targetEntries } from "./fold";
 import { JournalLog } from "./log";
 
 const placed = (executor: string): TableState => ({
-  class: "merge_due",
+  class: "normal",
   verdict: { state: "would_place", code: null, executor },
   write_turn: null,
   shadow_outcome: "running",
 });
-const skipped = (code: string, wt: TableState["write_turn"] = null): TableState => ({
-  class: "merge_due",
+const skipped = (code: WhyNotCode, wt: TableState["write_turn"] = null): TableState => ({
+  class: "normal",
   verdict: { state: "would_skip", code, executor: null },
   write_turn: wt,
   shadow_outcome: null,
@@ -59,6 +61,37 @@ describe("codec", () => {
     });
     expect(parseChunkKey("/p", "/p/console/journal/junk")).toBeNull();
     expect(() => decodeChunk(Buffer.from("not gzip"))).toThrow("not a journal chunk");
+  });
+
+  // the decode-time rule: what a chunk names is one of this console's codes, or the chunk is not read at all
+  it("refuses a chunk naming a class, verdict code or shadow outcome this console does not know, or a verdict without its code or executor", () => {
+    const stored = (row: unknown[]) =>
+      gzipSync(
+        JSON.stringify({
+          v: 1,
+          k: "d",
+          f: 0,
+          t: 1,
+          s: ["a/b", "normal", "no_free_slot", "e1", "running", "warp_drive"],
+          e: [[1, 0, [row], []]],
+        }),
+      );
+    expect(decodeChunk(stored([0, 1, 0, 2, -1, 0, 4])).evaluations[0].changed.get("a/b")).toEqual({
+      class: "normal",
+      verdict: { state: "would_skip", code: "no_free_slot", executor: null },
+      write_turn: null,
+      shadow_outcome: "running",
+    });
+    expect(() => decodeChunk(stored([0, 5, 0, 2, -1, 0, -1]))).toThrow(
+      new JournalDecodeError('not a journal chunk: unknown class "warp_drive"'),
+    );
+    expect(() => decodeChunk(stored([0, 1, 0, 5, -1, 0, -1]))).toThrow('unknown verdict code "warp_drive"');
+    expect(() => decodeChunk(stored([0, 1, 0, -1, -1, 0, -1]))).toThrow("unknown verdict code undefined");
+    expect(() => decodeChunk(stored([0, 1, 0, 2, -1, 0, 5]))).toThrow('unknown shadow outcome "warp_drive"');
+    expect(() => decodeChunk(stored([0, 1, 1, -1, -1, 0, -1]))).toThrow("a placed row names no executor");
+    expect(() => decodeChunk(stored([0, 1, 1, -1, 3, 0, -1]))).not.toThrow();
+    // one table's read skips the other tables' skip rows unread, as before
+    expect(decodeChunk(stored([0, 5, 0, 2, -1, 0, -1]), "x/y").evaluations[0].changed.size).toBe(0);
   });
 });
 

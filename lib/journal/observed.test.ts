@@ -8,7 +8,7 @@ import { emptyFold, foldObserved, observedIn } from "./observed";
 
 const s: TableState = {
   class: "normal",
-  verdict: { state: "would_skip", code: "no_capacity", executor: null },
+  verdict: { state: "would_skip", code: "no_free_slot", executor: null },
   write_turn: null,
   shadow_outcome: null,
 };

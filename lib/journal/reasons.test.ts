@@ -1,11 +1,12 @@
 // The reasons view's pure fold (console-api.md "The decision journal", GET /scheduler/reasons).
+import type { ClassName, WhyNotCode } from "@/lib/schema/codes";
 import { describe, expect, it } from "vitest";
 import type { ChunkMeta, JournalChunk } from "./codec";
 import type { Coverage } from "./coverage";
 import type { TableState } from "./entry";
 import { chunksFor, covers, reasonPoints, stepsOf } from "./reasons";
 
-const s = (cls: string, code: string | null): TableState => ({
+const s = (cls: ClassName, code: WhyNotCode | null): TableState => ({
   class: cls,
   verdict:
     code === null
@@ -30,7 +31,7 @@ describe("reasonPoints", () => {
       kind: "delta",
       from_ms: 0,
       to_ms: 500,
-      evaluations: [{ revision: 1, now_ms: 500, changed: m({ z: s("normal", "no_capacity") }), removed: [] }],
+      evaluations: [{ revision: 1, now_ms: 500, changed: m({ z: s("normal", "no_free_slot") }), removed: [] }],
     },
     {
       kind: "checkpoint",
@@ -42,8 +43,8 @@ describe("reasonPoints", () => {
           now_ms: 1000,
           changed: m({
             a: s("normal", null),
-            b: s("critical", "no_capacity"),
-            c: s("tail", "no_capacity"),
+            b: s("critical", "no_free_slot"),
+            c: s("tail", "no_free_slot"),
             d: s("idle", "no_demand"),
           }),
           removed: [],
@@ -51,7 +52,7 @@ describe("reasonPoints", () => {
         {
           revision: 6,
           now_ms: 2000,
-          changed: m({ a: s("normal", "cycle_limit"), c: s("normal", "no_capacity") }),
+          changed: m({ a: s("normal", "cycle_limit"), c: s("normal", "no_free_slot") }),
           removed: [],
         },
         { revision: 7, now_ms: 3000, changed: m({}), removed: ["b"] },
@@ -68,12 +69,12 @@ describe("reasonPoints", () => {
   it("counts due (neither tail nor idle) tables by code at each step, each table's entry as of the last evaluation at or before the step", () => {
     expect(reasonPoints(chunks, [500, 1000, 1999, 2000, 3500, 4000, 9000])).toEqual([
       // 500: only a delta before the first checkpoint: unreadable, left out
-      { at_ms: 1000, due: 2, by_code: { no_capacity: 1, placed: 1 } },
-      { at_ms: 1999, due: 2, by_code: { no_capacity: 1, placed: 1 } },
-      { at_ms: 2000, due: 3, by_code: { cycle_limit: 1, no_capacity: 2 } },
-      { at_ms: 3500, due: 2, by_code: { cycle_limit: 1, no_capacity: 1 } },
-      { at_ms: 4000, due: 1, by_code: { no_capacity: 1 } },
-      { at_ms: 9000, due: 1, by_code: { no_capacity: 1 } },
+      { at_ms: 1000, due: 2, by_code: { no_free_slot: 1, placed: 1 } },
+      { at_ms: 1999, due: 2, by_code: { no_free_slot: 1, placed: 1 } },
+      { at_ms: 2000, due: 3, by_code: { cycle_limit: 1, no_free_slot: 2 } },
+      { at_ms: 3500, due: 2, by_code: { cycle_limit: 1, no_free_slot: 1 } },
+      { at_ms: 4000, due: 1, by_code: { no_free_slot: 1 } },
+      { at_ms: 9000, due: 1, by_code: { no_free_slot: 1 } },
     ]);
   });
 
@@ -85,7 +86,7 @@ describe("reasonPoints", () => {
       evaluations: [{ revision: 12, now_ms: 5000, changed: m({ q: s("recovery", null) }), removed: [] }],
     };
     expect(reasonPoints([...chunks, after], [4500, 5000])).toEqual([
-      { at_ms: 4500, due: 1, by_code: { no_capacity: 1 } },
+      { at_ms: 4500, due: 1, by_code: { no_free_slot: 1 } },
       { at_ms: 5000, due: 1, by_code: { placed: 1 } },
     ]);
   });

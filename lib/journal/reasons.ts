@@ -2,6 +2,7 @@
 // GET /scheduler/reasons): at each step, how many due tables held each verdict code. A
 // step's state is the one after the last evaluation at or before it (one checkpoint plus
 // the deltas after it, ./fold.ts). Pure: chunks and steps are parameters.
+import type { ReasonCode } from "@/lib/schema/codes";
 import { isCheckpoint, type ChunkMeta, type JournalChunk } from "./codec";
 import type { Coverage } from "./coverage";
 import type { TableState } from "./entry";
@@ -15,7 +16,7 @@ import { stateAt } from "./fold";
 export const isDue = (s: TableState) => s.class !== "tail" && s.class !== "idle";
 
 /** the code a due table holds: `placed` for would_place, else its skip code */
-export const codeOf = (s: TableState) => (s.verdict.state === "would_place" ? "placed" : (s.verdict.code ?? "unknown"));
+export const codeOf = (s: TableState): ReasonCode => (s.verdict.state === "would_place" ? "placed" : s.verdict.code);
 
 export interface ReasonsPoint {
   at_ms: number;

@@ -2,6 +2,7 @@
 // writes it (random changes, removals, periodic checkpoints, a lost write), then rolled up
 // period by period as the writer does, gives byte-identical one-table histories — read in
 // full or only for the table — and the same coverage, gaps and trim segments.
+import type { WhyNotCode } from "@/lib/schema/codes";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chunkKey, decodeChunk, encodeChunk, type ChunkMeta } from "./codec";
@@ -13,7 +14,7 @@ import { nextRollup, rollUp } from "./rollup";
 import { chunkRuns, coveredSpans, targetTimeline } from "./window";
 
 const TARGETS = ["a", "b", "c", "d"];
-const CODES = ["no_free_slot", "cycle_limit", "merge_running"];
+const CODES = ["no_free_slot", "cycle_limit", "already_running"] as const;
 const PERIOD = 60_000;
 
 interface Stored {
@@ -145,7 +146,7 @@ describe("rollup", () => {
   });
 });
 
-function entry(place: boolean, code: string, pending: number): TableState {
+function entry(place: boolean, code: WhyNotCode, pending: number): TableState {
   return {
     class: place ? "normal" : "tail",
     verdict: place

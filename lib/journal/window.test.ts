@@ -2,6 +2,7 @@
 // journal"): only the chunks overlapping the window and the checkpoint before it are read,
 // gaps leave the window uncovered, a restart restates the entry, and time in state sums to
 // the window, longest first.
+import type { WhyNotCode } from "@/lib/schema/codes";
 import { describe, expect, it } from "vitest";
 import type { ChunkKind, ChunkMeta, JournalChunk } from "./codec";
 import type { TableState } from "./entry";
@@ -21,7 +22,7 @@ const placed = (executor: string): TableState => ({
   write_turn: null,
   shadow_outcome: null,
 });
-const skipped = (code: string): TableState => ({
+const skipped = (code: WhyNotCode): TableState => ({
   class: "normal",
   verdict: { state: "would_skip", code, executor: null },
   write_turn: "held",
@@ -111,7 +112,7 @@ describe("targetTimeline", () => {
       to_ms: 600,
       evaluations: [
         { revision: 12, now_ms: 500, changed: states({ b: placed("e1") }), removed: [] },
-        { revision: 13, now_ms: 600, changed: states({ a: skipped("capacity"), c: placed("e1") }), removed: [] },
+        { revision: 13, now_ms: 600, changed: states({ a: skipped("no_free_slot"), c: placed("e1") }), removed: [] },
       ],
     },
   ];
@@ -122,7 +123,7 @@ describe("targetTimeline", () => {
       changes: [
         { revision: 6, now_ms: 200, state: placed("e1"), placed_with: [] },
         { revision: 8, now_ms: 300, state: null, placed_with: [] },
-        { revision: 13, now_ms: 600, state: skipped("capacity"), placed_with: ["c"] },
+        { revision: 13, now_ms: 600, state: skipped("no_free_slot"), placed_with: ["c"] },
       ],
     });
   });

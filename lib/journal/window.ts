@@ -3,6 +3,7 @@
 // from their keys alone (the checkpoint at or before the window plus the chunks that
 // overlap it — never the whole retention), the covered spans come from the keys too, and
 // the table's entries from the decoded chunks.
+import type { WhyNotCode } from "@/lib/schema/codes";
 import { gapReasonOf, isCheckpoint, type ChunkMeta, type JournalChunk } from "./codec";
 import { sameState, type TableState } from "./entry";
 import { foldChunks } from "./fold";
@@ -132,7 +133,7 @@ function sameOrBothNull(a: TableState | null, b: TableState | null): boolean {
   return a === null || b === null ? a === b : sameState(a, b);
 }
 
-export type StateKey = { state: "would_place" | "would_skip" | "gone" | "unknown"; code: string | null };
+export type StateKey = { state: "would_place" | "would_skip" | "gone" | "unknown"; code: WhyNotCode | null };
 
 /**
  * Time in each verdict over [fromMs, toMs], longest first (ties by state, then code):

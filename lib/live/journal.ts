@@ -18,7 +18,14 @@ import type { EtcdClient } from "@/lib/etcd/client";
 import type { Election } from "@/lib/etcd/election";
 import { readJournalKeys, readJournalValues, replaceJournalChunks } from "@/lib/etcd/journal-store";
 import { journalPrefix, parseChunkKey, trimmedKey } from "@/lib/schema/keys";
-import { chunkKey, decodeChunk, encodeChunk, type ChunkMeta } from "@/lib/journal/codec";
+import {
+  chunkKey,
+  decodeChunk,
+  encodeChunk,
+  JournalDecodeError,
+  type ChunkMeta,
+  type JournalChunk,
+} from "@/lib/journal/codec";
 import { nextRollup, rollUp } from "@/lib/journal/rollup";
 import { trimPlan } from "@/lib/journal/coverage";
 import type { Evaluation, TableState } from "@/lib/journal/entry";
@@ -180,7 +187,13 @@ export class JournalWriter {
       this.metas = null; // the stored keys are not what this term thought
       return;
     }
-    const chunk = rollUp(kvs.map((kv) => decodeChunk(kv.value)));
+    let chunk: JournalChunk;
+    try {
+      chunk = rollUp(kvs.map((kv) => decodeChunk(kv.value)));
+    } catch (e) {
+      if (!(e instanceof JournalDecodeError)) throw e;
+      return; // a part this console cannot read stays as it is (its readers count it and re-plan around it)
+    }
     const value = encodeChunk(chunk);
     const key = chunkKey(this.prefix, chunk, value.length, this.writer);
     const done = await replaceJournalChunks(

@@ -146,6 +146,11 @@ function create() {
       help: "Stored shadow-history values left out of a history read (not a valid sample)",
       registers: r,
     }),
+    journalChunksUnreadable: new Counter({
+      name: "console_journal_chunks_unreadable_total",
+      help: "Decision-journal chunks not read: damaged, or naming a class, verdict code or shadow outcome this console does not know (the question they were read for is re-planned)",
+      registers: r,
+    }),
     auditSkipped: new Counter({
       name: "console_audit_skipped_total",
       help: "Stored audit records left out of an audit read (not JSON, or failing their schema)",

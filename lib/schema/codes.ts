@@ -41,6 +41,13 @@ export const WHY_NOT_CODES = [
 ] as const;
 export type WhyNotCode = (typeof WHY_NOT_CODES)[number];
 
+/** what a due table holds in the reasons view (console-api.md "The decision journal"): its skip code, or `placed` */
+export const REASON_CODES = [...WHY_NOT_CODES, "placed"] as const;
+export type ReasonCode = (typeof REASON_CODES)[number];
+
+/** a history point's verdict code: a skip code, or `gone` where the table left the plan (a journal point) */
+export const HISTORY_VERDICT_CODES = [...WHY_NOT_CODES, "gone"] as const;
+
 /** Why a table is in its class (scheduler-model.md §4.1, first match wins). */
 export const CLASS_REASONS = [
   "pending_at_or_above_critical",

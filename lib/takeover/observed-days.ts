@@ -9,7 +9,8 @@ import "server-only";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import { readJournalKeys, readJournalValues } from "@/lib/etcd/journal-store";
 import { journalPrefix, parseChunkKey } from "@/lib/schema/keys";
-import { decodeChunk, isCheckpoint, type ChunkMeta } from "@/lib/journal/codec";
+import { isCheckpoint, type ChunkMeta } from "@/lib/journal/codec";
+import { readableChunks } from "@/lib/time/journal-chunks";
 import { emptyFold, foldObserved, observedIn, type Observed, type ObservedFold } from "@/lib/journal/observed";
 import { formatTime } from "@/lib/schema/format";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
@@ -48,7 +49,9 @@ async function tableObserved(
   // the journal's start moved (trimmed): fold again from it
   const resume = hit && hit.firstKey === firstKey && metas.some((m) => m.key === hit.lastKey) ? hit : null;
   const kvs = await readJournalValues(client, base, resume ? `${resume.lastKey}\u0000` : firstKey, null);
-  const chunks = kvs.map((kv) => ({ key: kv.key, chunk: decodeChunk(kv.value) }));
+  const readable = readableChunks(kvs);
+  if (readable === null) return observedIn([], null, nowMs); // an unreadable chunk: nothing counts as observed (the gate refuses)
+  const chunks = readable.map((chunk, i) => ({ key: kvs[i].key, chunk }));
   const settled = chunks.filter((c) => c.chunk.to_ms <= nowMs); // what a later check sees the same
   const fold = foldObserved(
     resume ? structuredClone(resume.fold) : emptyFold(),

@@ -7,7 +7,8 @@ import "server-only";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { journalPrefix } from "@/lib/schema/keys";
-import { decodeChunk, type ChunkMeta } from "@/lib/journal/codec";
+import type { ChunkMeta } from "@/lib/journal/codec";
+import { readableChunks } from "./journal-chunks";
 import { momentOf, type JournalMoment, type Moment } from "@/lib/journal/moment";
 import { chunkRange, coveredSpans } from "@/lib/journal/window";
 import { journalMetas } from "./journal-keys";
@@ -34,10 +35,8 @@ async function readMoment(metas: readonly ChunkMeta[], moment: Moment): Promise<
   if (range === null) return null;
   const base = journalPrefix(etcdPrefix());
   const kvs = await readJournalValues(etcdClient(), base, range.fromKey, range.toKey);
-  return momentOf(
-    kvs.map((kv) => decodeChunk(kv.value)),
-    moment,
-  );
+  const chunks = readableChunks(kvs);
+  return chunks === null ? null : momentOf(chunks, moment); // an unreadable chunk: that side is re-planned
 }
 
 /** Each moment's evaluation from the journal (null where it does not cover that moment). */

@@ -10,6 +10,7 @@ import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { DiffQuery, DiffResponse, ExecutorState } from "@/lib/schema/api/diff";
 import type { OutcomeCounts } from "@/lib/schema/api/shadow";
+import type { WhyNotCode } from "@/lib/schema/codes";
 import type { Moment, JournalMoment } from "@/lib/journal/moment";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
@@ -20,7 +21,7 @@ import type { HistoryStart } from "@/lib/schema/api/revisions";
 import { historyStartOf } from "./history-start";
 import { revisionClock } from "./revision-clock";
 
-type VerdictKey = { state: "would_place" | "would_skip"; code: string | null };
+type VerdictKey = { state: "would_place" | "would_skip"; code: WhyNotCode | null };
 type TableFacts = {
   class: DiffResponse["tables"]["class_changed"][number]["before"];
   verdict: VerdictKey;

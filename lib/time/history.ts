@@ -302,9 +302,10 @@ function windowTimeInState(
   for (const p of points) {
     const at = p.basis === "journal" ? p.now_ms : p.at_ms;
     if (at === null) continue;
-    const key: StateKey = p.journal?.gone
-      ? { state: "gone", code: null }
-      : { state: p.verdict.state, code: p.verdict.code };
+    const key: StateKey =
+      p.journal?.gone || p.verdict.code === "gone"
+        ? { state: "gone", code: null }
+        : { state: p.verdict.state, code: p.verdict.code };
     marks.push({ at_ms: at, key });
   }
   return timeInState(marks, fromMs, toMs);

@@ -7,7 +7,8 @@ import "server-only";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { journalPrefix } from "@/lib/schema/keys";
-import { decodeChunk, type JournalChunk } from "@/lib/journal/codec";
+import type { JournalChunk } from "@/lib/journal/codec";
+import { readableChunks } from "./journal-chunks";
 import { chunkRuns, coveredSpans, targetTimeline, uncovered, type StateKey } from "@/lib/journal/window";
 import type { TableState } from "@/lib/journal/entry";
 import { figuresAt } from "@/lib/journal/demand";
@@ -81,16 +82,17 @@ export async function journalWindow(target: string, fromMs: number, toMs: number
   const metas = await journalMetas();
   const spans = coveredSpans(metas).filter((s) => s.to_ms >= fromMs && s.from_ms <= toMs);
   const runs = chunkRuns(metas, fromMs, toMs);
-  if (spans.length === 0 || runs === null)
-    return {
-      points: [],
-      initial: null,
-      uncovered: [{ from_ms: fromMs, to_ms: toMs }],
-      initialRevision: null,
-      placedWith: new Map(),
-    };
+  const notCovered: JournalWindow = {
+    points: [],
+    initial: null,
+    uncovered: [{ from_ms: fromMs, to_ms: toMs }],
+    initialRevision: null,
+    placedWith: new Map(),
+  };
+  if (spans.length === 0 || runs === null) return notCovered;
   const read = await Promise.all(runs.map((r) => readJournalValues(client, base, r.fromKey, r.toKey)));
-  const chunks = read.flat().map((kv) => decodeChunk(kv.value, target)); // only what this table's timeline reads
+  const chunks = readableChunks(read.flat(), target); // only what this table's timeline reads
+  if (chunks === null) return notCovered; // an unreadable chunk: the window is re-planned, as in a gap
   const restarts = new Set(spans.map((s) => s.from_ms).filter((ms) => ms > fromMs));
   const { initial, initialRevision, changes } = targetTimeline(chunks, target, fromMs, toMs, restarts);
   const points: HistoryPoint[] = [];

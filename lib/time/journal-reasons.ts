@@ -8,7 +8,7 @@ import { journalEnv } from "@/lib/config/env";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readJournalMarker, readJournalValues } from "@/lib/etcd/journal-store";
 import { journalPrefix, trimmedKey } from "@/lib/schema/keys";
-import { decodeChunk } from "@/lib/journal/codec";
+import { readableChunks } from "./journal-chunks";
 import { coverageOf } from "@/lib/journal/coverage";
 import { journalMetas } from "./journal-keys";
 import { chunksFor, covers, reasonPoints, stepsOf, targetsAt } from "@/lib/journal/reasons";
@@ -62,7 +62,17 @@ async function readWindow(from: number, to: number, nowMs: number) {
   }
   // only the checkpoint before the window and the chunks that overlap it
   const kvs = await readJournalValues(client, base, metas[range.first].key, metas[range.end]?.key ?? null);
-  return kvs.map((kv) => decodeChunk(kv.value));
+  const chunks = readableChunks(kvs);
+  if (chunks === null)
+    throw new ApiError(
+      409,
+      "journal_not_covering",
+      `the decision journal holds an unreadable chunk in ${from}..${to}`,
+      {
+        coverage,
+      },
+    );
+  return chunks;
 }
 
 export async function schedulerReasons(q: ReasonsQuery, nowMs = Date.now()): Promise<ReasonsResponse> {

@@ -1,7 +1,7 @@
 import "server-only";
 // This replica's elected sampler (lib/time/sampler.ts): the shadow-history counts from the
 // live plan, and the revision clock. Configured by lib/config/env.ts (sampler block).
-import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
+import { SHADOW_OUTCOMES, type ShadowOutcome } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowSample } from "@/lib/schema/api/shadow";
 import { journalEnv, samplerEnv } from "@/lib/config/env";
 import { planStates } from "@/lib/journal/entry";
@@ -43,9 +43,8 @@ export async function journalEvaluation(): Promise<JournalEvaluation | null> {
   const key = `${revision}:${now}`;
   if (key === lastJournalled) return null;
   lastJournalled = key;
-  const outcomes = new Map<string, string>();
-  for (const [outcome, targets] of Object.entries(planned.comparison.targets))
-    for (const t of targets) outcomes.set(t, outcome);
+  const outcomes = new Map<string, ShadowOutcome>();
+  for (const outcome of SHADOW_OUTCOMES) for (const t of planned.comparison.targets[outcome]) outcomes.set(t, outcome);
   return { revision, now_ms: now, tables: planStates(planned.plan, outcomes) };
 }
 

@@ -1,5 +1,6 @@
 // The reasons view (console-api.md "The decision journal": GET /api/v1/scheduler/reasons
 // and its band opened, /reasons/targets), both answered from the journal.
+import type { ReasonCode } from "@/lib/schema/codes";
 import type { ReasonTargetsResponse, ReasonsResponse } from "@/lib/schema/api/reasons";
 import { fetchJson } from "../fetch-json";
 
@@ -40,8 +41,10 @@ export function fetchReasonTargets(atMs: number, code: string, signal?: AbortSig
 }
 
 /** The codes of a window, most held first (summed over its points), so the biggest band sits at the bottom. */
-export function codesOf(r: ReasonsResponse): string[] {
-  const sum = new Map<string, number>();
-  for (const p of r.points) for (const [code, n] of Object.entries(p.by_code)) sum.set(code, (sum.get(code) ?? 0) + n);
+export function codesOf(r: ReasonsResponse): ReasonCode[] {
+  const sum = new Map<ReasonCode, number>();
+  for (const p of r.points)
+    for (const [code, n] of Object.entries(p.by_code) as [ReasonCode, number][])
+      sum.set(code, (sum.get(code) ?? 0) + n);
   return [...sum].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([code]) => code);
 }

@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { verdictSpans, type HistoryPoint } from "./table-history";
 
-const point = (at_ms: number, state: "would_place" | "would_skip", code: string | null): HistoryPoint => ({
+const point = (
+  at_ms: number,
+  state: "would_place" | "would_skip",
+  code: HistoryPoint["verdict"]["code"],
+): HistoryPoint => ({
   revision: at_ms,
   at_ms,
   error_ms: 0,

@@ -1,7 +1,7 @@
 // Shared pieces of the console API's zod schemas (console-api.md "Conventions").
 // Query params arrive as strings: each schema coerces explicitly, so a bad value is a 400.
 import { z } from "zod";
-import { BACKLOG_CLASSES, CLASS_NAMES, CLASS_REASONS, SKIP_REASONS, WHY_NOT_CODES } from "../codes";
+import { BACKLOG_CLASSES, CLASS_NAMES, CLASS_REASONS, REASON_CODES, SKIP_REASONS, WHY_NOT_CODES } from "../codes";
 
 export const classNameSchema = z.enum(CLASS_NAMES);
 export const backlogClassSchema = z.enum(BACKLOG_CLASSES);
@@ -9,6 +9,8 @@ export const backlogClassSchema = z.enum(BACKLOG_CLASSES);
 export const classReasonSchema = z.enum(CLASS_REASONS);
 /** a would-skip verdict's or a why-not entry's code (scheduler-model.md §5.6(f)) */
 export const whyNotCodeSchema = z.enum(WHY_NOT_CODES);
+/** what a due table holds in the reasons view: its skip code, or `placed` */
+export const reasonCodeSchema = z.enum(REASON_CODES, { error: "a verdict code (see the contract's list) or placed" });
 /** why a stored record was skipped (console-api.md `skipped`) */
 export const skipReasonSchema = z.enum(SKIP_REASONS);
 

@@ -2,7 +2,7 @@
 // each side evaluated at its own revision's time.
 import { z } from "zod";
 import { OUTCOMES } from "@/lib/schema/codes";
-import { classNameSchema, leaderSchema, REVISION_TIME_BASES } from "./common";
+import { classNameSchema, leaderSchema, REVISION_TIME_BASES, whyNotCodeSchema } from "./common";
 import { atMsParamSchema, historyStartSchema } from "./revisions";
 
 /** Unix ms from here on (2001-09-09): a smaller number of digits is a revision, a larger one a time */
@@ -71,7 +71,7 @@ const side = z.object({
   /** how this side's verdicts were reached: read from the decision journal, or the fleet re-planned at `revision` and `now_ms` */
   verdict_basis: z.enum(["journal", "fleet_plan"]),
 });
-const verdictKey = z.object({ state: z.enum(["would_place", "would_skip"]), code: z.string().nullable() });
+const verdictKey = z.object({ state: z.enum(["would_place", "would_skip"]), code: whyNotCodeSchema.nullable() });
 const executorState = z.object({
   kind: z.string(),
   version: z.string().nullable(),

@@ -1,7 +1,8 @@
 // GET /api/v1/scheduler/demand/history (console-api.md "Time"): one point per revision at
 // which one of the table's own keys changed, each evaluated at that revision's own time.
 import { z } from "zod";
-import { classNameSchema, targetParamSchema } from "./common";
+import { HISTORY_VERDICT_CODES } from "@/lib/schema/codes";
+import { classNameSchema, targetParamSchema, whyNotCodeSchema } from "./common";
 import { scoreSchema } from "./demand";
 import { atMsParamSchema, historyStartSchema } from "./revisions";
 
@@ -23,7 +24,8 @@ export type HistoryQuery = z.output<typeof historyQuerySchema>;
 
 export const historyVerdictSchema = z.object({
   state: z.enum(["would_place", "would_skip"]),
-  code: z.string().nullable(),
+  /** the skip code; `gone` on a journal point where the table left the plan */
+  code: z.enum(HISTORY_VERDICT_CODES).nullable(),
 });
 
 export const historyPointSchema = z.object({
@@ -97,7 +99,7 @@ export const historyResponseSchema = z.object({
   time_in_state: z.array(
     z.object({
       state: z.enum(["would_place", "would_skip", "gone", "unknown"]),
-      code: z.string().nullable(),
+      code: whyNotCodeSchema.nullable(),
       ms: z.number().int(),
     }),
   ),

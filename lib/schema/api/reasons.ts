@@ -1,6 +1,7 @@
 // console-api.md "Additions (third version)", "The decision journal":
 // GET /api/v1/scheduler/reasons — how many due tables held each verdict code, step by step.
 import { z } from "zod";
+import { reasonCodeSchema } from "./common";
 import { atMsParamSchema } from "./revisions";
 
 /** one answer folds at most a week of journal and returns at most this many points */
@@ -33,7 +34,7 @@ export const reasonsPointSchema = z.object({
   /** tables whose class is neither `tail` nor `idle` (scheduler-model.md §6.2 "due": non-tail scored tables) */
   due: z.number().int().nonnegative(),
   /** due tables by verdict code; `placed` for would_place */
-  by_code: z.record(z.string(), z.number().int().positive()),
+  by_code: z.partialRecord(reasonCodeSchema, z.number().int().positive()),
 });
 
 export const reasonsResponseSchema = z.object({
@@ -47,13 +48,13 @@ export type ReasonsResponse = z.infer<typeof reasonsResponseSchema>;
 /** GET /api/v1/scheduler/reasons/targets: the due tables holding `code` at `at_ms` (a band or cell of the reasons view, opened). */
 export const reasonTargetsQuerySchema = z.object({
   at_ms: atMsParamSchema,
-  code: z.string().regex(/^[a-z_]{1,64}$/, "a verdict code (snake_case) or placed"),
+  code: reasonCodeSchema,
 });
 export type ReasonTargetsQuery = z.output<typeof reasonTargetsQuerySchema>;
 
 export const reasonTargetsResponseSchema = z.object({
   at_ms: z.number().int(),
-  code: z.string(),
+  code: reasonCodeSchema,
   /** the journal evaluation whose state held at `at_ms` */
   revision: z.number().int(),
   now_ms: z.number().int(),

@@ -2,6 +2,7 @@
 // 23): chunks in the journal's stored form (gzip, keys naming span and kind) are written
 // under this file's prefix, then the API module folds them. Every count below is worked out
 // by hand from the chunks: `due` = class neither tail nor idle; `placed` = would_place.
+import type { ClassName, WhyNotCode } from "@/lib/schema/codes";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { testPrefix } from "../../support/prefix";
@@ -18,7 +19,7 @@ let prefix: string;
 const T = Math.floor((Date.now() - 3 * 3_600_000) / MIN) * MIN;
 const NOW = T + 40 * MIN;
 
-const s = (cls: string, code: string | null): TableState => ({
+const s = (cls: ClassName, code: WhyNotCode | null): TableState => ({
   class: cls,
   verdict:
     code === null
@@ -29,9 +30,9 @@ const s = (cls: string, code: string | null): TableState => ({
 });
 const m = (o: Record<string, TableState>) => new Map(Object.entries(o));
 
-// T+0 checkpoint: a placed, b no_capacity, c tail (not due), d idle (not due)
+// T+0 checkpoint: a placed, b no_free_slot, c tail (not due), d idle (not due)
 // T+5 a → cycle_limit; T+10 b gone, e appears placed
-// T+15 delta (next chunk): c promoted to normal no_capacity
+// T+15 delta (next chunk): c promoted to normal no_free_slot
 // T+20 periodic checkpoint restating the state; T+25 a → placed
 // gap (no sampler) T+25..T+30; T+30 checkpoint after it: a placed, e placed
 const CHUNKS: JournalChunk[] = [
@@ -45,8 +46,8 @@ const CHUNKS: JournalChunk[] = [
         now_ms: T,
         changed: m({
           "r/a": s("normal", null),
-          "r/b": s("critical", "no_capacity"),
-          "r/c": s("tail", "no_capacity"),
+          "r/b": s("critical", "no_free_slot"),
+          "r/c": s("tail", "no_free_slot"),
           "r/d": s("idle", "no_demand"),
         }),
         removed: [],
@@ -60,7 +61,7 @@ const CHUNKS: JournalChunk[] = [
     from_ms: T + 10 * MIN,
     to_ms: T + 15 * MIN,
     evaluations: [
-      { revision: 14, now_ms: T + 15 * MIN, changed: m({ "r/c": s("normal", "no_capacity") }), removed: [] },
+      { revision: 14, now_ms: T + 15 * MIN, changed: m({ "r/c": s("normal", "no_free_slot") }), removed: [] },
     ],
   },
   {
@@ -73,7 +74,7 @@ const CHUNKS: JournalChunk[] = [
         now_ms: T + 20 * MIN,
         changed: m({
           "r/a": s("normal", "cycle_limit"),
-          "r/c": s("normal", "no_capacity"),
+          "r/c": s("normal", "no_free_slot"),
           "r/d": s("idle", "no_demand"),
           "r/e": s("recovery", null),
         }),
@@ -122,12 +123,12 @@ describe("GET /scheduler/reasons from the journal", () => {
       to_ms: T + 25 * MIN,
       step_ms: 5 * MIN,
       points: [
-        { at_ms: T, due: 2, by_code: { no_capacity: 1, placed: 1 } },
-        { at_ms: T + 5 * MIN, due: 2, by_code: { cycle_limit: 1, no_capacity: 1 } },
+        { at_ms: T, due: 2, by_code: { no_free_slot: 1, placed: 1 } },
+        { at_ms: T + 5 * MIN, due: 2, by_code: { cycle_limit: 1, no_free_slot: 1 } },
         { at_ms: T + 10 * MIN, due: 2, by_code: { cycle_limit: 1, placed: 1 } },
-        { at_ms: T + 15 * MIN, due: 3, by_code: { cycle_limit: 1, no_capacity: 1, placed: 1 } },
-        { at_ms: T + 20 * MIN, due: 3, by_code: { cycle_limit: 1, no_capacity: 1, placed: 1 } },
-        { at_ms: T + 25 * MIN, due: 3, by_code: { no_capacity: 1, placed: 2 } },
+        { at_ms: T + 15 * MIN, due: 3, by_code: { cycle_limit: 1, no_free_slot: 1, placed: 1 } },
+        { at_ms: T + 20 * MIN, due: 3, by_code: { cycle_limit: 1, no_free_slot: 1, placed: 1 } },
+        { at_ms: T + 25 * MIN, due: 3, by_code: { no_free_slot: 1, placed: 2 } },
       ],
     });
   });
@@ -135,9 +136,9 @@ describe("GET /scheduler/reasons from the journal", () => {
   it("a window starting inside a segment reads back from its checkpoint; a step between evaluations holds the earlier one", async () => {
     const r = await ask({ from_ms: String(T + 22 * MIN), to_ms: String(T + 25 * MIN), step_ms: String(2 * MIN) });
     expect(r.points).toEqual([
-      { at_ms: T + 22 * MIN, due: 3, by_code: { cycle_limit: 1, no_capacity: 1, placed: 1 } },
-      { at_ms: T + 24 * MIN, due: 3, by_code: { cycle_limit: 1, no_capacity: 1, placed: 1 } },
-      { at_ms: T + 25 * MIN, due: 3, by_code: { no_capacity: 1, placed: 2 } },
+      { at_ms: T + 22 * MIN, due: 3, by_code: { cycle_limit: 1, no_free_slot: 1, placed: 1 } },
+      { at_ms: T + 24 * MIN, due: 3, by_code: { cycle_limit: 1, no_free_slot: 1, placed: 1 } },
+      { at_ms: T + 25 * MIN, due: 3, by_code: { no_free_slot: 1, placed: 2 } },
     ]);
   });
 
@@ -208,9 +209,9 @@ describe("GET /scheduler/reasons from the journal", () => {
       await import("@/lib/schema/api/reasons");
     const at = async (atMs: number, code: string) =>
       reasonTargetsResponse.parse(await reasonTargets(reasonTargetsQuery.parse({ at_ms: String(atMs), code }), NOW));
-    expect(await at(T + 17 * MIN, "no_capacity")).toEqual({
+    expect(await at(T + 17 * MIN, "no_free_slot")).toEqual({
       at_ms: T + 17 * MIN,
-      code: "no_capacity",
+      code: "no_free_slot",
       revision: 14,
       now_ms: T + 15 * MIN,
       targets: ["r/c"],
@@ -229,5 +230,57 @@ describe("GET /scheduler/reasons from the journal", () => {
     );
     expect([e?.status, e?.body.error.code]).toEqual([409, "journal_not_covering"]);
     expect(reasonTargetsQuery.safeParse({ at_ms: "5", code: "Not A Code" }).success).toBe(false);
+  });
+
+  it("a chunk naming a code this console does not know is counted and never read: the reasons view says not covered, history re-plans that window", async () => {
+    const bad: JournalChunk = {
+      kind: "delta",
+      from_ms: T + 35 * MIN,
+      to_ms: T + 40 * MIN,
+      evaluations: [
+        {
+          revision: 21,
+          now_ms: T + 38 * MIN,
+          // another version's code (the type says no; the stored form does not know types)
+          changed: m({
+            "r/a": {
+              ...s("normal", null),
+              verdict: { state: "would_skip", code: "warp_drive" as WhyNotCode, executor: null },
+            },
+          }),
+          removed: [],
+        },
+      ],
+    };
+    const bytes = encodeChunk(bad);
+    const key = chunkKey(prefix, bad, bytes.length, "w2");
+    await client.put(key).value(bytes);
+    const { metrics } = await import("@/lib/metrics");
+    const unreadable = async () => (await metrics().journalChunksUnreadable.get()).values[0]?.value ?? 0;
+    try {
+      const before = await unreadable();
+      const e = await failure(
+        (await api())(
+          reasonsQuerySchema.parse({
+            from_ms: String(T + 30 * MIN),
+            to_ms: String(T + 40 * MIN),
+            step_ms: String(5 * MIN),
+          }),
+          NOW,
+        ),
+      );
+      expect([e?.status, e?.body.error.code]).toEqual([409, "journal_not_covering"]);
+      expect(e?.body.error.message).toContain("unreadable chunk");
+      const { journalWindow } = await import("@/lib/time/journal-history");
+      const w = await journalWindow("r/a", T + 30 * MIN, T + 40 * MIN);
+      expect([w.points, w.initial, w.uncovered]).toEqual([[], null, [{ from_ms: T + 30 * MIN, to_ms: T + 40 * MIN }]]);
+      // before the bad chunk, the same table's window still reads from the journal
+      expect((await journalWindow("r/a", T + 20 * MIN, T + 30 * MIN)).points.length).toBeGreaterThan(0);
+      expect(await unreadable()).toBe(before + 2);
+      // a read never rewrites: the chunk is in etcd as it was put
+      expect((await client.get(key).buffer())?.equals(bytes)).toBe(true);
+    } finally {
+      await client.delete().key(key);
+    }
   });
 });

@@ -61,7 +61,7 @@ export function journalChunkKv(prefix: string, chunk: JournalChunk): [string, Bu
 
 const planned: TableState = {
   class: "normal",
-  verdict: { state: "would_skip", code: "no_capacity", executor: null },
+  verdict: { state: "would_skip", code: "no_free_slot", executor: null },
   write_turn: null,
   shadow_outcome: "placement_gap",
 };

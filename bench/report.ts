@@ -76,6 +76,111 @@ export function renderScale(r: ScaleReport): string {
   ].join("\n");
 }
 
+interface MatrixCell {
+  tabs: number;
+  /** fewer tabs opened than asked (the others did not load) */
+  asked_tabs?: number;
+  rate: number;
+  cpu_pct_of_core: number;
+  machine_busy_pct: number;
+  writer: { puts_per_s: number } | null;
+  events_per_tab: { per_s: number; min: number; max: number } | null;
+  bytes_per_event: { frame: number; wire: number | null } | null;
+  server: { stream_steps: number | null };
+  raw_stream_ms: { p50: number | null; p95: number | null; unseen: number } | null;
+  change_to_visible_ms: { p50: number | null; p95: number | null; unseen: number; tabs_sampled: number } | null;
+  full_events: number;
+  other_api_requests: number;
+  stream_reopens: number;
+}
+
+export interface MatrixReport {
+  config: { window_s: number; sampled_tabs: number };
+  cells: MatrixCell[];
+  compare: Record<string, Record<string, number | null>>;
+  targets: FigureRow[];
+  loop: {
+    writer_events_per_s: number;
+    p95_limit_ms: number;
+    steps: { clients: number; requests_per_s: number; p95_ms: number }[];
+    last_below: { clients: number; requests_per_s: number; p95_ms: number } | null;
+    crossed_at: { clients: number; requests_per_s: number; p95_ms: number } | null;
+  } | null;
+  tabs_without_events: number[];
+  open_failures?: string[];
+  server_log_errors: { count: number; first: string[] };
+}
+
+const dash = (v: number | null | undefined, unit = "") => (v === null || v === undefined ? "—" : `${v}${unit}`);
+
+/** bench/matrix.ts: write rate × open tabs, the ratios between its cells, and the issue's targets. */
+export function renderMatrix(r: MatrixReport, resultsDir: string): string {
+  const none = (rate: number) => r.cells.find((c) => c.tabs === 0 && c.rate === rate)?.cpu_pct_of_core;
+  const rows = r.cells.map((c) => {
+    const base = none(c.rate);
+    const added = c.tabs > 0 && base !== undefined ? `${Math.round((c.cpu_pct_of_core - base) * 10) / 10} %` : "—";
+    const visible = c.change_to_visible_ms;
+    const raw = c.raw_stream_ms;
+    const odd = c.full_events + c.other_api_requests + c.stream_reopens;
+    return (
+      `| ${c.tabs}${c.asked_tabs ? ` (of ${c.asked_tabs} asked)` : ""} | ${c.rate === 0 ? "idle" : c.rate} | ${c.writer ? c.writer.puts_per_s : "—"} | ${c.cpu_pct_of_core} % | ${added} | ${c.machine_busy_pct} % ` +
+      `| ${c.events_per_tab ? `${c.events_per_tab.per_s} (${c.events_per_tab.min}–${c.events_per_tab.max})` : "—"} ` +
+      `| ${c.bytes_per_event ? `${c.bytes_per_event.frame.toLocaleString("en-US")} / ${c.bytes_per_event.wire?.toLocaleString("en-US") ?? "—"}` : "—"} ` +
+      `| ${visible ? `${dash(visible.p50)} / ${dash(visible.p95)}${visible.unseen > 0 ? ` (${visible.unseen} unseen)` : ""}` : "—"} ` +
+      `| ${raw ? `${dash(raw.p50)} / ${dash(raw.p95)}${raw.unseen > 0 ? ` (${raw.unseen} unseen)` : ""}` : "—"} ` +
+      `| ${dash(c.server.stream_steps)} | ${odd > 0 ? `${c.full_events} / ${c.other_api_requests} / ${c.stream_reopens}` : "0"} |`
+    );
+  });
+  const ratioKeys = [...new Set(Object.values(r.compare).flatMap((row) => Object.keys(row)))];
+  const ratios = [
+    `| write rate | ${ratioKeys.join(" | ")} |`,
+    `|---|${ratioKeys.map(() => "---|").join("")}`,
+    ...Object.entries(r.compare).map(
+      ([rate, row]) => `| ${rate} | ${ratioKeys.map((k) => dash(row[k])).join(" | ")} |`,
+    ),
+  ];
+  const loop = r.loop
+    ? `Closed loop (list, detail, executors, shadow; a writer at ${r.loop.writer_events_per_s} events/s), clients doubled until p95 > ${r.loop.p95_limit_ms} ms: ` +
+      r.loop.steps.map((s) => `${s.clients} → ${s.requests_per_s} req/s, p95 ${s.p95_ms} ms`).join("; ") +
+      `. **p95 ≤ ${r.loop.p95_limit_ms} ms up to ${r.loop.last_below?.requests_per_s ?? "—"} req/s; crossed at ${r.loop.crossed_at ? `${r.loop.crossed_at.requests_per_s} req/s (${r.loop.crossed_at.clients} clients)` : "— (not within the clients tried)"}.**`
+    : "Closed loop: not run (BENCH_MATRIX_LOOP=0).";
+  // bench/figures.ts measures the cold pinned read ÷ etcdctl; shown from its JSON, not measured again
+  const figuresFile = path.join(resultsDir, "figures.json");
+  let pinned = "Cold pinned read ÷ etcdctl floor: `bench/results/figures.json` is missing.";
+  if (fs.existsSync(figuresFile)) {
+    const f = JSON.parse(fs.readFileSync(figuresFile, "utf8")) as { at?: string; pinned?: { ratio: number } };
+    pinned = `Cold pinned read ÷ etcdctl floor: ${f.pinned?.ratio ?? "—"}× (from \`bench/results/figures.json\`, ${f.at ?? "undated"}; not measured by this run).`;
+  }
+  const odd = [
+    r.open_failures?.length ? `* **tabs that did not open: ${r.open_failures.join("; ")}**` : "",
+    r.tabs_without_events.length > 0
+      ? `* **tabs that never received an event: ${r.tabs_without_events.join(", ")}**`
+      : "",
+    r.server_log_errors.count > 0
+      ? `* **${r.server_log_errors.count} error lines in the server log**, first: \`${r.server_log_errors.first[0]?.slice(0, 200)}\``
+      : "* no error lines in the server log (besides /health's 503s while it started)",
+  ].filter(Boolean);
+  return [
+    renderFigures(r.targets),
+    "",
+    `Every cell is one ${r.config.window_s} s window of the same run. Console CPU: the server's process tree from /proc, % of one core; added: minus the same write rate with no tab; machine: both cores busy. Events per tab: per second (least–most events of a tab in the window). Bytes per event: the SSE frame / on the wire (gzip, chunking). Change → visible: each put (sent) to the first \`changes\` event at or after its revision, in ${r.config.sampled_tabs} sampled tabs as CDP reports it (p50 / p95 ms); raw: the same for a plain HTTP reader without gzip in the bench process. Odd: null change-sets / other API requests / stream reconnects.`,
+    "",
+    "| tabs | writer (events/s) | puts/s made | console CPU | added by the tabs | machine | events/s per tab | bytes per event | change → visible p50 / p95 (ms) | raw stream p50 / p95 (ms) | stream steps | odd |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+    "Measured side by side in this run (CPU in % of a core; ratios of the same write rate):",
+    "",
+    ...ratios,
+    "",
+    loop,
+    "",
+    pinned,
+    "",
+    ...odd,
+  ].join("\n");
+}
+
 interface Target {
   /** what the figure is, in words */
   label: string;
@@ -96,6 +201,8 @@ export interface BenchDef {
   args?: string[];
   /** renders the benchmark's own table from its JSON, above the flattened figures */
   render?: (data: unknown) => string;
+  /** flattened keys that `render` already shows (not repeated among the other figures) */
+  shown?: RegExp;
 }
 
 /**
@@ -187,6 +294,14 @@ export const BENCHES: BenchDef[] = [
       },
     ],
   },
+  {
+    name: "matrix",
+    title:
+      "Live at production write rates (issue 24): 10, 100, 300 events/s × 0, 1, 10, 50 /tables tabs on one stack, and the closed loop's 100 ms knee",
+    targets: [],
+    render: (data) => renderMatrix(data as MatrixReport, path.join(__dirname, "results")),
+    shown: /^(cells|targets|loop\.steps)\[|^compare\.|^server_log_errors\.first/,
+  },
 ];
 
 /** Flattens a JSON value into [dotted.path, leaf] pairs (numbers, booleans, short strings). */
@@ -249,7 +364,9 @@ function renderBench(bench: BenchDef, run: BenchRun | undefined, resultsDir: str
     lines.push(`| ${t.label} (\`${hit[0]}\`) | ${fmt(hit[1])} | ${t.target} | ${met} |`);
   }
   // a benchmark's own table is shown above; its rows are not repeated among the figures
-  const rest = leaves.filter(([k]) => !used.has(k) && !(bench.render && k.startsWith("table[")));
+  const rest = leaves.filter(
+    ([k]) => !used.has(k) && !(bench.render && k.startsWith("table[")) && !bench.shown?.test(k),
+  );
   if (rest.length > 0) {
     lines.push("", "<details><summary>All other figures</summary>", "", "| key | value |", "|---|---|");
     for (const [k, v] of rest.slice(0, 200)) lines.push(`| \`${k}\` | ${fmt(v)} |`);

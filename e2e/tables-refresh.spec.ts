@@ -1,48 +1,143 @@
-// /tables refreshes by revalidation: once every page is loaded it asks only for the
-// listing's changes (`?since=`), and a repeat of an unchanged answer comes back from the
-// server as 304 (the status on the wire, from Chromium's CDP Network events: the page's
-// fetch sees the cached 200 it revalidated), the rows still shown.
-import type { DemandList } from "@/lib/schema/api/demand";
-import { api, expect, test } from "./support/fixtures";
+// /tables is kept live by pushed change-sets (issue 24): once every page of the fleet is
+// loaded, the page opens ONE stream (GET /scheduler/demand/stream) and applies each plan
+// step's change-set; it never reads the fleet's pages again and never asks `?since=` while
+// the stream stands. With a writer running (new tables appear, grow, then leave), every frame
+// Chromium received (read off CDP's EventSource events) is applied to the first load as the
+// page applies it, and the result equals a fresh paged read of the same plan (revision and
+// now_ms of the last frame), row for row. The page shows that listing: its count, and a
+// written table's pending generations.
+import "../lib/sim/node-entry"; // first: lets lib/etcd load outside Next
+import { createRawEtcdClient } from "@/lib/etcd/raw";
+import { writerEvent } from "@/lib/planner/join";
+import { keys } from "@/lib/schema/keys";
+import { publishDemandEvent } from "@/lib/sim/publish";
+import { withChanges } from "@/lib/client/resources/demand";
+import type { DemandChanges, DemandList } from "@/lib/schema/api/demand";
+import { api, e2eState, expect, test } from "./support/fixtures";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
+const WRITTEN = Array.from({ length: 6 }, (_, i) => `e2e-stream/table-${i}`);
 
-test("a repeat of an unchanged refresh comes back 304, and the page keeps its rows", async ({ page }) => {
-  // ETags the server answered 304 for (the raw response, before the browser's cache)
-  const notModified = new Set<string>();
+/** Every table of one plan, paged as the page reads it, at the revision and now of `at`. */
+async function freshRead(at: { revision: number; now_ms: number }): Promise<DemandList> {
+  const q = `include_idle=true&limit=2000&revision=${at.revision}&now_ms=${at.now_ms}`;
+  const first = await api<DemandList>(`/api/v1/scheduler/demand?${q}`);
+  const tables = [...first.tables];
+  for (let cursor = first.next_cursor; cursor;) {
+    const page = await api<DemandList>(`/api/v1/scheduler/demand?${q}&cursor=${encodeURIComponent(cursor)}`);
+    tables.push(...page.tables);
+    cursor = page.next_cursor;
+  }
+  return { ...first, tables, next_cursor: null };
+}
+
+test("pushed change-sets keep /tables exactly as a fresh read, with a writer running", async ({ page }) => {
+  test.setTimeout(240_000);
+  const frames: { id: string; data: string }[] = [];
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  cdp.on("Network.responseReceivedExtraInfo", (e: { statusCode: number; headers: Record<string, string> }) => {
-    const etag = e.headers.etag ?? e.headers.ETag;
-    if (e.statusCode === 304 && etag) notModified.add(etag);
+  cdp.on("Network.eventSourceMessageReceived", (e: { eventName: string; eventId: string; data: string }) => {
+    if (e.eventName === "changes") frames.push({ id: e.eventId, data: e.data });
   });
-  // what the page's own fetches got: every page of the fleet, then its changes
-  const refreshes: string[] = [];
-  let pageReads = 0;
-  page.on("response", (r) => {
+  // the first load's pages (the base the frames apply to), and any ask for changes
+  const firstLoad: DemandList[] = [];
+  let asks = 0;
+  let streams = 0;
+  page.on("request", (r) => {
     const url = r.url();
-    if (!url.includes("/api/v1/scheduler/demand")) return;
-    if (url.includes("since=")) refreshes.push(r.headers().etag ?? "");
-    if (url.includes("limit=2000")) pageReads++;
+    if (url.includes("/api/v1/scheduler/demand/stream")) streams++;
+    else if (url.includes("/api/v1/scheduler/demand") && url.includes("since=")) asks++;
+  });
+  page.on("response", async (r) => {
+    if (r.url().includes("/api/v1/scheduler/demand?") && r.url().includes("limit=2000") && r.status() === 200)
+      firstLoad.push((await r.json()) as DemandList);
   });
 
-  const fleet = await api<DemandList>("/api/v1/scheduler/demand?limit=1&include_idle=true");
+  const before = await api<DemandList>("/api/v1/scheduler/demand?limit=1&include_idle=true");
   await page.goto("/tables");
   const count = page.getByTestId("tables-count");
-  await expect(count).toContainText(`${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`);
-  await expect
-    .poll(() => refreshes.length, { timeout: 30_000, message: "the page asks for changes" })
-    .toBeGreaterThan(0);
-  const pagesLoaded = pageReads;
+  await expect(count).toContainText(`${fmt(before.total_tables)} of ${fmt(before.total_tables)} shown`);
+  await expect.poll(() => streams, { message: "the page opens the stream" }).toBe(1);
+  const pagesLoaded = firstLoad.length;
 
-  // the same refresh asked again while the plan stands: the browser revalidates, the server answers 304
+  // the writer: new tables appear, grow three times, then all but two leave
+  const { etcdEndpoints, prefix } = e2eState();
+  const client = createRawEtcdClient({ endpoints: etcdEndpoints.split(","), callTimeoutMs: 30_000 });
+  try {
+    for (let round = 1; round <= 3; round++)
+      for (const target of WRITTEN) {
+        const event = writerEvent({
+          shard: "s1",
+          sealed: round * 7,
+          bytes: round * 7_000,
+          epoch: 1,
+          flushedAtMs: Date.now(),
+        });
+        expect(await publishDemandEvent(client, prefix, target, event)).toBe(true);
+        await new Promise((r) => setTimeout(r, 100)); // a writer's pace: ~10 events/s
+      }
+    for (const target of WRITTEN.slice(2))
+      await client
+        .delete()
+        .key(keys.demandEvent(prefix, target, "s1"))
+        .exec();
+  } finally {
+    client.close();
+  }
+  const end = Number((await api<DemandList>("/api/v1/scheduler/demand?limit=1")).revision);
+
+  // the page reaches the writer's last revision by pushes alone
+  const last = () => (frames.length ? (JSON.parse(frames[frames.length - 1].data) as DemandChanges) : null);
   await expect
-    .poll(() => refreshes.some((etag) => notModified.has(etag)), {
-      timeout: 60_000,
-      message: "a refresh of the page revalidated with 304",
-    })
-    .toBe(true);
-  expect(pageReads, "no page of the fleet was read again").toBe(pagesLoaded);
-  await expect(count).toContainText(`${fmt(fleet.total_tables)} of ${fmt(fleet.total_tables)} shown`);
-  await expect(page.getByTestId("table-row").first()).toBeVisible();
+    .poll(() => last()?.revision ?? 0, { timeout: 60_000, message: "a pushed step at the writer's last revision" })
+    .toBeGreaterThanOrEqual(end);
+  expect(frames.length, "several steps were pushed").toBeGreaterThan(1);
+
+  // every frame applied, in order, to the first load (as lib/client/fleet-stream.ts does)
+  const pages = firstLoad.slice(0, pagesLoaded);
+  let held: DemandList | null = {
+    ...pages[0],
+    tables: pages.flatMap((p) => p.tables),
+    listing: pages[pages.length - 1].listing,
+    next_cursor: null,
+  };
+  for (const f of frames) {
+    const body = JSON.parse(f.data) as DemandChanges;
+    expect(f.id, "each event's id is its listing (a reconnect resumes from it)").toBe(body.listing);
+    if (held.listing === body.listing) continue;
+    held = withChanges(held, body);
+    expect(held, `the frame to ${body.listing} applies to the listing held`).not.toBeNull();
+    if (!held) break;
+  }
+  const final = last()!;
+  const fresh = await freshRead({ revision: final.revision, now_ms: final.now_ms });
+  expect(held!.tables.length).toBe(fresh.tables.length);
+  expect(held!.tables).toEqual(fresh.tables);
+  expect(
+    fresh.tables
+      .filter((t) => WRITTEN.includes(t.target))
+      .map((t) => t.target)
+      .sort(),
+  ).toEqual(WRITTEN.slice(0, 2));
+
+  // the page shows that listing, and read nothing else to get there
+  await expect(count).toContainText(`${fmt(fresh.total_tables)} of ${fmt(fresh.total_tables)} shown`);
+  await page.getByRole("searchbox").first().fill(WRITTEN[0]);
+  const row = page.getByTestId("table-row").filter({ hasText: WRITTEN[0] });
+  await expect(row).toContainText(fmt(fresh.tables.find((t) => t.target === WRITTEN[0])!.pending_generations));
+  expect(firstLoad.length, "no page of the fleet was read again").toBe(pagesLoaded);
+  expect(asks, "no ?since= ask while the stream stands").toBe(0);
+  expect(streams, "one stream, never reopened").toBe(1);
+
+  // the fleet as it was for the specs after this one
+  const cleanup = createRawEtcdClient({ endpoints: etcdEndpoints.split(","), callTimeoutMs: 30_000 });
+  try {
+    for (const target of WRITTEN.slice(0, 2))
+      await cleanup
+        .delete()
+        .key(keys.demandEvent(prefix, target, "s1"))
+        .exec();
+  } finally {
+    cleanup.close();
+  }
 });

@@ -169,6 +169,21 @@ function serveCachedGzip(req, res) {
   };
 }
 
+/**
+ * A pushed event (a `text/event-stream` response, lib/scheduler/demand-stream.ts) leaves when
+ * it is written: the gzip stream is flushed after each write instead of holding small
+ * frames until zlib fills a block (which turned a stream of steps into bursts seconds apart).
+ */
+function flushEachEvent(res) {
+  const write = res.write;
+  res.write = function (...args) {
+    const ok = write.apply(this, args);
+    if (typeof res.flush === "function" && /^text\/event-stream/.test(String(res.getHeader("content-type") ?? "")))
+      res.flush();
+    return ok;
+  };
+}
+
 const app = next({ dev: false, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
@@ -176,6 +191,7 @@ const compress = compression();
 
 const server = http.createServer((req, res) => {
   compress(req, res, () => {
+    flushEachEvent(res);
     serveCachedGzip(req, res);
     handle(req, res);
   });

@@ -17,13 +17,13 @@ import {
   type WriteGuard,
 } from "./resources/policies";
 import type { DemandList } from "./api-types";
+import { useLiveFleetListing } from "./fleet-stream";
 import {
   demandKeys,
   fetchDemandPage,
   fetchFleetPage,
   fetchTable,
   nextFleetPage,
-  refreshFleet,
   type FleetPageParam,
 } from "./resources/demand";
 import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
@@ -43,22 +43,14 @@ export function useDemandPage(params: QueryParams) {
 }
 
 /**
- * How often the whole fleet asks for its changes (`?since=`). Faster than a live plan is
- * re-made (lib/live/plan.ts, every few seconds), so a repeat while the plan stands is a
- * 304 without a body, and a new plan is on screen within this long; each new plan's
- * changes travel once, whatever this rate.
- */
-const FLEET_CHANGES_MS = 2000;
-
-/**
  * Every table: first page by page (2,000 a page), so rows show as soon as the first page
  * lands and the rest stream in behind it, all at the first page's revision; then, while
- * live, refreshed by asking only for what changed since the listing the page holds
- * (console-api.md list, `?since=`), instead of every page again.
+ * live, kept by the changes the server pushes for each plan step (./fleet-stream.ts), or by
+ * asking only for what changed since the listing the page holds (`?since=`) when the stream
+ * cannot be had; never every page again.
  */
 export function useFleetListing() {
   const revision = usePinnedRevision();
-  const client = useQueryClient();
   const pages = useInfiniteQuery({
     queryKey: demandKeys.fleetPages(revision),
     initialPageParam: { cursor: null, revision, now_ms: null } as FleetPageParam,
@@ -83,14 +75,8 @@ export function useFleetListing() {
     } satisfies DemandList;
   }, [pages.data]);
   const complete = streamed !== undefined && hasNextPage === false;
-  const listingKey = demandKeys.fleetListing(revision);
-  const changes = useQuery({
-    queryKey: listingKey,
-    queryFn: ({ signal }) => refreshFleet(client.getQueryData<DemandList>(listingKey) ?? streamed, signal),
-    enabled: revision === null && complete,
-    refetchInterval: FLEET_CHANGES_MS,
-    staleTime: FLEET_CHANGES_MS,
-  });
+  // live: the server pushes each plan step's changes; asking is the fallback (./fleet-stream.ts)
+  const changes = useLiveFleetListing(revision === null, complete ? streamed : undefined);
   return {
     data: changes.data ?? streamed,
     /** still streaming the first load's pages */

@@ -5,7 +5,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyChanges } from "@/lib/client/resources/demand";
-import type { TablePlan } from "@/lib/planner/plan";
+import { replanFleet, type PlannerFleet, type TablePlan } from "@/lib/planner/plan";
+import { NOW, demand, fleet, heartbeat } from "@/lib/planner/plan/__fixtures__/fleet";
+import type { TableDemand } from "@/lib/schema/demand";
 import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
 import { digestOf, listingChanges, movingFields } from "./listing";
 
@@ -87,9 +89,124 @@ describe("listing changes", () => {
     expect(applied).toEqual(next.map(summary));
   });
 
+  it("are exactly what the plain definition gives (the fast paths change nothing)", () => {
+    // the definition, as first written: a map of old places, every row looked up, the
+    // patience sort with a set; listingChanges must give the same arrays
+    const plain = (base: ReturnType<typeof digest>, next: ReturnType<typeof digest>) => {
+      const position = new Map(base.order.map((t, i) => [t, i]));
+      const sent: number[] = [];
+      const stay: number[] = [];
+      const old: number[] = [];
+      next.order.forEach((target, i) => {
+        const was = position.get(target);
+        if (was === undefined || base.hashes[was] !== next.hashes[i]) sent.push(i);
+        else {
+          stay.push(i);
+          old.push(was);
+        }
+      });
+      const tails: number[] = [];
+      const prev: number[] = [];
+      old.forEach((x, i) => {
+        let lo = 0;
+        let hi = tails.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (old[tails[mid]] < x) lo = mid + 1;
+          else hi = mid;
+        }
+        prev[i] = lo > 0 ? tails[lo - 1] : -1;
+        tails[lo] = i;
+      });
+      const keep = new Set<number>();
+      for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) keep.add(i);
+      const patched: number[] = [];
+      stay.forEach((i, k) => {
+        if (!keep.has(k)) sent.push(i);
+        else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
+      });
+      sent.sort((a, b) => a - b);
+      const now = new Set(next.order);
+      return { sent, patched, removed: base.order.filter((t) => !now.has(t)) };
+    };
+    // long listings where most rows keep their place or shift together, as between plan steps
+    const shifted = fc
+      .tuple(fc.integer({ min: 0, max: 120 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(3)), { maxLength: 6 }))
+      .map(([n, edits]) => {
+        const base = Array.from({ length: n }, (_, i) => ({ target: `t${i}`, version: 0, wait: i % 3, rank: null }));
+        const next = base.map((r) => ({ ...r }));
+        for (const [a, b, kind] of edits) {
+          if (next.length === 0) break;
+          const from = a % next.length;
+          if (kind === 0)
+            next.splice(b % (next.length + 1), 0, next.splice(from, 1)[0]); // a row moves
+          else if (kind === 1)
+            next.splice(from, 1); // a row leaves
+          else if (kind === 2) next.splice(from, 0, { target: `new${a}-${b}`, version: 0, wait: 0, rank: null });
+          else next[from] = { ...next[from], version: 1, wait: b % 3 }; // a row changes
+        }
+        return [base, next] as const;
+      });
+    fc.assert(
+      fc.property(fc.oneof(fc.tuple(listing, listing), shifted), ([base, next]) => {
+        const [b, n] = [digest(base), digest(next)];
+        expect(listingChanges(b, n)).toEqual(plain(b, n));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("refuses changes that do not fit the listing held", () => {
     const base = [{ target: "a", version: 0, wait: null, rank: null }].map(summary);
     expect(applyChanges(base, { since: "x", rows: [], patches: [], removed: [] }, 2)).toBeNull();
     expect(applyChanges(base, { since: "x", rows: [], patches: [[3, 1, 1, null, null]], removed: [] }, 1)).toBeNull();
+  });
+});
+
+describe("the listing of a patched plan", () => {
+  // one encoder for every step, as the demand listing has (its rows' digests are kept by it)
+  let encoded = 0;
+  const encode = (t: TablePlan) => (encoded++, t as unknown as TableSummary);
+  const TARGETS = Array.from({ length: 200 }, (_, i) => `t${String(i).padStart(3, "0")}`);
+  const edit = fc.record({
+    table: fc.integer({ min: 0, max: TARGETS.length - 1 }),
+    pending: fc.constantFrom(0, 1, 8, 20, 300),
+    ageS: fc.integer({ min: 0, max: 7200 }),
+  });
+
+  it("is digested exactly as from scratch, and only the rows the patch changed are hashed again", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(edit, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 12 }),
+        (steps) => {
+          let tables = new Map<string, TableDemand>(
+            TARGETS.map((t, i) => [t, demand(8 + (i % 50), NOW - 1_800_000 - i)]),
+          );
+          const heartbeats = new Map([
+            ["e1", heartbeat()],
+            ["e2", heartbeat()],
+          ]);
+          let plan = replanFleet(null, { ...fleet(), tables, heartbeats } as PlannerFleet, NOW);
+          const seen = new Set<TablePlan>(plan.tables);
+          digestOf(`kept-${++names}`, "f", plan.tables, encode);
+          for (const changes of steps) {
+            tables = new Map(tables);
+            for (const c of changes) tables.set(TARGETS[c.table], demand(c.pending, NOW - c.ageS * 1000));
+            plan = replanFleet(plan, { ...fleet(), tables, heartbeats } as PlannerFleet, NOW);
+            const fresh = plan.tables.filter((t) => !seen.has(t)).length;
+            encoded = 0;
+            const kept = digestOf(`kept-${++names}`, "f", plan.tables, encode);
+            expect(encoded).toBe(fresh);
+            // a new encoder holds no row: everything from scratch
+            const scratch = digestOf(`scratch-${++names}`, "f", plan.tables, (t) => t as unknown as TableSummary);
+            expect(kept.hashes).toEqual(scratch.hashes);
+            expect(kept.moving).toEqual(scratch.moving);
+            expect(kept.order).toEqual(scratch.order);
+            for (const t of plan.tables) seen.add(t);
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

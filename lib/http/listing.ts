@@ -22,7 +22,6 @@ export interface Digest {
   hashes: string[];
   /** each row's moving fields (MovingFields as JSON), by position */
   moving: string[];
-  position: Map<string, number>;
 }
 
 /** The fields that move with the clock and the line: wait_ms, score, position rank and of (lib/schema/api/demand.ts demandChanges). */
@@ -79,6 +78,36 @@ export function listingName(
   return `${state().boot}.${plan}.${fingerprint}`;
 }
 
+interface RowDigest {
+  hash: string;
+  moving: string;
+}
+
+/**
+ * Each plan row's hash and moving fields, by encoder and row object. A plan's rows are never
+ * changed once it is made, and a patched plan shares every row whose content did not change
+ * with the plan before it (lib/planner/plan/replan.ts), so a listing of the next plan hashes
+ * only the rows that changed: a plan step costs what changed, not the fleet.
+ */
+const rowDigests = new WeakMap<object, WeakMap<TablePlan, RowDigest>>();
+
+function rowDigest(
+  t: TablePlan,
+  encode: (t: TablePlan) => TableSummary,
+  held: WeakMap<TablePlan, RowDigest>,
+): RowDigest {
+  let d = held.get(t);
+  if (!d) {
+    const summary = encode(t);
+    d = {
+      hash: createHash("sha1").update(steadyJson(summary)).digest("base64"),
+      moving: JSON.stringify(movingFields(summary)),
+    };
+    held.set(t, d);
+  }
+  return d;
+}
+
 /** Keeps (or refreshes) the digest of a listing; rows are encoded as `encode` does for the wire. */
 export function digestOf(
   name: string,
@@ -89,15 +118,20 @@ export function digestOf(
   const { digests } = state();
   let d = digests.get(name);
   if (!d) {
-    const order = rows.map((t) => t.target);
-    const hashes: string[] = [];
-    const moving: string[] = [];
-    for (const t of rows) {
-      const summary = encode(t);
-      hashes.push(createHash("sha1").update(steadyJson(summary)).digest("base64"));
-      moving.push(JSON.stringify(movingFields(summary)));
+    let held = rowDigests.get(encode);
+    if (!held) rowDigests.set(encode, (held = new WeakMap()));
+    const n = rows.length;
+    const order = new Array<string>(n);
+    const hashes = new Array<string>(n);
+    const moving = new Array<string>(n);
+    for (let i = 0; i < n; i++) {
+      const t = rows[i];
+      const row = rowDigest(t, encode, held);
+      order[i] = t.target;
+      hashes[i] = row.hash;
+      moving[i] = row.moving;
     }
-    d = { fingerprint, order, hashes, moving, position: new Map(order.map((t, i) => [t, i])) };
+    d = { fingerprint, order, hashes, moving };
   }
   digests.set(name, d); // kept or refreshed: the newest (knownDigest's read is not a use)
   return d;
@@ -123,35 +157,72 @@ export interface ListingChanges {
  * between the rows sent whole.
  */
 export function listingChanges(base: Digest, next: Digest): ListingChanges {
+  const n = next.order.length;
+  // where each row of `next` sat in `base` (-1: not there). Most rows keep their place, or
+  // sit where the row before them moved by; the others are looked for in one pass over `base`.
+  const was = new Int32Array(n);
+  let missing: Map<string, number> | null = null;
+  let shift = 0;
+  for (let i = 0; i < n; i++) {
+    const target = next.order[i];
+    if (base.order[i + shift] === target) was[i] = i + shift;
+    else if (base.order[i] === target) {
+      was[i] = i;
+      shift = 0;
+    } else {
+      was[i] = -1;
+      (missing ??= new Map()).set(target, i);
+    }
+    if (was[i] >= 0) shift = was[i] - i;
+  }
+  for (let j = 0; missing !== null && missing.size > 0 && j < base.order.length; j++) {
+    const i = missing.get(base.order[j]);
+    if (i === undefined) continue;
+    was[i] = j;
+    missing.delete(base.order[j]);
+  }
   const sent: number[] = [];
   const stay: number[] = []; // new positions of unchanged rows
   const old: number[] = []; // their old positions
-  next.order.forEach((target, i) => {
-    const was = base.position.get(target);
-    if (was === undefined || base.hashes[was] !== next.hashes[i]) sent.push(i);
+  const kept = new Uint8Array(base.order.length); // rows of `base` that `next` holds
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const w = was[i];
+    if (w >= 0) {
+      kept[w] = 1;
+      found++;
+    }
+    if (w < 0 || base.hashes[w] !== next.hashes[i]) sent.push(i);
     else {
       stay.push(i);
-      old.push(was);
+      old.push(w);
     }
-  });
+  }
   const keep = longestIncreasing(old);
   const patched: number[] = [];
-  stay.forEach((i, k) => {
-    if (!keep.has(k)) sent.push(i);
-    else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
-  });
-  sent.sort((a, b) => a - b);
-  const removed = base.order.filter((t) => !next.position.has(t));
+  let moved = false;
+  for (let k = 0; k < stay.length; k++) {
+    const i = stay[k];
+    if (keep[k] === 0) {
+      sent.push(i);
+      moved = true;
+    } else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
+  }
+  if (moved) sent.sort((a, b) => a - b);
+  const removed = found === base.order.length ? [] : base.order.filter((_, j) => kept[j] === 0);
   return { sent, patched, removed };
 }
 
-/** Indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */
-function longestIncreasing(xs: readonly number[]): Set<number> {
+/** Marks (1) the indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */
+function longestIncreasing(xs: readonly number[]): Uint8Array {
   const tails: number[] = []; // index into xs of the smallest tail of a run of each length
-  const prev = new Array<number>(xs.length);
-  xs.forEach((x, i) => {
+  const prev = new Int32Array(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
     let lo = 0;
     let hi = tails.length;
+    // a run that goes on growing (most of a listing): the search would end past the last tail
+    if (hi > 0 && xs[tails[hi - 1]] < x) lo = hi;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       if (xs[tails[mid]] < x) lo = mid + 1;
@@ -159,8 +230,8 @@ function longestIncreasing(xs: readonly number[]): Set<number> {
     }
     prev[i] = lo > 0 ? tails[lo - 1] : -1;
     tails[lo] = i;
-  });
-  const out = new Set<number>();
-  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) out.add(i);
+  }
+  const out = new Uint8Array(xs.length);
+  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) out[i] = 1;
   return out;
 }

@@ -3,7 +3,13 @@ import "server-only";
 // demand, executors, assignments, shadow, failures, skipped records, a table's history, two
 // moments compared, the revision clock, the journal's coverage and the reasons view.
 import { assignmentsQuerySchema, assignmentsResponse } from "@/lib/schema/api/assignments";
-import { demandChanges, demandDetail, demandList, demandQuerySchema } from "@/lib/schema/api/demand";
+import {
+  demandChanges,
+  demandDetail,
+  demandList,
+  demandQuerySchema,
+  demandStreamQuerySchema,
+} from "@/lib/schema/api/demand";
 import { executorsQuery, executorsResponse } from "@/lib/schema/api/executors";
 import { failuresQuerySchema, failuresResponse } from "@/lib/schema/api/failures";
 import { journalCoverageSchema, journalCoverageQuery } from "@/lib/schema/api/journal";
@@ -44,6 +50,23 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
       },
     },
     errors: [...READ_ERRORS, "404"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/scheduler/demand/stream",
+    operationId: "streamDemand",
+    tag: "scheduler",
+    access: "read",
+    summary:
+      "The live listing's changes, pushed as Server-Sent Events: one `changes` event (a demandChanges body, `id:` its listing) per plan step, the same bytes for every open stream of the same filters and sort. `since` (or a reconnect's Last-Event-ID) names the listing the page holds; an event whose `changes.since` is another, or `changes: null`, means read the listing again. Live only; every event carries its `revision` (read-your-writes: wait for an event at or after the write)",
+    query: demandStreamQuerySchema,
+    responses: {
+      "200": {
+        description: "text/event-stream; each `data:` line is one demandChanges body",
+        text: "text/event-stream",
+      },
+    },
+    errors: ["400", "401", "503", "504"],
   },
   {
     method: "get",

@@ -23,6 +23,7 @@ import {
 import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";
 import { readFloor } from "@/lib/live/read-floor";
+import { RevisionWaiters } from "@/lib/live/revision-waiters";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { metrics } from "@/lib/metrics";
 import { processWide } from "@/lib/schema/process-wide";
@@ -86,6 +87,9 @@ interface PlanState {
   askedMs: number;
   /** the planner input of the newest view a patch was considered for */
   input: { view: FleetView; fleet: PlannerFleet } | null;
+  /** counts the live plans set (a relabel of the same plan does not count); awaitLivePlan waits on it */
+  generation: number;
+  waiters: RevisionWaiters;
 }
 
 function state(): PlanState {
@@ -99,6 +103,8 @@ function state(): PlanState {
       clock: null,
       askedMs: 0,
       input: null,
+      generation: 0,
+      waiters: new RevisionWaiters(),
     };
     return created;
   });
@@ -115,9 +121,25 @@ function publishHeld(s: PlanState): void {
 }
 
 function setLive(s: PlanState, live: LiveEntry): void {
+  const another = s.live?.entry.key !== live.entry.key;
   s.live = live;
   publishHeld(s);
+  if (another) s.waiters.wake(++s.generation);
 }
+
+/**
+ * Resolves true once the live plan is another than the one keyed `key` (a patch for a
+ * content change, or the clock's next full plan), false at the deadline. Data, not a
+ * callback: the one reader that steps with the live plan (lib/scheduler/demand-stream.ts) waits here.
+ */
+export function awaitLivePlan(key: string | null, timeoutMs: number): Promise<boolean> {
+  const s = state();
+  if (s.live && s.live.entry.key !== key) return Promise.resolve(true);
+  return s.waiters.wait(s.generation + 1, timeoutMs);
+}
+
+/** The key a live answer's plan is held by (what `awaitLivePlan` compares). */
+export const planKeyOf = (planned: Planned): string => keyOf(planned.view, planned.now);
 
 const keyOf = (view: FleetView, now: number) => `${view.contentId}:${now}`;
 
@@ -238,7 +260,9 @@ function liveEntry(view: FleetView): Promise<Entry> | Entry {
   s.askedMs = Date.now();
   let live = s.live;
   if (!live) return startLivePlan(s, view).then((l) => l.entry);
-  let sameContent = live.entry.view.contentId === view.contentId;
+  // a view older than the live plan's (a caller that read it before a patch moved the plan
+  // on) is answered by the newer plan, as an unchanged one is: not by a full plan
+  let sameContent = live.entry.view.contentId === view.contentId || view.revision < live.entry.view.revision;
   const fleet = sameContent ? null : followable(s, live, view);
   const canFollow = fleet !== null;
   if (canFollow) {

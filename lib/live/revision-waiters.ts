@@ -1,7 +1,8 @@
 import "server-only";
 // Requests waiting for the live view to reach a revision (lib/live/cache.ts `awaitRevision`):
-// woken by the watch batch or the full read that brings it there, or let go at their deadline.
-// No polling loop.
+// woken by the watch batch or the full read that brings it there, or let go at their deadline;
+// and the demand stream waiting for the next live plan (lib/live/plan.ts counts them). No
+// polling loop.
 
 export class RevisionWaiters {
   private waiting = new Set<{ revision: number; wake: () => void }>();

@@ -146,6 +146,16 @@ function create() {
       help: "Stored shadow-history values left out of a history read (not a valid sample)",
       registers: r,
     }),
+    streamSteps: new Counter({
+      name: "console_demand_stream_steps_total",
+      help: "Plan steps pushed to the open /tables streams (one change-set per step and filter, shared by every stream)",
+      registers: r,
+    }),
+    streamsOpen: new Gauge({
+      name: "console_demand_streams_open",
+      help: "Open /tables change streams (GET /scheduler/demand/stream)",
+      registers: r,
+    }),
     journalChunksUnreadable: new Counter({
       name: "console_journal_chunks_unreadable_total",
       help: "Decision-journal chunks not read: damaged, or naming a class, verdict code or shadow outcome this console does not know (the question they were read for is re-planned)",

@@ -8,7 +8,7 @@ import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
 import { decodeCursor, encodeCursor, queryFingerprint } from "@/lib/http/cursor";
 import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
 import { ApiError } from "@/lib/http/errors";
-import { digestOf, knownDigest, listingChanges, listingName, movingFields } from "@/lib/http/listing";
+import { digestOf, knownDigest, listingChanges, listingName, movingFields, type Digest } from "@/lib/http/listing";
 import { snapshotMeta } from "@/lib/time/evaluation";
 import { planFor, type Planned } from "@/lib/live/plan";
 import { sortTables, tableNeedle, targetHas, type SortDirection } from "@/lib/words/table-order";
@@ -191,25 +191,36 @@ async function changesAnswer(q: DemandQuery, since: string): Promise<Cacheable> 
     since,
     base !== undefined,
   );
-  return cacheable(key, (): DemandChanges => {
-    const selected = selectionOf(planned.plan, q);
-    const name = listingName(planned, fingerprint);
-    const next = digestOf(name, fingerprint, selected, tableSummary);
-    const changes = base && listingChanges(base, next);
-    return {
-      ...envelope(planned, selected),
-      listing: name,
-      changes: changes
-        ? {
-            since,
-            rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })),
-            patches: changes.patched.map((at) => [at, ...movingFields(tableSummary(selected[at]))] as DemandPatch),
-            removed: changes.removed,
-          }
-        : null,
-    };
-  });
+  return cacheable(key, () => changesBody(planned, q, since, base));
 }
+
+/**
+ * The listing of `planned` for `q` as changes to the listing `since` (whose digest is `base`;
+ * `changes: null` when it is not held): the body of `?since=` and of each step the demand
+ * stream pushes (./demand-stream.ts), one builder for both.
+ */
+export function changesBody(planned: Planned, q: DemandQuery, since: string, base: Digest | undefined): DemandChanges {
+  const fingerprint = queryFingerprint(filtersOf(q));
+  const selected = selectionOf(planned.plan, q);
+  const name = listingName(planned, fingerprint);
+  const next = digestOf(name, fingerprint, selected, tableSummary);
+  const changes = base && listingChanges(base, next);
+  return {
+    ...envelope(planned, selected),
+    listing: name,
+    changes: changes
+      ? {
+          since,
+          rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })),
+          patches: changes.patched.map((at) => [at, ...movingFields(tableSummary(selected[at]))] as DemandPatch),
+          removed: changes.removed,
+        }
+      : null,
+  };
+}
+
+/** The fingerprint of a query's filters and sort (what names its listings). */
+export const listingFingerprint = (q: DemandQuery): string => queryFingerprint(filtersOf(q));
 
 /** The list's body, for callers inside the services and tests (the route serves the cacheable answer). */
 export async function demandList(q: DemandQuery): Promise<DemandList> {

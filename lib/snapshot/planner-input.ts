@@ -9,6 +9,15 @@ import type { ExecutionProgress, PlannerFence, PlannerFleet } from "@/lib/planne
 import type { SequenceClock } from "@/lib/planner/progress";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
+import { processWide } from "@/lib/schema/process-wide";
+
+/**
+ * A derived-value cache shared by the whole process: Next bundles this module into several
+ * chunks, and a re-plan compares a fleet one chunk derived with one another derived, by
+ * identity (lib/planner/plan/fleet-diff.ts): a cache per chunk made them always differ.
+ */
+const shared = <K extends object, V>(what: string) =>
+  processWide(`scheduler-console.planner-input.${what}`, () => new WeakMap<K, V>());
 
 /** When an execution was first seen by this process, and its sequence then (null: no record). */
 export interface ExecutionSeen {
@@ -151,7 +160,7 @@ export function fencesOf(
 }
 
 /** The empty table a cache-only row plans as: one object per row, so a re-plan sees it unchanged. */
-const cacheOnlyTables = new WeakMap<object, TableDemand>();
+const cacheOnlyTables = shared<object, TableDemand>("cache-only-tables");
 
 /** console-api.md: a table exists with demand events OR a cache row; a cache-only row plans as empty. */
 export function withCacheOnlyTables(
@@ -194,17 +203,16 @@ function derivedFrom<S extends object, T>(cache: WeakMap<S, T>, source: S, build
 }
 
 type Snap = FleetSnapshot;
-const heartbeatsOf = new WeakMap<Snap["executors"], Map<string, Heartbeat>>();
-const assignmentsOf = new WeakMap<Snap["assignments"], PlannerFleet["assignments"]>();
-const policiesOf = new WeakMap<Snap["policies"], PlannerFleet["policies"]>();
-const queuedOf = new WeakMap<Snap["queue"], TaskRecord[]>();
-const runningOf = new WeakMap<Snap["running"], TaskRecord[]>();
-const cooldownsOf = new WeakMap<Snap["cooldowns"], PlannerFleet["cooldowns"]>();
-const failuresOf = new WeakMap<Snap["mergeFailures"], PlannerFleet["failures"]>();
-const historyOf = new WeakMap<
-  Snap["tasks"],
-  { running: Snap["running"]; queue: Snap["queue"]; history: TaskRecord[] }
->();
+const heartbeatsOf = shared<Snap["executors"], Map<string, Heartbeat>>("heartbeatsOf");
+const assignmentsOf = shared<Snap["assignments"], PlannerFleet["assignments"]>("assignmentsOf");
+const policiesOf = shared<Snap["policies"], PlannerFleet["policies"]>("policiesOf");
+const queuedOf = shared<Snap["queue"], TaskRecord[]>("queuedOf");
+const runningOf = shared<Snap["running"], TaskRecord[]>("runningOf");
+const cooldownsOf = shared<Snap["cooldowns"], PlannerFleet["cooldowns"]>("cooldownsOf");
+const failuresOf = shared<Snap["mergeFailures"], PlannerFleet["failures"]>("failuresOf");
+const historyOf = shared<Snap["tasks"], { running: Snap["running"]; queue: Snap["queue"]; history: TaskRecord[] }>(
+  "historyOf",
+);
 
 function policiesFrom(list: Snap["policies"]): PlannerFleet["policies"] {
   const tables = new Map<string, PolicyDocument>();

@@ -2,7 +2,7 @@
 // the whole fleet (every page via cursor, then only its changes: `?since=`) and one table.
 import { fetchLiveOrLastGood } from "./last-good";
 import type { DemandChanges, DemandList, DemandOne, TableSummary } from "../api-types";
-import type { QueryParams } from "../fetch-json";
+import { buildQuery, type QueryParams } from "../fetch-json";
 
 const PATH = "/api/v1/scheduler/demand";
 /** The largest page the API allows; 13,405 tables = 7 pages. */
@@ -53,13 +53,27 @@ export async function refreshFleet(base: DemandList | undefined, signal?: AbortS
     const next = await fetchLiveOrLastGood<DemandList>(PATH, { include_idle: true, since: base.listing }, signal, {
       fallback: false,
     });
-    const { changes, ...envelope } = next as unknown as DemandChanges;
-    const tables = changes && applyChanges(base.tables, changes, envelope.matched);
-    if (tables) return { ...envelope, tables, next_cursor: null };
+    const held = withChanges(base, next as unknown as DemandChanges);
+    if (held) return held;
   }
   // the server no longer knows the base (restart, another replica, evicted): read it all again
   return fetchFleet(null, signal);
 }
+
+/**
+ * The whole listing `base` becomes with one change-set (a `?since=` answer, or one event of
+ * the demand stream); null when the change-set is not for the listing `base` is: read again.
+ */
+export function withChanges(base: DemandList, next: DemandChanges): DemandList | null {
+  const { changes, ...envelope } = next;
+  if (!changes || changes.since !== base.listing) return null;
+  const tables = applyChanges(base.tables, changes, envelope.matched);
+  return tables && { ...envelope, tables, next_cursor: null };
+}
+
+/** The demand stream of the whole fleet (idle included) from the listing the page holds. */
+export const fleetStreamUrl = (since: string | undefined) =>
+  `${PATH}/stream${buildQuery({ include_idle: true, since })}`;
 
 /**
  * The listing `base` becomes with `changes` (lib/schema/api/demand.ts demandChanges): drop

@@ -5,6 +5,7 @@
 // (§5.4, §5.5) resumes where the first change sits and stops as soon as its state —
 // the placements made so far — is again the previous plan's, and rows are copied only
 // where a verdict, position or ETA moves. The previous plan is never mutated.
+import { processWide } from "@/lib/schema/process-wide";
 import { LayeredMapWriter } from "../layered-map";
 import type { Scored } from "../score";
 import { changedTargets, sameFleetWide, type TableChanges } from "./fleet-diff";
@@ -35,7 +36,12 @@ import { lowerBound, patchSorted } from "./sorted-patch";
 import type { TableDraft } from "./table";
 import type { FleetPlan, TablePlan } from "./types";
 
-const retained = new WeakMap<FleetPlan, RetainedPlan>();
+/**
+ * What a patch needs of each plan, one map per process: Next bundles this module into several
+ * chunks (the background sampler's, each route's), and a plan one of them made is patched by
+ * another; a map per chunk turned every such patch into a full plan.
+ */
+const retained = processWide("scheduler-console.planner.retained", () => new WeakMap<FleetPlan, RetainedPlan>());
 
 /** Past this share of changed tables a full plan costs no more than the patch. */
 const MAX_CHANGED_SHARE = 1 / 8;

@@ -151,6 +151,19 @@ export const demandChanges = demandList.omit({ tables: true, next_cursor: true }
 });
 export type DemandChanges = z.infer<typeof demandChanges>;
 
+/**
+ * GET /api/v1/scheduler/demand/stream (issue 24): the live listing's changes, pushed as
+ * Server-Sent Events, one `changes` event (a `demandChanges` body, `id:` its listing) per
+ * plan step, shared by every open stream of the same filters and sort. `since` (or the
+ * `Last-Event-ID` of a reconnect) names the listing the page holds; an event whose
+ * `changes.since` is not the listing held, or `changes: null`, means read the listing again.
+ * Live only: no `revision`, `now_ms`, `cursor` or `target`.
+ */
+export const demandStreamQuerySchema = demandQuerySchema
+  .omit({ target: true, limit: true, cursor: true, revision: true, now_ms: true, now: true })
+  .strict();
+export type DemandStreamQuery = z.output<typeof demandStreamQuerySchema>;
+
 const mark = z.object({ value: z.number(), epoch: z.number() });
 export const shardDetailSchema = z.object({
   shard: z.string(),

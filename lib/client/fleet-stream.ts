@@ -1,0 +1,89 @@
+"use client";
+// The live /tables listing kept by the server's pushes (GET /scheduler/demand/stream, issue
+// 24): one EventSource per page, from the listing the page holds; each `changes` event is
+// one plan step's change-set, the same bytes every open page gets, applied in order. An
+// event that does not fit the listing held (or `changes: null`) reads the fleet again and
+// streams from there. A reconnect catches up from its last event (Last-Event-ID). When the
+// stream cannot be had (etcd away: the reconnect is a 503; no EventSource) the page falls
+// back to asking for changes (`?since=`, every 2 s), which reports the outage and keeps the
+// last good listing, and tries the stream again once those asks succeed for a while.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import type { DemandChanges, DemandList } from "./api-types";
+import { demandKeys, fetchFleet, fleetStreamUrl, refreshFleet, withChanges } from "./resources/demand";
+
+/** after falling back to asking, how long the asks must succeed before the stream is tried again */
+const RETRY_STREAM_MS = 10_000;
+
+/**
+ * How often the fallback asks for the fleet's changes (`?since=`). Faster than a live plan is
+ * re-made (lib/live/plan.ts, every few seconds), so a repeat while the plan stands is a
+ * 304 without a body; each new plan's changes travel once, whatever this rate.
+ */
+const FLEET_CHANGES_MS = 2000;
+
+/**
+ * The live fleet listing after `first` (the first load, every page, once complete): kept
+ * by the stream's pushes, or by asking while the stream cannot be had. A query result
+ * whose data is the listing held (undefined until the first change).
+ */
+export function useLiveFleetListing(live: boolean, first: DemandList | undefined) {
+  const client = useQueryClient();
+  const key = demandKeys.fleetListing(null);
+  const [askingSince, setAskingSince] = useState<number | null>(null);
+  const [generation, setGeneration] = useState(0);
+  const firstRef = useRef(first);
+  useEffect(() => {
+    firstRef.current = first;
+  }, [first]);
+  const ready = live && first !== undefined;
+  const asking = askingSince !== null || typeof EventSource === "undefined";
+
+  useEffect(() => {
+    if (!ready || asking) return;
+    const held = () => client.getQueryData<DemandList>(key) ?? firstRef.current;
+    const source = new EventSource(fleetStreamUrl(held()?.listing));
+    let rereading = false;
+    source.addEventListener("changes", (event) => {
+      if (rereading) return;
+      const body = JSON.parse((event as MessageEvent<string>).data) as DemandChanges;
+      const base = held();
+      if (base?.listing === body.listing) return; // already held (a repeat after a reconnect)
+      const next = base && withChanges(base, body);
+      if (next) {
+        client.setQueryData(key, next);
+        return;
+      }
+      // not for the listing held: read it all again, then stream from it
+      rereading = true;
+      source.close();
+      fetchFleet(null).then(
+        (fleet) => {
+          client.setQueryData(key, fleet);
+          setGeneration((g) => g + 1);
+        },
+        () => setAskingSince(Date.now()),
+      );
+    });
+    source.onerror = () => {
+      // CONNECTING: the browser reconnects by itself; CLOSED: refused (a 503 while etcd is away)
+      if (source.readyState === EventSource.CLOSED) setAskingSince(Date.now());
+    };
+    return () => source.close();
+    // `key` is a new array each render with the same contents
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ready, asking, generation, client]);
+
+  return useQuery({
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const next = await refreshFleet(client.getQueryData<DemandList>(key) ?? firstRef.current, signal);
+      // the asks have succeeded for a while: try the stream again
+      setAskingSince((since) => (since !== null && Date.now() - since >= RETRY_STREAM_MS ? null : since));
+      return next;
+    },
+    enabled: ready && asking,
+    refetchInterval: FLEET_CHANGES_MS,
+    staleTime: FLEET_CHANGES_MS,
+  });
+}

@@ -1,7 +1,8 @@
 // `npm run bench:matrix` (issue 24, "Live at production write rates"): one production-shape
 // stack (13,405 tables × 2 shards, a real `next start`), and side by side in that one run
-// the console under write rates of 10, 100 and 300 demand events/s (and none) × 0, 1, 10 and
-// 50 open /tables tabs in real Chromium (each its own browser context, as each viewer has
+// the console under write rates of 10, 100 and 300 demand events/s (and none) × 0, 1 and 10
+// open /tables tabs (BENCH_MATRIX_TABS=0,1,10,50 adds fifty, more than a 2-core machine
+// holds) in real Chromium (each its own browser context, as each viewer has
 // their own browser: HTTP/1.1 allows six connections per host in one profile, and every tab
 // holds one open for its stream). Per cell, over a window (BENCH_MATRIX_WINDOW_MS, 20 s):
 //   * the console's CPU in % of one core (/proc, its process tree, as ./tabs.ts does);

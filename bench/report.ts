@@ -297,7 +297,7 @@ export const BENCHES: BenchDef[] = [
   {
     name: "matrix",
     title:
-      "Live at production write rates (issue 24): 10, 100, 300 events/s × 0, 1, 10, 50 /tables tabs on one stack, and the closed loop's 100 ms knee",
+      "Live at production write rates (issue 24): 10, 100, 300 events/s × 0, 1 and 10 /tables tabs on one stack (BENCH_MATRIX_TABS=0,1,10,50 adds fifty: more than this 2-core machine holds), and the closed loop's 100 ms knee",
     targets: [],
     render: (data) => renderMatrix(data as MatrixReport, path.join(__dirname, "results")),
     shown: /^(cells|targets|loop\.steps)\[|^compare\.|^server_log_errors\.first/,

@@ -60,6 +60,18 @@ test("pushed change-sets keep /tables exactly as a fresh read, with a writer run
   await expect.poll(() => streams, { message: "the page opens the stream" }).toBe(1);
   const pagesLoaded = firstLoad.length;
 
+  // the header's "live · rev N" and the page's own revision, read in one go: the header
+  // never trails the page (a pushed step lands between two health polls)
+  const revisionsShown = () =>
+    page.evaluate(() => {
+      const num = (id: string, re: RegExp) =>
+        Number(
+          re.exec(document.querySelector(`[data-testid="${id}"]`)?.textContent ?? "")?.[1]?.replace(/,/g, "") ?? NaN,
+        );
+      return { header: num("live-state", /rev ([\d,]+)/), page: num("shown-revision", /revision ([\d,]+)/) };
+    });
+  const shown: { header: number; page: number }[] = [];
+
   // the writer: new tables appear, grow three times, then all but two leave
   const { etcdEndpoints, prefix } = e2eState();
   const client = createRawEtcdClient({ endpoints: etcdEndpoints.split(","), callTimeoutMs: 30_000 });
@@ -75,6 +87,7 @@ test("pushed change-sets keep /tables exactly as a fresh read, with a writer run
         });
         expect(await publishDemandEvent(client, prefix, target, event)).toBe(true);
         await new Promise((r) => setTimeout(r, 100)); // a writer's pace: ~10 events/s
+        shown.push(await revisionsShown());
       }
     for (const target of WRITTEN.slice(2))
       await client
@@ -92,6 +105,9 @@ test("pushed change-sets keep /tables exactly as a fresh read, with a writer run
     .poll(() => last()?.revision ?? 0, { timeout: 60_000, message: "a pushed step at the writer's last revision" })
     .toBeGreaterThanOrEqual(end);
   expect(frames.length, "several steps were pushed").toBeGreaterThan(1);
+  const behind = shown.filter((r) => !(r.header >= r.page));
+  expect(behind, "the header's live revision is never older than the page's").toEqual([]);
+  expect(new Set(shown.map((r) => r.page)).size, "the page moved while the writer wrote").toBeGreaterThan(1);
 
   // every frame applied, in order, to the first load (as lib/client/fleet-stream.ts does)
   const pages = firstLoad.slice(0, pagesLoaded);

@@ -46,7 +46,7 @@ export function LiveMark({ liveRevision }: { liveRevision: number | null }) {
     <span
       className="live-dot"
       data-testid="live-state"
-      title="the newest revision etcd reports; a page's own revision (beside its title) is the one its answer was planned at, and trails this by the writes since"
+      title="the newest revision this tab has seen etcd at (its health poll, or a pushed /tables step); a page's own revision (beside its title) is the one its answer was planned at, and trails this by the writes since"
     >
       live{liveRevision !== null ? ` · rev ${formatCount(liveRevision)}` : ""}
     </span>

@@ -9,6 +9,7 @@ import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { encodedPath } from "@/lib/client/links";
 import { useEffect, useState, type FormEvent } from "react";
 import { LiveMark } from "@/components/layout/etcd-banner";
+import { useNewestLiveRevision } from "@/lib/client/newest-revision";
 import { formatCount } from "@/components/ui/format";
 import { ApiError } from "@/lib/client/fetch-json";
 import { fetchHealth } from "@/lib/client/resources/health";
@@ -25,7 +26,10 @@ export function RevisionPicker() {
   const params = useSearchParams();
   const health = useHealthPoll();
   const hydrated = useHydrated();
-  const liveRevision = hydrated ? (health.data?.revision ?? health.data?.snapshot?.revision ?? null) : null;
+  // the newest revision seen live: the health poll's, or a pushed /tables step's when newer
+  const liveRevision = useNewestLiveRevision(
+    hydrated ? (health.data?.revision ?? health.data?.snapshot?.revision ?? null) : null,
+  );
   const at = params.get("at");
   const pinText = at !== null && pinned !== null ? draftOfAt(at) : pinned === null ? "" : String(pinned);
   const [draft, setDraft] = useState(pinText);

@@ -11,6 +11,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { DemandChanges, DemandList } from "./api-types";
 import { demandKeys, fetchFleet, fleetStreamUrl, refreshFleet, withChanges } from "./resources/demand";
+import { noteLiveRevision } from "./newest-revision";
 
 /** after falling back to asking, how long the asks must succeed before the stream is tried again */
 const RETRY_STREAM_MS = 10_000;
@@ -52,6 +53,7 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       const next = base && withChanges(base, body);
       if (next) {
         client.setQueryData(key, next);
+        noteLiveRevision(next.revision);
         return;
       }
       // not for the listing held: read it all again, then stream from it

@@ -188,9 +188,17 @@ const app = next({ dev: false, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
 const compress = compression();
+/**
+ * The pushed /tables stream is gzipped per open tab as it is written (each connection has
+ * its own deflate state), so at zlib's fastest level: on 12 s of the production fleet's
+ * frames (2.6 MB, a clock frame among them) 38 % of the default level's CPU for 4 % more bytes.
+ */
+const compressStream = compression({ level: zlib.constants.Z_BEST_SPEED });
+const STREAM_PATH = "/api/v1/scheduler/demand/stream";
 
 const server = http.createServer((req, res) => {
-  compress(req, res, () => {
+  const gzip = (req.url ?? "").startsWith(STREAM_PATH) ? compressStream : compress;
+  gzip(req, res, () => {
     flushEachEvent(res);
     serveCachedGzip(req, res);
     handle(req, res);

@@ -14,6 +14,7 @@ import type { TablePlan } from "@/lib/planner/plan";
 import type { TableSummary } from "@/lib/schema/api/demand";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
+import { metrics } from "@/lib/metrics";
 
 export interface Digest {
   fingerprint: string;
@@ -22,6 +23,8 @@ export interface Digest {
   hashes: string[];
   /** each row's moving fields (MovingFields as JSON), by position */
   moving: string[];
+  /** each row's digest, by position (what a later listing's rows may take their hash from) */
+  cells?: RowDigest[];
 }
 
 /** The fields that move with the clock and the line: wait_ms, score, position rank and of (lib/schema/api/demand.ts demandChanges). */
@@ -81,6 +84,8 @@ export function listingName(
 interface RowDigest {
   hash: string;
   moving: string;
+  /** the row as encoded: a later plan's row of the same table that says the same beyond its moving fields takes this hash */
+  summary: TableSummary;
 }
 
 /**
@@ -91,29 +96,82 @@ interface RowDigest {
  */
 const rowDigests = new WeakMap<object, WeakMap<TablePlan, RowDigest>>();
 
+/** JSON-equal, strictly: the same keys in the same order and equal values (anything else, NaN or undefined included, counts as different). */
+function sameJson(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+  if (Array.isArray(x) !== Array.isArray(y)) return false;
+  if (Array.isArray(x)) {
+    const ys = y as unknown[];
+    if (x.length !== ys.length) return false;
+    for (let i = 0; i < x.length; i++) if (!sameJson(x[i], ys[i])) return false;
+    return true;
+  }
+  const a = x as Record<string, unknown>;
+  const b = y as Record<string, unknown>;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) if (ka[i] !== kb[i] || !sameJson(a[ka[i]], b[ka[i]])) return false;
+  return true;
+}
+
+/** `a` and `b` have one `steadyJson` (what the hash is of): JSON-equal but for the moving fields. */
+function sameSteady(a: TableSummary, b: TableSummary): boolean {
+  const x = a as unknown as Record<string, unknown>;
+  const y = b as unknown as Record<string, unknown>;
+  const ka = Object.keys(x);
+  const kb = Object.keys(y);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i]) return false;
+    if (k === "wait_ms" || k === "score") continue; // blanked
+    if (k === "position") {
+      // kept as { kind, rank: 0, of: 0 } when set
+      if (!a.position !== !b.position || (a.position && a.position.kind !== b.position!.kind)) return false;
+      if (!a.position && a.position !== b.position) return false; // null and undefined say different things
+      continue;
+    }
+    if (!sameJson(x[k], y[k])) return false;
+  }
+  return true;
+}
+
 function rowDigest(
   t: TablePlan,
   encode: (t: TablePlan) => TableSummary,
   held: WeakMap<TablePlan, RowDigest>,
+  like: RowDigest | undefined,
+  counts: { lent: number; hashed: number },
 ): RowDigest {
   let d = held.get(t);
   if (!d) {
     const summary = encode(t);
+    const lent = like !== undefined && sameSteady(summary, like.summary);
+    counts[lent ? "lent" : "hashed"]++;
     d = {
-      hash: createHash("sha1").update(steadyJson(summary)).digest("base64"),
+      hash: lent ? like.hash : createHash("sha1").update(steadyJson(summary)).digest("base64"),
       moving: JSON.stringify(movingFields(summary)),
+      summary,
     };
     held.set(t, d);
   }
   return d;
 }
 
-/** Keeps (or refreshes) the digest of a listing; rows are encoded as `encode` does for the wire. */
+/**
+ * Keeps (or refreshes) the digest of a listing; rows are encoded as `encode` does for the
+ * wire. `like`, the digest of a listing this one is compared with (the one a page holds), lends
+ * its hashes to rows of a new plan that say the same but for their moving fields: the clock's
+ * full plan every 5 s makes every row anew, most of them moved only in wait and score.
+ */
 export function digestOf(
   name: string,
   fingerprint: string,
   rows: readonly TablePlan[],
   encode: (t: TablePlan) => TableSummary,
+  like?: Digest,
 ): Digest {
   const { digests } = state();
   let d = digests.get(name);
@@ -124,14 +182,28 @@ export function digestOf(
     const order = new Array<string>(n);
     const hashes = new Array<string>(n);
     const moving = new Array<string>(n);
+    const cells = new Array<RowDigest>(n);
+    const counts = { lent: 0, hashed: 0 };
+    let shift = 0; // where the last row found in `like` sat, relative to its place here
     for (let i = 0; i < n; i++) {
       const t = rows[i];
-      const row = rowDigest(t, encode, held);
+      let was: RowDigest | undefined;
+      if (like?.cells && !held.has(t)) {
+        const j = like.order[i + shift] === t.target ? i + shift : like.order[i] === t.target ? i : -1;
+        if (j >= 0) {
+          was = like.cells[j];
+          shift = j - i;
+        }
+      }
+      const row = rowDigest(t, encode, held, was, counts);
       order[i] = t.target;
       hashes[i] = row.hash;
       moving[i] = row.moving;
+      cells[i] = row;
     }
-    d = { fingerprint, order, hashes, moving };
+    d = { fingerprint, order, hashes, moving, cells };
+    if (counts.lent > 0) metrics().listingRowHashes.inc({ source: "lent" }, counts.lent);
+    if (counts.hashed > 0) metrics().listingRowHashes.inc({ source: "hashed" }, counts.hashed);
   }
   digests.set(name, d); // kept or refreshed: the newest (knownDigest's read is not a use)
   return d;

@@ -151,6 +151,12 @@ function create() {
       help: "Plan steps pushed to the open /tables streams (one change-set per step and filter, shared by every stream)",
       registers: r,
     }),
+    listingRowHashes: new Counter({
+      name: "console_listing_row_hashes_total",
+      help: "Rows of a new /tables listing whose hash was computed (source=hashed) or taken from the listing the page holds, the row saying the same but for its wait, score and place in line (source=lent)",
+      labelNames: ["source"],
+      registers: r,
+    }),
     streamsOpen: new Gauge({
       name: "console_demand_streams_open",
       help: "Open /tables change streams (GET /scheduler/demand/stream)",

@@ -203,7 +203,7 @@ export function changesBody(planned: Planned, q: DemandQuery, since: string, bas
   const fingerprint = queryFingerprint(filtersOf(q));
   const selected = selectionOf(planned.plan, q);
   const name = listingName(planned, fingerprint);
-  const next = digestOf(name, fingerprint, selected, tableSummary);
+  const next = digestOf(name, fingerprint, selected, tableSummary, base);
   const changes = base && listingChanges(base, next);
   return {
     ...envelope(planned, selected),

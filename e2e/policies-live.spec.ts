@@ -64,7 +64,11 @@ async function signIn(page: Page, target: string): Promise<void> {
 async function saveWithinTwoTries(page: Page, target: string, reason: string): Promise<number> {
   await page.getByRole("button", { name: "Review changes" }).click();
   await expect(page.getByTestId("preview")).toBeVisible({ timeout: 60_000 });
-  await page.getByRole("button", { name: "Save…" }).click();
+  // as long as the preview may take on a loaded machine: a full CI run once waited 15 s here
+  // for the button to be "visible, enabled and stable" with the simulator writing every second
+  const save = page.getByRole("button", { name: "Save…" });
+  await expect(save).toBeEnabled({ timeout: 60_000 });
+  await save.click({ timeout: 60_000 });
   const dialog = page.locator("dialog[open]");
   await dialog.getByLabel(/Why are you making this change/).fill(reason);
   if ((await dialog.getByTestId("confirm-name").count()) > 0) await dialog.getByTestId("confirm-name").fill(target);

@@ -13,8 +13,8 @@ import type { DemandChanges, DemandList } from "./api-types";
 import { demandKeys, fetchFleet, fleetStreamUrl, refreshFleet, withChanges } from "./resources/demand";
 import { noteLiveRevision } from "./newest-revision";
 
-/** after falling back to asking, how long the asks must succeed before the stream is tried again */
-const RETRY_STREAM_MS = 10_000;
+/** after falling back to asking, how many asks must succeed (10 s of them) before the stream is tried again */
+const RETRY_STREAM_AFTER_ASKS = 5;
 
 /**
  * How often the fallback asks for the fleet's changes (`?since=`). Faster than a live plan is
@@ -31,14 +31,15 @@ const FLEET_CHANGES_MS = 2000;
 export function useLiveFleetListing(live: boolean, first: DemandList | undefined) {
   const client = useQueryClient();
   const key = demandKeys.fleetListing(null);
-  const [askingSince, setAskingSince] = useState<number | null>(null);
+  /** null while streaming; else the asks that succeeded since falling back */
+  const [asked, setAsked] = useState<number | null>(null);
   const [generation, setGeneration] = useState(0);
   const firstRef = useRef(first);
   useEffect(() => {
     firstRef.current = first;
   }, [first]);
   const ready = live && first !== undefined;
-  const asking = askingSince !== null || typeof EventSource === "undefined";
+  const asking = asked !== null || typeof EventSource === "undefined";
 
   useEffect(() => {
     if (!ready || asking) return;
@@ -64,12 +65,12 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
           client.setQueryData(key, fleet);
           setGeneration((g) => g + 1);
         },
-        () => setAskingSince(Date.now()),
+        () => setAsked(0),
       );
     });
     source.onerror = () => {
       // CONNECTING: the browser reconnects by itself; CLOSED: refused (a 503 while etcd is away)
-      if (source.readyState === EventSource.CLOSED) setAskingSince(Date.now());
+      if (source.readyState === EventSource.CLOSED) setAsked(0);
     };
     return () => source.close();
     // `key` is a new array each render with the same contents
@@ -81,7 +82,7 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
     queryFn: async ({ signal }) => {
       const next = await refreshFleet(client.getQueryData<DemandList>(key) ?? firstRef.current, signal);
       // the asks have succeeded for a while: try the stream again
-      setAskingSince((since) => (since !== null && Date.now() - since >= RETRY_STREAM_MS ? null : since));
+      setAsked((n) => (n === null || n + 1 >= RETRY_STREAM_AFTER_ASKS ? null : n + 1));
       return next;
     },
     enabled: ready && asking,

@@ -4,10 +4,20 @@
 // 12 s, so 6 h is ~1,800 changes of one table's keys; the bench writes that many (4
 // shards, flush and merge events), with the fleet's heartbeats and the revision clock's
 // samples between them on a compressed 6 h clock, then measures:
-// * `GET /api/v1/scheduler/demand/history?target=T` (the chart's default 6 h): median of 5;
+// * `GET /api/v1/scheduler/demand/history?target=T` (the chart's default 6 h): the first
+//   request (cold: nothing of this table read yet), then the median of 5 after it (what
+//   the console keeps across requests — lib/time/history-moved-by.ts READS — is warm);
 // * in Chromium, /tables/T: how many history requests the chart makes until its summary
 //   shows, and the time from navigation to that summary.
-// Target: one request, ≤ 1 s.
+// Target (issue 23): one request, the API ≤ 300 ms, the chart ≤ 1 s.
+// By default the 6 h are also covered by the decision journal, as a console that has run
+// for 6 h has it: the production fleet's journal (./journal-history.ts `journalChunks`:
+// 13,405 tables, 354 busy, a writer at 10 events/s, a checkpoint each 30 min, rolled up
+// as the writer does) with the table's entry changing at each of its 1,800 changes, each
+// evaluation dated at the revision etcd had then. Its entries are drawn, not planned (the
+// timing does not depend on what they say; test/integration/journal/production.test.ts
+// checks journal = plan at this scale). `--replan` writes no journal: the answer is
+// re-planned, as before the journal's start (the answer's basis is checked either way).
 import "../lib/sim/node-entry";
 import { createRawEtcdClient } from "../lib/etcd/raw";
 import { executorMergedEvent, writerEvent } from "../lib/planner/join";
@@ -17,6 +27,9 @@ import { fleetExecutors, heartbeatValue } from "../lib/sim/scenarios/fleet";
 import { runBench, writeResult } from "./harness";
 import { fail, loadAverage, median, PREFIX, round, timedGet, withProductionStack, type BenchStack } from "./stack";
 import { launchChromium } from "./tabs";
+import { journalChunks, rolledUp, writeJournal } from "./journal-history";
+import { FLUSH_MS } from "./journal-shape";
+import { productionTarget } from "../lib/sim/scenarios/production";
 
 export const HISTORY_TARGET = "ingest/clickstream";
 const CHANGES = 1800;
@@ -24,11 +37,19 @@ const SHARDS = 4;
 const WINDOW_MS = 6 * 3600_000;
 const RUNS = 5;
 
-/** Writes 6 h of one table's history (see above) into `endpoints` under PREFIX. */
-export async function writeHistory(endpoints: string, log: (line: string) => void): Promise<void> {
+/** Writes 6 h of one table's history (see above) into `endpoints` under PREFIX, and the journal of them unless `replan`. */
+export async function writeHistory(
+  endpoints: string,
+  log: (line: string) => void,
+  opts: { replan?: boolean } = {},
+): Promise<void> {
   const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
+  const changed: { at: number; revision: number }[] = [];
+  let end = 0;
+  let firstRevision = 0;
   try {
-    const end = Date.now();
+    end = Date.now();
+    firstRevision = Number((await client.get(keys.leader(PREFIX)).exec()).header.revision);
     const start = end - WINDOW_MS;
     const sealed = new Array<number>(SHARDS).fill(1000);
     const merged = new Array<number>(SHARDS).fill(1000);
@@ -55,6 +76,7 @@ export async function writeHistory(endpoints: string, log: (line: string) => voi
           }),
         );
       }
+      changed.push({ at, revision: Number((await client.get(keys.leader(PREFIX)).exec()).header.revision) });
       if (i % 5 === 0) {
         for (const e of executors) await client.put(keys.executor(PREFIX, e.id)).value(heartbeatValue(e, at));
         const revision = Number((await client.get(keys.leader(PREFIX)).exec()).header.revision);
@@ -67,18 +89,42 @@ export async function writeHistory(endpoints: string, log: (line: string) => voi
   } finally {
     client.close();
   }
+  if (opts.replan) return;
+  const started = performance.now();
+  const endMs = Math.floor(end / FLUSH_MS) * FLUSH_MS;
+  let next = 0;
+  let revision = firstRevision;
+  const chunks = journalChunks(1, endMs, {
+    target: HISTORY_TARGET,
+    targetChangesAt: changed.map((c) => c.at),
+    revisionAt: (ms) => {
+      while (next < changed.length && changed[next].at <= ms) revision = changed[next++].revision;
+      return revision;
+    },
+    nameOf: productionTarget,
+  });
+  const written = await writeJournal(endpoints, PREFIX, rolledUp([...chunks], PREFIX));
+  log(
+    `wrote the journal of those 6 h (production shape, rolled up): ${written.chunks} chunks, ${round(written.bytes / 1_048_576)} MiB, in ${round((performance.now() - started) / 1000)} s`,
+  );
 }
 
 export interface HistoryResult {
   target: string;
   changes: number;
   points: number;
+  /** the answer's `verdict_basis`, and its points by basis */
+  basis: string;
+  points_by_basis: Record<string, number>;
+  /** the first request: nothing of the table's history read by this process yet */
+  api_cold_ms: number;
   api_ms: { median: number; all: number[] };
   /** history requests the chart made in Chromium until its summary showed */
   chart_requests: number;
   /** navigation to /tables/T → the chart's summary and its lines drawn, in Chromium */
   chart_ms: number;
   target_requests: number;
+  target_api_ms: number;
   target_ms: number;
   load_average: number[];
 }
@@ -86,12 +132,20 @@ export interface HistoryResult {
 export async function measureHistory(stack: BenchStack): Promise<HistoryResult> {
   const url = `${stack.app.url}/api/v1/scheduler/demand/history?target=${encodeURIComponent(HISTORY_TARGET)}`;
   const times: number[] = [];
+  const cold = await timedGet(url);
+  if (cold.status !== 200) fail(`history answered ${cold.status}: ${cold.body.slice(0, 300)}`, stack.app);
   let points = 0;
+  let basis = "";
+  let byBasis: Record<string, number> = {};
   for (let run = 0; run < RUNS; run++) {
     const r = await timedGet(url);
     if (r.status !== 200) fail(`history answered ${r.status}: ${r.body.slice(0, 300)}`, stack.app);
     times.push(r.ms);
-    points = (JSON.parse(r.body) as { points: unknown[] }).points.length;
+    const answer = JSON.parse(r.body) as { points: { basis: string }[]; verdict_basis: string };
+    points = answer.points.length;
+    basis = answer.verdict_basis;
+    byBasis = {};
+    for (const p of answer.points) byBasis[p.basis] = (byBasis[p.basis] ?? 0) + 1;
   }
   const browser = await launchChromium();
   let chartRequests = 0;
@@ -114,25 +168,39 @@ export async function measureHistory(stack: BenchStack): Promise<HistoryResult> 
     target: HISTORY_TARGET,
     changes: CHANGES,
     points,
+    api_cold_ms: round(cold.ms),
+    basis,
+    points_by_basis: byBasis,
     api_ms: { median: round(median(times)), all: times.map((t) => round(t)) },
     chart_requests: chartRequests,
     chart_ms: round(chartMs),
     target_requests: 1,
     target_ms: 1000,
+    target_api_ms: 300,
     load_average: loadAverage(),
   };
 }
 
 export const historyLine = (r: HistoryResult) =>
-  `history chart, 6 h (${r.points} points): GET …/demand/history median ${r.api_ms.median} ms; in Chromium ${r.chart_requests} request(s), ${r.chart_ms} ms to the chart (target ${r.target_requests} request, ≤ ${r.target_ms} ms)`;
+  `history chart, 6 h (${r.points} points, basis ${r.basis}: ${Object.entries(r.points_by_basis)
+    .map(([b, n]) => `${n} ${b}`)
+    .join(
+      ", ",
+    )}): GET …/demand/history ${r.api_cold_ms} ms cold, then median ${r.api_ms.median} ms (target ≤ ${r.target_api_ms} ms); in Chromium ${r.chart_requests} request(s), ${r.chart_ms} ms to the chart (target ${r.target_requests} request, ≤ ${r.target_ms} ms)`;
 
 if (require.main === module) {
   runBench(async () => {
+    const replan = process.argv.includes("--replan");
     const result = await withProductionStack(
-      { name: "history", beforeStart: async (_etcd, endpoints, log) => writeHistory(endpoints, log) },
-      (stack) => measureHistory(stack),
+      { name: "history", beforeStart: async (_etcd, endpoints, log) => writeHistory(endpoints, log, { replan }) },
+      async (stack) => {
+        const r = await measureHistory(stack);
+        const wanted = replan ? ["fleet_plan", "table_alone"] : ["journal"];
+        if (!wanted.includes(r.basis)) fail(`the answer's basis is ${r.basis}, not ${wanted.join(" or ")}`, stack.app);
+        return r;
+      },
     );
     console.log(historyLine(result));
-    writeResult("history", { at: new Date().toISOString(), ...result });
+    writeResult("history", { at: new Date().toISOString(), replan, ...result });
   });
 }

@@ -12,11 +12,14 @@
 // and folded. Median of RUNS. The chunks are built directly (not
 // through JournalLog, whose per-evaluation diff of every table the sampler pays, not the
 // reader: bench/journal.ts measures that).
-// Side by side in one run, on the same journal: `before` — the chunks as flushed, every row
-// of every chunk decoded (the read as it was); `plain` — the same chunks, only the table's
-// rows decoded; `rolled` — a second copy rolled up as the writer does (lib/journal/rollup.ts,
-// one chunk per closed ROLLUP_MS), the table's rows decoded: today's read. The rolled
-// answer must equal the plain one byte for byte, or the bench fails.
+// Side by side in one run, on the same journal: `before` — the chunks as flushed in the
+// stored form of version 1 (one gzip of a JSON), every row of every chunk decoded (the read
+// before rollups); `whole` — rolled up as the writer does (lib/journal/rollup.ts, one chunk
+// per closed ROLLUP_MS) in version 1, only the table's rows built (the read before the
+// sectioned form); `rolled` — rolled up in today's form, version 2 (lib/journal/sections.ts:
+// placements and hashed buckets compressed each on its own), opening only the placements
+// and the table's bucket: today's read. The two rolled answers must be equal byte for byte,
+// or the bench fails.
 import "../lib/sim/node-entry";
 import { createRawEtcdClient } from "../lib/etcd/raw";
 import { resetConsoleEnv } from "../lib/config/env";
@@ -27,6 +30,7 @@ import { chunkRuns, targetTimeline } from "../lib/journal/window";
 import { ROLLUP_MS } from "../lib/live/journal";
 import type { TableState } from "../lib/journal/entry";
 import { startEtcd } from "../test/support/etcd";
+import { encodeVersion1 } from "../test/support/journal-v1";
 import { BUSY, busyState, CHECKPOINT_MS, FLUSH_MS, idle, rng, TABLES } from "./journal-shape";
 
 const EVENTS_PER_S = 10;
@@ -43,18 +47,20 @@ export interface JournalHistoryRun {
   rolled_chunks: number;
   stored_bytes: number;
   rolled_bytes: number;
+  /** the rolled-up chunks in the stored form of version 1 */
+  whole_bytes: number;
   checkpoint_bytes: number;
   points: number;
-  /** today's read: rolled-up chunks, the table's rows decoded */
+  /** today's read: rolled-up chunks (version 2), the placements and the table's bucket opened */
   read_ms: { median: number; all: number[] };
-  /** the chunks as flushed, the table's rows decoded */
-  plain_ms: { median: number; all: number[] };
-  /** the read before rollups and one-table decoding: the chunks as flushed, every row decoded */
+  /** rolled-up chunks in version 1, every chunk inflated and parsed, the table's rows built */
+  whole_ms: { median: number; all: number[] };
+  /** the read before rollups and one-table decoding: the chunks as flushed (version 1), every row decoded */
   before_ms: { median: number; all: number[] };
 }
 
 /** The chunks rolled up as the writer does: every closed ROLLUP_MS of deltas as one chunk. */
-function rolledUp(chunks: readonly JournalChunk[], prefix: string): JournalChunk[] {
+export function rolledUp(chunks: readonly JournalChunk[], prefix: string): JournalChunk[] {
   const keyed = chunks.map((chunk, i) => ({
     chunk,
     meta: {
@@ -85,23 +91,53 @@ function rolledUp(chunks: readonly JournalChunk[], prefix: string): JournalChunk
   }
 }
 
-/** The journal's chunks for 6 h 30 min ending at `endMs`, at `scale` × the tables (see the top). */
-function* journalChunks(scale: number, endMs: number): Generator<JournalChunk> {
+/** What a written journal is about: one table whose changes are dated, and the fleet around it. */
+export interface JournalShape {
+  /** the table whose history is read */
+  target: string;
+  /** the table's changes (ms, ascending); by default one every TARGET_EVERY_MS */
+  targetChangesAt?: readonly number[];
+  /** the etcd revision an evaluation at `ms` read; by default EVENTS_PER_S revisions a second from 1,000 */
+  revisionAt?: (ms: number) => number;
+  /** table `i`'s name; by default `db${i % 97}/table-${i}` */
+  nameOf?: (i: number) => string;
+}
+
+/**
+ * The journal's chunks for 6 h 30 min ending at `endMs`, at `scale` × the tables (see the
+ * top), in the order written: one evaluation a second, EVENTS_PER_S busy tables changed in
+ * each, and the shape's target at its changes.
+ */
+export function* journalChunks(
+  scale: number,
+  endMs: number,
+  shape: JournalShape = { target: TARGET },
+): Generator<JournalChunk> {
   const r = rng(scale);
   const n = TABLES * scale;
   const busy = BUSY * scale;
-  const names = Array.from({ length: n }, (_, i) => `db${i % 97}/table-${i}`);
+  const nameOf = shape.nameOf ?? ((i: number) => `db${i % 97}/table-${i}`);
+  const names = Array.from({ length: n }, (_, i) => nameOf(i));
+  const target = shape.target;
+  if (!names.includes(target)) names[0] = target;
+  const others = names.filter((t) => t !== target);
   const state = new Map<string, TableState>(names.map((t, i) => [t, i < busy ? busyState(r) : idle]));
   const start = endMs - WRITTEN_MS;
-  let revision = 1_000;
+  let counted = 1_000;
+  const revisionAt = shape.revisionAt ?? (() => (counted += EVENTS_PER_S));
+  const changesAt = shape.targetChangesAt;
+  let nextChange = 0;
   let previousTo = start;
   for (let from = start; from < endMs; from += FLUSH_MS) {
     const evaluations: JournalChunk["evaluations"] = [];
     for (let now = from + 1000; now <= from + FLUSH_MS; now += 1000) {
       const changed = new Map<string, TableState>();
-      for (let e = 0; e < EVENTS_PER_S; e++) changed.set(names[1 + Math.floor(r() * (busy - 1))], busyState(r));
-      if (now % TARGET_EVERY_MS < 1000) changed.set(TARGET, busyState(r));
-      revision += EVENTS_PER_S;
+      for (let e = 0; e < EVENTS_PER_S; e++) changed.set(others[Math.floor(r() * (busy - 1))], busyState(r));
+      let mine = false;
+      if (changesAt === undefined) mine = now % TARGET_EVERY_MS < 1000;
+      else for (; nextChange < changesAt.length && changesAt[nextChange] <= now; nextChange++) mine = true;
+      if (mine) changed.set(target, busyState(r));
+      const revision = revisionAt(now);
       for (const [t, s] of changed) state.set(t, s);
       evaluations.push({ revision, now_ms: now, changed, removed: [] });
     }
@@ -122,7 +158,12 @@ function* journalChunks(scale: number, endMs: number): Generator<JournalChunk> {
   }
 }
 
-async function writeJournal(endpoints: string, prefix: string, journal: Iterable<JournalChunk>) {
+export async function writeJournal(
+  endpoints: string,
+  prefix: string,
+  journal: Iterable<JournalChunk>,
+  encode: (chunk: JournalChunk) => Buffer = encodeChunk,
+) {
   const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 60_000 });
   let chunks = 0;
   let bytes = 0;
@@ -138,7 +179,7 @@ async function writeJournal(endpoints: string, prefix: string, journal: Iterable
       batchBytes = 0;
     };
     for (const chunk of journal) {
-      const value = encodeChunk(chunk);
+      const value = encode(chunk);
       chunks++;
       bytes += value.length;
       if (chunk.kind !== "delta") checkpointBytes = value.length;
@@ -189,15 +230,18 @@ export async function measureJournalHistory(
     for (const scale of scales) {
       const prefix = `/bench-journal-${scale}x`;
       const rolledPrefix = `/bench-journal-${scale}x-rolled`;
+      const wholePrefix = `/bench-journal-${scale}x-whole`;
       const started = performance.now();
       const chunks = [...journalChunks(scale, endMs)];
-      const written = await writeJournal(etcd.endpoints, prefix, chunks);
-      const rolled = await writeJournal(etcd.endpoints, rolledPrefix, rolledUp(chunks, rolledPrefix));
+      const written = await writeJournal(etcd.endpoints, prefix, chunks, encodeVersion1);
+      const rolledChunks = rolledUp(chunks, rolledPrefix);
+      const rolled = await writeJournal(etcd.endpoints, rolledPrefix, rolledChunks);
+      const whole = await writeJournal(etcd.endpoints, wholePrefix, rolledChunks, encodeVersion1);
       log(
-        `${scale}×: wrote ${written.chunks} chunks, ${round(written.bytes / 1_048_576)} MiB (rolled up: ${rolled.chunks} chunks, ${round(rolled.bytes / 1_048_576)} MiB), in ${round((performance.now() - started) / 1000)} s`,
+        `${scale}×: wrote ${written.chunks} chunks, ${round(written.bytes / 1_048_576)} MiB (rolled up: ${rolled.chunks} chunks, ${round(rolled.bytes / 1_048_576)} MiB; ${round(whole.bytes / 1_048_576)} MiB in version 1), in ${round((performance.now() - started) / 1000)} s`,
       );
-      const times = { before: [] as number[], plain: [] as number[], rolled: [] as number[] };
-      const answers = { plain: "", rolled: "" };
+      const times = { before: [] as number[], whole: [] as number[], rolled: [] as number[] };
+      const answers = { whole: "", rolled: "" };
       let points = 0;
       const use = (p: string) => {
         process.env.ETCD_PREFIX = p;
@@ -210,7 +254,7 @@ export async function measureJournalHistory(
         await readBefore(TARGET, endMs - WINDOW_MS, endMs);
         times.before.push(performance.now() - t);
         for (const [name, p] of [
-          ["plain", prefix],
+          ["whole", wholePrefix],
           ["rolled", rolledPrefix],
         ] as const) {
           use(p);
@@ -221,7 +265,7 @@ export async function measureJournalHistory(
           if (w.uncovered.length > 0) throw new Error(`${scale}×: the journal does not cover the window`);
           answers[name] = JSON.stringify(w, (_, v) => (v instanceof Map ? [...v] : v));
         }
-        if (answers.plain !== answers.rolled) throw new Error(`${scale}×: the rolled-up journal answers differently`);
+        if (answers.whole !== answers.rolled) throw new Error(`${scale}×: the sectioned journal answers differently`);
       }
       const figures = (xs: number[]) => ({ median: round(median(xs)), all: xs.map(round) });
       const run: JournalHistoryRun = {
@@ -231,10 +275,11 @@ export async function measureJournalHistory(
         rolled_chunks: rolled.chunks,
         stored_bytes: written.bytes,
         rolled_bytes: rolled.bytes,
+        whole_bytes: whole.bytes,
         checkpoint_bytes: written.checkpointBytes,
         points,
         read_ms: figures(times.rolled),
-        plain_ms: figures(times.plain),
+        whole_ms: figures(times.whole),
         before_ms: figures(times.before),
       };
       log(JSON.stringify(run));

@@ -41,7 +41,7 @@ export interface RangeQuery {
   byModRevision?: boolean;
   /** only keys last modified at or after this revision */
   minModRevision?: number;
-  /** keys without values */
+  /** keys without values (`value` reads ""): all a caller comparing mod_revisions needs */
   keysOnly?: boolean;
   /** only the number of keys (`count`), no keys */
   countOnly?: boolean;
@@ -245,6 +245,7 @@ const rangeOp = (q: RangeQuery, revision: number) => {
       key,
       range_end: q.prefix ? prefixRangeEnd(key) : q.end !== undefined ? Buffer.from(q.end) : undefined,
       revision,
+      keys_only: q.keysOnly === true,
     },
   };
 };

@@ -1,16 +1,21 @@
 import "server-only";
 // What moved each history point's inputs (issue 23 "History from the journal"; the pure
-// rules are lib/journal/moved-by.ts). The table's own keys (`own`: ./history.ts `ownKeys`) and the
-// executors' heartbeats are read at every point's revision and at the window's start, in as
+// rules are lib/journal/moved-by.ts). The table's own keys (`own`: ./history.ts `ownKeys`; their
+// mod_revisions only, no values) and the executors' heartbeats are read at every point's revision and at the window's start, in as
 // few read-only txns as etcd's op limit allows (lib/etcd/key-history.ts
 // `readRangesAtRevisions`); consecutive reads are compared: a key whose mod_revision moved,
 // or that came or went, changed in between; an executor whose slots, bytes, kinds or
-// draining differ had its capacity moved.
+// draining differ had its capacity moved. What was read at a revision never changes (etcd's
+// history is immutable), so each revision's read is kept process-wide (`READS`, least
+// recently used first out): the chart's next request — a refresh, the pin moved, another
+// reader of the same table — reads only the revisions it has not seen.
 import { movedBy, type InputsMoved, type TransitionState } from "@/lib/journal/moved-by";
 import type { HistoryPoint } from "@/lib/schema/api/history";
 import { KEY_DIRS, keyDirOf, keys } from "@/lib/schema/keys";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readRangesAtRevisions, type VersionedKv } from "@/lib/etcd/key-history";
+import { BoundedMap } from "@/lib/schema/bounded-map";
+import { processWide } from "@/lib/schema/process-wide";
 
 type Family = "demand" | "policy" | "write_turn";
 
@@ -47,6 +52,13 @@ interface ReadAt {
   executors: Map<string, string>;
 }
 
+/** ~1 KB each: a busy table's 6 h is ~1,800 of them */
+const KEPT_READS = 20_000;
+const READS = processWide(
+  "console.history.movedByReads",
+  () => new BoundedMap<string, ReadAt>({ evict: "least-recently-used", maxEntries: KEPT_READS }),
+);
+
 function inputsBetween(prefix: string, a: ReadAt, b: ReadAt, placedWith: readonly string[]): InputsMoved {
   const own = new Set<Family>();
   for (const key of new Set([...a.own.keys(), ...b.own.keys()]))
@@ -76,28 +88,41 @@ export async function withMovedBy(
   const client = etcdClient();
   const prefix = etcdPrefix();
   const queries = [
-    ...own.single.map((key) => ({ key })),
-    ...own.prefixes.map((key) => ({ key, prefix: true })),
+    // the table's own keys are compared by mod_revision alone: their values (a demand event's sealed times) are not fetched
+    ...own.single.map((key) => ({ key, keysOnly: true })),
+    ...own.prefixes.map((key) => ({ key, prefix: true, keysOnly: true })),
     { key: keys.executors(prefix), prefix: true },
   ];
   const executorsAt = queries.length - 1;
   const revisions = [...new Set([Math.max(1, startRevision), ...points.map((p) => p.revision)])].sort((a, b) => a - b);
+  const readKey = (revision: number) =>
+    `${prefix}\u0000${own.single.join("\u0001")}\u0000${own.prefixes.join("\u0001")}\u0000${revision}`;
+  const byRevision = new Map<number, ReadAt>();
+  for (const revision of revisions) {
+    const kept = READS.get(readKey(revision));
+    if (kept) byRevision.set(revision, kept);
+  }
+  const unread = revisions.filter((r) => !byRevision.has(r));
   let reads: VersionedKv[][][];
   try {
-    reads = await readRangesAtRevisions(client, prefix, queries, revisions);
+    reads = unread.length === 0 ? [] : await readRangesAtRevisions(client, prefix, queries, unread);
   } catch {
     return points; // compacted (or etcd away): what moved is not known, `moved_by` stays null
   }
-  const byRevision = new Map<number, ReadAt>();
-  revisions.forEach((revision, i) => {
+  const capacities = new Map<string, string>(); // a heartbeat's value is read at many revisions: parsed once
+  unread.forEach((revision, i) => {
     const at: ReadAt = { own: new Map(), executors: new Map() };
     reads[i].forEach((kvs, j) => {
       for (const kv of kvs) {
-        if (j === executorsAt) at.executors.set(kv.key.slice(keys.executors(prefix).length), capacityOf(kv.value));
-        else at.own.set(kv.key, kv.modRevision);
+        if (j === executorsAt) {
+          let capacity = capacities.get(kv.value);
+          if (capacity === undefined) capacities.set(kv.value, (capacity = capacityOf(kv.value)));
+          at.executors.set(kv.key.slice(keys.executors(prefix).length), capacity);
+        } else at.own.set(kv.key, kv.modRevision);
       }
     });
     byRevision.set(revision, at);
+    READS.set(readKey(revision), at);
   });
   let previous: { revision: number; state: TransitionState | null } = {
     revision: Math.max(1, startRevision),

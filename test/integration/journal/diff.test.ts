@@ -165,6 +165,45 @@ describe("the diff from the decision journal", () => {
       expect(causes, k).toContain("demand"); // the step's demand came after the first checkpoint, before the slot
     }
     expect(demandRevision).toBeLessThan(slotRevision);
+    // what was read at a revision is kept process-wide (lib/time/history-moved-by.ts): answers from it are the
+    // answers read afresh, table by table — each read cold (nothing kept), then again with every table's reads kept
+    const kept = (globalThis as unknown as Record<symbol, { clear(): void; size: number }>)[
+      Symbol.for("console.history.movedByReads")
+    ];
+    const answers = async () => {
+      const out: string[] = [];
+      for (const target of TABLES)
+        out.push(JSON.stringify((await history({ target, from_ms: fromMs, to_ms: toMs })).points));
+      return out;
+    };
+    const cold: string[] = [];
+    for (const target of TABLES) {
+      kept.clear();
+      cold.push(JSON.stringify((await history({ target, from_ms: fromMs, to_ms: toMs })).points));
+    }
+    expect(kept.size).toBeGreaterThan(0);
+    expect(await answers()).toEqual(cold);
+    // and kept by table: another table's reads at the very same revisions never stand in for this one's
+    const { withMovedBy } = await import("@/lib/time/history-moved-by");
+    const { ownKeys } = await import("@/lib/time/history");
+    const { etcdPrefix } = await import("@/lib/etcd/client");
+    // a table (its keys came after revision 1) and one whose keys never move
+    const [a] = TABLES;
+    const b = "never/written";
+    const points = (await history({ target: a, from_ms: fromMs, to_ms: toMs })).points.map((p) => ({
+      ...p,
+      moved_by: null,
+    }));
+    const movedAs = (target: string) =>
+      withMovedBy(points, 1, new Map(), ownKeys(etcdPrefix(), target)).then((ps) =>
+        JSON.stringify(ps.map((p) => p.moved_by)),
+      );
+    kept.clear();
+    const coldB = await movedAs(b);
+    kept.clear();
+    const coldA = await movedAs(a);
+    expect(coldA).not.toBe(coldB); // the first table's own keys moved
+    expect(await movedAs(b)).toBe(coldB);
   }, 60_000);
 
   it("the chunk keys are held between requests: re-read only when a writer appended (just those) or trimmed (all)", async () => {

@@ -1,0 +1,176 @@
+// The journal chunk's sectioned form (version 2; ./codec.ts reads version 1 too). A busy
+// table's 6 h is a few dozen rolled-up chunks of ~30 MB of rows in all; a one-table read
+// of version 1 inflated and parsed every row to keep a few thousand. Here the rows are
+// split into sections, each compressed on its own, so that read opens only what it keeps:
+// * the placements: every row that places a table (a one-table read keeps them all: the
+//   other tables the same evaluation placed);
+// * the buckets: every other row and removal, by a hash of the table's name (FNV-1a of its
+//   UTF-16 code units, modulo the bucket count, which grows with the rows: ~512 a bucket).
+// The header keeps, for each evaluation, which section each of its rows (and removals) went
+// to, one character a row; each section keeps its rows in the order written. So a full read
+// restores every evaluation exactly as written, and a one-table read finds its rows' places.
+// Layout: "JC2\n", the header's length (uint32 BE), the header, then the sections, each a
+// gzip of a JSON. The header (gzip of JSON): {v: 2, k: kind, f: from_ms, t: to_ms, s: the
+// string table of codes and executors, e: [[revision, now_ms, rows' sections, removals'
+// sections]], b: bucket count, z: each section's length (placements, bucket 0, …)}. A
+// section: {t: [table names], r: [[table, …entry (./rows.ts)]], x: [table]}.
+import { gunzipSync, gzipSync } from "node:zlib";
+import { CHUNK_KIND_LETTER as KIND_LETTER, CHUNK_LETTER_KIND as LETTER_KIND } from "@/lib/schema/keys";
+import type { TableState } from "./entry";
+import type { ChunkEvaluation, JournalChunk } from "./codec";
+import { interner, JournalDecodeError, stateReader, storeState } from "./rows";
+
+const MAGIC = Buffer.from("JC2\n", "latin1");
+const ROWS_PER_BUCKET = 512;
+// one character per section: the placements and up to 64 buckets
+const SECTION_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
+const MAX_BUCKETS = SECTION_LETTERS.length - 1;
+const SECTION_OF = new Map([...SECTION_LETTERS].map((c, i) => [c.charCodeAt(0), i]));
+
+export const isSectioned = (bytes: Buffer) => bytes.length >= 8 && bytes.subarray(0, 4).equals(MAGIC);
+
+/** The bucket of `target` among `buckets`. */
+export function bucketOf(target: string, buckets: number): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < target.length; i++) h = Math.imul(h ^ target.charCodeAt(i), 0x01000193);
+  return (h >>> 0) % buckets;
+}
+
+interface Header {
+  v: 2;
+  k: string;
+  f: number;
+  t: number;
+  s: string[];
+  e: [revision: number, now: number, rows: string, removed: string][];
+  b: number;
+  z: number[];
+}
+interface Section {
+  t: string[];
+  r: unknown[][];
+  x: unknown[];
+}
+
+const gz = (v: unknown) => gzipSync(JSON.stringify(v), { level: 6 });
+
+export function encodeSectioned(chunk: JournalChunk): Buffer {
+  const { strings, id } = interner();
+  const others = chunk.evaluations.reduce((n, ev) => n + ev.changed.size + ev.removed.length, 0);
+  const buckets = Math.min(MAX_BUCKETS, Math.max(1, Math.ceil(others / ROWS_PER_BUCKET)));
+  const sections = Array.from({ length: buckets + 1 }, () => ({
+    t: [] as string[],
+    ids: new Map<string, number>(),
+    r: [] as unknown[][],
+    x: [] as number[],
+  }));
+  const name = (section: (typeof sections)[number], target: string) => {
+    let i = section.ids.get(target);
+    if (i === undefined) section.ids.set(target, (i = section.t.push(target) - 1));
+    return i;
+  };
+  const e = chunk.evaluations.map((ev): Header["e"][number] => {
+    let rows = "";
+    for (const [target, st] of ev.changed) {
+      const i = st.verdict.state === "would_place" ? 0 : 1 + bucketOf(target, buckets);
+      sections[i].r.push([name(sections[i], target), ...storeState(st, id)]);
+      rows += SECTION_LETTERS[i];
+    }
+    let removed = "";
+    for (const target of ev.removed) {
+      const i = 1 + bucketOf(target, buckets);
+      sections[i].x.push(name(sections[i], target));
+      removed += SECTION_LETTERS[i];
+    }
+    return [ev.revision, ev.now_ms, rows, removed];
+  });
+  const bodies = sections.map(({ t, r, x }) => gz({ t, r, x }));
+  const header = gz({
+    v: 2,
+    k: KIND_LETTER[chunk.kind],
+    f: chunk.from_ms,
+    t: chunk.to_ms,
+    s: strings,
+    e,
+    b: buckets,
+    z: bodies.map((b) => b.length),
+  } satisfies Header);
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(header.length);
+  return Buffer.concat([MAGIC, length, header, ...bodies]);
+}
+
+function parse<T>(bytes: Buffer): T {
+  try {
+    return JSON.parse(gunzipSync(bytes).toString("utf8")) as T;
+  } catch (e) {
+    throw new JournalDecodeError(`not a journal chunk: ${(e as Error).message}`);
+  }
+}
+
+const damaged = (what: string) => new JournalDecodeError(`not a journal chunk: ${what}`);
+
+/** `only`: one table's read, as ./codec.ts `decodeChunk` says — opens the placements and that table's bucket alone. */
+export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
+  const headerEnd = 8 + bytes.readUInt32BE(4);
+  const h = parse<Header>(bytes.subarray(8, headerEnd));
+  const kind = LETTER_KIND.get(h?.k);
+  if (
+    h?.v !== 2 ||
+    !kind ||
+    !Array.isArray(h.s) ||
+    !Array.isArray(h.e) ||
+    !Array.isArray(h.z) ||
+    h.z.length !== h.b + 1
+  )
+    throw new JournalDecodeError("not a journal chunk (version 2)");
+  const starts = [headerEnd];
+  for (const n of h.z) starts.push(starts[starts.length - 1] + n);
+  if (starts[starts.length - 1] !== bytes.length) throw damaged("its sections do not add up");
+  const mine = only === undefined ? -1 : 1 + bucketOf(only, h.b);
+  const opened = new Map<number, Section & { row: number; removal: number }>();
+  const section = (i: number) => {
+    let s = opened.get(i);
+    if (s === undefined) {
+      const read = parse<Section>(bytes.subarray(starts[i], starts[i + 1]));
+      if (!Array.isArray(read?.t) || !Array.isArray(read.r) || !Array.isArray(read.x))
+        throw damaged("a section is damaged");
+      opened.set(i, (s = { ...read, row: 0, removal: 0 }));
+    }
+    return s;
+  };
+  const named = (s: Section, j: unknown) => {
+    const target = s.t[j as number];
+    if (typeof target !== "string") throw damaged("a row names no table");
+    return target;
+  };
+  const read = stateReader(h.s);
+  const evaluations = h.e.map(([revision, now_ms, rows, removals]): ChunkEvaluation => {
+    const changed = new Map<string, TableState>();
+    for (let k = 0; k < rows.length; k++) {
+      const i = SECTION_OF.get(rows.charCodeAt(k));
+      if (i === undefined || i > h.b) throw damaged("a row is out of place");
+      if (only !== undefined && i !== 0 && i !== mine) continue; // another bucket: not opened
+      const s = section(i);
+      const row = s.r[s.row++];
+      if (!Array.isArray(row)) throw damaged("a row is missing");
+      const target = named(s, row[0]);
+      if (only === undefined || i === 0 || target === only) changed.set(target, read(row, 1));
+    }
+    const removed: string[] = [];
+    for (let k = 0; k < removals.length; k++) {
+      const i = SECTION_OF.get(removals.charCodeAt(k));
+      if (i === undefined || i === 0 || i > h.b) throw damaged("a removal is out of place");
+      if (only !== undefined && i !== mine) continue;
+      const s = section(i);
+      if (s.removal >= s.x.length) throw damaged("a removal is missing");
+      const target = named(s, s.x[s.removal++]);
+      if (only === undefined || target === only) removed.push(target);
+    }
+    return { revision, now_ms, changed, removed };
+  });
+  if (only === undefined) for (let i = 0; i <= h.b; i++) section(i); // a full read opens every section
+  for (const s of opened.values())
+    if (s.row !== s.r.length || s.removal !== s.x.length) throw damaged("a section holds rows no evaluation names");
+  return { kind, from_ms: h.f, to_ms: h.t, evaluations };
+}

@@ -11,11 +11,13 @@
 // plus the deltas after it); a delta's evaluations carry only the tables that changed.
 import { gunzipSync } from "node:zlib";
 import { CHUNK_LETTER_KIND as LETTER_KIND, journalChunkKey, type ChunkKind } from "@/lib/schema/keys";
-import type { StateDiff, TableState } from "./entry";
+import type { ChunkEvaluation, JournalChunk } from "./chunk";
+import type { TableState } from "./entry";
 import { JournalDecodeError, stateReader, type StoredState } from "./rows";
 import { decodeSectioned, encodeSectioned, isSectioned } from "./sections";
 
 export { JournalDecodeError } from "./rows";
+export type { ChunkEvaluation, JournalChunk } from "./chunk";
 export type { ChunkKind, ChunkMeta } from "@/lib/schema/keys";
 
 export type GapReason = "no_sampler" | "etcd_unavailable" | "trimmed";
@@ -25,20 +27,6 @@ export const isCheckpoint = (kind: ChunkKind) => kind !== "delta";
 /** The gap reason a chunk of this kind closes (null: it continues the journal). */
 export function gapReasonOf(kind: ChunkKind): GapReason | null {
   return kind === "after_no_sampler" ? "no_sampler" : kind === "after_etcd_unavailable" ? "etcd_unavailable" : null;
-}
-
-/** One evaluation's changes (a checkpoint's first one: every table). */
-export interface ChunkEvaluation extends StateDiff {
-  revision: number;
-  now_ms: number;
-}
-
-export interface JournalChunk {
-  kind: ChunkKind;
-  /** the span covered: a delta continues from the previous chunk's `to_ms`; a checkpoint from its first evaluation */
-  from_ms: number;
-  to_ms: number;
-  evaluations: ChunkEvaluation[];
 }
 
 export const entryCount = (chunk: JournalChunk) =>

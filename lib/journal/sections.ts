@@ -17,7 +17,7 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import { CHUNK_KIND_LETTER as KIND_LETTER, CHUNK_LETTER_KIND as LETTER_KIND } from "@/lib/schema/keys";
 import type { TableState } from "./entry";
-import type { ChunkEvaluation, JournalChunk } from "./codec";
+import type { ChunkEvaluation, JournalChunk } from "./chunk";
 import { interner, JournalDecodeError, stateReader, storeState } from "./rows";
 
 const MAGIC = Buffer.from("JC2\n", "latin1");

@@ -1,0 +1,18 @@
+// A journal chunk as the console holds it in memory; its stored forms are ./codec.ts
+// (version 1) and ./sections.ts (version 2).
+import type { ChunkKind } from "@/lib/schema/keys";
+import type { StateDiff } from "./entry";
+
+/** One evaluation's changes (a checkpoint's first one: every table). */
+export interface ChunkEvaluation extends StateDiff {
+  revision: number;
+  now_ms: number;
+}
+
+export interface JournalChunk {
+  kind: ChunkKind;
+  /** the span covered: a delta continues from the previous chunk's `to_ms`; a checkpoint from its first evaluation */
+  from_ms: number;
+  to_ms: number;
+  evaluations: ChunkEvaluation[];
+}

@@ -17,7 +17,7 @@ import { JournalDecodeError, stateReader, type StoredState } from "./rows";
 import { decodeSectioned, encodeSectioned, isSectioned } from "./sections";
 
 export { JournalDecodeError } from "./rows";
-export type { ChunkEvaluation, JournalChunk } from "./chunk";
+export type { JournalChunk } from "./chunk";
 export type { ChunkKind, ChunkMeta } from "@/lib/schema/keys";
 
 export type GapReason = "no_sampler" | "etcd_unavailable" | "trimmed";

@@ -14,14 +14,21 @@ const KEY_PAGE = 10_000;
 /** values per page (a chunk is a few KB; a checkpoint ~100 KB at 13,405 tables) */
 const VALUE_PAGE = 64;
 
+/** A stored chunk: its key, value and the revision that wrote it (a key at one mod_revision holds one value). */
+export interface JournalKv {
+  key: string;
+  value: Buffer;
+  modRevision: number;
+}
+
 async function pagedRange(
   client: Etcd3,
   from: Buffer,
   end: Buffer,
   keysOnly: boolean,
   limit: number,
-): Promise<{ key: string; value: Buffer }[]> {
-  const out: { key: string; value: Buffer }[] = [];
+): Promise<JournalKv[]> {
+  const out: JournalKv[] = [];
   let start = from;
   let revision: string | undefined;
   for (;;) {
@@ -32,7 +39,8 @@ async function pagedRange(
       throw toEtcdError(e, `journal range ${start.toString("utf8")}`);
     }
     revision ??= res.header.revision; // one revision for every page
-    for (const kv of res.kvs) out.push({ key: kv.key.toString("utf8"), value: kv.value });
+    for (const kv of res.kvs)
+      out.push({ key: kv.key.toString("utf8"), value: kv.value, modRevision: Number(kv.mod_revision) });
     if (!res.more || res.kvs.length === 0) return out;
     start = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
   }
@@ -85,7 +93,7 @@ export async function readJournalValues(
   base: string,
   fromKey: string,
   toKey: string | null,
-): Promise<{ key: string; value: Buffer }[]> {
+): Promise<JournalKv[]> {
   const client = raw(etcd);
   return pagedRange(
     client,

@@ -157,3 +157,26 @@ test("pushed change-sets keep /tables exactly as a fresh read, with a writer run
     cleanup.close();
   }
 });
+
+test("eight /tables pages in one browser all stay live, at most three of them streaming, and the console's other pages still load", async ({
+  page,
+}) => {
+  // a browser keeps six connections to the console, and a stream holds one for good: before the
+  // slots (lib/client/fleet-stream.ts), an eighth /tables page never loaded, nor did any page after it
+  const context = page.context();
+  const streaming = new Set<unknown>();
+  context.on("request", (r) => {
+    if (new URL(r.url()).pathname === "/api/v1/scheduler/demand/stream") streaming.add(r.frame().page());
+  });
+  const pages = [page, ...(await Promise.all(Array.from({ length: 7 }, () => context.newPage())))];
+  for (const p of pages) {
+    await p.goto("/tables");
+    await expect(p.getByTestId("table-row").first()).toBeVisible();
+  }
+  const other = await context.newPage();
+  await other.goto("/failures");
+  await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
+  // every page is kept live: the ones without a slot ask for the changes (`?since=`) instead
+  await expect.poll(() => streaming.size, { timeout: 30_000 }).toBeGreaterThan(0);
+  expect(streaming.size).toBeLessThanOrEqual(3);
+});

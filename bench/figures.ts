@@ -102,10 +102,10 @@ async function main(): Promise<void> {
     },
     {
       figure: "the table history chart, 6 h",
-      value: `${history.chart_requests} request(s), ${history.chart_ms} ms in Chromium (API ${history.api_ms.median} ms)`,
+      value: `drawn ${history.chart_ms.median} ms after navigation in Chromium (median of ${history.chart_ms.all.length}), the browser's ${history.chart_requests} request(s) making it interactive; ${history.server_answers_per_view} history answers per view (the server page's and the browser's); API ${history.api_cold_ms} ms cold, ${history.api_ms.median} ms warm`,
       before: "9–10 s, 18 requests",
       target: "one request, ≤ 1 s",
-      met: history.chart_requests === 1 && history.chart_ms <= 1000,
+      met: history.chart_requests === 1 && history.chart_ms.median <= 1000,
     },
     {
       figure: "first request after the process starts ÷ a warm request",

@@ -27,6 +27,7 @@ import { fleetExecutors, heartbeatValue } from "../lib/sim/scenarios/fleet";
 import { runBench, writeResult } from "./harness";
 import { fail, loadAverage, median, PREFIX, round, timedGet, withProductionStack, type BenchStack } from "./stack";
 import { launchChromium } from "./tabs";
+import { fetchMetrics, metricSum } from "../test/support/observe";
 import { journalChunks, rolledUp, writeJournal } from "./journal-history";
 import { FLUSH_MS } from "./journal-shape";
 import { productionTarget } from "../lib/sim/scenarios/production";
@@ -119,15 +120,34 @@ export interface HistoryResult {
   /** the first request: nothing of the table's history read by this process yet */
   api_cold_ms: number;
   api_ms: { median: number; all: number[] };
-  /** history requests the chart made in Chromium until its summary showed */
+  /** history requests the browser made for one view of the page (the chart made interactive) */
   chart_requests: number;
-  /** navigation to /tables/T → the chart's summary and its lines drawn, in Chromium */
-  chart_ms: number;
+  /** history answers the server made for one view: the server page's own read and the browser's */
+  server_answers_per_view: number;
+  /** the page's navigation start → the first frame with the chart's summary and lines, in Chromium (in-page clock) */
+  chart_ms: { median: number; all: number[] };
+  /** the same from the bench's side: page.goto until the page says it drew (adds the driver's round trips) */
+  chart_wall_ms: { median: number; all: number[] };
   target_requests: number;
   target_api_ms: number;
   target_ms: number;
   load_average: number[];
 }
+
+/**
+ * Set before the page's own scripts: each frame, until the chart's summary and lines are in
+ * the DOM, then `__chartDrawnAt` = that frame's time (ms since the navigation started).
+ */
+const CHART_DRAWN_SCRIPT = `(() => {
+  const drawn = () =>
+    document.querySelector('[data-testid="history-summary"]') !== null &&
+    document.querySelector('[data-testid="history-chart"] svg path') !== null;
+  const tick = (at) => { if (drawn()) window.__chartDrawnAt = at; else requestAnimationFrame(tick); };
+  requestAnimationFrame(tick);
+})();`;
+
+/** fresh pages the chart is timed on */
+const NAVIGATIONS = 5;
 
 export async function measureHistory(stack: BenchStack): Promise<HistoryResult> {
   const url = `${stack.app.url}/api/v1/scheduler/demand/history?target=${encodeURIComponent(HISTORY_TARGET)}`;
@@ -147,20 +167,48 @@ export async function measureHistory(stack: BenchStack): Promise<HistoryResult> 
     byBasis = {};
     for (const p of answer.points) byBasis[p.basis] = (byBasis[p.basis] ?? 0) + 1;
   }
+  // in Chromium, NAVIGATIONS fresh pages: when the chart is drawn, measured in the page (from
+  // its navigation's start to the first frame after the summary and the chart's lines are in the
+  // DOM: a MutationObserver set before any of the page's scripts), and how many history answers
+  // the server made for it (its own metric: the server page's read and the browser's)
   const browser = await launchChromium();
+  const drawnAt: number[] = [];
+  const wallMs: number[] = [];
+  const answered: number[] = [];
   let chartRequests = 0;
-  let chartMs = NaN;
-  try {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on("request", (req) => {
-      if (req.url().includes("/api/v1/scheduler/demand/history")) chartRequests += 1;
+  const historyAnswers = async () =>
+    metricSum(await fetchMetrics(stack.app.url), "console_request_duration_seconds_count", {
+      route: "/api/v1/scheduler/demand/history",
     });
-    const started = performance.now();
-    await page.goto(`${stack.app.url}/tables/${encodeURIComponent(HISTORY_TARGET)}`);
-    await page.waitForSelector('[data-testid="history-summary"]', { timeout: 120_000 });
-    // and the lines drawn
-    await page.waitForSelector('[data-testid="history-chart"] svg path', { timeout: 120_000 });
-    chartMs = performance.now() - started;
+  try {
+    for (let run = 0; run < NAVIGATIONS; run++) {
+      const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+      // a string, not a function: tsx's transpile names inner functions with a helper the page lacks
+      await page.addInitScript(CHART_DRAWN_SCRIPT);
+      let requests = 0;
+      page.on("request", (req) => {
+        if (req.url().includes("/api/v1/scheduler/demand/history")) requests += 1;
+      });
+      const before = await historyAnswers();
+      const started = performance.now();
+      await page.goto(`${stack.app.url}/tables/${encodeURIComponent(HISTORY_TARGET)}`);
+      await page.waitForFunction(
+        () => (window as unknown as { __chartDrawnAt?: number }).__chartDrawnAt !== undefined,
+        null,
+        {
+          timeout: 120_000,
+        },
+      );
+      wallMs.push(performance.now() - started);
+      drawnAt.push(await page.evaluate(() => (window as unknown as { __chartDrawnAt: number }).__chartDrawnAt));
+      // the browser's own read (the chart made interactive) ends the page's history requests
+      await page.waitForSelector('[data-testid="history-chart"] .step-chart svg[width]:not([width="100%"])', {
+        timeout: 120_000,
+      });
+      chartRequests = Math.max(chartRequests, requests);
+      answered.push((await historyAnswers()) - before);
+      await page.close();
+    }
   } finally {
     await browser.close();
   }
@@ -173,7 +221,9 @@ export async function measureHistory(stack: BenchStack): Promise<HistoryResult> 
     points_by_basis: byBasis,
     api_ms: { median: round(median(times)), all: times.map((t) => round(t)) },
     chart_requests: chartRequests,
-    chart_ms: round(chartMs),
+    server_answers_per_view: Math.max(...answered),
+    chart_ms: { median: round(median(drawnAt)), all: drawnAt.map((t) => round(t)) },
+    chart_wall_ms: { median: round(median(wallMs)), all: wallMs.map((t) => round(t)) },
     target_requests: 1,
     target_ms: 1000,
     target_api_ms: 300,
@@ -186,7 +236,7 @@ export const historyLine = (r: HistoryResult) =>
     .map(([b, n]) => `${n} ${b}`)
     .join(
       ", ",
-    )}): GET …/demand/history ${r.api_cold_ms} ms cold, then median ${r.api_ms.median} ms (target ≤ ${r.target_api_ms} ms); in Chromium ${r.chart_requests} request(s), ${r.chart_ms} ms to the chart (target ${r.target_requests} request, ≤ ${r.target_ms} ms)`;
+    )}): GET …/demand/history ${r.api_cold_ms} ms cold, then median ${r.api_ms.median} ms (target ≤ ${r.target_api_ms} ms); in Chromium the chart is drawn ${r.chart_ms.median} ms after navigation (median of ${r.chart_ms.all.length}: ${r.chart_ms.all.join(", ")}; ${r.chart_wall_ms.median} ms by the driver's clock; target ≤ ${r.target_ms} ms), then made interactive with ${r.chart_requests} request; the server answered the history ${r.server_answers_per_view}× per view (its page's read and the browser's)`;
 
 if (require.main === module) {
   runBench(async () => {

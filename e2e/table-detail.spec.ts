@@ -47,6 +47,41 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   await screenshot(page, "table-detail-prepared-compaction-full", { fullPage: true });
 });
 
+test("a live table page arrives with the table and its chart drawn, then makes the chart interactive with one request", async ({
+  page,
+}) => {
+  const target = INCIDENT.preparedTarget;
+  const path = `/tables/${encodeURIComponent(target)}`;
+  const history = `/api/v1/scheduler/demand/history?target=${encodeURIComponent(target)}`;
+  // the server's HTML alone, no script run: the table's explanation and the chart are in it
+  // (the server page read both answers: lib/http/self-reads.ts)
+  const html = await (await fetch(`${e2eState().url}${path}`)).text();
+  expect(html).toContain('data-testid="class-reason"');
+  expect(html).toContain('data-testid="history-summary"');
+  expect(html).toMatch(/data-testid="history-chart"[\s\S]*<path/);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/api/")) asked.push(url.pathname + url.search);
+  });
+  await page.goto(path);
+  await expect(page.getByTestId("history-summary")).toBeVisible();
+  // made interactive: the chart measured its box (drawn at a nominal width until then), hover reads out a point
+  const chart = page.locator('[data-testid="history-chart"] .step-chart svg');
+  await expect(chart).not.toHaveAttribute("width", "100%");
+  await chart.hover({ position: { x: 200, y: 100 } });
+  await expect(page.locator(".step-readout")).toBeVisible();
+  await page.getByTestId("history-chart").getByText("The data as a table").click();
+  await expect(page.getByTestId("history-table")).toBeVisible();
+  expect(asked.filter((u) => u === history)).toEqual([history]);
+  // a pinned page's history needs the table's time first: its server draws no chart, the browser does
+  const revision = (await api<DemandDetail>(`/api/v1/scheduler/demand?target=${encodeURIComponent(target)}`)).revision;
+  const pinnedHtml = await (await fetch(`${e2eState().url}${path}?revision=${revision}`)).text();
+  expect(pinnedHtml).not.toContain('data-testid="history-summary"');
+  await page.goto(`${path}?revision=${revision}`);
+  await expect(page.getByTestId("history-summary")).toBeVisible();
+});
+
 test("shows the failure ledger and cooldowns of a broken table", async ({ page }) => {
   await page.goto(`/tables/${encodeURIComponent(INCIDENT.brokenStore)}`);
   const legacy = page.getByRole("region", { name: "legacy view" });

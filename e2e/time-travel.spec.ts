@@ -163,6 +163,8 @@ test("the history of a table that was skipped below the threshold, then grew pas
   );
   // the chart reads out a point from the keyboard: focus it, then the arrow keys step through the points
   const chart = page.getByRole("img", { name: /pending generations and wait of e2e\/skipped-then-placed/ });
+  // the server drew it; it takes the keyboard once the browser has read the history too
+  await expect(chart).toHaveAttribute("tabindex", "0");
   await chart.focus();
   await page.keyboard.press("ArrowRight");
   const readout = page.locator(".step-readout");

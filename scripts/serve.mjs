@@ -208,6 +208,12 @@ const server = http.createServer((req, res) => {
     if (!res.writableFinished) releaseCompressionStream(res);
   });
 });
-server.listen(port, hostname, () => console.log(`console listening on http://${hostname}:${port}`));
+server.listen(port, hostname, () => {
+  // where a server-rendered page asks this server's own API (lib/client/server-reads.ts): loopback
+  // when it listens on every address
+  const host = ["0.0.0.0", "::"].includes(hostname) ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
+  process.env.CONSOLE_SELF_ORIGIN = `http://${host}:${server.address().port}`;
+  console.log(`console listening on http://${hostname}:${port}`);
+});
 for (const signal of ["SIGINT", "SIGTERM"])
   process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());

@@ -2,6 +2,7 @@
 // `/tables/[target]`: everything the planner knows about one table, with the why-not
 // explanation up front so a reviewer sees in seconds why a merge is not placed.
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { BacklogBadge, ClassBadge } from "@/components/ui/badges";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
@@ -45,10 +46,15 @@ function NoDemand({ target }: { target: string }) {
   );
 }
 
-export function TableDetailView({ target }: { target: string }) {
+/**
+ * `history`: a live page's chart as its server renders it (drawn from the answer it read while
+ * the page rendered: app/(console)/tables/[target]); without it, or pinned, the chart as before.
+ */
+export function TableDetailView({ target, history }: { target: string; history?: ReactNode }) {
   const query = useTable(target);
-  usePrefetchLiveHistory(target);
   const revision = usePinnedRevision();
+  usePrefetchLiveHistory(target);
+  const served = history !== undefined && revision === null;
   const hydrated = useHydrated();
   const notFound =
     hydrated && query.data === undefined && query.error instanceof ApiError && query.error.status === 404;
@@ -77,7 +83,7 @@ export function TableDetailView({ target }: { target: string }) {
                   <WhyNotPanel table={t} />
                   <DemandPanel table={t} />
                   <LegacyPanel legacy={t.legacy} nowMs={d.now_ms} />
-                  <HistoryChart target={t.target} nowMs={d.now_ms} />
+                  {served ? history : <HistoryChart target={t.target} nowMs={d.now_ms} />}
                   <ShardsPanel table={t} />
                   <PolicyPanel target={t.target} policy={t.policy} />
                 </div>

@@ -36,9 +36,11 @@ export function QueryState<T>({
   quiet?: boolean;
   children: (data: T) => ReactNode;
 }) {
-  // The server never has data: until hydration is over, render what it rendered.
+  // Data the server had (a page that asked its first reads while it rendered: lib/http/self-reads.ts)
+  // is in the browser's cache before hydration too, seeded from the same answer: it renders at once.
+  // Without data, until hydration is over, render what the server rendered.
   const hydrated = useHydrated();
-  if (query.data === undefined || !hydrated) {
+  if (query.data === undefined) {
     if (!hydrated)
       return (
         <div className="state state-loading" aria-busy="true">

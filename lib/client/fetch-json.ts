@@ -12,6 +12,9 @@ export function buildQuery(params: QueryParams): string {
   return queryString(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
 }
 
+/** The URL a read asks (the browser's, and a server page's: lib/http/self-reads.ts). */
+export const readUrl = (path: string, params: QueryParams): string => `${path}${buildQuery(params)}`;
+
 /** A pinned page opened with `?now=server` asks every pinned read for the server clock (console-api.md "Time"). */
 function withPageClock(params: QueryParams): QueryParams {
   if (typeof window === "undefined" || params.revision == null || params.now !== undefined) return params;
@@ -67,9 +70,7 @@ export async function fetchJson<T>(path: string, query: QueryParams = {}, signal
   // unchanged answer (same ETag) comes back as a 304 without a body; answers the server
   // marks no-store (errors, uncached reads) are never kept
   const get = async (p: QueryParams) =>
-    decode<T>(
-      await fetch(`${path}${buildQuery(p)}`, { signal, headers: { accept: "application/json" }, cache: "no-cache" }),
-    );
+    decode<T>(await fetch(readUrl(path, p), { signal, headers: { accept: "application/json" }, cache: "no-cache" }));
   // a pinned read is the past on purpose; a live one must include the admin's last save:
   // past a save, it asks the server for it (`min_revision`: the server waits for its watch
   // to bring that revision, up to 5 s, and answers at it or later; no polling here)

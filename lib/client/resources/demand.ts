@@ -1,6 +1,7 @@
 // Demand (console-api.md `GET /api/v1/scheduler/demand`): keys + fetchers for the list,
 // the whole fleet (every page via cursor, then only its changes: `?since=`) and one table.
 import { fetchLiveOrLastGood } from "./last-good";
+import { tableRead } from "./first-reads";
 import type { DemandChanges, DemandList, DemandOne, TableSummary } from "../api-types";
 import { buildQuery, type QueryParams } from "../fetch-json";
 
@@ -14,7 +15,7 @@ export const demandKeys = {
   fleet: (revision: number | null) => ["demand", "fleet", revision ?? "live"] as const,
   fleetPages: (revision: number | null) => ["demand", "fleet-pages", revision ?? "live"] as const,
   fleetListing: (revision: number | null) => ["demand", "fleet-listing", revision ?? "live"] as const,
-  table: (target: string, revision: number | null) => ["demand", "table", target, revision ?? "live"] as const,
+  table: (target: string, revision: number | null) => tableRead(target, revision).key,
 };
 
 export function fetchDemandPage(params: QueryParams, signal?: AbortSignal): Promise<DemandList> {
@@ -115,7 +116,8 @@ export function applyChanges(
 }
 
 export function fetchTable(target: string, revision: number | null, signal?: AbortSignal): Promise<DemandOne> {
-  return fetchLiveOrLastGood<DemandOne>(PATH, { target, revision }, signal);
+  const { path, params } = tableRead(target, revision);
+  return fetchLiveOrLastGood<DemandOne>(path, params, signal);
 }
 
 /** A page of the whole fleet; later pages pin the first page's revision and clock. */

@@ -3,19 +3,17 @@
 // evaluated at its own time, plus where compaction cut it.
 import type { HistoryPoint, HistoryResponse } from "@/lib/schema/api/history";
 import { fetchJson } from "../fetch-json";
+import { tableHistoryRead } from "./first-reads";
 
 export type { HistoryPoint, HistoryResponse };
 
 export const tableHistoryKeys = {
-  history: (target: string, toMs: number | null) => ["demand", "history", target, toMs ?? "live"] as const,
+  history: (target: string, toMs: number | null) => tableHistoryRead(target, toMs).key,
 };
 
 export function fetchTableHistory(target: string, toMs: number | null, signal?: AbortSignal): Promise<HistoryResponse> {
-  return fetchJson<HistoryResponse>(
-    "/api/v1/scheduler/demand/history",
-    { target, to_ms: toMs === null ? null : Math.floor(toMs) },
-    signal,
-  );
+  const { path, params } = tableHistoryRead(target, toMs);
+  return fetchJson<HistoryResponse>(path, params, signal);
 }
 
 /** A run of points with the same verdict (and skip code): "skipped for no_free_slot from 02:10 to 03:40". */

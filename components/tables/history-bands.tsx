@@ -1,0 +1,45 @@
+"use client";
+// The history chart's class and verdict bands, with the hover: a band says the segment under
+// the pointer as its title (the drawing is ./history-bands-figure.tsx).
+import { useMemo, useState } from "react";
+import type { HistoryResponse } from "@/lib/client/resources/table-history";
+import { BandTrack, classSegments, segmentAt, verdictSegments, type Segment } from "./history-bands-figure";
+
+function HoveredBand({
+  name,
+  segments,
+  fromMs,
+  toMs,
+}: {
+  name: string;
+  segments: Segment[];
+  fromMs: number;
+  toMs: number;
+}) {
+  const [hovered, setHovered] = useState<Segment | null>(null);
+  return (
+    <BandTrack
+      name={name}
+      segments={segments}
+      fromMs={fromMs}
+      toMs={toMs}
+      hovered={hovered}
+      onMouseMove={(e) => {
+        const found = segmentAt(segments, fromMs, toMs, e);
+        if (found !== hovered) setHovered(found);
+      }}
+      onMouseLeave={() => setHovered(null)}
+    />
+  );
+}
+
+export function Bands({ h }: { h: HistoryResponse }) {
+  const classes = useMemo(() => classSegments(h), [h]);
+  const verdicts = useMemo(() => verdictSegments(h), [h]);
+  return (
+    <div className="history-bands" aria-hidden="true" data-testid="history-bands">
+      <HoveredBand name="class" segments={classes} fromMs={h.from_ms} toMs={h.to_ms} />
+      <HoveredBand name="verdict" segments={verdicts} fromMs={h.from_ms} toMs={h.to_ms} />
+    </div>
+  );
+}

@@ -30,7 +30,7 @@ import { launchChromium } from "./tabs";
 import { fetchMetrics, metricSum } from "../test/support/observe";
 import { journalChunks, rolledUp, writeJournal } from "./journal-history";
 import { FLUSH_MS } from "./journal-shape";
-import { productionTarget } from "../lib/sim/scenarios/production";
+import { PRODUCTION_TABLES, productionTarget } from "../lib/sim/scenarios/production";
 
 export const HISTORY_TARGET = "ingest/clickstream";
 const CHANGES = 1800;
@@ -42,7 +42,7 @@ const RUNS = 5;
 export async function writeHistory(
   endpoints: string,
   log: (line: string) => void,
-  opts: { replan?: boolean } = {},
+  opts: { replan?: boolean; scale?: number } = {},
 ): Promise<void> {
   const client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 30_000 });
   const changed: { at: number; revision: number }[] = [];
@@ -95,7 +95,7 @@ export async function writeHistory(
   const endMs = Math.floor(end / FLUSH_MS) * FLUSH_MS;
   let next = 0;
   let revision = firstRevision;
-  const chunks = journalChunks(1, endMs, {
+  const chunks = journalChunks(opts.scale ?? 1, endMs, {
     target: HISTORY_TARGET,
     targetChangesAt: changed.map((c) => c.at),
     revisionAt: (ms) => {
@@ -241,8 +241,16 @@ export const historyLine = (r: HistoryResult) =>
 if (require.main === module) {
   runBench(async () => {
     const replan = process.argv.includes("--replan");
+    // `--scale N`: the fleet and its journal at N× the production tables (the result goes to history-N.json)
+    const at = process.argv.indexOf("--scale");
+    const scale = at < 0 ? 1 : Number(process.argv[at + 1]);
+    if (!(scale >= 1)) fail(`--scale wants a number ≥ 1, not ${process.argv[at + 1]}`);
     const result = await withProductionStack(
-      { name: "history", beforeStart: async (_etcd, endpoints, log) => writeHistory(endpoints, log, { replan }) },
+      {
+        name: "history",
+        tables: PRODUCTION_TABLES * scale,
+        beforeStart: async (_etcd, endpoints, log) => writeHistory(endpoints, log, { replan, scale }),
+      },
       async (stack) => {
         const r = await measureHistory(stack);
         const wanted = replan ? ["fleet_plan", "table_alone"] : ["journal"];
@@ -251,6 +259,11 @@ if (require.main === module) {
       },
     );
     console.log(historyLine(result));
-    writeResult("history", { at: new Date().toISOString(), replan, ...result });
+    writeResult(scale === 1 ? "history" : `history-${scale}x`, {
+      at: new Date().toISOString(),
+      replan,
+      scale,
+      ...result,
+    });
   });
 }

@@ -4,7 +4,7 @@
 // positioned element each, their style and layout were ~0.4 s of the chart's first draw on
 // the 2-CPU bench machine. This file is the drawing alone, with no state (a server component
 // draws it); ./history-bands.tsx adds the hover: a band says the segment under the pointer.
-import type { MouseEvent } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { formatTime } from "@/components/ui/format";
 import { verdictSpans, type HistoryResponse } from "@/lib/client/resources/table-history";
 import { stateInWords } from "@/lib/words/time-in-state";
@@ -130,12 +130,18 @@ export function BandTrack({ name, segments, fromMs, toMs, hovered, onMouseMove, 
   );
 }
 
-/** Both bands, drawn (no hover: ./history-bands.tsx has it). */
-export function BandsFigure({ h }: { h: HistoryResponse }) {
+/** Both bands, each drawn by `Track` (default: no hover; ./history-bands.tsx gives one with it). */
+export function BandsFigure({
+  h,
+  Track = BandTrack,
+}: {
+  h: HistoryResponse;
+  Track?: (props: Pick<BandProps, "name" | "segments" | "fromMs" | "toMs">) => ReactNode;
+}) {
   return (
     <div className="history-bands" aria-hidden="true" data-testid="history-bands">
-      <BandTrack name="class" segments={classSegments(h)} fromMs={h.from_ms} toMs={h.to_ms} />
-      <BandTrack name="verdict" segments={verdictSegments(h)} fromMs={h.from_ms} toMs={h.to_ms} />
+      <Track name="class" segments={classSegments(h)} fromMs={h.from_ms} toMs={h.to_ms} />
+      <Track name="verdict" segments={verdictSegments(h)} fromMs={h.from_ms} toMs={h.to_ms} />
     </div>
   );
 }

@@ -1,9 +1,9 @@
 "use client";
 // The history chart's class and verdict bands, with the hover: a band says the segment under
 // the pointer as its title (the drawing is ./history-bands-figure.tsx).
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import type { HistoryResponse } from "@/lib/client/resources/table-history";
-import { BandTrack, classSegments, segmentAt, verdictSegments, type Segment } from "./history-bands-figure";
+import { BandsFigure, BandTrack, segmentAt, type Segment } from "./history-bands-figure";
 
 function HoveredBand({
   name,
@@ -34,12 +34,5 @@ function HoveredBand({
 }
 
 export function Bands({ h }: { h: HistoryResponse }) {
-  const classes = useMemo(() => classSegments(h), [h]);
-  const verdicts = useMemo(() => verdictSegments(h), [h]);
-  return (
-    <div className="history-bands" aria-hidden="true" data-testid="history-bands">
-      <HoveredBand name="class" segments={classes} fromMs={h.from_ms} toMs={h.to_ms} />
-      <HoveredBand name="verdict" segments={verdicts} fromMs={h.from_ms} toMs={h.to_ms} />
-    </div>
-  );
+  return <BandsFigure h={h} Track={HoveredBand} />;
 }

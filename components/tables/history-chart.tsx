@@ -16,7 +16,7 @@ import {
 import { usePinnedRevision } from "@/lib/client/revision";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { Bands } from "./history-bands";
-import { chartedOf, chartProps, HistoryBodyFigure, pointsTableSummary } from "./history-figure";
+import { chartProps, HistoryBodyFigure, pointsTableSummary } from "./history-figure";
 import { StepChart } from "./step-chart";
 import { movedByInWords } from "@/lib/words/moved-by";
 import { stateInWords } from "@/lib/words/time-in-state";
@@ -62,7 +62,7 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
 }
 
 function HistoryBody({ h, target, pinned }: { h: HistoryResponse; target: string; pinned: boolean }) {
-  const chart = useMemo(() => chartProps(h, target, chartedOf(h)), [h, target]);
+  const chart = useMemo(() => chartProps(h, target), [h, target]);
   return (
     <HistoryBodyFigure
       h={h}
@@ -98,11 +98,19 @@ export function usePrefetchLiveHistory(target: string): void {
 /** The panel while its history is read (a live page's server streams the chart in: app/(console)/tables/[target]). */
 export function HistoryChartLoading() {
   return (
-    <section className="panel" aria-label="history" data-testid="history-chart">
-      <h2>The last 6 hours</h2>
+    <HistoryPanel>
       <div className="state state-loading" aria-busy="true">
         Loading history…
       </div>
+    </HistoryPanel>
+  );
+}
+
+function HistoryPanel({ children }: { children: ReactNode }) {
+  return (
+    <section className="panel" aria-label="history" data-testid="history-chart">
+      <h2>The last 6 hours</h2>
+      {children}
     </section>
   );
 }
@@ -121,8 +129,7 @@ export function HistoryChart({ target, nowMs, drawn }: { target: string; nowMs?:
     placeholderData: (previous) => previous,
   });
   return (
-    <section className="panel" aria-label="history" data-testid="history-chart">
-      <h2>The last 6 hours</h2>
+    <HistoryPanel>
       {/* a live page's server drew the chart from the answer it read (./history-figure.tsx): it shows while
           React hydrates it (whatever this browser has read by then) and until this browser has the answer
           too (or fails to get it: then the error shows) */}
@@ -133,6 +140,6 @@ export function HistoryChart({ target, nowMs, drawn }: { target: string; nowMs?:
           {(h) => <HistoryBody h={h} target={target} pinned={pinned !== null} />}
         </QueryState>
       )}
-    </section>
+    </HistoryPanel>
   );
 }

@@ -13,7 +13,7 @@ import { historySummary } from "./history-summary";
 import { StepChartFigure, type StepChartProps, type StepSeries } from "./step-chart-figure";
 
 /** The dated points as the chart's two step lines: pending generations, and wait in minutes. */
-export function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] } {
+function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] } {
   const dated = h.points.filter((p) => p.at_ms !== null);
   return {
     times: dated.map((p) => p.at_ms!),
@@ -55,8 +55,9 @@ function basisWords(h: HistoryResponse): string {
   );
 }
 
-/** The step chart's drawing of `h` (`charted`: ./chartedOf's answer for it). */
-export function chartProps(h: HistoryResponse, target: string, charted: ReturnType<typeof chartedOf>): StepChartProps {
+/** The step chart of `h`. */
+export function chartProps(h: HistoryResponse, target: string): StepChartProps {
+  const charted = chartedOf(h);
   return {
     label: `pending generations and wait of ${target} from ${formatTime(h.from_ms)} to ${formatTime(h.to_ms)}`,
     fromMs: h.from_ms,
@@ -115,7 +116,7 @@ export function HistoryDrawn({ h, target }: { h: HistoryResponse; target: string
     <HistoryBodyFigure
       h={h}
       pinned={false}
-      chart={<StepChartFigure {...chartProps(h, target, chartedOf(h))} width={0} focus={null} />}
+      chart={<StepChartFigure {...chartProps(h, target)} width={0} focus={null} />}
       bands={<BandsFigure h={h} />}
       table={
         <details>

@@ -119,10 +119,15 @@ function pathsOf(p: StepChartProps, g: ReturnType<typeof geometry>, axes: Return
   });
 }
 
+/** The chart's lines at `width` (the interactive chart keeps them while only the point read out moves). */
+export const linesOf = (p: StepChartProps, width: number) => pathsOf(p, geometry(p, width), axesOf(p.series));
+
 /** What the interactive chart adds: the measured width, the point read out, and the handlers. */
 export interface StepChartLive {
   width: number;
   focus: number | null;
+  /** ./linesOf's answer for these props and width, when kept (else drawn here) */
+  lines?: ReturnType<typeof linesOf>;
   boxRef?: Ref<HTMLDivElement>;
   onMouseMove?: (e: MouseEvent) => void;
   onMouseLeave?: () => void;
@@ -135,7 +140,7 @@ export function StepChartFigure(props: StepChartProps & StepChartLive) {
   const g = geometry(props, width);
   const { height, drawnW, plotW, plotH, x } = g;
   const axes = axesOf(series);
-  const paths = pathsOf(props, g, axes);
+  const paths = props.lines ?? pathsOf(props, g, axes);
   const tooltip = focus !== null && times[focus] !== undefined ? focus : null;
   return (
     <div className="step-chart" ref={boxRef}>

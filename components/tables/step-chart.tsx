@@ -2,8 +2,8 @@
 // The history's step chart, interactive (the drawing is ./step-chart-figure.tsx): it measures
 // its box and draws to it; hovering (or focusing and using the arrow keys) reads out the
 // nearest point; the data table beside the chart has every value.
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
-import { atOrBefore, geometry, PAD, StepChartFigure, type StepChartProps } from "./step-chart-figure";
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from "react";
+import { atOrBefore, geometry, linesOf, PAD, StepChartFigure, type StepChartProps } from "./step-chart-figure";
 
 export function StepChart(props: StepChartProps) {
   const { times, fromMs } = props;
@@ -20,6 +20,8 @@ export function StepChart(props: StepChartProps) {
     return () => observer.disconnect();
   }, []);
   const { plotW, span } = geometry(props, width);
+  // ~1,800 points a line: drawn again when the data or the width change, not as the pointer moves
+  const lines = useMemo(() => linesOf(props, width), [props, width]);
   const pick = (clientX: number) => {
     const rect = box.current?.getBoundingClientRect();
     if (!rect || times.length === 0) return;
@@ -48,6 +50,7 @@ export function StepChart(props: StepChartProps) {
       {...props}
       width={width}
       focus={focus}
+      lines={lines}
       boxRef={box}
       onMouseMove={(e: MouseEvent) => pick(e.clientX)}
       onMouseLeave={() => setFocus(null)}

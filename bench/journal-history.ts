@@ -29,6 +29,7 @@ import { nextRollup, rollUp } from "../lib/journal/rollup";
 import { chunkRuns, targetTimeline } from "../lib/journal/window";
 import { ROLLUP_MS } from "../lib/live/journal";
 import type { TableState } from "../lib/journal/entry";
+import type { InputsAt } from "../lib/time/history-moved-by";
 import { startEtcd } from "../test/support/etcd";
 import { encodeVersion1 } from "../test/support/journal-v1";
 import { BUSY, busyState, CHECKPOINT_MS, FLUSH_MS, idle, rng, TABLES } from "./journal-shape";
@@ -101,6 +102,8 @@ export interface JournalShape {
   revisionAt?: (ms: number) => number;
   /** table `i`'s name; by default `db${i % 97}/table-${i}` */
   nameOf?: (i: number) => string;
+  /** the target's input marks and the executors' capacities at a revision, as the sampler marks them (default: not marked) */
+  inputsAt?: (revision: number) => InputsAt | undefined;
 }
 
 /**
@@ -136,17 +139,28 @@ export function* journalChunks(
       let mine = false;
       if (changesAt === undefined) mine = now % TARGET_EVERY_MS < 1000;
       else for (; nextChange < changesAt.length && changesAt[nextChange] <= now; nextChange++) mine = true;
-      if (mine) changed.set(target, busyState(r));
       const revision = revisionAt(now);
+      const inputs = shape.inputsAt?.(revision);
+      if (mine) changed.set(target, inputs ? { ...busyState(r), inputs: inputs.marks } : busyState(r));
       for (const [t, s] of changed) state.set(t, s);
-      evaluations.push({ revision, now_ms: now, changed, removed: [] });
+      evaluations.push({
+        revision,
+        now_ms: now,
+        changed,
+        removed: [],
+        ...(inputs ? { capacities: inputs.capacities } : {}),
+      });
     }
     const to = from + FLUSH_MS;
     if ((from - start) % CHECKPOINT_MS === 0) {
       // a checkpoint restates every table at its first evaluation; the writer's first carries the
       // rest as deltas, a periodic one stands alone and the rest follow in a delta (lib/journal/log.ts)
       const [first, ...rest] = evaluations;
-      const restated = { ...first, changed: new Map(state) };
+      // a checkpoint's rows are not marked (lib/journal/log.ts)
+      const restated = {
+        ...first,
+        changed: new Map([...state].map(([t, s]): [string, TableState] => [t, s.inputs ? unmarked(s) : s])),
+      };
       if (from === start)
         yield { kind: "after_no_sampler", from_ms: first.now_ms, to_ms: to, evaluations: [restated, ...rest] };
       else {
@@ -156,6 +170,11 @@ export function* journalChunks(
     } else yield { kind: "delta", from_ms: previousTo, to_ms: to, evaluations };
     previousTo = to;
   }
+}
+
+function unmarked(s: TableState): TableState {
+  const { inputs: _, ...rest } = s;
+  return rest;
 }
 
 export async function writeJournal(

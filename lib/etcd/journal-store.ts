@@ -27,10 +27,11 @@ async function pagedRange(
   end: Buffer,
   keysOnly: boolean,
   limit: number,
+  at?: { revision?: string },
 ): Promise<JournalKv[]> {
   const out: JournalKv[] = [];
   let start = from;
-  let revision: string | undefined;
+  let revision: string | undefined = at?.revision;
   for (;;) {
     let res;
     try {
@@ -39,6 +40,7 @@ async function pagedRange(
       throw toEtcdError(e, `journal range ${start.toString("utf8")}`);
     }
     revision ??= res.header.revision; // one revision for every page
+    if (at) at.revision = revision;
     for (const kv of res.kvs)
       out.push({ key: kv.key.toString("utf8"), value: kv.value, modRevision: Number(kv.mod_revision) });
     if (!res.more || res.kvs.length === 0) return out;
@@ -102,6 +104,46 @@ export async function readJournalValues(
     false,
     VALUE_PAGE,
   );
+}
+
+/** A stored chunk as listed: its value is null where it was not fetched. */
+export interface ListedJournalKv {
+  key: string;
+  modRevision: number;
+  value: Buffer | null;
+}
+
+/**
+ * The chunks with keys in [fromKey, toKey), fetching only the values `need(key,
+ * mod_revision)` asks for: one keys-only read, then the values from the first needed key to
+ * the last, at the listing's revision (a value fetched on the way is kept too).
+ */
+export async function readJournalValuesWhere(
+  etcd: EtcdClient,
+  base: string,
+  fromKey: string,
+  toKey: string | null,
+  need: (key: string, modRevision: number) => boolean,
+): Promise<ListedJournalKv[]> {
+  const client = raw(etcd);
+  const end = toKey === null ? prefixRangeEnd(Buffer.from(base)) : Buffer.from(toKey);
+  const at: { revision?: string } = {};
+  const listed: ListedJournalKv[] = (await pagedRange(client, Buffer.from(fromKey), end, true, KEY_PAGE, at)).map(
+    (kv) => ({ key: kv.key, modRevision: kv.modRevision, value: null }),
+  );
+  const needed = listed.filter((kv) => need(kv.key, kv.modRevision));
+  if (needed.length === 0) return listed;
+  const values = await pagedRange(
+    client,
+    Buffer.from(needed[0].key),
+    Buffer.from(`${needed[needed.length - 1].key}\u0000`),
+    false,
+    VALUE_PAGE,
+    at,
+  );
+  const byKey = new Map(values.map((kv) => [kv.key, kv.value]));
+  for (const kv of listed) kv.value = byKey.get(kv.key) ?? null;
+  return listed;
 }
 
 /** A small value (the trim marker), or null. */

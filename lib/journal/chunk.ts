@@ -2,11 +2,14 @@
 // (version 1) and ./sections.ts (version 2).
 import type { ChunkKind } from "@/lib/schema/keys";
 import type { StateDiff } from "./entry";
+import type { Capacities } from "./inputs";
 
 /** One evaluation's changes (a checkpoint's first one: every table). */
 export interface ChunkEvaluation extends StateDiff {
   revision: number;
   now_ms: number;
+  /** the executors' capacity at the revision (./inputs.ts; absent: not marked) */
+  capacities?: Capacities;
 }
 
 export interface JournalChunk {

@@ -52,7 +52,8 @@ export const encodeChunk = (chunk: JournalChunk): Buffer => encodeSectioned(chun
 
 /**
  * `only`: one table's read (lib/journal/window.ts `targetTimeline`) — keep that table's
- * rows and removals and the rows that place another table (its `placed_with`), and build
+ * rows and removals and the rows that place another table (its `placed_with`; read bare,
+ * without their demand facts and input marks, which that read never looks at), and build
  * nothing for the rest; what that read answers is the same, at a fraction of the cost.
  * Both stored forms are read: version 2 (sectioned) and version 1 (one gzip of a JSON).
  */
@@ -78,7 +79,7 @@ function decodeWhole(bytes: Buffer, only?: string): JournalChunk {
     const changed = new Map<string, TableState>();
     for (const row of rows) {
       if (mine !== -2 && row[0] !== mine && row[2] !== 1) continue;
-      changed.set(s[row[0]], read(row, 1));
+      changed.set(s[row[0]], read(row, 1, mine !== -2 && row[0] !== mine));
     }
     const gone = mine === -2 ? removed : removed.filter((i) => i === mine);
     return { revision, now_ms, changed, removed: gone.map((i) => s[i]) };

@@ -6,6 +6,7 @@
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
 import type { ClassName, OutcomeName, WhyNotCode } from "@/lib/schema/codes";
 import { factsOf, sameFacts, type DemandFacts } from "./demand";
+import type { Capacities, InputMarks } from "./inputs";
 
 export type WriteTurnState = "held" | "stalled" | null;
 
@@ -18,6 +19,12 @@ export interface TableState {
   shadow_outcome: OutcomeName | null;
   /** what the pending generations, wait and score at any `now` derive from (absent in chunks written before it was kept: read as unknown) */
   demand?: DemandFacts;
+  /**
+   * the table's own inputs at the evaluation that entered it (./inputs.ts), so history says
+   * what moved without reading etcd; never compared (an entry is a change of the verdict's
+   * side, not of its inputs). Absent: not marked (a checkpoint's rows, older chunks).
+   */
+  inputs?: InputMarks;
 }
 
 /** The moment a plan was evaluated: the revision it read and the clock it ran at. */
@@ -25,6 +32,8 @@ export interface Evaluation {
   revision: number;
   /** the planner's `now` (a time-driven change is entered at the evaluation that first sees it) */
   now_ms: number;
+  /** the executors' capacity at that revision (./inputs.ts; absent: not marked) */
+  capacities?: Capacities;
 }
 
 /** A journal entry as the contract names it. */

@@ -2,6 +2,7 @@
 // checkpoint plus the deltas after it. Chunks are folded in key (time) order; a checkpoint
 // replaces the whole state (after a gap nothing from before it is carried over). Pure.
 import type { JournalEntry, TableState } from "./entry";
+import type { Capacities } from "./inputs";
 import { isCheckpoint, type JournalChunk } from "./codec";
 
 export interface FoldedEvaluation {
@@ -14,6 +15,8 @@ export interface FoldedEvaluation {
   removed: readonly string[];
   /** the first evaluation of a checkpoint */
   checkpoint: boolean;
+  /** the executors' capacity the evaluation read (absent: not marked) */
+  capacities?: Capacities;
 }
 
 /**
@@ -30,7 +33,15 @@ export function* foldChunks(chunks: Iterable<JournalChunk>): Generator<FoldedEva
       if (state === null) break;
       for (const target of ev.removed) state.delete(target);
       for (const [target, s] of ev.changed) state.set(target, s);
-      yield { revision: ev.revision, now_ms: ev.now_ms, state, changed: ev.changed, removed: ev.removed, checkpoint };
+      yield {
+        revision: ev.revision,
+        now_ms: ev.now_ms,
+        state,
+        changed: ev.changed,
+        removed: ev.removed,
+        checkpoint,
+        capacities: ev.capacities,
+      };
     }
   }
 }

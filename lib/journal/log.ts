@@ -8,6 +8,7 @@
 // journal it could not write, so no entry stands for a moment nobody evaluated.
 import { diffStates, type Evaluation, type TableState } from "./entry";
 import type { ChunkKind, JournalChunk } from "./codec";
+import type { InputMarks } from "./inputs";
 
 export interface LogOptions {
   /** a periodic checkpoint at least this often (bounds what one moment's read decodes) */
@@ -39,8 +40,10 @@ export class JournalLog {
   /**
    * One evaluated plan. An evaluation older than the newest seen is ignored (plans are only
    * entered forward). `tables` is kept, not copied: hand a new map each time (planStates does).
+   * `marks`: the table's input marks at this evaluation (./inputs.ts), set on each delta entry
+   * (a checkpoint's rows restate every table and are not marked: marking them all costs more).
    */
-  observe(ev: Evaluation, tables: ReadonlyMap<string, TableState>): void {
+  observe(ev: Evaluation, tables: ReadonlyMap<string, TableState>, marks?: (target: string) => InputMarks): void {
     const tip = this.tip;
     if (tip && (ev.now_ms < tip.now_ms || (ev.now_ms === tip.now_ms && ev.revision <= tip.revision))) return;
     if (this.state === null || ev.now_ms - this.lastCheckpointMs >= this.opts.checkpointEveryMs) {
@@ -68,6 +71,7 @@ export class JournalLog {
       if (this.open) this.open.to_ms = ev.now_ms;
       return;
     }
+    if (marks) for (const [target, st] of diff.changed) st.inputs = marks(target);
     if (this.open && this.openEntries + entries > this.opts.maxChunkEntries) this.closeOpen();
     const from = this.closed.at(-1)?.to_ms ?? this.handedTo ?? ev.now_ms;
     this.open ??= { kind: "delta", from_ms: from, to_ms: ev.now_ms, evaluations: [] };

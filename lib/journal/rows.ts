@@ -5,6 +5,8 @@
 // floor, exact, min_generations, min_bytes, max_age_secs, critical_generations,
 // max_turn_wait_secs] for a merge head, [1, pending, score ("i": infinity), since] for
 // another. A row without them (a chunk written before they were kept) reads as facts unknown.
+// Then, on a delta's rows, the table's input marks (./inputs.ts: six numbers; the facts are
+// null before them when not kept); a row without them reads as not marked.
 import {
   CLASS_NAMES,
   OUTCOMES,
@@ -15,14 +17,17 @@ import {
 } from "@/lib/schema/codes";
 import type { TableState, WriteTurnState } from "./entry";
 import type { DemandFacts } from "./demand";
+import { readMarks, type InputMarks } from "./inputs";
 
 type StoredFacts =
   | [0, number, number, number | null, number | null, number, number, number, number, number]
   | [1, number, number | "i", number | null];
 
-/** The entry's fields after its target: [class, place, code, executor, write_turn, shadow, facts?]. */
+/** The entry's fields after its target: [class, place, code, executor, write_turn, shadow, facts?, marks?]. */
 export type StoredState =
-  [number, 0 | 1, number, number, number, number] | [number, 0 | 1, number, number, number, number, StoredFacts];
+  | [number, 0 | 1, number, number, number, number]
+  | [number, 0 | 1, number, number, number, number, StoredFacts | null]
+  | [number, 0 | 1, number, number, number, number, StoredFacts | null, InputMarks];
 
 const WRITE_TURNS: WriteTurnState[] = [null, "held", "stalled"];
 
@@ -82,6 +87,7 @@ export function storeState(st: TableState, id: (s: string | null) => number): St
     WRITE_TURNS.indexOf(st.write_turn),
     id(st.shadow_outcome),
   ];
+  if (st.inputs) return [...row, st.demand ? storeFacts(st.demand) : null, st.inputs];
   return st.demand ? [...row, storeFacts(st.demand)] : row;
 }
 
@@ -98,7 +104,9 @@ const KNOWN_OUTCOMES: ReadonlySet<string> = new Set(OUTCOMES);
  * dropped from a delta would leave its table in an earlier state); the readers count it and
  * answer that stretch by re-planning, as in a gap. So a bad row throws `JournalDecodeError`.
  */
-export function stateReader(s: readonly unknown[]): (row: readonly unknown[], at: number) => TableState {
+export function stateReader(
+  s: readonly unknown[],
+): (row: readonly unknown[], at: number, bare?: boolean) => TableState {
   const known = <T extends string>(codes: ReadonlySet<string>, i: unknown, what: string): T => {
     const v = s[i as number];
     if (typeof v !== "string" || !codes.has(v))
@@ -110,7 +118,8 @@ export function stateReader(s: readonly unknown[]): (row: readonly unknown[], at
     if (typeof v !== "string") throw new JournalDecodeError("not a journal chunk: a placed row names no executor");
     return v;
   };
-  return (row, at) => {
+  // `bare`: the entry without its demand facts and input marks (another table's placement in a one-table read)
+  return (row, at, bare = false) => {
     const place = row[at + 1];
     const shadow = row[at + 5] as number;
     const state: TableState = {
@@ -122,8 +131,11 @@ export function stateReader(s: readonly unknown[]): (row: readonly unknown[], at
       write_turn: WRITE_TURNS[row[at + 4] as number] ?? null,
       shadow_outcome: shadow < 0 ? null : known<OutcomeName>(KNOWN_OUTCOMES, shadow, "shadow outcome"),
     };
+    if (bare) return state;
     const demand = readFacts(row[at + 6] as StoredFacts | undefined);
     if (demand) state.demand = demand;
+    const inputs = row.length > at + 7 ? readMarks(row[at + 7]) : null;
+    if (inputs) state.inputs = inputs;
     return state;
   };
 }

@@ -89,7 +89,62 @@ const chunkArb = (tables: number, maxRows: number): fc.Arbitrary<JournalChunk> =
 /** A chunk in a form two reads can be compared by: Maps as their entries, in order. */
 const plain = (c: JournalChunk) => JSON.stringify(c, (_, v) => (v instanceof Map ? [...v] : v));
 
+/** `chunkArb` with input marks on some rows and capacities on some evaluations (the same map repeated, changed, or not marked). */
+const markedArb = (tables: number, maxRows: number): fc.Arbitrary<JournalChunk> =>
+  fc
+    .tuple(
+      chunkArb(tables, maxRows),
+      fc.array(fc.tuple(fc.nat(1e9), fc.nat(20), fc.nat(1e9), fc.nat(2), fc.nat(1e9), fc.nat(9)), { maxLength: 50 }),
+      fc.array(fc.constantFrom("same", "none", "a", "b", "empty"), { maxLength: 12 }),
+    )
+    .map(([chunk, marks, caps]) => {
+      const A = new Map([
+        ["w1", '[{"merge_wal":2},100,false,["merge_wal"]]'],
+        ["é-3", "[{},0,true,[]]"],
+      ]);
+      const B = new Map([["w1", '[{"merge_wal":3},100,false,["merge_wal"]]']]);
+      let k = 0;
+      let before: Map<string, string> | undefined = undefined;
+      chunk.evaluations.forEach((ev, i) => {
+        for (const st of ev.changed.values()) if (k < marks.length && (k++ + i) % 3 !== 0) st.inputs = marks[k - 1];
+        const c = caps[i] ?? "none";
+        const map =
+          c === "same"
+            ? before
+            : c === "a"
+              ? new Map(A)
+              : c === "b"
+                ? new Map(B)
+                : c === "empty"
+                  ? new Map()
+                  : undefined;
+        if (map) ev.capacities = map;
+        before = map;
+      });
+      return chunk;
+    });
+
 describe("the sectioned stored form", () => {
+  it("keeps the rows' input marks and the evaluations' capacities, in a full read and a one-table read", () => {
+    fc.assert(
+      fc.property(markedArb(40, 12), (chunk) => {
+        const v2 = encodeChunk(chunk);
+        expect(plain(decodeChunk(v2))).toBe(plain(chunk));
+        for (const only of [...new Set(chunk.evaluations.flatMap((e) => [...e.changed.keys()]))].slice(0, 3)) {
+          const one = decodeChunk(v2, only);
+          one.evaluations.forEach((ev, i) => {
+            expect(ev.capacities ? [...ev.capacities] : null).toEqual(
+              chunk.evaluations[i].capacities ? [...chunk.evaluations[i].capacities!] : null,
+            );
+            const st = ev.changed.get(only);
+            if (st) expect(st.inputs ?? null).toEqual(chunk.evaluations[i].changed.get(only)!.inputs ?? null);
+          });
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it("reads back every evaluation as written, and a one-table read equals version 1's", () => {
     for (const [tables, maxRows, runs] of [
       [6, 4, 300],

@@ -12,20 +12,28 @@
 // Layout: "JC2\n", the header's length (uint32 BE), the header, then the sections, each a
 // gzip of a JSON. The header (gzip of JSON): {v: 2, k: kind, f: from_ms, t: to_ms, s: the
 // string table of codes and executors, e: [[revision, now_ms, rows' sections, removals'
-// sections]], b: bucket count, z: each section's length (placements, bucket 0, …)}. A
-// section: {t: [table names], r: [[table, …entry (./rows.ts)]], x: [table]}.
+// sections, capacities?]], b: bucket count, z: each section's length (placements, bucket 0,
+// …)}, where an evaluation's capacities (./inputs.ts) are [[executor, capacity]] when they
+// differ from the evaluation before it in the chunk, null when not marked, and left out when
+// the same (or, on the first, not marked). A section: {t: [table names], r: [[table, …entry
+// (./rows.ts)]], x: [table]}.
 import { gunzipSync, gzipSync } from "node:zlib";
 import { CHUNK_KIND_LETTER as KIND_LETTER, CHUNK_LETTER_KIND as LETTER_KIND } from "@/lib/schema/keys";
 import type { TableState } from "./entry";
 import type { ChunkEvaluation, JournalChunk } from "./chunk";
 import { interner, JournalDecodeError, stateReader, storeState } from "./rows";
+import { sameCapacities, type Capacities } from "./inputs";
 
 const MAGIC = Buffer.from("JC2\n", "latin1");
 const ROWS_PER_BUCKET = 512;
 // one character per section: the placements and up to 64 buckets
 const SECTION_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.";
 const MAX_BUCKETS = SECTION_LETTERS.length - 1;
-const SECTION_OF = new Map([...SECTION_LETTERS].map((c, i) => [c.charCodeAt(0), i]));
+/** a section's index by its letter's char code (-1: not a section letter); a one-table read looks up every row's */
+const SECTION_AT = new Int8Array(128).fill(-1);
+for (let i = 0; i < SECTION_LETTERS.length; i++) SECTION_AT[SECTION_LETTERS.charCodeAt(i)] = i;
+const sectionOf = (code: number): number | undefined =>
+  code < 128 && SECTION_AT[code] >= 0 ? SECTION_AT[code] : undefined;
 
 export const isSectioned = (bytes: Buffer) => bytes.length >= 8 && bytes.subarray(0, 4).equals(MAGIC);
 
@@ -42,7 +50,10 @@ interface Header {
   f: number;
   t: number;
   s: string[];
-  e: [revision: number, now: number, rows: string, removed: string][];
+  e: (
+    | [revision: number, now: number, rows: string, removed: string]
+    | [revision: number, now: number, rows: string, removed: string, capacities: [string, string][] | null]
+  )[];
   b: number;
   z: number[];
 }
@@ -69,6 +80,7 @@ export function encodeSectioned(chunk: JournalChunk): Buffer {
     if (i === undefined) section.ids.set(target, (i = section.t.push(target) - 1));
     return i;
   };
+  let before: Capacities | undefined = undefined;
   const e = chunk.evaluations.map((ev): Header["e"][number] => {
     let rows = "";
     for (const [target, st] of ev.changed) {
@@ -82,7 +94,11 @@ export function encodeSectioned(chunk: JournalChunk): Buffer {
       sections[i].x.push(name(sections[i], target));
       removed += SECTION_LETTERS[i];
     }
-    return [ev.revision, ev.now_ms, rows, removed];
+    const caps = ev.capacities;
+    const same = caps === undefined ? before === undefined : before !== undefined && sameCapacities(before, caps);
+    before = caps;
+    if (same) return [ev.revision, ev.now_ms, rows, removed];
+    return [ev.revision, ev.now_ms, rows, removed, caps === undefined ? null : [...caps]];
   });
   const bodies = sections.map(({ t, r, x }) => gz({ t, r, x }));
   const header = gz({
@@ -145,21 +161,24 @@ export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
     return target;
   };
   const read = stateReader(h.s);
-  const evaluations = h.e.map(([revision, now_ms, rows, removals]): ChunkEvaluation => {
+  let capacities: Capacities | undefined = undefined;
+  const evaluations = h.e.map(([revision, now_ms, rows, removals, caps]): ChunkEvaluation => {
+    if (caps !== undefined) capacities = capacitiesOf(caps);
     const changed = new Map<string, TableState>();
     for (let k = 0; k < rows.length; k++) {
-      const i = SECTION_OF.get(rows.charCodeAt(k));
+      const i = sectionOf(rows.charCodeAt(k));
       if (i === undefined || i > h.b) throw damaged("a row is out of place");
       if (only !== undefined && i !== 0 && i !== mine) continue; // another bucket: not opened
       const s = section(i);
       const row = s.r[s.row++];
       if (!Array.isArray(row)) throw damaged("a row is missing");
       const target = named(s, row[0]);
-      if (only === undefined || i === 0 || target === only) changed.set(target, read(row, 1));
+      if (only === undefined || target === only) changed.set(target, read(row, 1));
+      else if (i === 0) changed.set(target, read(row, 1, true));
     }
     const removed: string[] = [];
     for (let k = 0; k < removals.length; k++) {
-      const i = SECTION_OF.get(removals.charCodeAt(k));
+      const i = sectionOf(removals.charCodeAt(k));
       if (i === undefined || i === 0 || i > h.b) throw damaged("a removal is out of place");
       if (only !== undefined && i !== mine) continue;
       const s = section(i);
@@ -167,10 +186,23 @@ export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
       const target = named(s, s.x[s.removal++]);
       if (only === undefined || target === only) removed.push(target);
     }
-    return { revision, now_ms, changed, removed };
+    return capacities === undefined
+      ? { revision, now_ms, changed, removed }
+      : { revision, now_ms, changed, removed, capacities };
   });
   if (only === undefined) for (let i = 0; i <= h.b; i++) section(i); // a full read opens every section
   for (const s of opened.values())
     if (s.row !== s.r.length || s.removal !== s.x.length) throw damaged("a section holds rows no evaluation names");
   return { kind, from_ms: h.f, to_ms: h.t, evaluations };
+}
+
+/** Stored capacities (undefined: not marked, or not a list of [executor, capacity]). */
+function capacitiesOf(v: unknown): Capacities | undefined {
+  if (!Array.isArray(v)) return undefined;
+  const out = new Map<string, string>();
+  for (const pair of v) {
+    if (!Array.isArray(pair) || typeof pair[0] !== "string" || typeof pair[1] !== "string") return undefined;
+    out.set(pair[0], pair[1]);
+  }
+  return out;
 }

@@ -7,6 +7,7 @@ import type { WhyNotCode } from "@/lib/schema/codes";
 import { gapReasonOf, isCheckpoint, type ChunkMeta, type JournalChunk } from "./codec";
 import { sameState, type TableState } from "./entry";
 import { foldChunks } from "./fold";
+import type { Capacities } from "./inputs";
 
 /** The key range [fromKey, toKey) to read for [fromMs, toMs] (null: the journal holds nothing readable there). */
 export function chunkRange(
@@ -89,6 +90,8 @@ export interface TargetChange {
   state: TableState | null;
   /** other tables this evaluation newly placed (empty at a checkpoint, which restates every table) */
   placed_with: string[];
+  /** the executors' capacity this evaluation read (absent: not marked) */
+  capacities?: Capacities;
 }
 
 /**
@@ -123,7 +126,9 @@ export function targetTimeline(
     if (!ev.checkpoint)
       for (const [other, s] of ev.changed)
         if (other !== target && s.verdict.state === "would_place") placedWith.push(other);
-    changes.push({ revision: ev.revision, now_ms: ev.now_ms, state: next, placed_with: placedWith });
+    const change: TargetChange = { revision: ev.revision, now_ms: ev.now_ms, state: next, placed_with: placedWith };
+    if (ev.capacities) change.capacities = ev.capacities;
+    changes.push(change);
     current = next;
   }
   return { initial, initialRevision, changes };

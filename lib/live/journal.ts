@@ -29,10 +29,13 @@ import {
 import { nextRollup, rollUp } from "@/lib/journal/rollup";
 import { trimPlan } from "@/lib/journal/coverage";
 import type { Evaluation, TableState } from "@/lib/journal/entry";
+import type { InputMarks } from "@/lib/journal/inputs";
 import { JournalLog } from "@/lib/journal/log";
 
 export interface JournalEvaluation extends Evaluation {
   tables: ReadonlyMap<string, TableState>;
+  /** a table's input marks at this evaluation (absent: entries are not marked) */
+  marks?: (target: string) => InputMarks;
 }
 
 export interface JournalOptions {
@@ -105,7 +108,11 @@ export class JournalWriter {
       this.log.lost("etcd_unavailable");
       throw e;
     }
-    if (ev && this.election.isHolder) this.log.observe({ revision: ev.revision, now_ms: ev.now_ms }, ev.tables);
+    if (ev && this.election.isHolder) {
+      const at: Evaluation = { revision: ev.revision, now_ms: ev.now_ms };
+      if (ev.capacities) at.capacities = ev.capacities;
+      this.log.observe(at, ev.tables, ev.marks);
+    }
   }
 
   async flush(): Promise<void> {

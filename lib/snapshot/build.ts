@@ -40,7 +40,13 @@ export function skippedKey(
   family: FamilyName,
   outcome: { reason: SkippedKey["reason"]; detail: string; target?: string },
 ): SkippedKey {
-  const skipped: SkippedKey = { key: kv.key, family, reason: outcome.reason, detail: outcome.detail };
+  const skipped: SkippedKey = {
+    key: kv.key,
+    family,
+    reason: outcome.reason,
+    detail: outcome.detail,
+    modRevision: kv.modRevision,
+  };
   if (outcome.target !== undefined) skipped.target = outcome.target;
   return skipped;
 }

@@ -128,6 +128,8 @@ export interface SkippedKey {
   detail: string;
   /** demand events with an unknown `v` whose key decoded: the fold still creates the table (§3.6) */
   target?: string;
+  /** the key's mod_revision (a table's own keys are marked with it, lib/snapshot/inputs.ts) */
+  modRevision?: number;
 }
 
 export interface SnapshotReadStats {

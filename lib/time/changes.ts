@@ -18,7 +18,7 @@ import { FAMILIES, familyPrefix } from "@/lib/snapshot/families";
 import type { FamilyName } from "@/lib/snapshot/types";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { ApiError } from "@/lib/http/errors";
-import { ownKeys } from "./history";
+import { ownKeys } from "@/lib/journal/inputs";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { revisionClock } from "./revision-clock";
 import { overviewStep } from "./overview-step";

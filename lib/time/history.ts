@@ -20,9 +20,7 @@ import "server-only";
 //   weighs it against the capacity free then, not against the tables ahead of it in line,
 //   nor the `tasks/` window of fairness (§4.2 turns).
 import { planFleet, type TablePlan } from "@/lib/planner/plan";
-import { TASK_KINDS } from "@/lib/schema/kinds";
-import { KEY_DIRS, keys, policyKeys } from "@/lib/schema/keys";
-import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
+import { KEY_DIRS, keys } from "@/lib/schema/keys";
 import {
   DEFAULT_HISTORY_WINDOW_MS,
   type HistoryPoint,
@@ -31,6 +29,7 @@ import {
   type TimeInState,
 } from "@/lib/schema/api/history";
 import { timeInState, type StateKey } from "@/lib/journal/window";
+import { ownKeys } from "@/lib/journal/inputs";
 import type { HistoryStart, RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import {
@@ -63,29 +62,6 @@ export const EXACT_TABLE_PLANS = 40_000;
 export const MAX_EXACT_POINTS = 600;
 /** whole-fleet reads in flight at once */
 const EXACT_CONCURRENCY = 4;
-
-/** The table's own keys: single keys, and prefixes whose keys are found at the window's end. */
-export function ownKeys(prefix: string, target: string): { single: string[]; prefixes: string[] } {
-  return {
-    single: [
-      keys.demandTable(prefix, target),
-      policyKeys.policy(prefix, DEFAULT_POLICY_TARGET),
-      policyKeys.tablePolicy(prefix, target),
-      keys.targetLock(prefix, target),
-      keys.mergeExecution(prefix, target),
-      keys.mergeClaim(prefix, target),
-      keys.catchupActive(prefix, target),
-      keys.compactPreparation(prefix, target),
-      keys.compactCommitReady(prefix, target),
-      ...TASK_KINDS.filter((k) => k !== "merge_wal").map((k) => keys.cooldown(prefix, k, target)),
-    ],
-    prefixes: [
-      keys.demandEventsOf(prefix, target),
-      keys.mergeFailuresOf(prefix, target),
-      keys.assignmentsOf(prefix, target),
-    ],
-  };
-}
 
 /** The window in revisions: [from, to] and where compaction cut it. */
 async function windowOf(
@@ -222,8 +198,15 @@ function evaluatePoint(
   return t ? pointOf(revision, time, t, at, "table_alone") : null; // null: the table did not exist at this revision
 }
 
-/** `tablePlans`: the whole-fleet budget (EXACT_TABLE_PLANS; tests force either way with it). */
-export async function demandHistory(q: HistoryQuery, opts: { tablePlans?: number } = {}): Promise<HistoryResponse> {
+/**
+ * `tablePlans`: the whole-fleet budget (EXACT_TABLE_PLANS; tests force either way with it).
+ * `journalInputs: false`: what moved is read from etcd at every point, the journal's marks
+ * unused (tests compare the two).
+ */
+export async function demandHistory(
+  q: HistoryQuery,
+  opts: { tablePlans?: number; journalInputs?: boolean } = {},
+): Promise<HistoryResponse> {
   const client = etcdClient();
   const prefix = etcdPrefix();
   const clock = revisionClock();
@@ -264,6 +247,7 @@ export async function demandHistory(q: HistoryQuery, opts: { tablePlans?: number
     journal.initialRevision ?? w.fromRevision - 1, // the journal's own start is exact; the revision clock's is an estimate
     journal.placedWith,
     ownKeys(prefix, q.target),
+    opts.journalInputs === false ? new Map() : journal.inputs,
   );
   const coversAll = journal.uncovered.length === 0;
   const basis: HistoryResponse["verdict_basis"] =

@@ -2,18 +2,19 @@ import "server-only";
 // One table's history read from the decision journal (console-api.md "The decision
 // journal"): the chunk keys say which chunks overlap the window (lib/journal/window.ts), so
 // only those and the checkpoint before them are fetched and decompressed — a 6 h window
-// reads 6 h of a 7-day journal. Where the journal does not cover the window (before its
+// reads 6 h of a 7-day journal — and of those, only the ones this process does not keep
+// decoded for the table (./journal-chunks.ts). Where the journal does not cover the window (before its
 // start, in its gaps, after its last write) ./history.ts re-plans, as before.
-import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { readJournalValues } from "@/lib/etcd/journal-store";
+import { etcdPrefix } from "@/lib/etcd/client";
 import { journalPrefix } from "@/lib/schema/keys";
 import type { JournalChunk } from "@/lib/journal/codec";
-import { readableChunks } from "./journal-chunks";
+import { tableChunks } from "./journal-chunks";
 import { chunkRuns, coveredSpans, targetTimeline, uncovered, type StateKey } from "@/lib/journal/window";
 import type { TableState } from "@/lib/journal/entry";
 import { figuresAt } from "@/lib/journal/demand";
 import type { HistoryPoint } from "@/lib/schema/api/history";
 import { journalMetas } from "./journal-keys";
+import type { InputsAt } from "./history-moved-by";
 
 export interface Span {
   from_ms: number;
@@ -37,6 +38,8 @@ export interface JournalWindow {
   initialRevision: number | null;
   /** by point (`${revision}:${now_ms}`): the other tables the same evaluation newly placed */
   placedWith: Map<string, string[]>;
+  /** by revision: the table's input marks and the executors' capacities, where the sampler marked them */
+  inputs: Map<number, InputsAt>;
 }
 
 export const stateKey = (s: TableState | null): StateKey =>
@@ -76,7 +79,6 @@ function bounded(u: Span, chunks: readonly JournalChunk[]): Span {
 }
 
 export async function journalWindow(target: string, fromMs: number, toMs: number): Promise<JournalWindow> {
-  const client = etcdClient();
   const prefix = etcdPrefix();
   const base = journalPrefix(prefix);
   const metas = await journalMetas();
@@ -88,20 +90,22 @@ export async function journalWindow(target: string, fromMs: number, toMs: number
     uncovered: [{ from_ms: fromMs, to_ms: toMs }],
     initialRevision: null,
     placedWith: new Map(),
+    inputs: new Map(),
   };
   if (spans.length === 0 || runs === null) return notCovered;
-  const read = await Promise.all(runs.map((r) => readJournalValues(client, base, r.fromKey, r.toKey)));
-  const chunks = readableChunks(read.flat(), target); // only what this table's timeline reads
+  const chunks = await tableChunks(base, runs, target); // only what this table's timeline reads
   if (chunks === null) return notCovered; // an unreadable chunk: the window is re-planned, as in a gap
   const restarts = new Set(spans.map((s) => s.from_ms).filter((ms) => ms > fromMs));
   const { initial, initialRevision, changes } = targetTimeline(chunks, target, fromMs, toMs, restarts);
   const points: HistoryPoint[] = [];
   const placedWith = new Map<string, string[]>();
+  const inputs = new Map<number, InputsAt>();
   let before: TableState | null = initial ?? null;
   for (const c of changes) {
     if (before === null && c.state === null) continue; // not in the plan, still not
     points.push(journalPoint(c.revision, c.now_ms, c.state, before));
     if (c.placed_with.length > 0) placedWith.set(`${c.revision}:${c.now_ms}`, c.placed_with);
+    if (c.state?.inputs && c.capacities) inputs.set(c.revision, { marks: c.state.inputs, capacities: c.capacities });
     before = c.state;
   }
   const coversStart = spans[0].from_ms <= fromMs && initial !== undefined;
@@ -111,5 +115,6 @@ export async function journalWindow(target: string, fromMs: number, toMs: number
     initialRevision: coversStart ? initialRevision : null,
     uncovered: uncovered(spans, fromMs, toMs).map((u) => bounded(u, chunks)),
     placedWith,
+    inputs,
   };
 }

@@ -12,6 +12,7 @@ import { ShadowSampler } from "@/lib/time/sampler";
 import { canaryExtras } from "@/lib/takeover/canary-sample";
 import { shadowFor } from "@/lib/live/plan";
 import { processWide } from "@/lib/schema/process-wide";
+import { snapshotInputs } from "@/lib/snapshot/inputs";
 
 /** One history sample from the live view (what the sampler records every minute). */
 export async function currentShadowSample(): Promise<ShadowSample> {
@@ -45,7 +46,15 @@ export async function journalEvaluation(): Promise<JournalEvaluation | null> {
   lastJournalled = key;
   const outcomes = new Map<string, ShadowOutcome>();
   for (const outcome of SHADOW_OUTCOMES) for (const t of planned.comparison.targets[outcome]) outcomes.set(t, outcome);
-  return { revision, now_ms: now, tables: planStates(planned.plan, outcomes) };
+  // what the entries' inputs were (history's "what moved", lib/journal/inputs.ts), from the very view planned
+  const inputs = snapshotInputs(planned.view.snapshot);
+  return {
+    revision,
+    now_ms: now,
+    tables: planStates(planned.plan, outcomes),
+    capacities: inputs.capacities,
+    marks: (target) => inputs.marks(target),
+  };
 }
 
 /** Starts this replica's sampler once; null when `CONSOLE_SHADOW_SAMPLER=off`. */

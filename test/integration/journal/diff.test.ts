@@ -185,7 +185,7 @@ describe("the diff from the decision journal", () => {
     expect(await answers()).toEqual(cold);
     // and kept by table: another table's reads at the very same revisions never stand in for this one's
     const { withMovedBy } = await import("@/lib/time/history-moved-by");
-    const { ownKeys } = await import("@/lib/time/history");
+    const { ownKeys } = await import("@/lib/journal/inputs");
     const { etcdPrefix } = await import("@/lib/etcd/client");
     // a table (its keys came after revision 1) and one whose keys never move
     const [a] = TABLES;
@@ -206,6 +206,67 @@ describe("the diff from the decision journal", () => {
     expect(await movedAs(b)).toBe(coldB);
   }, 60_000);
 
+  it("what moved, from the journal's marks: the marks etcd gives at the same revisions, and the same answers as reading etcd at every point", async () => {
+    const history = (await import("@/lib/time/history")).demandHistory;
+    const { inputsReadAt } = await import("@/lib/time/history-moved-by");
+    const { ownKeys } = await import("@/lib/journal/inputs");
+    const { keys, policyKeys } = await import("@/lib/schema/keys");
+    const [a, b, c] = TABLES;
+    // inputs of every family, some that do not parse (a skipped key still moved): a write-turn lock
+    // taken and let go, a policy that is not one, a merge failure that is not one, a heartbeat that is not one
+    await client.put(keys.targetLock(prefix, a)).value("holder-1");
+    await client.put(policyKeys.tablePolicy(prefix, b)).value("{not json");
+    await client.put(keys.mergeFailure(prefix, c, "http://w:1")).value("[]");
+    await client.put(keys.executor(prefix, "broken")).value("{}");
+    await client.delete().key(keys.targetLock(prefix, a));
+    const last = await publishStep(2);
+    await caughtUp(last);
+    const base = journalPrefix(prefix);
+    const chunks = (await readJournalValues(client, base, base, null)).map((kv) => decodeChunk(kv.value));
+    // every marked row and evaluation equals etcd read at its revision
+    let rows = 0;
+    let evaluated = 0;
+    const families = new Set<string>();
+    for (const chunk of chunks)
+      for (const ev of chunk.evaluations) {
+        for (const [target, st] of ev.changed) {
+          if (!st.inputs) continue;
+          const read = (await inputsReadAt(ownKeys(prefix, target), [ev.revision])).get(ev.revision)!;
+          expect(st.inputs, `${target} @${ev.revision}`).toEqual(read.marks);
+          rows++;
+        }
+        if (ev.capacities) {
+          const read = (await inputsReadAt(ownKeys(prefix, a), [ev.revision])).get(ev.revision)!;
+          expect([...ev.capacities].sort(), `capacities @${ev.revision}`).toEqual([...read.capacities].sort());
+          evaluated++;
+        }
+      }
+    expect(rows).toBeGreaterThanOrEqual(3);
+    expect(evaluated).toBeGreaterThanOrEqual(3);
+    // the histories: answered from the marks, then with every point read from etcd (nothing kept)
+    const kept = (globalThis as unknown as Record<symbol, { clear(): void; size: number }>)[
+      Symbol.for("console.history.movedByReads")
+    ];
+    const evs = await evaluations();
+    const window = { from_ms: evs[0].now_ms, to_ms: evs.at(-1)!.now_ms };
+    let points = 0;
+    for (const target of TABLES) {
+      kept.clear();
+      const marked = await history({ target, ...window });
+      const readsForMarked = kept.size;
+      kept.clear();
+      const read = await history({ target, ...window }, { journalInputs: false });
+      expect(JSON.stringify(marked.points), target).toBe(JSON.stringify(read.points));
+      const journalled = new Set(marked.points.filter((p) => p.basis === "journal").map((p) => p.revision));
+      // the marks spared the reads: only the window's start and the points the journal did not mark were read
+      expect(readsForMarked, target).toBeLessThan(kept.size);
+      for (const p of marked.points) for (const m of p.moved_by ?? []) families.add(m.cause);
+      points += journalled.size;
+    }
+    expect(points).toBeGreaterThan(4);
+    expect([...families]).toEqual(expect.arrayContaining(["demand", "capacity"]));
+  }, 90_000);
+
   it("the chunk keys are held between requests: re-read only when a writer appended (just those) or trimmed (all)", async () => {
     await sampler.stop(); // nothing writes now but this test
     const { journalMetas } = await import("@/lib/time/journal-keys");
@@ -221,5 +282,30 @@ describe("the diff from the decision journal", () => {
     await client.delete().key(first[0].key); // a trim
     const trimmed = await journalMetas();
     expect(trimmed.map((m) => m.key)).toEqual([...first.slice(1).map((m) => m.key), key]);
+  }, 60_000);
+
+  it("a table's chunks kept decoded are not fetched again; kept or fetched, the same chunks", async () => {
+    // the sampler is stopped (above): the chunks stay as they are
+    const { readJournalValuesWhere } = await import("@/lib/etcd/journal-store");
+    const { tableChunks } = await import("@/lib/time/journal-chunks");
+    const base = journalPrefix(prefix);
+    const all = await readJournalValues(client, base, base, null);
+    expect(all.length).toBeGreaterThanOrEqual(3);
+    const listed = await readJournalValuesWhere(client, base, base, null, (key) => key === all[1].key);
+    expect(listed.map((kv) => [kv.key, kv.modRevision])).toEqual(all.map((kv) => [kv.key, kv.modRevision]));
+    // the needed value alone
+    expect(listed.map((kv) => kv.value)).toEqual(all.map((kv, i) => (i === 1 ? kv.value : null)));
+    const plain = (v: unknown) => JSON.stringify(v, (_, x) => (x instanceof Map ? [...x] : x));
+    const runs = [{ fromKey: base, toKey: null }];
+    const keptDecodes = (globalThis as unknown as Record<symbol, { clear(): void; size: number }>)[
+      Symbol.for("console.journal.oneTableChunks")
+    ];
+    keptDecodes.clear();
+    const fetched = await tableChunks(base, runs, TABLES[0]);
+    expect(keptDecodes.size).toBe(all.length);
+    const kept = await tableChunks(base, runs, TABLES[0]);
+    expect(kept).not.toBeNull();
+    expect(kept!.every((c, i) => c === fetched![i])).toBe(true); // the very decodes kept, nothing read again
+    expect(plain(kept)).toBe(plain(all.map((kv) => decodeChunk(kv.value, TABLES[0]))));
   }, 60_000);
 });

@@ -9,7 +9,7 @@
 // GET /scheduler/demand/history, the only part whose work grows with the fleet — reads a
 // 6 h window of that table: its chunk keys, the checkpoint before the window and every
 // chunk in it but the periodic checkpoints (the fold already holds their state), decoded
-// and folded. Median of RUNS. The chunks are built directly (not
+// and folded, cold (nothing the process keeps of the chunks). Median of RUNS. The chunks are built directly (not
 // through JournalLog, whose per-evaluation diff of every table the sampler pays, not the
 // reader: bench/journal.ts measures that).
 // Side by side in one run, on the same journal: `before` — the chunks as flushed in the
@@ -234,6 +234,15 @@ async function readBefore(target: string, fromMs: number, toMs: number) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const round = (x: number) => Math.round(x * 10) / 10;
 
+/**
+ * A cold read each time: what the process keeps of chunks it decoded (lib/time/journal-chunks.ts:
+ * one table's decodes, the chunks' shared skeletons) is dropped before it.
+ */
+function forgetKept(): void {
+  for (const name of ["console.journal.oneTableChunks", "console.journal.chunkSkeletons"])
+    (globalThis as unknown as Record<symbol, { clear(): void } | undefined>)[Symbol.for(name)]?.clear();
+}
+
 /** Writes and reads each scale in turn on one etcd of its own; `log` says what it does. */
 export async function measureJournalHistory(
   log: (line: string) => void,
@@ -277,6 +286,7 @@ export async function measureJournalHistory(
           ["rolled", rolledPrefix],
         ] as const) {
           use(p);
+          forgetKept();
           t = performance.now();
           const w = await journalWindow(TARGET, endMs - WINDOW_MS, endMs);
           times[name].push(performance.now() - t);

@@ -7,7 +7,8 @@
 //
 // Pessimistic by construction: every writer event changes one busy table's entry (in the
 // fleet most flushes move only the wait and the score, which the journal does not keep),
-// plus one time-driven change a minute. The live plan itself is not counted: the console
+// plus one time-driven change a minute. Every entry carries its table's input marks and
+// every chunk the executors' capacity (lib/journal/inputs.ts), as the sampler writes them. The live plan itself is not counted: the console
 // makes it anyway (lib/live/plan.ts); the sampler only reads it. Short: a simulated 10 min
 // (1×) or 2 min (8×) at one evaluation per second, extrapolated per day.
 import "../lib/sim/node-entry";
@@ -20,6 +21,8 @@ import { measureJournalHistory } from "./journal-history";
 import { BUSY, busyState, CHECKPOINT_MS, FLUSH_MS, idle, rng, TABLES } from "./journal-shape";
 
 const DAY_MS = 86_400_000;
+/** executors heartbeating at 1× (their capacity is written once per chunk, and again when it changes) */
+const EXECUTORS = 24;
 
 interface Run {
   scale: number;
@@ -43,6 +46,18 @@ function simulate(scale: number, eventsPerS: number, seconds: number): Run {
   const stored: { key: string; value: Buffer }[] = [];
   const t0 = 1_767_225_600_000;
   let revision = 1;
+  const policyRevision = 7;
+  const capacities = new Map(
+    Array.from({ length: EXECUTORS * scale }, (_, i) => [
+      `executor-${i}`,
+      JSON.stringify([
+        { merge_wal: 4, compact: 2, index_build: 1 },
+        1_099_511_627_776,
+        false,
+        ["merge_wal", "compact", "index_build"],
+      ]),
+    ]),
+  );
   let cpuUs = 0;
   let deltaBytes = 0;
   let checkpointBytes = 0;
@@ -54,7 +69,16 @@ function simulate(scale: number, eventsPerS: number, seconds: number): Run {
     revision += eventsPerS;
     const now = t0 + s * 1000;
     const started = process.cpuUsage();
-    log.observe({ revision, now_ms: now }, tables);
+    // each entry marked with its table's inputs (lib/journal/inputs.ts: its demand keys moved at the
+    // revision, its policies long ago, no write turn), each evaluation with the executors' capacity
+    log.observe({ revision, now_ms: now, capacities }, tables, (target) => [
+      revision - Math.floor(r() * eventsPerS),
+      2,
+      policyRevision,
+      1,
+      target.length % 3 === 0 ? revision - eventsPerS : 0,
+      target.length % 3 === 0 ? 1 : 0,
+    ]);
     if (now % FLUSH_MS === 0) {
       for (const chunk of log.drain(now)) {
         const value = encodeChunk(chunk);

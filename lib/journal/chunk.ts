@@ -10,6 +10,11 @@ export interface ChunkEvaluation extends StateDiff {
   now_ms: number;
   /** the executors' capacity at the revision (./inputs.ts; absent: not marked) */
   capacities?: Capacities;
+  /**
+   * a one-table read only (./codec.ts `decodeChunk`): every table this evaluation placed, in
+   * the order written; `changed` then holds the read table's row alone
+   */
+  placed?: readonly string[];
 }
 
 export interface JournalChunk {

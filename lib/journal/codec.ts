@@ -52,9 +52,9 @@ export const encodeChunk = (chunk: JournalChunk): Buffer => encodeSectioned(chun
 
 /**
  * `only`: one table's read (lib/journal/window.ts `targetTimeline`) — keep that table's
- * rows and removals and the rows that place another table (its `placed_with`; read bare,
- * without their demand facts and input marks, which that read never looks at), and build
- * nothing for the rest; what that read answers is the same, at a fraction of the cost.
+ * rows and removals, and each evaluation's `placed` (the tables it placed: the read table's
+ * `placed_with`), and build nothing for the rest; what that read answers is the same, at a
+ * fraction of the cost.
  * Both stored forms are read: version 2 (sectioned) and version 1 (one gzip of a JSON).
  */
 export function decodeChunk(bytes: Buffer, only?: string): JournalChunk {
@@ -77,12 +77,18 @@ function decodeWhole(bytes: Buffer, only?: string): JournalChunk {
   const mine = only === undefined ? -2 : s.indexOf(only); // -2: every row; -1: the table is not in this chunk
   const evaluations = stored.e.map(([revision, now_ms, rows, removed]): ChunkEvaluation => {
     const changed = new Map<string, TableState>();
-    for (const row of rows) {
-      if (mine !== -2 && row[0] !== mine && row[2] !== 1) continue;
-      changed.set(s[row[0]], read(row, 1, mine !== -2 && row[0] !== mine));
+    if (mine === -2) {
+      for (const row of rows) changed.set(s[row[0]], read(row, 1));
+      return { revision, now_ms, changed, removed: removed.map((i) => s[i]) };
     }
-    const gone = mine === -2 ? removed : removed.filter((i) => i === mine);
-    return { revision, now_ms, changed, removed: gone.map((i) => s[i]) };
+    const placed: string[] = [];
+    for (const row of rows) {
+      if (row[0] === mine) changed.set(s[row[0]], read(row, 1));
+      else if (row[2] === 1) read(row, 1, true); // checked as a full read checks it
+      if (row[2] === 1) placed.push(s[row[0]]);
+    }
+    const gone = removed.filter((i) => i === mine).map((i) => s[i]);
+    return { revision, now_ms, changed, removed: gone, placed };
   });
   return { kind, from_ms: stored.f, to_ms: stored.t, evaluations };
 }

@@ -17,6 +17,8 @@ export interface FoldedEvaluation {
   checkpoint: boolean;
   /** the executors' capacity the evaluation read (absent: not marked) */
   capacities?: Capacities;
+  /** a one-table read's: the tables the evaluation placed (./chunk.ts) */
+  placed?: readonly string[];
 }
 
 /**
@@ -41,6 +43,7 @@ export function* foldChunks(chunks: Iterable<JournalChunk>): Generator<FoldedEva
         removed: ev.removed,
         checkpoint,
         capacities: ev.capacities,
+        placed: ev.placed,
       };
     }
   }

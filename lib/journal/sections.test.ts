@@ -11,6 +11,7 @@ import { encodeVersion1 } from "@/test/support/journal-v1";
 import { decodeChunk, encodeChunk, JournalDecodeError, type JournalChunk } from "./codec";
 import type { TableState } from "./entry";
 import { bucketOf, isSectioned } from "./sections";
+import { targetTimeline } from "./window";
 
 const KINDS = ["delta", "checkpoint", "after_no_sampler", "after_etcd_unavailable"] as const;
 
@@ -87,7 +88,7 @@ const chunkArb = (tables: number, maxRows: number): fc.Arbitrary<JournalChunk> =
 };
 
 /** A chunk in a form two reads can be compared by: Maps as their entries, in order. */
-const plain = (c: JournalChunk) => JSON.stringify(c, (_, v) => (v instanceof Map ? [...v] : v));
+const plain = (c: unknown) => JSON.stringify(c, (_, v) => (v instanceof Map ? [...v] : v));
 
 /** `chunkArb` with input marks on some rows and capacities on some evaluations (the same map repeated, changed, or not marked). */
 const markedArb = (tables: number, maxRows: number): fc.Arbitrary<JournalChunk> =>
@@ -125,6 +126,35 @@ const markedArb = (tables: number, maxRows: number): fc.Arbitrary<JournalChunk> 
     });
 
 describe("the sectioned stored form", () => {
+  it("a table's timeline from one-table reads is its timeline from full reads (placed_with too)", () => {
+    fc.assert(
+      fc.property(fc.array(markedArb(30, 10), { minLength: 1, maxLength: 4 }), (parts) => {
+        // a run of chunks as the journal keeps them: a checkpoint, then deltas, each later than the last
+        const chunks = parts.map((c, i) => ({
+          ...c,
+          kind: i === 0 ? ("checkpoint" as const) : ("delta" as const),
+          evaluations: c.evaluations.map((ev, j) => ({
+            ...ev,
+            revision: i * 100 + j + 1,
+            now_ms: i * 100_000 + j * 1000,
+          })),
+        }));
+        const stored = chunks.map(encodeChunk);
+        const full = stored.map((v) => decodeChunk(v));
+        const names = [...new Set(chunks.flatMap((c) => c.evaluations.flatMap((e) => [...e.changed.keys()])))];
+        for (const target of [...names.slice(0, 4), "not/in-it"]) {
+          const one = stored.map((v) => decodeChunk(v, target));
+          for (const [from, to] of [
+            [-1, 1e9],
+            [1500, 250_000],
+          ])
+            expect(plain(targetTimeline(one, target, from, to))).toBe(plain(targetTimeline(full, target, from, to)));
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it("keeps the rows' input marks and the evaluations' capacities, in a full read and a one-table read", () => {
     fc.assert(
       fc.property(markedArb(40, 12), (chunk) => {

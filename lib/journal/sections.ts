@@ -44,7 +44,7 @@ export function bucketOf(target: string, buckets: number): number {
   return (h >>> 0) % buckets;
 }
 
-interface Header {
+export interface Header {
   v: 2;
   k: string;
   f: number;
@@ -126,8 +126,8 @@ function parse<T>(bytes: Buffer): T {
 
 const damaged = (what: string) => new JournalDecodeError(`not a journal chunk: ${what}`);
 
-/** `only`: one table's read, as ./codec.ts `decodeChunk` says — opens the placements and that table's bucket alone. */
-export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
+/** The header, read and checked, and where each section starts. */
+function opened(bytes: Buffer): { h: Header; kind: JournalChunk["kind"]; starts: number[] } {
   const headerEnd = 8 + bytes.readUInt32BE(4);
   const h = parse<Header>(bytes.subarray(8, headerEnd));
   const kind = LETTER_KIND.get(h?.k);
@@ -143,57 +143,179 @@ export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
   const starts = [headerEnd];
   for (const n of h.z) starts.push(starts[starts.length - 1] + n);
   if (starts[starts.length - 1] !== bytes.length) throw damaged("its sections do not add up");
-  const mine = only === undefined ? -1 : 1 + bucketOf(only, h.b);
-  const opened = new Map<number, Section & { row: number; removal: number }>();
-  const section = (i: number) => {
-    let s = opened.get(i);
-    if (s === undefined) {
-      const read = parse<Section>(bytes.subarray(starts[i], starts[i + 1]));
-      if (!Array.isArray(read?.t) || !Array.isArray(read.r) || !Array.isArray(read.x))
-        throw damaged("a section is damaged");
-      opened.set(i, (s = { ...read, row: 0, removal: 0 }));
-    }
-    return s;
-  };
-  const named = (s: Section, j: unknown) => {
-    const target = s.t[j as number];
-    if (typeof target !== "string") throw damaged("a row names no table");
-    return target;
-  };
-  const read = stateReader(h.s);
+  return { h, kind, starts };
+}
+
+function openSection(bytes: Buffer, starts: readonly number[], i: number): Section {
+  const read = parse<Section>(bytes.subarray(starts[i], starts[i + 1]));
+  if (!Array.isArray(read?.t) || !Array.isArray(read.r) || !Array.isArray(read.x))
+    throw damaged("a section is damaged");
+  return read;
+}
+
+const named = (s: Section, j: unknown) => {
+  const target = s.t[j as number];
+  if (typeof target !== "string") throw damaged("a row names no table");
+  return target;
+};
+
+/** Each evaluation's capacities, as stored (see the top). */
+function capacitiesByEvaluation(h: Header): (Capacities | undefined)[] {
   let capacities: Capacities | undefined = undefined;
-  const evaluations = h.e.map(([revision, now_ms, rows, removals, caps]): ChunkEvaluation => {
+  return h.e.map(([, , , , caps]) => {
     if (caps !== undefined) capacities = capacitiesOf(caps);
+    return capacities;
+  });
+}
+
+/** A full read: every evaluation as written. */
+export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
+  if (only !== undefined) return decodeOneTable(bytes, chunkSkeleton(bytes), only);
+  const { h, kind, starts } = opened(bytes);
+  const sections = Array.from({ length: h.b + 1 }, (_, i) => ({
+    ...openSection(bytes, starts, i),
+    row: 0,
+    removal: 0,
+  }));
+  const read = stateReader(h.s);
+  const capacities = capacitiesByEvaluation(h);
+  const evaluations = h.e.map(([revision, now_ms, rows, removals], e): ChunkEvaluation => {
     const changed = new Map<string, TableState>();
     for (let k = 0; k < rows.length; k++) {
       const i = sectionOf(rows.charCodeAt(k));
       if (i === undefined || i > h.b) throw damaged("a row is out of place");
-      if (only !== undefined && i !== 0 && i !== mine) continue; // another bucket: not opened
-      const s = section(i);
+      const s = sections[i];
       const row = s.r[s.row++];
       if (!Array.isArray(row)) throw damaged("a row is missing");
-      const target = named(s, row[0]);
-      if (only === undefined || target === only) changed.set(target, read(row, 1));
-      else if (i === 0) changed.set(target, read(row, 1, true));
+      changed.set(named(s, row[0]), read(row, 1));
     }
     const removed: string[] = [];
     for (let k = 0; k < removals.length; k++) {
       const i = sectionOf(removals.charCodeAt(k));
       if (i === undefined || i === 0 || i > h.b) throw damaged("a removal is out of place");
-      if (only !== undefined && i !== mine) continue;
-      const s = section(i);
+      const s = sections[i];
       if (s.removal >= s.x.length) throw damaged("a removal is missing");
-      const target = named(s, s.x[s.removal++]);
-      if (only === undefined || target === only) removed.push(target);
+      removed.push(named(s, s.x[s.removal++]));
     }
-    return capacities === undefined
+    const caps = capacities[e];
+    return caps === undefined
       ? { revision, now_ms, changed, removed }
-      : { revision, now_ms, changed, removed, capacities };
+      : { revision, now_ms, changed, removed, capacities: caps };
   });
-  if (only === undefined) for (let i = 0; i <= h.b; i++) section(i); // a full read opens every section
-  for (const s of opened.values())
+  for (const s of sections)
     if (s.row !== s.r.length || s.removal !== s.x.length) throw damaged("a section holds rows no evaluation names");
   return { kind, from_ms: h.f, to_ms: h.t, evaluations };
+}
+
+/**
+ * What every one-table read of a chunk shares (lib/time/journal-chunks.ts keeps it per
+ * chunk): the header; the placements, read and checked, with each evaluation's placed
+ * tables; and, for each bucket, which evaluation each of its rows and removals belongs to.
+ * A one-table read then opens its own bucket alone.
+ */
+export interface ChunkSkeleton {
+  kind: JournalChunk["kind"];
+  from_ms: number;
+  to_ms: number;
+  header: Header;
+  starts: number[];
+  /** by evaluation: the tables it placed (the placements section's rows), in the order written */
+  placed: string[][];
+  /** by table: its placement rows, as [evaluation, row] */
+  placements: Map<string, [number, unknown[]][]>;
+  /** by bucket section (1…): each row's and each removal's evaluation */
+  bucketRows: number[][];
+  bucketRemovals: number[][];
+  capacities: (Capacities | undefined)[];
+  /** the placement rows and evaluations it holds (what keeping it weighs) */
+  weight: number;
+}
+
+export function chunkSkeleton(bytes: Buffer): ChunkSkeleton {
+  const { h, kind, starts } = opened(bytes);
+  const section0 = openSection(bytes, starts, 0);
+  const bare = stateReader(h.s);
+  const placed: string[][] = [];
+  const placements = new Map<string, [number, unknown[]][]>();
+  const bucketRows: number[][] = Array.from({ length: h.b + 1 }, () => []);
+  const bucketRemovals: number[][] = Array.from({ length: h.b + 1 }, () => []);
+  let next = 0;
+  h.e.forEach(([, , rows, removals], e) => {
+    const here: string[] = [];
+    for (let k = 0; k < rows.length; k++) {
+      const i = sectionOf(rows.charCodeAt(k));
+      if (i === undefined || i > h.b) throw damaged("a row is out of place");
+      if (i > 0) {
+        bucketRows[i].push(e);
+        continue;
+      }
+      const row = section0.r[next++];
+      if (!Array.isArray(row)) throw damaged("a row is missing");
+      const target = named(section0, row[0]);
+      bare(row, 1, true); // checked as a full read checks it: a row naming what this console does not know refuses the chunk
+      here.push(target);
+      let mine = placements.get(target);
+      if (mine === undefined) placements.set(target, (mine = []));
+      mine.push([e, row]);
+    }
+    for (let k = 0; k < removals.length; k++) {
+      const i = sectionOf(removals.charCodeAt(k));
+      if (i === undefined || i === 0 || i > h.b) throw damaged("a removal is out of place");
+      bucketRemovals[i].push(e);
+    }
+    placed.push(here);
+  });
+  if (next !== section0.r.length || section0.x.length !== 0) throw damaged("a section holds rows no evaluation names");
+  return {
+    kind,
+    from_ms: h.f,
+    to_ms: h.t,
+    header: h,
+    starts,
+    placed,
+    placements,
+    bucketRows,
+    bucketRemovals,
+    capacities: capacitiesByEvaluation(h),
+    weight: next + h.e.length,
+  };
+}
+
+/**
+ * One table's read, as ./codec.ts `decodeChunk` says: that table's rows and removals in
+ * `changed` and `removed`, and each evaluation's `placed` (the skeleton's, shared).
+ */
+export function decodeOneTable(bytes: Buffer, k: ChunkSkeleton, only: string): JournalChunk {
+  const h = k.header;
+  const b = 1 + bucketOf(only, h.b);
+  const bucket = openSection(bytes, k.starts, b);
+  if (bucket.r.length !== k.bucketRows[b].length || bucket.x.length !== k.bucketRemovals[b].length)
+    throw damaged("a section holds rows no evaluation names");
+  const read = stateReader(h.s);
+  const mine = new Map<number, TableState>();
+  const gone = new Set<number>();
+  for (const [e, row] of k.placements.get(only) ?? []) mine.set(e, read(row, 1));
+  bucket.r.forEach((row, j) => {
+    if (!Array.isArray(row)) throw damaged("a row is missing");
+    if (named(bucket, row[0]) === only) mine.set(k.bucketRows[b][j], read(row, 1));
+  });
+  bucket.x.forEach((x, j) => {
+    if (named(bucket, x) === only) gone.add(k.bucketRemovals[b][j]);
+  });
+  const evaluations = h.e.map(([revision, now_ms], e): ChunkEvaluation => {
+    const st = mine.get(e);
+    const ev: ChunkEvaluation = {
+      revision,
+      now_ms,
+      changed: st ? new Map([[only, st]]) : new Map(),
+      removed: gone.has(e) ? [only] : [],
+      placed: k.placed[e],
+    };
+    const caps = k.capacities[e];
+    if (caps !== undefined) ev.capacities = caps;
+    return ev;
+  });
+  return { kind: k.kind, from_ms: k.from_ms, to_ms: k.to_ms, evaluations };
 }
 
 /** Stored capacities (undefined: not marked, or not a list of [executor, capacity]). */

@@ -123,7 +123,11 @@ export function targetTimeline(
     const restart = ev.checkpoint && restarts.has(ev.now_ms);
     if (!restart && current !== undefined && sameOrBothNull(current, next)) continue;
     const placedWith: string[] = [];
-    if (!ev.checkpoint)
+    if (ev.checkpoint) {
+      // a checkpoint restates every table: none of them newly placed
+    } else if (ev.placed) {
+      for (const other of ev.placed) if (other !== target) placedWith.push(other);
+    } else
       for (const [other, s] of ev.changed)
         if (other !== target && s.verdict.state === "would_place") placedWith.push(other);
     const change: TargetChange = { revision: ev.revision, now_ms: ev.now_ms, state: next, placed_with: placedWith };

@@ -57,6 +57,12 @@ describe("one table's decode of a chunk, kept", () => {
     const other = readableChunks([{ key, modRevision: 5, value: v1 }], "b/t")!;
     expect(other).toEqual([decodeChunk(v1, "b/t")]);
     expect(other[0]).not.toBe(first[0]);
+    // both tables' reads of one stored chunk shared its skeleton (one per key and mod_revision)
+    const skeletons = (globalThis as unknown as Record<symbol, { size: number }>)[
+      Symbol.for("console.journal.chunkSkeletons")
+    ];
+    expect(skeletons.size).toBe(2);
+    expect(other[0].evaluations.map((e) => e.placed)).toEqual([["a/t"], ["b/t"]]);
     // without a key (or a whole read) nothing is kept
     const whole = readableChunks([{ key, modRevision: 5, value: v1 }])!;
     expect(whole).toEqual([decodeChunk(v1)]);

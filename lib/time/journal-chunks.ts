@@ -11,8 +11,12 @@ import "server-only";
 // of it on the 2-CPU bench machine, the more the busier the machine). A chunk rewritten
 // under the same key has another mod_revision, and is decoded afresh. Nor is a kept chunk
 // fetched again (`tableChunks`): the keys are listed with their mod_revisions first, and only
-// the values not kept are read (at 8× the tables, 6 h of chunks is ~40 MB).
+// the values not kept are read (at 8× the tables, 6 h of chunks is ~40 MB). What every
+// table's read of a chunk shares — its header, its placements, where each bucket's rows
+// belong (lib/journal/sections.ts `chunkSkeleton`) — is kept per chunk too, so the first
+// read of another table opens its own bucket alone.
 import { decodeChunk, JournalDecodeError, type JournalChunk } from "@/lib/journal/codec";
+import { chunkSkeleton, decodeOneTable, isSectioned, type ChunkSkeleton } from "@/lib/journal/sections";
 import { etcdClient } from "@/lib/etcd/client";
 import { readJournalValuesWhere } from "@/lib/etcd/journal-store";
 import { metrics } from "@/lib/metrics";
@@ -36,6 +40,19 @@ interface StoredChunk {
   modRevision?: number;
 }
 
+/** Placement rows and evaluations kept in chunk skeletons: 6 h at 8× the tables is ~400,000. */
+const KEPT_SKELETON_WEIGHT = 2_000_000;
+
+const SKELETONS = processWide(
+  "console.journal.chunkSkeletons",
+  () =>
+    new BoundedMap<string, ChunkSkeleton>({
+      evict: "least-recently-used",
+      weigh: (k) => k.weight,
+      maxWeight: KEPT_SKELETON_WEIGHT,
+    }),
+);
+
 const keptId = (key: string, modRevision: number, only: string) => `${key}\u0000${modRevision}\u0000${only}`;
 
 function decoded(kv: StoredChunk, only?: string): JournalChunk {
@@ -43,7 +60,13 @@ function decoded(kv: StoredChunk, only?: string): JournalChunk {
   const id = keptId(kv.key, kv.modRevision, only);
   const kept = ONE_TABLE.get(id);
   if (kept) return kept;
-  const chunk = decodeChunk(kv.value, only);
+  let chunk: JournalChunk;
+  if (isSectioned(kv.value)) {
+    const chunkId = `${kv.key}\u0000${kv.modRevision}`;
+    let skeleton = SKELETONS.get(chunkId);
+    if (skeleton === undefined) SKELETONS.set(chunkId, (skeleton = chunkSkeleton(kv.value)));
+    chunk = decodeOneTable(kv.value, skeleton, only);
+  } else chunk = decodeChunk(kv.value, only);
   ONE_TABLE.set(id, chunk);
   return chunk;
 }

@@ -172,14 +172,18 @@ test("labels speak words: epochs explained, cooldown below threshold, 'clears by
   await expect(whyNot).toContainText("next retry");
   await expect(whyNot.getByTestId("why-not-retry").first()).toHaveText("needs someone to act");
 
-  // an idle table (no_demand) and a tail (tail_below_threshold): no retry badge
-  const all = await api<DemandList>("/api/v1/scheduler/demand?limit=2000&include_idle=true&class=idle&class=tail");
+  // an idle table (no_demand) and a tail (tail_below_threshold): no retry badge. The fleet moves
+  // while the test runs, so the list and the pages are read as of one moment: pinned at one revision
+  const { revision } = await api<DemandList>("/api/v1/scheduler/demand?limit=1");
+  const all = await api<DemandList>(
+    `/api/v1/scheduler/demand?limit=2000&include_idle=true&class=idle&class=tail&revision=${revision}`,
+  );
   for (const cls of ["idle", "tail"] as const) {
     // (a tail table can also be skipped for another reason first, e.g. a unit past the cycle limit)
     const code = cls === "idle" ? "no_demand" : "tail_below_threshold";
     const t = all.tables.find((x) => x.class === cls && x.verdict.state === "would_skip" && x.verdict.code === code);
     expect(t, `a ${cls} table skipped for ${code}`).toBeDefined();
-    await page.goto(`/tables/${encodeURIComponent(t!.target)}`);
+    await page.goto(`/tables/${encodeURIComponent(t!.target)}?revision=${revision}`);
     await expect(page.getByTestId("why-not-code").first()).toHaveText(code);
     await expect(page.getByTestId("why-not-retry")).toHaveCount(0);
   }

@@ -81,7 +81,7 @@ describe("historySummary", () => {
       [at(30, 40), "slot"],
     ]);
     expect(historySummary(lone)).toBe(
-      "No free slot from 07:10 to 07:30, already running from 07:30:05 to 07:30:40, then no free slot from 07:30.",
+      "No free slot from 07:10 to 07:30, already running from 07:30:05 to 07:30:40, then no free slot from 07:30:40.",
     );
     const inOneMinute = history([
       [at(10), "slot"],
@@ -92,7 +92,7 @@ describe("historySummary", () => {
     ]);
     expect(historySummary(inOneMinute)).toBe(
       "No free slot from 07:10 to 07:30, changed between already running, placed and a later cycle 3 times from 07:30:05 to 07:30:50, " +
-        "then no free slot from 07:30.",
+        "then no free slot from 07:30:50.",
     );
   });
 });

@@ -6,7 +6,8 @@
 // * a lone brief one is dated to the second ("merge running from 07:10:05 to 07:10:40");
 // * brief ones in a row read as one sentence: "alternated between placed and merge
 //   running 14 times from 07:10 to 07:14" (with seconds when it all fell in one minute);
-// * the last verdict runs to now (or the pin) and is never folded in.
+// * the last verdict runs to now (or the pin) and is never folded in; it starts where the
+//   part before it ended, dated as precisely ("… to 07:10:40, then placed from 07:10:40").
 import { verdictSpans, type HistoryResponse, type VerdictSpan } from "@/lib/client/resources/table-history";
 import { stateInWords } from "@/lib/words/time-in-state";
 
@@ -17,9 +18,12 @@ const minutes = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 const seconds = (ms: number) => new Date(ms).toISOString().slice(11, 19);
 const words = (s: VerdictSpan) => stateInWords(s.state, s.code);
 
+/** to the second when both ends read the same minute */
+const clockFor = (fromMs: number, toMs: number) => (minutes(fromMs) === minutes(toMs) ? seconds : minutes);
+
 /** "from 07:10 to 07:14", to the second when both ends read the same minute */
 function fromTo(fromMs: number, toMs: number): string {
-  const clock = minutes(fromMs) === minutes(toMs) ? seconds : minutes;
+  const clock = clockFor(fromMs, toMs);
   return `from ${clock(fromMs)} to ${clock(toMs)}`;
 }
 
@@ -45,8 +49,13 @@ export function historySummary(h: HistoryResponse, pinned = false): string {
   if (spans.length === 0) return "No change to this table's keys in this window.";
   const parts: string[] = [];
   let run: VerdictSpan[] = [];
+  /** how the part before was dated (the last span starts where it ended) */
+  let clock = minutes;
   const flush = () => {
-    if (run.length > 0) parts.push(flapping(run));
+    if (run.length > 0) {
+      parts.push(flapping(run));
+      clock = clockFor(run[0].fromMs, run.at(-1)!.toMs);
+    }
     run = [];
   };
   spans.forEach((s, i) => {
@@ -56,8 +65,10 @@ export function historySummary(h: HistoryResponse, pinned = false): string {
       return;
     }
     flush();
-    if (!last) parts.push(`${words(s)} ${fromTo(s.fromMs, s.toMs)}`);
-    else if (spans.length > 1) parts.push(`then ${words(s)} from ${minutes(s.fromMs)}`);
+    if (!last) {
+      parts.push(`${words(s)} ${fromTo(s.fromMs, s.toMs)}`);
+      clock = clockFor(s.fromMs, s.toMs);
+    } else if (spans.length > 1) parts.push(`then ${words(s)} from ${clock(s.fromMs)}`);
     else parts.push(`${words(s)} ${pinned ? fromTo(s.fromMs, h.to_ms) : `from ${minutes(s.fromMs)} to now`}`);
   });
   return parts.join(", ").replace(/^./, (c) => c.toUpperCase()) + ".";

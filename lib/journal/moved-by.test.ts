@@ -55,7 +55,7 @@ describe("movedBy", () => {
     ).toEqual(["capacity:w1", "capacity:w2"]);
   });
 
-  it("tables placed ahead, only when the table lost out (placed no more, or a contention code)", () => {
+  it("tables placed ahead, only when the table lost out to them (a contention code)", () => {
     const placedWith = ["t/d", "t/a", "t/c", "t/b"];
     expect(causes(movedBy(at(s("normal", null), s("normal", "cycle_limit")), { ...nothing, placedWith }))).toEqual([
       "table_ahead:t/a",
@@ -69,6 +69,16 @@ describe("movedBy", () => {
     expect(
       causes(movedBy(at(s("normal", "cooldown"), s("normal", "failure_backoff")), { ...nothing, placedWith })),
     ).toEqual(["clock:time"]);
+    // placed, then its own merge running: the write turn moved, no table went ahead of it
+    expect(
+      causes(
+        movedBy(at(s("critical", null), s("critical", "write_turn_held")), {
+          ...nothing,
+          own: new Set(["write_turn"]),
+          placedWith,
+        }),
+      ),
+    ).toEqual(["write_turn"]);
   });
 
   it("a new revision where none of the inputs read changed: the clock (time passed between them)", () => {

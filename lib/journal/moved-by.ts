@@ -73,8 +73,9 @@ export function movedBy(
   const out: MovedBy[] = [];
   for (const family of ["demand", "policy", "write_turn"] as const) if (moved.own.has(family)) out.push(cause(family));
   for (const executor of [...moved.executors].sort()) out.push(cause("capacity", { executor }));
-  const lostOut =
-    t.after?.state === "would_skip" && (t.before?.state === "would_place" || CONTENTION.has(t.after.code ?? ""));
+  // another table went ahead only where the verdict says capacity or a turn went to others: a
+  // table that stopped being placed for a reason of its own (its merge running, a cooldown) lost nothing to them
+  const lostOut = t.after?.state === "would_skip" && CONTENTION.has(t.after.code ?? "");
   if (lostOut)
     for (const target of [...moved.placedWith].sort().slice(0, MAX_AHEAD)) out.push(cause("table_ahead", { target }));
   return out.length > 0 ? out : [clockOf(t.before, t.after)];

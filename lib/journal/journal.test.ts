@@ -125,6 +125,27 @@ describe("JournalLog", () => {
     ]);
   });
 
+  it("the same entries handed again (the same plan at a newer revision) enter nothing; delta entries are marked", () => {
+    const log = new JournalLog(OPTS);
+    const first = states({ a: placed("e1"), b: skipped("cycle_limit") });
+    const marks = (t: string) => [t === "a" ? 5 : 6, 1, 0, 0, 0, 0] as const;
+    log.observe({ revision: 10, now_ms: 1000 }, first, marks);
+    log.observe({ revision: 11, now_ms: 2000 }, first); // the very map again: nothing entered
+    log.observe({ revision: 13, now_ms: 3000 }, states({ a: placed("e2"), b: skipped("cycle_limit") }), marks);
+    const [cp] = log.drain(3000);
+    expect([cp.from_ms, cp.to_ms]).toEqual([1000, 3000]);
+    expect(cp.evaluations.map((e) => [e.revision, [...e.changed].map(([t, st]) => [t, st.inputs ?? null])])).toEqual([
+      [
+        10,
+        [
+          ["a", null],
+          ["b", null],
+        ],
+      ], // a checkpoint's rows are not marked
+      [13, [["a", [5, 1, 0, 0, 0, 0]]]],
+    ]);
+  });
+
   it("a lost write starts again with a checkpoint marked etcd_unavailable; checkpoints recur", () => {
     const log = new JournalLog(OPTS);
     log.observe({ revision: 1, now_ms: 0 }, states({ a: placed("e1") }));

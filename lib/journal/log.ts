@@ -39,7 +39,8 @@ export class JournalLog {
 
   /**
    * One evaluated plan. An evaluation older than the newest seen is ignored (plans are only
-   * entered forward). `tables` is kept, not copied: hand a new map each time (planStates does).
+   * entered forward). `tables` is kept, not copied: hand a new map when any entry changed
+   * (planStates does); the same map again says that none did.
    * `marks`: the table's input marks at this evaluation (./inputs.ts), set on each delta entry
    * (a checkpoint's rows restate every table and are not marked: marking them all costs more).
    */
@@ -64,6 +65,11 @@ export class JournalLog {
       return;
     }
     this.tip = ev;
+    if (tables === this.state) {
+      // the very entries entered last (the same plan, evaluated at a newer revision): nothing changed
+      if (this.open) this.open.to_ms = ev.now_ms;
+      return;
+    }
     const diff = diffStates(this.state, tables);
     this.state = tables;
     const entries = diff.changed.size + diff.removed.length;

@@ -102,6 +102,8 @@ export interface JournalShape {
   revisionAt?: (ms: number) => number;
   /** table `i`'s name; by default `db${i % 97}/table-${i}` */
   nameOf?: (i: number) => string;
+  /** how long a span is written, ending at `endMs` (default 6 h 30 min) */
+  writtenMs?: number;
   /** the target's input marks and the executors' capacities at a revision, as the sampler marks them (default: not marked) */
   inputsAt?: (revision: number) => InputsAt | undefined;
 }
@@ -125,7 +127,7 @@ export function* journalChunks(
   if (!names.includes(target)) names[0] = target;
   const others = names.filter((t) => t !== target);
   const state = new Map<string, TableState>(names.map((t, i) => [t, i < busy ? busyState(r) : idle]));
-  const start = endMs - WRITTEN_MS;
+  const start = endMs - (shape.writtenMs ?? WRITTEN_MS);
   let counted = 1_000;
   const revisionAt = shape.revisionAt ?? (() => (counted += EVENTS_PER_S));
   const changesAt = shape.targetChangesAt;
@@ -296,7 +298,7 @@ export async function measureJournalHistory(
         }
         if (answers.whole !== answers.rolled) throw new Error(`${scale}×: the sectioned journal answers differently`);
       }
-      const figures = (xs: number[]) => ({ median: round(median(xs)), all: xs.map(round) });
+      const figures = (xs: number[]) => ({ median: round(median(xs)), all: xs.map((x) => round(x)) });
       const run: JournalHistoryRun = {
         scale,
         tables: TABLES * scale,

@@ -6,13 +6,21 @@ import "server-only";
 import type { Etcd3 } from "etcd3";
 import type { EtcdClient } from "./client";
 import { raw } from "./raw";
-import { toEtcdError } from "./errors";
+import { isMessageSizeError, toEtcdError } from "./errors";
 import { prefixRangeEnd } from "./paged-read";
 
 /** keys per page of a keys-only read (~100 bytes a key: ~1 MB a page) */
 const KEY_PAGE = 10_000;
-/** values per page (a chunk is a few KB; a checkpoint ~100 KB at 13,405 tables) */
+/**
+ * Values are paged by bytes: a rolled-up chunk is up to ~768 KB and a checkpoint ~1 MB at 8×
+ * the tables, so a fixed count of them can pass the client's 4 MiB message limit (64 did, on
+ * an 8 h window of checkpoints and rollups). The first page asks for FIRST_VALUE_PAGE values;
+ * each next one for as many as VALUE_BUDGET_BYTES holds at the last page's mean size (at most
+ * VALUE_PAGE); a page that is too large anyway is asked again at half the count.
+ */
+const FIRST_VALUE_PAGE = 2;
 const VALUE_PAGE = 64;
+const VALUE_BUDGET_BYTES = 2 * 1_048_576;
 
 /** A stored chunk: its key, value and the revision that wrote it (a key at one mod_revision holds one value). */
 export interface JournalKv {
@@ -26,24 +34,32 @@ async function pagedRange(
   from: Buffer,
   end: Buffer,
   keysOnly: boolean,
-  limit: number,
   at?: { revision?: string },
 ): Promise<JournalKv[]> {
   const out: JournalKv[] = [];
   let start = from;
   let revision: string | undefined = at?.revision;
+  let limit = keysOnly ? KEY_PAGE : FIRST_VALUE_PAGE;
   for (;;) {
     let res;
     try {
       res = await client.kv.range({ key: start, range_end: end, limit, keys_only: keysOnly, revision });
     } catch (e) {
+      if (!keysOnly && limit > 1 && isMessageSizeError(e)) {
+        limit = Math.max(1, Math.floor(limit / 2));
+        continue;
+      }
       throw toEtcdError(e, `journal range ${start.toString("utf8")}`);
     }
     revision ??= res.header.revision; // one revision for every page
     if (at) at.revision = revision;
-    for (const kv of res.kvs)
+    let bytes = 0;
+    for (const kv of res.kvs) {
       out.push({ key: kv.key.toString("utf8"), value: kv.value, modRevision: Number(kv.mod_revision) });
+      bytes += kv.value.length;
+    }
     if (!res.more || res.kvs.length === 0) return out;
+    if (!keysOnly) limit = Math.max(1, Math.min(VALUE_PAGE, Math.floor(VALUE_BUDGET_BYTES / (bytes / res.kvs.length))));
     start = Buffer.concat([res.kvs[res.kvs.length - 1].key, Buffer.from([0])]);
   }
 }
@@ -52,7 +68,7 @@ async function pagedRange(
 export async function readJournalKeys(etcd: EtcdClient, base: string): Promise<string[]> {
   const client = raw(etcd);
   const b = Buffer.from(base);
-  return (await pagedRange(client, b, prefixRangeEnd(b), true, KEY_PAGE)).map((kv) => kv.key);
+  return (await pagedRange(client, b, prefixRangeEnd(b), true)).map((kv) => kv.key);
 }
 
 /**
@@ -86,7 +102,7 @@ export async function readJournalKeysAfter(etcd: EtcdClient, base: string, after
   const client = raw(etcd);
   const b = Buffer.from(base);
   const from = Buffer.concat([Buffer.from(afterKey), Buffer.from([0])]);
-  return (await pagedRange(client, from, prefixRangeEnd(b), true, KEY_PAGE)).map((kv) => kv.key);
+  return (await pagedRange(client, from, prefixRangeEnd(b), true)).map((kv) => kv.key);
 }
 
 /** The chunks with keys in [fromKey, toKey) (`toKey` null: to the end of `base`). */
@@ -102,7 +118,6 @@ export async function readJournalValues(
     Buffer.from(fromKey),
     toKey === null ? prefixRangeEnd(Buffer.from(base)) : Buffer.from(toKey),
     false,
-    VALUE_PAGE,
   );
 }
 
@@ -128,9 +143,11 @@ export async function readJournalValuesWhere(
   const client = raw(etcd);
   const end = toKey === null ? prefixRangeEnd(Buffer.from(base)) : Buffer.from(toKey);
   const at: { revision?: string } = {};
-  const listed: ListedJournalKv[] = (await pagedRange(client, Buffer.from(fromKey), end, true, KEY_PAGE, at)).map(
-    (kv) => ({ key: kv.key, modRevision: kv.modRevision, value: null }),
-  );
+  const listed: ListedJournalKv[] = (await pagedRange(client, Buffer.from(fromKey), end, true, at)).map((kv) => ({
+    key: kv.key,
+    modRevision: kv.modRevision,
+    value: null,
+  }));
   const needed = listed.filter((kv) => need(kv.key, kv.modRevision));
   if (needed.length === 0) return listed;
   const values = await pagedRange(
@@ -138,7 +155,6 @@ export async function readJournalValuesWhere(
     Buffer.from(needed[0].key),
     Buffer.from(`${needed[needed.length - 1].key}\u0000`),
     false,
-    VALUE_PAGE,
     at,
   );
   const byKey = new Map(values.map((kv) => [kv.key, kv.value]));

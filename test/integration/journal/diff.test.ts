@@ -308,4 +308,15 @@ describe("the diff from the decision journal", () => {
     expect(kept!.every((c, i) => c === fetched![i])).toBe(true); // the very decodes kept, nothing read again
     expect(plain(kept)).toBe(plain(all.map((kv) => decodeChunk(kv.value, TABLES[0]))));
   }, 60_000);
+
+  it("values are paged by their bytes: chunks of ~900 KB come back whole, never one 4 MiB message", async () => {
+    const base = `${journalPrefix(prefix)}paged-by-bytes/`;
+    const big = (i: number) => Buffer.alloc(900_000, 65 + i);
+    for (let i = 0; i < 8; i++) await client.put(`${base}${i}`).value(big(i));
+    const all = await readJournalValues(client, base, base, null);
+    expect(all.map((kv) => [kv.key.slice(base.length), kv.value.length, kv.value[0]])).toEqual(
+      Array.from({ length: 8 }, (_, i) => [String(i), 900_000, 65 + i]),
+    );
+    await client.delete().prefix(base);
+  }, 60_000);
 });

@@ -156,7 +156,8 @@ export function* journalChunks(
     const to = from + FLUSH_MS;
     if ((from - start) % CHECKPOINT_MS === 0) {
       // a checkpoint restates every table at its first evaluation; the writer's first carries the
-      // rest as deltas, a periodic one stands alone and the rest follow in a delta (lib/journal/log.ts)
+      // rest as deltas; a periodic one's evaluation ends a delta, it stands alone restating it,
+      // and the rest follow in a delta (lib/journal/log.ts)
       const [first, ...rest] = evaluations;
       // a checkpoint's rows are not marked (lib/journal/log.ts)
       const restated = {
@@ -166,7 +167,8 @@ export function* journalChunks(
       if (from === start)
         yield { kind: "after_no_sampler", from_ms: first.now_ms, to_ms: to, evaluations: [restated, ...rest] };
       else {
-        yield { kind: "checkpoint", from_ms: first.now_ms, to_ms: first.now_ms, evaluations: [restated] };
+        yield { kind: "delta", from_ms: previousTo, to_ms: first.now_ms, evaluations: [first] };
+        yield { kind: "restated", from_ms: first.now_ms, to_ms: first.now_ms, evaluations: [restated] };
         yield { kind: "delta", from_ms: first.now_ms, to_ms: to, evaluations: rest };
       }
     } else yield { kind: "delta", from_ms: previousTo, to_ms: to, evaluations };

@@ -35,7 +35,8 @@ export const entryCount = (chunk: JournalChunk) =>
 /** The chunk's key (lib/schema/keys.ts `journalChunkKey`) once it is `bytes` long. */
 export function chunkKey(prefix: string, chunk: JournalChunk, bytes: number, writer: string): string {
   const { kind, from_ms, to_ms } = chunk;
-  return journalChunkKey(prefix, { kind, from_ms, to_ms, entries: entryCount(chunk), bytes }, writer);
+  const first = chunk.evaluations[0]?.revision ?? 0;
+  return journalChunkKey(prefix, { kind, from_ms, to_ms, entries: entryCount(chunk), bytes }, writer, first);
 }
 
 interface Stored {

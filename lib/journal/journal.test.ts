@@ -27,7 +27,7 @@ const states = (o: Record<string, TableState>) => new Map(Object.entries(o));
 const OPTS = { checkpointEveryMs: 60_000, idleExtendMs: 30_000, maxChunkEntries: 1000 };
 
 describe("codec", () => {
-  it("a chunk round-trips through gzip, and its key names its span, kind, entries and bytes", () => {
+  it("a chunk round-trips through gzip, and its key names its span, first revision, kind, entries and bytes", () => {
     const chunk: JournalChunk = {
       kind: "after_etcd_unavailable",
       from_ms: 1000,
@@ -50,7 +50,7 @@ describe("codec", () => {
     const bytes = encodeChunk(chunk);
     expect(decodeChunk(bytes)).toEqual(chunk);
     const key = chunkKey("/p", chunk, bytes.length, "ab12");
-    expect(key).toBe(`/p/console/journal/000000000001000-000000000005000-u-4-${bytes.length}-ab12`);
+    expect(key).toBe(`/p/console/journal/000000000001000-000000000005000-000000000000007-u-4-${bytes.length}-ab12`);
     expect(parseChunkKey("/p", key)).toEqual({
       key,
       kind: "after_etcd_unavailable",
@@ -154,9 +154,34 @@ describe("JournalLog", () => {
     log.observe({ revision: 5, now_ms: 9000 }, states({ a: skipped("no_executors") }));
     log.observe({ revision: 6, now_ms: 70_000 }, states({ a: skipped("no_executors") }));
     expect(log.drain(70_000).map((c) => [c.kind, c.from_ms, c.to_ms, c.evaluations.length])).toEqual([
-      ["after_etcd_unavailable", 9000, 9000, 1],
-      ["checkpoint", 70_000, 70_000, 1],
+      ["after_etcd_unavailable", 9000, 70_000, 2], // the restated evaluation too, unchanged
+      ["restated", 70_000, 70_000, 1],
     ]);
+  });
+
+  it("a periodic checkpoint's evaluation is in the delta before it too, so a reader may skip the restatement", () => {
+    const log = new JournalLog(OPTS);
+    log.observe({ revision: 1, now_ms: 0 }, states({ a: placed("e1"), b: placed("e1") }));
+    log.observe({ revision: 2, now_ms: 1000 }, states({ a: placed("e1"), b: skipped("cycle_limit") }));
+    log.drain(1000);
+    // due for a checkpoint: a changes, b leaves the plan
+    log.observe({ revision: 3, now_ms: 70_000 }, states({ a: skipped("no_free_slot") }));
+    const drained = log.drain(70_000);
+    expect(drained.map((c) => [c.kind, c.from_ms, c.to_ms])).toEqual([
+      ["delta", 1000, 70_000],
+      ["restated", 70_000, 70_000],
+    ]);
+    expect(drained[0].evaluations.map((e) => [e.revision, [...e.changed.keys()], e.removed])).toEqual([
+      [3, ["a"], ["b"]],
+    ]);
+    expect([...drained[1].evaluations[0].changed]).toEqual([["a", skipped("no_free_slot")]]);
+    // a restatement's key sorts after the delta that ends at it, and before the delta that starts at it (the next
+    // evaluation at the same clock: the live plan keeps its clock across revisions for a few seconds)
+    log.observe({ revision: 4, now_ms: 70_000 }, states({ a: skipped("cycle_limit") }));
+    const after = log.drain(70_000);
+    expect(after.map((c) => [c.kind, c.from_ms, c.to_ms])).toEqual([["delta", 70_000, 70_000]]);
+    const keys = [...drained, ...after].map((c) => chunkKey("/p", c, 1, "w1"));
+    expect([keys[0], keys[2], keys[1]].sort()).toEqual([keys[0], keys[1], keys[2]]);
   });
 });
 

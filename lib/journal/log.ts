@@ -6,7 +6,7 @@
 // A writer that starts (won the election) or lost a write begins again with a checkpoint
 // of every table, marked with why the journal has a gap before it; it never continues a
 // journal it could not write, so no entry stands for a moment nobody evaluated.
-import { diffStates, type Evaluation, type TableState } from "./entry";
+import { diffStates, type Evaluation, type StateDiff, type TableState } from "./entry";
 import type { ChunkKind, JournalChunk } from "./codec";
 import type { InputMarks } from "./inputs";
 
@@ -47,38 +47,57 @@ export class JournalLog {
   observe(ev: Evaluation, tables: ReadonlyMap<string, TableState>, marks?: (target: string) => InputMarks): void {
     const tip = this.tip;
     if (tip && (ev.now_ms < tip.now_ms || (ev.now_ms === tip.now_ms && ev.revision <= tip.revision))) return;
-    if (this.state === null || ev.now_ms - this.lastCheckpointMs >= this.opts.checkpointEveryMs) {
-      const kind: ChunkKind = this.state === null ? this.restart : "checkpoint";
-      this.closeOpen(); // the chunk before ends at the previous evaluation, not at this one
-      this.tip = ev;
-      this.state = tables;
-      this.open = {
-        kind,
-        from_ms: ev.now_ms,
-        to_ms: ev.now_ms,
-        evaluations: [{ ...ev, changed: new Map(tables), removed: [] }],
-      };
-      this.openEntries = tables.size;
-      this.lastCheckpointMs = ev.now_ms;
-      // a periodic checkpoint stands alone: a reader already folding from an earlier one skips it unread (./window.ts)
-      if (kind === "checkpoint") this.closeOpen();
+    if (this.state !== null && ev.now_ms - this.lastCheckpointMs < this.opts.checkpointEveryMs) {
+      this.enter(ev, tables, marks);
       return;
     }
+    const kind: ChunkKind = this.state === null ? this.restart : "restated";
+    // a periodic checkpoint's evaluation goes into the deltas first, so they hold every
+    // evaluation, and the checkpoint after them only restates the state they reach: a reader
+    // already folding from an earlier checkpoint skips it unread (./window.ts `chunkRuns`).
+    // Key order holds (lib/schema/keys.ts): the evaluation before this one is at an earlier
+    // ms (at the same ms it would have been the one due), so the delta ending here starts
+    // before the restatement, and the delta after it starts at it ("d" sorts after "b").
+    if (kind === "restated") this.enter(ev, tables, marks, true);
+    this.closeOpen(); // the chunk before ends at the previous evaluation (a restatement: at this one)
     this.tip = ev;
-    if (tables === this.state) {
-      // the very entries entered last (the same plan, evaluated at a newer revision): nothing changed
-      if (this.open) this.open.to_ms = ev.now_ms;
-      return;
-    }
-    const diff = diffStates(this.state, tables);
+    this.state = tables;
+    this.open = {
+      kind,
+      from_ms: ev.now_ms,
+      to_ms: ev.now_ms,
+      evaluations: [{ ...ev, changed: new Map(tables), removed: [] }],
+    };
+    this.openEntries = tables.size;
+    this.lastCheckpointMs = ev.now_ms;
+    if (kind === "restated") this.closeOpen(); // it stands alone: what follows is a new delta
+  }
+
+  /**
+   * `ev` as a delta: the tables whose entry changed since the last evaluation entered. An
+   * evaluation that changed nothing only extends the delta's span, unless `always` (a
+   * restatement's: the deltas then name the very evaluation the restatement does).
+   */
+  private enter(
+    ev: Evaluation,
+    tables: ReadonlyMap<string, TableState>,
+    marks?: (target: string) => InputMarks,
+    always = false,
+  ): void {
+    // the very entries entered last (the same plan, evaluated at a newer revision): nothing changed
+    const diff: StateDiff =
+      tables === this.state ? { changed: new Map(), removed: [] } : diffStates(this.state!, tables);
     this.state = tables;
     const entries = diff.changed.size + diff.removed.length;
-    if (entries === 0) {
+    if (entries === 0 && !always) {
+      this.tip = ev;
       if (this.open) this.open.to_ms = ev.now_ms;
       return;
     }
     if (marks) for (const [target, st] of diff.changed) st.inputs = marks(target);
+    // a full chunk ends at the evaluation before this one, which starts the next
     if (this.open && this.openEntries + entries > this.opts.maxChunkEntries) this.closeOpen();
+    this.tip = ev;
     const from = this.closed.at(-1)?.to_ms ?? this.handedTo ?? ev.now_ms;
     this.open ??= { kind: "delta", from_ms: from, to_ms: ev.now_ms, evaluations: [] };
     this.open.evaluations.push({ ...ev, ...diff });

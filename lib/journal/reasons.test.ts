@@ -1,10 +1,11 @@
 // The reasons view's pure fold (console-api.md "The decision journal", GET /scheduler/reasons).
 import type { ClassName, WhyNotCode } from "@/lib/schema/codes";
 import { describe, expect, it } from "vitest";
-import type { ChunkMeta, JournalChunk } from "./codec";
+import type { JournalChunk } from "./codec";
 import type { Coverage } from "./coverage";
 import type { TableState } from "./entry";
-import { chunksFor, covers, reasonPoints, stepsOf } from "./reasons";
+import { covers, reasonPoints, stepsOf } from "./reasons";
+import { codesOf } from "./verdict-codes";
 
 const s = (cls: ClassName, code: WhyNotCode | null): TableState => ({
   class: cls,
@@ -16,14 +17,6 @@ const s = (cls: ClassName, code: WhyNotCode | null): TableState => ({
   shadow_outcome: null,
 });
 const m = (o: Record<string, TableState>) => new Map(Object.entries(o));
-const meta = (from: number, to: number, kind: ChunkMeta["kind"]): ChunkMeta => ({
-  key: `k${from}`,
-  kind,
-  from_ms: from,
-  to_ms: to,
-  entries: 1,
-  bytes: 1,
-});
 
 describe("reasonPoints", () => {
   const chunks: JournalChunk[] = [
@@ -67,7 +60,7 @@ describe("reasonPoints", () => {
   ];
 
   it("counts due (neither tail nor idle) tables by code at each step, each table's entry as of the last evaluation at or before the step", () => {
-    expect(reasonPoints(chunks, [500, 1000, 1999, 2000, 3500, 4000, 9000])).toEqual([
+    expect(reasonPoints(chunks.map(codesOf), [500, 1000, 1999, 2000, 3500, 4000, 9000])).toEqual([
       // 500: only a delta before the first checkpoint: unreadable, left out
       { at_ms: 1000, due: 2, by_code: { no_free_slot: 1, placed: 1 } },
       { at_ms: 1999, due: 2, by_code: { no_free_slot: 1, placed: 1 } },
@@ -85,30 +78,17 @@ describe("reasonPoints", () => {
       to_ms: 5000,
       evaluations: [{ revision: 12, now_ms: 5000, changed: m({ q: s("recovery", null) }), removed: [] }],
     };
-    expect(reasonPoints([...chunks, after], [4500, 5000])).toEqual([
+    expect(reasonPoints([...chunks, after].map(codesOf), [4500, 5000])).toEqual([
       { at_ms: 4500, due: 1, by_code: { no_free_slot: 1 } },
       { at_ms: 5000, due: 1, by_code: { placed: 1 } },
     ]);
   });
 });
 
-describe("stepsOf, chunksFor, covers", () => {
+describe("stepsOf, covers", () => {
   it("steps from `from` by `step`, ending on `to`", () => {
     expect(stepsOf(0, 10, 5)).toEqual([0, 5, 10]);
     expect(stepsOf(0, 11, 5)).toEqual([0, 5, 10, 11]);
-  });
-
-  it("reads from the last checkpoint at or before the window through the last chunk starting in it", () => {
-    const metas = [
-      meta(0, 100, "checkpoint"),
-      meta(100, 200, "delta"),
-      meta(200, 300, "checkpoint"),
-      meta(300, 400, "delta"),
-      meta(400, 500, "delta"),
-    ];
-    expect(chunksFor(metas, 250, 350)).toEqual({ first: 2, end: 4 });
-    expect(chunksFor(metas, 150, 500)).toEqual({ first: 0, end: 5 });
-    expect(chunksFor([meta(0, 100, "delta")], 50, 60)).toBeNull();
   });
 
   it("covers a window inside the span (to within the writer's lag) with no gap in it", () => {

@@ -3,20 +3,9 @@
 // step's state is the one after the last evaluation at or before it (one checkpoint plus
 // the deltas after it, ./fold.ts). Pure: chunks and steps are parameters.
 import type { ReasonCode } from "@/lib/schema/codes";
-import { isCheckpoint, type ChunkMeta, type JournalChunk } from "./codec";
+import { isCheckpoint } from "./codec";
 import type { Coverage } from "./coverage";
-import type { TableState } from "./entry";
-import { stateAt } from "./fold";
-
-/**
- * "Due" as scheduler-model.md §6.2 names it: a non-tail scored table. The entry holds the
- * class, not the score; an `idle` table has nothing pending and is not scored, so both
- * `tail` and `idle` are left out.
- */
-export const isDue = (s: TableState) => s.class !== "tail" && s.class !== "idle";
-
-/** the code a due table holds: `placed` for would_place, else its skip code */
-export const codeOf = (s: TableState): ReasonCode => (s.verdict.state === "would_place" ? "placed" : s.verdict.code);
+import type { CodeChunk } from "./verdict-codes";
 
 export interface ReasonsPoint {
   at_ms: number;
@@ -28,10 +17,9 @@ export interface ReasonsPoint {
 class Counts {
   due = 0;
   readonly by = new Map<string, number>();
-  add(s: TableState, sign: 1 | -1): void {
-    if (!isDue(s)) return;
+  add(code: ReasonCode | null, sign: 1 | -1): void {
+    if (code === null) return;
     this.due += sign;
-    const code = codeOf(s);
     const n = (this.by.get(code) ?? 0) + sign;
     if (n === 0) this.by.delete(code);
     else this.by.set(code, n);
@@ -55,13 +43,12 @@ export function stepsOf(fromMs: number, toMs: number, stepMs: number): number[] 
 
 /**
  * One point per step (oldest first); a step before the first readable evaluation is left
- * out. Folded here rather than with `foldChunks`, whose state is already changed when an
- * evaluation is handed out: the counts need each table's entry before it changes.
+ * out. Each table's code (null: not due) is kept, and the counts follow each change of it.
  */
-export function reasonPoints(chunks: Iterable<JournalChunk>, steps: readonly number[]): ReasonsPoint[] {
+export function reasonPoints(chunks: Iterable<CodeChunk>, steps: readonly number[]): ReasonsPoint[] {
   const out: ReasonsPoint[] = [];
   let i = 0;
-  let state: Map<string, TableState> | null = null;
+  let state: Map<string, ReasonCode | null> | null = null;
   let counts = new Counts();
   for (const chunk of chunks) {
     for (let e = 0; e < chunk.evaluations.length; e++) {
@@ -75,36 +62,20 @@ export function reasonPoints(chunks: Iterable<JournalChunk>, steps: readonly num
       if (state === null) break; // deltas before the first checkpoint cannot be read
       for (const target of ev.removed) {
         const was = state.get(target);
-        if (was) counts.add(was, -1);
+        if (was !== undefined) counts.add(was, -1);
         state.delete(target);
       }
-      for (const [target, s] of ev.changed) {
+      for (let k = 0; k < ev.targets.length; k++) {
+        const target = ev.targets[k];
         const was = state.get(target);
-        if (was) counts.add(was, -1);
-        counts.add(s, 1);
-        state.set(target, s);
+        if (was !== undefined) counts.add(was, -1);
+        counts.add(ev.codes[k], 1);
+        state.set(target, ev.codes[k]);
       }
     }
   }
   for (; i < steps.length; i++) if (state) out.push(counts.point(steps[i]));
   return out;
-}
-
-/**
- * The chunks to read for [from, to]: from the last checkpoint starting at or before `from`
- * through the last chunk starting at or before `to` (null: no checkpoint reaches back).
- */
-export function chunksFor(
-  metas: readonly ChunkMeta[],
-  fromMs: number,
-  toMs: number,
-): { first: number; end: number } | null {
-  let first = -1;
-  for (let i = 0; i < metas.length && metas[i].from_ms <= fromMs; i++) if (isCheckpoint(metas[i].kind)) first = i;
-  if (first < 0) return null;
-  let end = first + 1;
-  while (end < metas.length && metas[end].from_ms <= toMs) end++;
-  return { first, end };
 }
 
 /**
@@ -120,12 +91,24 @@ export function covers(c: Coverage, fromMs: number, toMs: number, lagMs: number)
 
 /** The due tables holding `code` at `atMs`, sorted, with the evaluation that held then (null: not readable). */
 export function targetsAt(
-  chunks: Iterable<JournalChunk>,
+  chunks: Iterable<CodeChunk>,
   atMs: number,
   code: string,
 ): { revision: number; now_ms: number; targets: string[] } | null {
-  const at = stateAt(chunks, atMs);
-  if (at === null) return null;
-  const targets = [...at.state].filter(([, s]) => isDue(s) && codeOf(s) === code).map(([t]) => t);
-  return { revision: at.revision, now_ms: at.now_ms, targets: targets.sort() };
+  let state: Map<string, ReasonCode | null> | null = null;
+  let at: { revision: number; now_ms: number } | null = null;
+  read: for (const chunk of chunks) {
+    for (let e = 0; e < chunk.evaluations.length; e++) {
+      const ev = chunk.evaluations[e];
+      if (ev.now_ms > atMs) break read;
+      if (e === 0 && isCheckpoint(chunk.kind)) state = new Map();
+      if (state === null) break;
+      for (const target of ev.removed) state.delete(target);
+      for (let k = 0; k < ev.targets.length; k++) state.set(ev.targets[k], ev.codes[k]);
+      at = { revision: ev.revision, now_ms: ev.now_ms };
+    }
+  }
+  if (state === null || at === null) return null;
+  const targets = [...state].filter(([, c]) => c === code).map(([t]) => t);
+  return { ...at, targets: targets.sort() };
 }

@@ -13,7 +13,7 @@ import type { TableState } from "./entry";
 import { bucketOf, isSectioned } from "./sections";
 import { targetTimeline } from "./window";
 
-const KINDS = ["delta", "checkpoint", "after_no_sampler", "after_etcd_unavailable"] as const;
+const KINDS = ["delta", "restated", "checkpoint", "after_no_sampler", "after_etcd_unavailable"] as const;
 
 const stateArb: fc.Arbitrary<TableState> = fc
   .record({

@@ -57,7 +57,7 @@ export interface Header {
   b: number;
   z: number[];
 }
-interface Section {
+export interface Section {
   t: string[];
   r: unknown[][];
   x: unknown[];
@@ -144,6 +144,19 @@ function opened(bytes: Buffer): { h: Header; kind: JournalChunk["kind"]; starts:
   for (const n of h.z) starts.push(starts[starts.length - 1] + n);
   if (starts[starts.length - 1] !== bytes.length) throw damaged("its sections do not add up");
   return { h, kind, starts };
+}
+
+/** The section a row's (or removal's) letter names among `buckets` + 1, or it is out of place. */
+export function sectionIndex(letter: number, buckets: number, what = "a row"): number {
+  const i = sectionOf(letter);
+  if (i === undefined || i > buckets) throw damaged(`${what} is out of place`);
+  return i;
+}
+
+/** The header, read and checked, and every section opened (a whole chunk's read). */
+export function openedSections(bytes: Buffer): { header: Header; kind: JournalChunk["kind"]; sections: Section[] } {
+  const { h, kind, starts } = opened(bytes);
+  return { header: h, kind, sections: Array.from({ length: h.b + 1 }, (_, i) => openSection(bytes, starts, i)) };
 }
 
 function openSection(bytes: Buffer, starts: readonly number[], i: number): Section {

@@ -73,22 +73,23 @@ describe("coveredSpans and uncovered", () => {
 });
 
 describe("chunkRuns", () => {
-  it("leaves out the periodic checkpoints that only restate the state, after the first chunk read", () => {
+  it("leaves out the restatements after the first chunk read; an older writer's checkpoints are read", () => {
     const metas = [
       meta("after_no_sampler", 0, 100),
-      meta("checkpoint", 150, 150), // restates only: skipped when folding from the one before
+      meta("restated", 150, 150), // restates the deltas' state: skipped when folding from the one before
       meta("delta", 150, 200),
-      meta("checkpoint", 250, 300), // carries deltas too (an older writer): read
-      meta("checkpoint", 350, 350),
+      meta("checkpoint", 250, 300), // an older writer's, carrying deltas: read
+      meta("checkpoint", 320, 320), // an older writer's periodic one: its evaluation is in no delta, read
+      meta("restated", 350, 350),
       meta("after_no_sampler", 400, 400), // a restart after a gap: always read
       meta("delta", 400, 500),
     ];
     expect(chunkRuns(metas, 50, 450)).toEqual([
       { fromKey: "k000000", toKey: "k000150" },
-      { fromKey: "k000150", toKey: "k000350" }, // the delta at 150 (the checkpoint's key sorts first in the real layout)
+      { fromKey: "k000150", toKey: "k000350" }, // the delta at 150 (in the real layout the restatement's key sorts first)
       { fromKey: "k000400", toKey: null },
     ]);
-    // the first chunk read is never skipped, even a lone checkpoint
+    // the first chunk read is never skipped, even a lone restatement
     expect(chunkRuns(metas, 360, 380)).toEqual([{ fromKey: "k000350", toKey: "k000400" }]);
     expect(chunkRuns([meta("delta", 0, 50)], 0, 50)).toBeNull();
   });

@@ -25,10 +25,12 @@ export function chunkRange(
 }
 
 /**
- * The key runs to read for [fromMs, toMs]: `chunkRange` without the periodic checkpoints
- * after its first chunk that hold nothing but the restated state (one evaluation: from_ms =
- * to_ms). With no gap before them the fold already holds that state, so they are neither
- * fetched nor decoded; at 8× the tables each is ~0.7 MB, twelve in a 6 h window.
+ * The key runs to read for [fromMs, toMs]: `chunkRange` without the restatements after its
+ * first chunk (kind `restated`: a periodic checkpoint whose evaluation the delta before it
+ * holds too, lib/journal/log.ts). The fold already holds the state they restate, so they
+ * are neither fetched nor decoded; at 8× the tables each is ~0.7 MB, twelve in a 6 h
+ * window. An older writer's periodic checkpoint (kind `checkpoint`) holds its evaluation
+ * alone, and is read.
  */
 export function chunkRuns(
   metas: readonly ChunkMeta[],
@@ -42,7 +44,7 @@ export function chunkRuns(
   const runs: { fromKey: string; toKey: string | null }[] = [];
   let open: number | null = null;
   for (let i = start; i < end; i++) {
-    const restated = i > start && metas[i].kind === "checkpoint" && metas[i].from_ms === metas[i].to_ms;
+    const restated = i > start && metas[i].kind === "restated";
     if (restated && open !== null) {
       runs.push({ fromKey: metas[open].key, toKey: metas[i].key });
       open = null;

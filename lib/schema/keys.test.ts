@@ -221,7 +221,7 @@ describe("the console's own keys", () => {
 });
 
 describe("journal chunk keys", () => {
-  const kinds: ChunkKind[] = ["delta", "checkpoint", "after_no_sampler", "after_etcd_unavailable"];
+  const kinds: ChunkKind[] = ["delta", "restated", "checkpoint", "after_no_sampler", "after_etcd_unavailable"];
   it("round-trips every field", () => {
     fc.assert(
       fc.property(
@@ -231,20 +231,35 @@ describe("journal chunk keys", () => {
         fc.nat(),
         fc.nat(),
         fc.stringMatching(/^[A-Za-z0-9]{1,12}$/),
-        (kind, from, span, entries, bytes, writer) => {
+        fc.nat(),
+        (kind, from, span, entries, bytes, writer, revision) => {
           const meta = { kind, from_ms: from, to_ms: from + span, entries, bytes };
-          const key = journalChunkKey(P, meta, writer);
+          const key = journalChunkKey(P, meta, writer, revision);
           expect(parseChunkKey(P, key)).toEqual({ key, ...meta });
         },
       ),
     );
   });
   it("writes the layout the journal reads", () => {
-    const key = journalChunkKey(P, { kind: "checkpoint", from_ms: 5, to_ms: 7, entries: 3, bytes: 120 }, "w1");
-    expect(key).toBe("/lc/master/console/journal/000000000000005-000000000000007-c-3-120-w1");
+    const key = journalChunkKey(P, { kind: "restated", from_ms: 5, to_ms: 7, entries: 3, bytes: 120 }, "w1", 42);
+    expect(key).toBe("/lc/master/console/journal/000000000000005-000000000000007-000000000000042-b-3-120-w1");
+    // a key written before the revision was in it is read the same
+    expect(parseChunkKey(P, `${journalPrefix(P)}000000000000005-000000000000007-c-3-120-w1`)).toMatchObject({
+      kind: "checkpoint",
+      from_ms: 5,
+      to_ms: 7,
+      entries: 3,
+      bytes: 120,
+    });
     expect(key.startsWith(journalPrefix(P))).toBe(true);
     expect(trimmedKey(P)).toBe("/lc/master/console/journal-trimmed");
     expect(trimmedKey(P).startsWith(journalPrefix(P))).toBe(false);
+  });
+  it("orders chunks sharing their span by their first evaluation's revision", () => {
+    const key = (revision: number, entries: number, bytes: number) =>
+      journalChunkKey(P, { kind: "delta", from_ms: 5, to_ms: 5, entries, bytes }, "w1", revision);
+    // the later chunk is smaller: without the revision its key would sort first
+    expect([key(1000, 2, 90), key(999, 40, 3000)].sort()).toEqual([key(999, 40, 3000), key(1000, 2, 90)]);
   });
   it("rejects keys that are not chunks", () => {
     const base = journalPrefix(P);

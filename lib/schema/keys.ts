@@ -256,15 +256,19 @@ export const clockPrefixEnd = (prefix: string) => `${prefix}/console/revision-cl
 // gaps and trimming are answered from a keys-only read.
 
 /**
- * `checkpoint`: a periodic one, continuing the journal without a gap; `after_no_sampler` /
- * `after_etcd_unavailable`: a writer (re)starting, with a gap from the previous chunk's end.
+ * `restated`: a periodic checkpoint, continuing the journal without a gap, whose evaluation
+ * the delta before it holds too (so a reader folding from an earlier checkpoint skips it);
+ * `checkpoint`: a periodic one an older writer wrote, whose evaluation only it holds (read);
+ * `after_no_sampler` / `after_etcd_unavailable`: a writer (re)starting, with a gap from the
+ * previous chunk's end.
  */
-export type ChunkKind = "delta" | "checkpoint" | "after_no_sampler" | "after_etcd_unavailable";
+export type ChunkKind = "delta" | "restated" | "checkpoint" | "after_no_sampler" | "after_etcd_unavailable";
 
 /** A chunk kind's one letter, in its key and in its stored value. */
 export const CHUNK_KIND_LETTER: Readonly<Record<ChunkKind, string>> = {
   delta: "d",
   checkpoint: "c",
+  restated: "b", // sorts before "d": a restatement at T comes before a delta starting at T
   after_no_sampler: "n",
   after_etcd_unavailable: "u",
 };
@@ -286,12 +290,23 @@ export const journalPrefix = (prefix: string) => `${prefix}/console/journal/`;
 /** the oldest moment still journalled after a byte-cap trim (outside the chunk prefix, so chunk reads never see it) */
 export const trimmedKey = (prefix: string) => `${prefix}/console/journal-trimmed`;
 
-/** `<from>-<to>-<kind>-<entries>-<bytes>-<writer>`: key order is time order (15-digit times). */
-export function journalChunkKey(prefix: string, chunk: Omit<ChunkMeta, "key">, writer: string): string {
-  return `${journalPrefix(prefix)}${timeKey(chunk.from_ms)}-${timeKey(chunk.to_ms)}-${CHUNK_KIND_LETTER[chunk.kind]}-${chunk.entries}-${chunk.bytes}-${writer}`;
+/**
+ * `<from>-<to>-<revision>-<kind>-<entries>-<bytes>-<writer>`: key order is time order
+ * (15-digit times). The live plan keeps its clock for a few seconds across revisions, so
+ * chunks flushed in that time share `from` and `to`: the revision of their first evaluation
+ * (0 for a chunk of none, which holds nothing to fold) orders them as they were written.
+ * Keys written before it (`<from>-<to>-<kind>-…`) are read too.
+ */
+export function journalChunkKey(
+  prefix: string,
+  chunk: Omit<ChunkMeta, "key">,
+  writer: string,
+  firstRevision: number,
+): string {
+  return `${journalPrefix(prefix)}${timeKey(chunk.from_ms)}-${timeKey(chunk.to_ms)}-${timeKey(firstRevision)}-${CHUNK_KIND_LETTER[chunk.kind]}-${chunk.entries}-${chunk.bytes}-${writer}`;
 }
 
-const CHUNK_KEY_TAIL = /^(\d{15})-(\d{15})-([dcnu])-(\d+)-(\d+)-[A-Za-z0-9]+$/;
+const CHUNK_KEY_TAIL = /^(\d{15})-(\d{15})-(?:\d{15}-)?([dcbnu])-(\d+)-(\d+)-[A-Za-z0-9]+$/;
 
 /** A chunk key's fields, or null for a key that is not one. */
 export function parseChunkKey(prefix: string, key: string): ChunkMeta | null {

@@ -17,6 +17,7 @@ import "server-only";
 // read of another table opens its own bucket alone.
 import { decodeChunk, JournalDecodeError, type JournalChunk } from "@/lib/journal/codec";
 import { chunkSkeleton, decodeOneTable, isSectioned, type ChunkSkeleton } from "@/lib/journal/sections";
+import { decodeCodes, type CodeChunk } from "@/lib/journal/verdict-codes";
 import { etcdClient } from "@/lib/etcd/client";
 import { readJournalValuesWhere } from "@/lib/etcd/journal-store";
 import { metrics } from "@/lib/metrics";
@@ -73,11 +74,19 @@ function decoded(kv: StoredChunk, only?: string): JournalChunk {
 
 /** The chunks of `kvs` (in key order), or null when any of them is unreadable. `only`: one table's read. */
 export function readableChunks(kvs: readonly StoredChunk[], only?: string): JournalChunk[] | null {
-  const out: JournalChunk[] = [];
+  return readableAs(kvs, (kv) => decoded(kv, only));
+}
+
+/** The chunks of `kvs` (in key order) as the reasons view reads them (lib/journal/verdict-codes.ts), or null as `readableChunks`. */
+export const readableCodes = (kvs: readonly StoredChunk[]): CodeChunk[] | null =>
+  readableAs(kvs, (kv) => decodeCodes(kv.value));
+
+function readableAs<T>(kvs: readonly StoredChunk[], decode: (kv: StoredChunk) => T): T[] | null {
+  const out: T[] = [];
   let unreadable = 0;
   for (const kv of kvs) {
     try {
-      out.push(decoded(kv, only));
+      out.push(decode(kv));
     } catch (e) {
       if (!(e instanceof JournalDecodeError)) throw e;
       unreadable++;

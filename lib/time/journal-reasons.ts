@@ -2,16 +2,18 @@ import "server-only";
 // GET /api/v1/scheduler/reasons (console-api.md "The decision journal"): how many due tables
 // held each verdict code at each step, answered from the journal only — the chunk keys
 // first (coverage, which chunks to read), then the values of the checkpoint before the
-// window and the chunks that overlap it. A window the journal does not cover is
+// window and the chunks that overlap it, each row read for its code alone. A window the journal does not cover is
 // `409 journal_not_covering` with the coverage, never an answer with holes.
 import { journalEnv } from "@/lib/config/env";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readJournalMarker, readJournalValues } from "@/lib/etcd/journal-store";
 import { journalPrefix, trimmedKey } from "@/lib/schema/keys";
-import { readableChunks } from "./journal-chunks";
+import { readableCodes } from "./journal-chunks";
 import { coverageOf } from "@/lib/journal/coverage";
 import { journalMetas } from "./journal-keys";
-import { chunksFor, covers, reasonPoints, stepsOf, targetsAt } from "@/lib/journal/reasons";
+import { covers, reasonPoints, stepsOf, targetsAt } from "@/lib/journal/reasons";
+import { chunkRuns } from "@/lib/journal/window";
+import type { CodeChunk } from "@/lib/journal/verdict-codes";
 import {
   DEFAULT_REASONS_WINDOW_MS,
   MAX_REASONS_POINTS,
@@ -46,8 +48,13 @@ export function reasonsWindow(q: ReasonsQuery, nowMs: number): { from: number; t
   return { from, to, step };
 }
 
-/** The journal's chunk metas and coverage, or 409 when [from, to] is not covered. */
-async function readWindow(from: number, to: number, nowMs: number) {
+/**
+ * The chunks [from, to] reads, as the reasons view reads them (lib/journal/verdict-codes.ts),
+ * or 409 when the window is not covered: the checkpoint at or before `from` and the chunks
+ * after it through the last starting at or before `to`, without the restatements among
+ * them (lib/journal/window.ts `chunkRuns`: the deltas before each hold its evaluation).
+ */
+async function readWindow(from: number, to: number, nowMs: number): Promise<CodeChunk[]> {
   const client = etcdClient();
   const prefix = etcdPrefix();
   const env = journalEnv();
@@ -56,13 +63,12 @@ async function readWindow(from: number, to: number, nowMs: number) {
   const coverage = coverageOf(metas, trimmedTo(marker), nowMs, env.retentionMs);
   // the writer's last evaluation trails now by up to one flush (an idle journal is extended at least every minute)
   const lag = Math.max(60_000, env.flushMs) + env.flushMs;
-  const range = chunksFor(metas, from, to);
-  if (!covers(coverage, from, to, lag) || range === null) {
+  const runs = chunkRuns(metas, from, to);
+  if (!covers(coverage, from, to, lag) || runs === null) {
     throw new ApiError(409, "journal_not_covering", `the decision journal does not cover ${from}..${to}`, { coverage });
   }
-  // only the checkpoint before the window and the chunks that overlap it
-  const kvs = await readJournalValues(client, base, metas[range.first].key, metas[range.end]?.key ?? null);
-  const chunks = readableChunks(kvs);
+  const kvs = await Promise.all(runs.map((r) => readJournalValues(client, base, r.fromKey, r.toKey)));
+  const chunks = readableCodes(kvs.flat());
   if (chunks === null)
     throw new ApiError(
       409,

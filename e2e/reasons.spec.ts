@@ -47,12 +47,23 @@ test("charts due tables by reason over a journalled window; a count lists its ta
 });
 
 test.describe("outside the journal", () => {
-  // the browser logs the expected 409 answer
-  test.use({ allowConsoleErrors: [/status of 409 .*reasons\?from_ms=1000/] });
-  test("a window the journal does not cover says so", async ({ page }) => {
+  // the browser logs the expected 409 answers
+  test.use({ allowConsoleErrors: [/status of 409 .*reasons\?from_ms=/] });
+  test("a window the journal does not cover says so in words, and links the part it covers", async ({ page }) => {
     await page.goto("/reasons?window=custom&from_ms=1000&to_ms=2000");
-    await expect(
-      page.getByText(/journal_not_covering: the decision journal does not cover 1000\.\.2000/),
-    ).toBeVisible();
+    await expect(page.getByTestId("reasons-not-covered")).toContainText(
+      /The decision journal covers .* This window, 1970-01-01 00:00:01Z to 1970-01-01 00:00:02Z, starts .* before the journal does/,
+    );
+    // the overnight window of a journal younger than that: the link shows the part it covers, which the server answers
+    await page.goto("/reasons?window=overnight");
+    const link = page.getByTestId("reasons-covered-link");
+    await expect(link).toBeVisible();
+    await link.click();
+    await expect(page).toHaveURL(/window=custom&from_ms=\d+&to_ms=\d+/);
+    const url = new URL(page.url());
+    const r = await api<ReasonsResponse>(
+      `/api/v1/scheduler/reasons?from_ms=${url.searchParams.get("from_ms")}&to_ms=${url.searchParams.get("to_ms")}`,
+    );
+    await expect(page.getByTestId("reasons-table").locator("tbody tr")).toHaveCount(r.points.length);
   });
 });

@@ -28,7 +28,8 @@ export const wordsOf = (code: string) => (code === "placed" ? "placed" : codeInW
 const W = 900;
 const H = 260;
 const PAD = { top: 10, right: 10, bottom: 24, left: 40 };
-const hhmm = (ms: number) => new Date(ms).toISOString().slice(11, 16);
+/** a tick's time: to the minute, or to the second when the steps are under a minute apart (the ticks would repeat) */
+const tickTime = (ms: number, stepMs: number) => new Date(ms).toISOString().slice(11, stepMs < 60_000 ? 19 : 16);
 
 export function ReasonsChart({
   r,
@@ -94,7 +95,7 @@ export function ReasonsChart({
             })}
             {i % labelEvery === 0 ? (
               <text x={x} y={H - 6} fontSize="11">
-                {hhmm(p.at_ms)}
+                {tickTime(p.at_ms, r.step_ms)}
               </text>
             ) : null}
           </g>

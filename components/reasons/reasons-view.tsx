@@ -21,6 +21,7 @@ import {
 } from "@/lib/client/resources/reasons";
 import { fetchRevisionTime, revisionKeys } from "@/lib/client/resources/revisions";
 import { colorOf, ReasonsChart, wordsOf } from "./reasons-chart";
+import { coverageOf, NotCovered } from "./not-covered";
 
 const HOUR = 3_600_000;
 const WINDOWS = [
@@ -65,6 +66,8 @@ export function ReasonsView() {
     enabled: ready,
     staleTime: Infinity,
   });
+  // a window the journal does not cover is said in words, with the part it covers (./not-covered.tsx)
+  const notCovered = reasons.data === undefined && reasons.isError ? coverageOf(reasons.error) : null;
   const atMs = digits(params.get("at_ms"));
   const code = params.get("code");
   const targets = useQuery({
@@ -134,95 +137,113 @@ export function ReasonsView() {
       {!ready && fromMs !== null && toMs !== null ? (
         <div className="state state-empty">The window&rsquo;s start must be before its end.</div>
       ) : null}
-      <QueryState query={reasons} what="the reasons (from the decision journal)">
-        {(r) => {
-          const codes = codesOf(r);
-          return (
-            <>
-              <p data-testid="reasons-window">
-                Due tables (neither tail nor idle) by reason, every {Math.round(r.step_ms / 1000)} s from{" "}
-                {formatTime(r.from_ms)} to {formatTime(r.to_ms)}, from the decision journal. Open a band or a count to
-                list its tables.
-              </p>
-              <section className="panel" aria-label="chart">
-                <ReasonsChart r={r} codes={codes} onOpen={open} />
-                <ul className="legend" aria-label="legend">
-                  {codes.map((c) => (
-                    <li key={c}>
-                      <span style={{ display: "inline-block", width: 10, height: 10, background: colorOf(codes, c) }} />{" "}
-                      {wordsOf(c)}
-                    </li>
-                  ))}
-                </ul>
-              </section>
-              {atMs !== null && code !== null ? (
-                <section className="panel" aria-label="tables" data-testid="reasons-targets" style={{ marginTop: 10 }}>
-                  <QueryState query={targets} what="the tables">
-                    {(t) => (
-                      <>
-                        <h2>
-                          {formatCount(t.targets.length)} {t.targets.length === 1 ? "table" : "tables"}{" "}
-                          {wordsOf(t.code)} at {formatTime(t.at_ms)}
-                        </h2>
-                        <ul className="member-list">
-                          {t.targets.map((target) => (
-                            <li key={target}>
-                              <Link
-                                className="mono"
-                                href={withRevision(`/tables/${encodeURIComponent(target)}`, revision)}
-                              >
-                                {target}
-                              </Link>
-                            </li>
-                          ))}
-                        </ul>
-                      </>
-                    )}
-                  </QueryState>
+      {notCovered !== null && fromMs !== null && toMs !== null ? (
+        <NotCovered
+          coverage={notCovered}
+          fromMs={fromMs}
+          toMs={toMs}
+          hrefFor={(from, to) =>
+            hrefWith({ window: "custom", from_ms: String(from), to_ms: String(to), at_ms: null, code: null })
+          }
+        />
+      ) : (
+        <QueryState query={reasons} what="the reasons (from the decision journal)">
+          {(r) => {
+            const codes = codesOf(r);
+            return (
+              <>
+                <p data-testid="reasons-window">
+                  Due tables (neither tail nor idle) by reason, every {Math.round(r.step_ms / 1000)} s from{" "}
+                  {formatTime(r.from_ms)} to {formatTime(r.to_ms)}, from the decision journal. Open a band or a count to
+                  list its tables.
+                </p>
+                <section className="panel" aria-label="chart">
+                  <ReasonsChart r={r} codes={codes} onOpen={open} />
+                  <ul className="legend" aria-label="legend">
+                    {codes.map((c) => (
+                      <li key={c}>
+                        <span
+                          style={{ display: "inline-block", width: 10, height: 10, background: colorOf(codes, c) }}
+                        />{" "}
+                        {wordsOf(c)}
+                      </li>
+                    ))}
+                  </ul>
                 </section>
-              ) : null}
-              <section className="panel" aria-label="data" style={{ marginTop: 10 }}>
-                <table className="table" data-testid="reasons-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">time</th>
-                      <th scope="col">due</th>
-                      {codes.map((c) => (
-                        <th scope="col" key={c}>
-                          {wordsOf(c)}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {r.points.map((p) => (
-                      <tr key={p.at_ms}>
-                        <td>{formatTime(p.at_ms)}</td>
-                        <td>{formatCount(p.due)}</td>
+                {atMs !== null && code !== null ? (
+                  <section
+                    className="panel"
+                    aria-label="tables"
+                    data-testid="reasons-targets"
+                    style={{ marginTop: 10 }}
+                  >
+                    <QueryState query={targets} what="the tables">
+                      {(t) => (
+                        <>
+                          <h2>
+                            {formatCount(t.targets.length)} {t.targets.length === 1 ? "table" : "tables"}{" "}
+                            {wordsOf(t.code)} at {formatTime(t.at_ms)}
+                          </h2>
+                          <ul className="member-list">
+                            {t.targets.map((target) => (
+                              <li key={target}>
+                                <Link
+                                  className="mono"
+                                  href={withRevision(`/tables/${encodeURIComponent(target)}`, revision)}
+                                >
+                                  {target}
+                                </Link>
+                              </li>
+                            ))}
+                          </ul>
+                        </>
+                      )}
+                    </QueryState>
+                  </section>
+                ) : null}
+                <section className="panel" aria-label="data" style={{ marginTop: 10 }}>
+                  <table className="table" data-testid="reasons-table">
+                    <thead>
+                      <tr>
+                        <th scope="col">time</th>
+                        <th scope="col">due</th>
                         {codes.map((c) => (
-                          <td key={c}>
-                            {p.by_code[c] ? (
-                              <Link
-                                href={hrefWith({ at_ms: String(p.at_ms), code: c })}
-                                scroll={false}
-                                data-testid={`cell-${p.at_ms}-${c}`}
-                              >
-                                {formatCount(p.by_code[c])}
-                              </Link>
-                            ) : (
-                              "0"
-                            )}
-                          </td>
+                          <th scope="col" key={c}>
+                            {wordsOf(c)}
+                          </th>
                         ))}
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </section>
-            </>
-          );
-        }}
-      </QueryState>
+                    </thead>
+                    <tbody>
+                      {r.points.map((p) => (
+                        <tr key={p.at_ms}>
+                          <td>{formatTime(p.at_ms)}</td>
+                          <td>{formatCount(p.due)}</td>
+                          {codes.map((c) => (
+                            <td key={c}>
+                              {p.by_code[c] ? (
+                                <Link
+                                  href={hrefWith({ at_ms: String(p.at_ms), code: c })}
+                                  scroll={false}
+                                  data-testid={`cell-${p.at_ms}-${c}`}
+                                >
+                                  {formatCount(p.by_code[c])}
+                                </Link>
+                              ) : (
+                                "0"
+                              )}
+                            </td>
+                          ))}
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </section>
+              </>
+            );
+          }}
+        </QueryState>
+      )}
     </>
   );
 }

@@ -162,15 +162,20 @@ test("pushed change-sets keep /tables exactly as a fresh read, with a writer run
   }
 });
 
-test("eight /tables pages in one browser all stay live, at most three of them streaming, and the console's other pages still load", async ({
+test("eight /tables pages in one browser all stay live, at most three of them streaming and the others kept by their events, and the console's other pages still load", async ({
   page,
 }) => {
+  test.setTimeout(180_000);
   // a browser keeps six connections to the console, and a stream holds one for good: before the
   // slots (lib/client/fleet-stream.ts), an eighth /tables page never loaded, nor did any page after it
   const context = page.context();
   const streaming = new Set<unknown>();
+  const asks = new Map<unknown, number>();
   context.on("request", (r) => {
-    if (new URL(r.url()).pathname === "/api/v1/scheduler/demand/stream") streaming.add(r.frame().page());
+    const url = new URL(r.url());
+    if (url.pathname === "/api/v1/scheduler/demand/stream") streaming.add(r.frame().page());
+    if (url.pathname === "/api/v1/scheduler/demand" && url.searchParams.has("since"))
+      asks.set(r.frame().page(), (asks.get(r.frame().page()) ?? 0) + 1);
   });
   const pages = [page, ...(await Promise.all(Array.from({ length: 7 }, () => context.newPage())))];
   for (const p of pages) {
@@ -180,7 +185,50 @@ test("eight /tables pages in one browser all stay live, at most three of them st
   const other = await context.newPage();
   await other.goto("/failures");
   await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
-  // every page is kept live: the ones without a slot ask for the changes (`?since=`) instead
   await expect.poll(() => streaming.size, { timeout: 30_000 }).toBeGreaterThan(0);
   expect(streaming.size).toBeLessThanOrEqual(3);
+
+  // a writer: every page reaches its last revision, the five without a slot by the events the
+  // streaming pages pass on (a page asking `?since=` every 2 s would ask ~4 times in 8 s)
+  const { etcdEndpoints, prefix } = e2eState();
+  const client = createRawEtcdClient({ endpoints: etcdEndpoints.split(","), callTimeoutMs: 30_000 });
+  const target = "e2e-stream/shared";
+  let end = 0;
+  try {
+    for (let round = 1; round <= 3; round++) {
+      const event = writerEvent({
+        shard: "s1",
+        sealed: round * 5,
+        bytes: round * 5_000,
+        epoch: 1,
+        flushedAtMs: Date.now(),
+      });
+      expect(await publishDemandEvent(client, prefix, target, event)).toBe(true);
+      end = (await api<DemandList>("/api/v1/scheduler/demand?limit=1")).revision;
+    }
+    const shownRevision = (p: (typeof pages)[number]) =>
+      p.evaluate(() =>
+        Number(
+          /revision ([\d,]+)/
+            .exec(document.querySelector('[data-testid="shown-revision"]')?.textContent ?? "")?.[1]
+            ?.replace(/,/g, "") ?? NaN,
+        ),
+      );
+    for (const p of pages)
+      await expect
+        .poll(() => shownRevision(p), { timeout: 60_000, message: "each page reaches the writer's revision" })
+        .toBeGreaterThanOrEqual(end);
+    const asked = [...asks.values()].reduce((a, b) => a + b, 0);
+    await new Promise((r) => setTimeout(r, 8000)); // a window of asks counted: a wait for time itself
+    const askedInWindow = [...asks.values()].reduce((a, b) => a + b, 0) - asked;
+    expect(askedInWindow, "`?since=` asks of all eight pages in 8 s").toBeLessThanOrEqual(
+      pages.length - streaming.size,
+    );
+  } finally {
+    await client
+      .delete()
+      .key(keys.demandEvent(prefix, target, "s1"))
+      .exec();
+    client.close();
+  }
 });

@@ -10,7 +10,14 @@
 // A browser keeps at most six HTTP/1.1 connections to the console, and a stream holds one for
 // good: past six open /tables pages every further request of the console in that browser waited
 // (a seventh page never loaded). So at most STREAM_SLOTS of a browser's pages stream at once
-// (Web Locks, shared by its tabs); the others ask, as in the fallback, and try again later.
+// (Web Locks, shared by its tabs). A streaming page passes each event on to the browser's
+// other /tables pages (a BroadcastChannel): every stream carries the same change-sets, so
+// they apply them as their own, and the server's work does not grow with a browser's tabs
+// (each asking page made its own change-set from its own listing: ten tabs of one browser
+// with a writer at 10 events/s used 95 % of a core). A listening page that holds another
+// listing than an event's base asks once (`?since=`, at most every FLEET_CHANGES_MS); one
+// that hears no streaming page for LISTEN_SILENT_MS takes a slot again, and where there is
+// no BroadcastChannel it asks, as in the fallback.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import type { DemandChanges, DemandList } from "./api-types";
@@ -40,6 +47,16 @@ async function takeStreamSlot(): Promise<{ release: () => void } | null> {
   }
   return null;
 }
+
+/** the browser's /tables pages pass the stream's events on here (and say they still stream) */
+const SHARED_CHANNEL = "scheduler-console.demand-stream";
+type Shared = { kind: "changes"; data: string } | { kind: "streaming" };
+/** a streaming page says so this often, so a listening page knows a stream is still there */
+const STREAMING_EVERY_MS = 2000;
+/** a listening page that heard nothing for this long takes a slot again */
+const LISTEN_SILENT_MS = 3 * STREAMING_EVERY_MS;
+/** listings applied lately (the same event comes from each streaming page) */
+const SEEN_LISTINGS = 64;
 
 /** after falling back to asking, how many asks must succeed (10 s of them) before the stream is tried again */
 const RETRY_STREAM_AFTER_ASKS = 5;
@@ -74,14 +91,23 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
     let source: EventSource | null = null;
     let slot: { release: () => void } | null = null;
     let closed = false;
-    /** The stream from the listing held, applied as it comes. */
+    const shared = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(SHARED_CHANNEL);
+    let streamingTimer: ReturnType<typeof setInterval> | null = null;
+    let silenceTimer: ReturnType<typeof setInterval> | null = null;
+    const held = () => client.getQueryData<DemandList>(key) ?? firstRef.current;
+    /** The stream from the listing held, applied as it comes, and passed on to the browser's other pages. */
     const stream = (): EventSource => {
-      const held = () => client.getQueryData<DemandList>(key) ?? firstRef.current;
       const source = new EventSource(fleetStreamUrl(held()?.listing));
       let rereading = false;
+      streamingTimer = setInterval(
+        () => shared?.postMessage({ kind: "streaming" } satisfies Shared),
+        STREAMING_EVERY_MS,
+      );
       source.addEventListener("changes", (event) => {
+        const data = (event as MessageEvent<string>).data;
+        shared?.postMessage({ kind: "changes", data } satisfies Shared);
         if (rereading) return;
-        const body = JSON.parse((event as MessageEvent<string>).data) as DemandChanges;
+        const body = JSON.parse(data) as DemandChanges;
         const base = held();
         if (base?.listing === body.listing) return; // already held (a repeat after a reconnect)
         const next = base && withChanges(base, body);
@@ -107,9 +133,54 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       };
       return source;
     };
+    /** Every slot is held by other pages: apply the events they pass on. */
+    const listen = (channel: BroadcastChannel) => {
+      const seen: string[] = [];
+      let heardMs = Date.now();
+      let askedMs = 0;
+      let asking = false;
+      const catchUp = () => {
+        if (asking || Date.now() - askedMs < FLEET_CHANGES_MS) return;
+        asking = true;
+        askedMs = Date.now();
+        refreshFleet(held()).then(
+          (next) => {
+            asking = false;
+            if (closed) return;
+            client.setQueryData(key, next);
+            noteLiveRevision(next.revision);
+          },
+          () => {
+            asking = false;
+            if (!closed) setAsked(0); // the fallback says what is wrong, and keeps the last good listing
+          },
+        );
+      };
+      channel.onmessage = (message: MessageEvent<Shared>) => {
+        heardMs = Date.now();
+        if (message.data.kind !== "changes") return;
+        const body = JSON.parse(message.data.data) as DemandChanges;
+        const base = held();
+        if (base?.listing === body.listing || seen.includes(body.listing)) return; // applied (each streaming page passes it on)
+        const next = base && withChanges(base, body);
+        if (!next) return catchUp(); // not for the listing held: ask for the changes from it
+        seen.push(body.listing);
+        if (seen.length > SEEN_LISTINGS) seen.shift();
+        client.setQueryData(key, next);
+        noteLiveRevision(next.revision);
+      };
+      // no streaming page heard for a while (they closed): take a slot again
+      silenceTimer = setInterval(() => {
+        if (Date.now() - heardMs > LISTEN_SILENT_MS) setGeneration((g) => g + 1);
+      }, STREAMING_EVERY_MS);
+    };
     void takeStreamSlot().then((taken) => {
       if (closed) return taken?.release();
-      if (taken === null) return setAsked(0); // every slot is held by other pages: ask, and try again later
+      if (taken === null) {
+        // every slot is held by other pages: listen to what they stream, or ask where that cannot be had
+        if (shared) return listen(shared);
+        return setAsked(0);
+      }
       slot = taken;
       source = stream();
     });
@@ -117,6 +188,9 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       closed = true;
       source?.close();
       slot?.release();
+      if (streamingTimer) clearInterval(streamingTimer);
+      if (silenceTimer) clearInterval(silenceTimer);
+      shared?.close();
     };
     // `key` is a new array each render with the same contents
     // eslint-disable-next-line react-hooks/exhaustive-deps

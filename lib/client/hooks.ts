@@ -29,7 +29,7 @@ import {
 import { executorKeys, fetchAssignments, fetchExecutors } from "./resources/executors";
 import { failureKeys, fetchFailures } from "./resources/failures";
 import { fetchShadow, fetchShadowHistory, shadowKeys } from "./resources/shadow";
-import { fetchHealth, healthKeys } from "./resources/health";
+import { HEALTH_POLL_MS, healthKeys, pollHealth } from "./resources/health";
 import { fetchSkipped, skippedKeys } from "./resources/skipped";
 import { freshness, samePinPlaceholder, usePinnedRevision } from "./revision";
 
@@ -230,8 +230,8 @@ export function useAwaitedRevision(): number | null {
 export function useHealthPoll() {
   return useQuery({
     queryKey: healthKeys.now(),
-    queryFn: ({ signal }) => fetchHealth(signal),
-    refetchInterval: 2000,
+    queryFn: ({ signal }) => pollHealth(signal), // shared by the browser's tabs
+    refetchInterval: HEALTH_POLL_MS,
     retry: false,
   });
 }

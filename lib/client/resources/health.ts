@@ -98,6 +98,42 @@ export async function fetchHealth(signal?: AbortSignal): Promise<HealthResponse>
   return body;
 }
 
+/**
+ * The header's poll, shared by a browser's tabs: each tab polls every HEALTH_POLL_MS, and
+ * a tab that has an answer another tab of this browser got in the last HEALTH_POLL_MS (a
+ * BroadcastChannel), and has not used yet, takes it instead of asking: a browser asks about
+ * once a poll, however many tabs it has open (fifty tabs asked 25 times a second). An answer
+ * is used once per tab, so an outage still takes two of that tab's polls; a poll that could
+ * not reach the console is not shared.
+ */
+export const HEALTH_POLL_MS = 2000;
+const HEALTH_CHANNEL = "scheduler-console.health";
+let heard: { body: HealthResponse; atMs: number; used: boolean } | null = null;
+let channel: BroadcastChannel | null | undefined;
+
+function healthChannel(): BroadcastChannel | null {
+  if (channel === undefined) {
+    channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(HEALTH_CHANNEL);
+    channel?.addEventListener("message", (e: MessageEvent<{ body: HealthResponse; atMs: number }>) => {
+      heard = { body: e.data.body, atMs: e.data.atMs, used: false };
+    });
+  }
+  return channel;
+}
+
+export async function pollHealth(signal?: AbortSignal): Promise<HealthResponse> {
+  const shared = healthChannel();
+  // how old another tab's answer is, on this browser's clock (a freshness check, never shown)
+  if (heard && !heard.used && Date.now() - heard.atMs < HEALTH_POLL_MS) {
+    heard.used = true;
+    recordAnswer(heard.body);
+    return heard.body;
+  }
+  const body = await fetchHealth(signal);
+  shared?.postMessage({ body, atMs: Date.now() });
+  return body;
+}
+
 /** The revision whose data the console still holds, for reads while etcd is away. */
 export function lastGoodRevision(): number | null {
   return outage.snapshotRevision ?? outage.lastGoodRevision;

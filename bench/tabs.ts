@@ -115,6 +115,16 @@ export async function measureTabs(stack: BenchStack, windowMs = WINDOW_MS): Prom
       await page.waitForSelector('[data-testid="table-row"]', { timeout: 120_000 });
       pages.push(page);
     }
+    // every tab holds the whole fleet (its later pages load after the first rows show), so
+    // no first load's tail falls in the windows measured
+    const all = stack.tables.toLocaleString("en-US");
+    for (const page of pages)
+      await page.waitForFunction(
+        (n) =>
+          (document.querySelector('[data-testid="tables-count"]')?.textContent ?? "").startsWith(`${n} of ${n} shown`),
+        all,
+        { timeout: 300_000 },
+      );
     stack.log(`${TABS} tabs show rows; measuring ${windowMs / 1000} s idle, then ${windowMs / 1000} s with the writer`);
     await sleep(2000);
     const idle = await cpuWindow(pid, traffic, windowMs);

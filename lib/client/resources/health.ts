@@ -100,13 +100,15 @@ export async function fetchHealth(signal?: AbortSignal): Promise<HealthResponse>
 
 /**
  * The header's poll, shared by a browser's tabs: each tab polls every HEALTH_POLL_MS, and
- * a tab that has an answer another tab of this browser got in the last HEALTH_POLL_MS (a
+ * a tab that has an answer another tab of this browser got in the last SHARED_FRESH_MS (a
  * BroadcastChannel), and has not used yet, takes it instead of asking: a browser asks about
  * once a poll, however many tabs it has open (fifty tabs asked 25 times a second). An answer
  * is used once per tab, so an outage still takes two of that tab's polls; a poll that could
  * not reach the console is not shared.
  */
 export const HEALTH_POLL_MS = 2000;
+/** another tab's answer is taken up to this old (a little over a poll: timers drift, and an answer just past a poll would send every tab asking) */
+const SHARED_FRESH_MS = 1.5 * HEALTH_POLL_MS;
 const HEALTH_CHANNEL = "scheduler-console.health";
 let heard: { body: HealthResponse; atMs: number; used: boolean } | null = null;
 let channel: BroadcastChannel | null | undefined;
@@ -124,7 +126,7 @@ function healthChannel(): BroadcastChannel | null {
 export async function pollHealth(signal?: AbortSignal): Promise<HealthResponse> {
   const shared = healthChannel();
   // how old another tab's answer is, on this browser's clock (a freshness check, never shown)
-  if (heard && !heard.used && Date.now() - heard.atMs < HEALTH_POLL_MS) {
+  if (heard && !heard.used && Date.now() - heard.atMs < SHARED_FRESH_MS) {
     heard.used = true;
     recordAnswer(heard.body);
     return heard.body;

@@ -57,7 +57,7 @@ export interface Header {
   b: number;
   z: number[];
 }
-export interface Section {
+interface Section {
   t: string[];
   r: unknown[][];
   x: unknown[];
@@ -146,19 +146,6 @@ function opened(bytes: Buffer): { h: Header; kind: JournalChunk["kind"]; starts:
   return { h, kind, starts };
 }
 
-/** The section a row's (or removal's) letter names among `buckets` + 1, or it is out of place. */
-export function sectionIndex(letter: number, buckets: number, what = "a row"): number {
-  const i = sectionOf(letter);
-  if (i === undefined || i > buckets) throw damaged(`${what} is out of place`);
-  return i;
-}
-
-/** The header, read and checked, and every section opened (a whole chunk's read). */
-export function openedSections(bytes: Buffer): { header: Header; kind: JournalChunk["kind"]; sections: Section[] } {
-  const { h, kind, starts } = opened(bytes);
-  return { header: h, kind, sections: Array.from({ length: h.b + 1 }, (_, i) => openSection(bytes, starts, i)) };
-}
-
 function openSection(bytes: Buffer, starts: readonly number[], i: number): Section {
   const read = parse<Section>(bytes.subarray(starts[i], starts[i + 1]));
   if (!Array.isArray(read?.t) || !Array.isArray(read.r) || !Array.isArray(read.x))
@@ -181,43 +168,74 @@ function capacitiesByEvaluation(h: Header): (Capacities | undefined)[] {
   });
 }
 
-/** A full read: every evaluation as written. */
-export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
-  if (only !== undefined) return decodeOneTable(bytes, chunkSkeleton(bytes), only);
+/** One evaluation of a whole chunk's read: `rows[i]` is what `readRow` made of `targets[i]`'s row. */
+export interface WalkedEvaluation<R> {
+  revision: number;
+  now_ms: number;
+  targets: string[];
+  rows: R[];
+  removed: string[];
+}
+
+/**
+ * A whole chunk's read: every section opened, every row and removal put back in the
+ * evaluation it was written in and checked, each row made into what `readerFor` (given the
+ * chunk's strings) reads. The full read (`decodeSectioned`) and the reasons view's read
+ * (./verdict-codes.ts) are this walk with two readers.
+ */
+export function walkSectioned<R>(
+  bytes: Buffer,
+  readerFor: (strings: readonly unknown[]) => (row: readonly unknown[]) => R,
+): { kind: JournalChunk["kind"]; from_ms: number; to_ms: number; header: Header; evaluations: WalkedEvaluation<R>[] } {
   const { h, kind, starts } = opened(bytes);
   const sections = Array.from({ length: h.b + 1 }, (_, i) => ({
     ...openSection(bytes, starts, i),
     row: 0,
     removal: 0,
   }));
-  const read = stateReader(h.s);
-  const capacities = capacitiesByEvaluation(h);
-  const evaluations = h.e.map(([revision, now_ms, rows, removals], e): ChunkEvaluation => {
-    const changed = new Map<string, TableState>();
+  const read = readerFor(h.s);
+  const evaluations = h.e.map(([revision, now_ms, rows, removals]): WalkedEvaluation<R> => {
+    const ev: WalkedEvaluation<R> = { revision, now_ms, targets: [], rows: [], removed: [] };
     for (let k = 0; k < rows.length; k++) {
       const i = sectionOf(rows.charCodeAt(k));
       if (i === undefined || i > h.b) throw damaged("a row is out of place");
       const s = sections[i];
       const row = s.r[s.row++];
       if (!Array.isArray(row)) throw damaged("a row is missing");
-      changed.set(named(s, row[0]), read(row, 1));
+      ev.targets.push(named(s, row[0]));
+      ev.rows.push(read(row));
     }
-    const removed: string[] = [];
     for (let k = 0; k < removals.length; k++) {
       const i = sectionOf(removals.charCodeAt(k));
       if (i === undefined || i === 0 || i > h.b) throw damaged("a removal is out of place");
       const s = sections[i];
       if (s.removal >= s.x.length) throw damaged("a removal is missing");
-      removed.push(named(s, s.x[s.removal++]));
+      ev.removed.push(named(s, s.x[s.removal++]));
     }
+    return ev;
+  });
+  for (const s of sections)
+    if (s.row !== s.r.length || s.removal !== s.x.length) throw damaged("a section holds rows no evaluation names");
+  return { kind, from_ms: h.f, to_ms: h.t, header: h, evaluations };
+}
+
+/** A full read: every evaluation as written. */
+export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
+  if (only !== undefined) return decodeOneTable(bytes, chunkSkeleton(bytes), only);
+  const walked = walkSectioned(bytes, (strings) => {
+    const read = stateReader(strings);
+    return (row) => read(row, 1);
+  });
+  const capacities = capacitiesByEvaluation(walked.header);
+  const evaluations = walked.evaluations.map(({ revision, now_ms, targets, rows, removed }, e): ChunkEvaluation => {
+    const changed = new Map<string, TableState>();
+    targets.forEach((target, k) => changed.set(target, rows[k]));
     const caps = capacities[e];
     return caps === undefined
       ? { revision, now_ms, changed, removed }
       : { revision, now_ms, changed, removed, capacities: caps };
   });
-  for (const s of sections)
-    if (s.row !== s.r.length || s.removal !== s.x.length) throw damaged("a section holds rows no evaluation names");
-  return { kind, from_ms: h.f, to_ms: h.t, evaluations };
+  return { kind: walked.kind, from_ms: walked.from_ms, to_ms: walked.to_ms, evaluations };
 }
 
 /**

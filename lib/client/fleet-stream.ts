@@ -136,13 +136,13 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
     /** Every slot is held by other pages: apply the events they pass on. */
     const listen = (channel: BroadcastChannel) => {
       const seen: string[] = [];
-      let heardMs = Date.now();
+      let heardMs = performance.now();
       let askedMs = 0;
       let asking = false;
       const catchUp = () => {
-        if (asking || Date.now() - askedMs < FLEET_CHANGES_MS) return;
+        if (asking || performance.now() - askedMs < FLEET_CHANGES_MS) return;
         asking = true;
-        askedMs = Date.now();
+        askedMs = performance.now();
         refreshFleet(held()).then(
           (next) => {
             asking = false;
@@ -157,7 +157,7 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
         );
       };
       channel.onmessage = (message: MessageEvent<Shared>) => {
-        heardMs = Date.now();
+        heardMs = performance.now();
         if (message.data.kind !== "changes") return;
         const body = JSON.parse(message.data.data) as DemandChanges;
         const base = held();
@@ -171,7 +171,7 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       };
       // no streaming page heard for a while (they closed): take a slot again
       silenceTimer = setInterval(() => {
-        if (Date.now() - heardMs > LISTEN_SILENT_MS) setGeneration((g) => g + 1);
+        if (performance.now() - heardMs > LISTEN_SILENT_MS) setGeneration((g) => g + 1);
       }, STREAMING_EVERY_MS);
     };
     void takeStreamSlot().then((taken) => {

@@ -110,14 +110,15 @@ export const HEALTH_POLL_MS = 2000;
 /** another tab's answer is taken up to this old (a little over a poll: timers drift, and an answer just past a poll would send every tab asking) */
 const SHARED_FRESH_MS = 1.5 * HEALTH_POLL_MS;
 const HEALTH_CHANNEL = "scheduler-console.health";
-let heard: { body: HealthResponse; atMs: number; used: boolean } | null = null;
+/** another tab's last answer, when it reached this tab (its monotonic clock: an interval, never a date) */
+let heard: { body: HealthResponse; heardAt: number; used: boolean } | null = null;
 let channel: BroadcastChannel | null | undefined;
 
 function healthChannel(): BroadcastChannel | null {
   if (channel === undefined) {
     channel = typeof BroadcastChannel === "undefined" ? null : new BroadcastChannel(HEALTH_CHANNEL);
-    channel?.addEventListener("message", (e: MessageEvent<{ body: HealthResponse; atMs: number }>) => {
-      heard = { body: e.data.body, atMs: e.data.atMs, used: false };
+    channel?.addEventListener("message", (e: MessageEvent<{ body: HealthResponse }>) => {
+      heard = { body: e.data.body, heardAt: performance.now(), used: false };
     });
   }
   return channel;
@@ -125,14 +126,13 @@ function healthChannel(): BroadcastChannel | null {
 
 export async function pollHealth(signal?: AbortSignal): Promise<HealthResponse> {
   const shared = healthChannel();
-  // how old another tab's answer is, on this browser's clock (a freshness check, never shown)
-  if (heard && !heard.used && Date.now() - heard.atMs < SHARED_FRESH_MS) {
+  if (heard && !heard.used && performance.now() - heard.heardAt < SHARED_FRESH_MS) {
     heard.used = true;
     recordAnswer(heard.body);
     return heard.body;
   }
   const body = await fetchHealth(signal);
-  shared?.postMessage({ body, atMs: Date.now() });
+  shared?.postMessage({ body });
   return body;
 }
 

@@ -106,7 +106,7 @@ async function refreshCost(endpoints: string) {
       const tables = demand.tables(store.snapshot());
       fullMs.push(performance.now() - started);
       const plan = planFleet(plannerFleet({ snapshot: store.snapshot(), tables }), Date.now());
-      JSON.stringify(plan.tables.slice(0, 2000).map(tableSummary));
+      JSON.stringify(plan.tables.slice(0, 2000).map((t) => tableSummary(t, plan.line)));
       warmPathMs.push(performance.now() - started);
 
       const target = productionTarget(4242 + run);

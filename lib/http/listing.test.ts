@@ -5,40 +5,48 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyChanges } from "@/lib/client/resources/demand";
-import { replanFleet, type PlannerFleet, type TablePlan } from "@/lib/planner/plan";
+import { replanFleet, type FleetPlan, type PlannerFleet, type TablePlan } from "@/lib/planner/plan";
+import type { PlanLine } from "@/lib/planner/plan/types";
 import { NOW, demand, fleet, heartbeat } from "@/lib/planner/plan/__fixtures__/fleet";
 import type { TableDemand } from "@/lib/schema/demand";
-import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
+import type { TableSummary } from "@/lib/schema/api/demand";
 import { metrics } from "@/lib/metrics";
-import { digestOf, listingChanges, movingFields } from "./listing";
+import { changesOnWire, digestOf, listingChanges, type RowCoder } from "./listing";
 
 /** A row: `version` stands for everything but the moving fields. */
 type Row = { target: string; version: number; wait: number | null; rank: number | null };
 
-const summary = (r: Row) =>
+/** `of`: the listing's count in line (every row in line has it). */
+const summary = (r: Row, of = 99) =>
   ({
     target: r.target,
     reason: `v${r.version}`,
     wait_ms: r.wait,
     score: r.wait === null ? 0 : r.wait / 10,
-    position: r.rank === null ? null : { kind: "merge_wal", rank: r.rank, of: 99 },
+    position: r.rank === null ? null : { kind: "merge_wal", rank: r.rank, of },
   }) as unknown as TableSummary;
 
 let names = 0;
-// digestOf encodes a plan row with `encode`; here the rows are already summaries
-const digest = (rows: Row[]) =>
-  digestOf(`test-${++names}`, "f", rows.map(summary) as unknown as TablePlan[], (t) => t as unknown as TableSummary);
+// digestOf says a plan row as its coder does; here the rows are already summaries (a new id: nothing kept)
+const asSummaries = (of: number): RowCoder => ({
+  id: {},
+  encode: (t) => t as unknown as TableSummary,
+  rank: (t) => (t as unknown as TableSummary).position?.rank ?? 0,
+  lines: { merge_wal: of },
+});
+const summaries = (rows: Row[], of: number) => rows.map((r) => summary(r, of)) as unknown as TablePlan[];
+const digest = (rows: Row[], of = 99) => digestOf(`test-${++names}`, "f", summaries(rows, of), asSummaries(of));
 
-function roundTrip(base: Row[], next: Row[]) {
-  const changes = listingChanges(digest(base), digest(next));
-  const rows = next.map(summary);
-  const wire = {
-    since: "base",
-    rows: changes.sent.map((at) => ({ at, table: rows[at] })),
-    patches: changes.patched.map((at) => [at, ...movingFields(rows[at])] as DemandPatch),
-    removed: changes.removed,
-  };
-  return { changes, applied: applyChanges(base.map(summary), wire, next.length) };
+function roundTrip(base: Row[], next: Row[], ofs: [number, number] = [99, 99]) {
+  const nextDigest = digest(next, ofs[1]);
+  const changes = listingChanges(digest(base, ofs[0]), nextDigest);
+  const wire = { since: "base", ...changesOnWire(changes, nextDigest, summaries(next, ofs[1]), asSummaries(ofs[1])) };
+  const applied = applyChanges(
+    base.map((r) => summary(r, ofs[0])),
+    wire,
+    next.length,
+  );
+  return { changes, wire, applied };
 }
 
 const row = fc.record({
@@ -51,9 +59,10 @@ const listing = fc.uniqueArray(row, { selector: (r) => r.target, maxLength: 30 }
 
 describe("listing changes", () => {
   it("rebuild the new listing from the old one exactly", () => {
+    const of = fc.integer({ min: 1, max: 3 });
     fc.assert(
-      fc.property(listing, listing, (base, next) => {
-        expect(roundTrip(base, next).applied).toEqual(next.map(summary));
+      fc.property(listing, listing, fc.tuple(of, of), (base, next, ofs) => {
+        expect(roundTrip(base, next, ofs).applied).toEqual(next.map((r) => summary(r, ofs[1])));
       }),
       { numRuns: 500 },
     );
@@ -61,10 +70,10 @@ describe("listing changes", () => {
 
   it("send nothing when nothing changed", () => {
     const rows = Array.from({ length: 50 }, (_, i) => ({ target: `t${i}`, version: 0, wait: i, rank: i + 1 }));
-    expect(roundTrip(rows, rows).changes).toEqual({ sent: [], patched: [], removed: [] });
+    expect(roundTrip(rows, rows).changes).toEqual({ sent: [], patched: [], shifted: [], removed: [] });
   });
 
-  it("patch a row whose wait, score or place in line alone moved; send it whole when more changed", () => {
+  it("patch a row whose wait or score moved, shift one whose place in line alone did; send it whole when more changed", () => {
     const base = [0, 1, 2].map((i) => ({ target: `t${i}`, version: 0, wait: 10, rank: i + 1 }));
     const next = [
       { target: "t0", version: 0, wait: 15, rank: 1 }, // the clock moved
@@ -72,8 +81,23 @@ describe("listing changes", () => {
       { target: "t2", version: 1, wait: 15, rank: 2 }, // changed beyond that
     ];
     const { changes, applied } = roundTrip(base, next);
-    expect(changes).toEqual({ sent: [2], patched: [0, 1], removed: [] });
-    expect(applied).toEqual(next.map(summary));
+    expect(changes).toEqual({ sent: [2], patched: [0], shifted: [[1, 1, 1]], removed: [] });
+    expect(applied).toEqual(next.map((r) => summary(r)));
+  });
+
+  it("say a table that moves up the line, and the count in line, in a few words, not a patch per row", () => {
+    // t9 moves from last to first: every row it passed moves one place down the line, and one
+    // more table in line changes the count of every row
+    const base = Array.from({ length: 10 }, (_, i) => ({ target: `t${i}`, version: 0, wait: 10, rank: i + 1 }));
+    const next = [
+      { target: "t9", version: 1, wait: 10, rank: 1 },
+      ...base.slice(0, 9).map((r) => ({ ...r, rank: r.rank + 1 })),
+      { target: "t10", version: 0, wait: 10, rank: 11 },
+    ];
+    const { changes, wire, applied } = roundTrip(base, next, [10, 11]);
+    expect(changes).toEqual({ sent: [0, 10], patched: [], shifted: [[1, 9, 1]], removed: [] });
+    expect(wire.lines).toEqual({ merge_wal: 11 });
+    expect(applied).toEqual(next.map((r) => summary(r, 11)));
   });
 
   it("send the changed row, the added row and the row that moved, and name the removed one", () => {
@@ -86,8 +110,8 @@ describe("listing changes", () => {
       rank: null,
     }));
     const { changes, applied } = roundTrip(base, next);
-    expect(changes).toEqual({ sent: [0, 2, 3], patched: [], removed: ["b"] });
-    expect(applied).toEqual(next.map(summary));
+    expect(changes).toEqual({ sent: [0, 2, 3], patched: [], shifted: [], removed: ["b"] });
+    expect(applied).toEqual(next.map((r) => summary(r)));
   });
 
   it("are exactly what the plain definition gives (the fast paths change nothing)", () => {
@@ -122,19 +146,33 @@ describe("listing changes", () => {
       const keep = new Set<number>();
       for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) keep.add(i);
       const patched: number[] = [];
+      const shifted: number[][] = [];
       stay.forEach((i, k) => {
         if (!keep.has(k)) sent.push(i);
         else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
+        else if (base.ranks[old[k]] !== next.ranks[i]) shifted.push([i, i, next.ranks[i] - base.ranks[old[k]]]);
       });
+      // adjacent single shifts by the same amount are one run
+      const runs: number[][] = [];
+      for (const s of shifted) {
+        const last = runs[runs.length - 1];
+        if (last && last[1] === s[0] - 1 && last[2] === s[2]) last[1] = s[0];
+        else runs.push([...s]);
+      }
       sent.sort((a, b) => a - b);
       const now = new Set(next.order);
-      return { sent, patched, removed: base.order.filter((t) => !now.has(t)) };
+      return { sent, patched, shifted: runs, removed: base.order.filter((t) => !now.has(t)) };
     };
     // long listings where most rows keep their place or shift together, as between plan steps
     const shifted = fc
       .tuple(fc.integer({ min: 0, max: 120 }), fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(3)), { maxLength: 6 }))
       .map(([n, edits]) => {
-        const base = Array.from({ length: n }, (_, i) => ({ target: `t${i}`, version: 0, wait: i % 3, rank: null }));
+        const base = Array.from({ length: n }, (_, i) => ({
+          target: `t${i}`,
+          version: 0,
+          wait: i % 3,
+          rank: i % 4 === 0 ? null : i,
+        }));
         const next = base.map((r) => ({ ...r }));
         for (const [a, b, kind] of edits) {
           if (next.length === 0) break;
@@ -146,7 +184,9 @@ describe("listing changes", () => {
           else if (kind === 2) next.splice(from, 0, { target: `new${a}-${b}`, version: 0, wait: 0, rank: null });
           else next[from] = { ...next[from], version: 1, wait: b % 3 }; // a row changes
         }
-        return [base, next] as const;
+        // the places in line are counted again, as a plan does
+        let rank = 0;
+        return [base, next.map((r) => (r.rank === null ? r : { ...r, rank: ++rank }))] as const;
       });
     fc.assert(
       fc.property(fc.oneof(fc.tuple(listing, listing), shifted), ([base, next]) => {
@@ -158,9 +198,16 @@ describe("listing changes", () => {
   });
 
   it("refuses changes that do not fit the listing held", () => {
-    const base = [{ target: "a", version: 0, wait: null, rank: null }].map(summary);
-    expect(applyChanges(base, { since: "x", rows: [], patches: [], removed: [] }, 2)).toBeNull();
-    expect(applyChanges(base, { since: "x", rows: [], patches: [[3, 1, 1, null, null]], removed: [] }, 1)).toBeNull();
+    const base = [{ target: "a", version: 0, wait: null, rank: null }].map((r) => summary(r));
+    const none = { since: "x", rows: [], patches: [], shifts: [], lines: {}, removed: [] };
+    expect(applyChanges(base, none, 2)).toBeNull();
+    expect(applyChanges(base, { ...none, patches: [[3, 1, 1, null, null]] }, 1)).toBeNull();
+    // a shift of a row not in line, or past the end; a row in line of a kind with no count
+    expect(applyChanges(base, { ...none, shifts: [[0, 0, 1]] }, 1)).toBeNull();
+    expect(applyChanges(base, { ...none, shifts: [[0, 1, 1]] }, 1)).toBeNull();
+    const inLine = [{ target: "a", version: 0, wait: null, rank: 1 }].map((r) => summary(r));
+    expect(applyChanges(inLine, none, 1)).toBeNull();
+    expect(applyChanges(inLine, { ...none, lines: { merge_wal: 99 } }, 1)).toEqual(inLine);
   });
 });
 
@@ -168,7 +215,7 @@ describe("the listing of a patched plan", () => {
   // one encoder for every step, as the demand listing has (its rows' digests are kept by it);
   // a few of the wire's fields, so a verdict or a place in line can change alone
   let encoded = 0;
-  const summaryOf = (t: TablePlan) =>
+  const summaryOf = (t: TablePlan, line: PlanLine) =>
     ({
       target: t.target,
       class: t.class,
@@ -176,9 +223,15 @@ describe("the listing of a patched plan", () => {
       wait_ms: t.wait_ms,
       score: t.score,
       verdict: t.verdict,
-      position: t.position,
+      position: line.positionOf(t.target),
     }) as unknown as TableSummary;
-  const encode = (t: TablePlan) => (encoded++, summaryOf(t));
+  const KEPT = {};
+  const coderOf = (plan: FleetPlan, id = KEPT): RowCoder => ({
+    id,
+    encode: (t) => (encoded++, summaryOf(t, plan.line)),
+    rank: (t) => plan.line.positionOf(t.target)?.rank ?? 0,
+    lines: plan.line.sizes(),
+  });
   const lent = async () =>
     (await metrics().listingRowHashes.get()).values
       .filter((v) => v.labels.source === "lent")
@@ -208,7 +261,7 @@ describe("the listing of a patched plan", () => {
         let now = NOW;
         let plan = replanFleet(null, { ...fleet(), tables, heartbeats } as PlannerFleet, now);
         const seen = new Set<TablePlan>(plan.tables);
-        let held = digestOf(`kept-${++names}`, "f", plan.tables, encode);
+        let held = digestOf(`kept-${++names}`, "f", plan.tables, coderOf(plan));
         for (const { changes, clockS } of steps) {
           tables = new Map(tables);
           for (const c of changes) tables.set(TARGETS[c.table], demand(c.pending, NOW - c.ageS * 1000));
@@ -217,12 +270,13 @@ describe("the listing of a patched plan", () => {
           const fresh = plan.tables.filter((t) => !seen.has(t)).length;
           encoded = 0;
           // as a step does: the new listing digested alike the one the page holds
-          const kept = digestOf(`kept-${++names}`, "f", plan.tables, encode, held);
+          const kept = digestOf(`kept-${++names}`, "f", plan.tables, coderOf(plan), held);
           expect(encoded).toBe(fresh);
-          // a new encoder holds no row and borrows no hash: everything from scratch
-          const scratch = digestOf(`scratch-${++names}`, "f", plan.tables, (t) => summaryOf(t));
+          // a new coder id holds no row and borrows no hash: everything from scratch
+          const scratch = digestOf(`scratch-${++names}`, "f", plan.tables, coderOf(plan, {}));
           expect(kept.hashes).toEqual(scratch.hashes);
           expect(kept.moving).toEqual(scratch.moving);
+          expect(kept.ranks).toEqual(scratch.ranks);
           expect(kept.order).toEqual(scratch.order);
           for (const t of plan.tables) seen.add(t);
           held = kept;

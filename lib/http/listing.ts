@@ -3,15 +3,17 @@ import "server-only";
 // two of them, for `GET /scheduler/demand?since=<listing>`: the /tables page holds the whole
 // fleet and refreshes by asking only for what changed, instead of every page again. Most
 // rows of a new plan differ from the old one's only in what moves with the clock and the
-// line (wait, score, rank and count in line): those travel as short patches, and only a row
-// that changed otherwise, or whose place in the order moved, travels whole. A listing is
+// line (wait, score, rank and count in line): a row whose wait or score moved travels as a
+// short patch; rows whose rank alone moved travel as runs (one table that moves up the line
+// moves every table it passes by one); the count in line of each kind travels once; only a
+// row that changed otherwise, or whose place in the order moved, travels whole. A listing is
 // named by its plan (content and `now`) and the filters; its digest (the order, a hash of
 // each row without its moving fields, and those fields) is made once per listing, when its
 // last page is served or when it is compared, and kept in a small LRU. A name not held here
 // (evicted, another replica, a restart) answers `changes: null`.
 import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
-import type { TableSummary } from "@/lib/schema/api/demand";
+import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
@@ -21,8 +23,12 @@ export interface Digest {
   order: string[];
   /** base64 sha-1 of each row's JSON without its moving fields, by position */
   hashes: string[];
-  /** each row's moving fields (MovingFields as JSON), by position */
+  /** each row's wait and score (as one string), by position */
   moving: string[];
+  /** each row's rank in line (0: not in line), by position */
+  ranks: Int32Array;
+  /** the count in line of each kind (every row in line of a kind has it as its `of`) */
+  lines: Record<string, number>;
   /** each row's digest, by position (what a later listing's rows may take their hash from) */
   cells?: RowDigest[];
 }
@@ -33,6 +39,9 @@ export type MovingFields = [TableSummary["wait_ms"], TableSummary["score"], numb
 export function movingFields(t: TableSummary): MovingFields {
   return [t.wait_ms, t.score, t.position?.rank ?? null, t.position?.of ?? null];
 }
+
+/** A row's wait and score as one string, equal exactly when they are (neither holds a "|"). */
+const motionOf = (t: TableSummary): string => `${t.wait_ms}|${t.score}`;
 
 /** The row with its moving fields blanked: two rows with one hash differ at most in those. */
 function steadyJson(t: TableSummary): string {
@@ -83,16 +92,33 @@ export function listingName(
 
 interface RowDigest {
   hash: string;
+  /** its wait and score (motionOf) */
   moving: string;
   /** the row as encoded: a later plan's row of the same table that says the same beyond its moving fields takes this hash */
   summary: TableSummary;
 }
 
 /**
- * Each plan row's hash and moving fields, by encoder and row object. A plan's rows are never
- * changed once it is made, and a patched plan shares every row whose content did not change
- * with the plan before it (lib/planner/plan/replan.ts), so a listing of the next plan hashes
- * only the rows that changed: a plan step costs what changed, not the fleet.
+ * How one listing's rows are said. A row says the same in any plan that lists it, but for its
+ * place in line (its plan's): its hash, wait and score are made once per row and `id`; its
+ * rank and its kind's count are asked of each listing's plan.
+ */
+export interface RowCoder {
+  /** rows digested under one id are kept for every listing coded under it */
+  id: object;
+  /** the row as sent */
+  encode(t: TablePlan): TableSummary;
+  /** `encode(t).position?.rank ?? 0`, without encoding the row */
+  rank(t: TablePlan): number;
+  /** the count in line of each kind: `encode(t).position.of` of every row in line of that kind */
+  lines: Record<string, number>;
+}
+
+/**
+ * Each plan row's hash, by coder and row object. A plan's rows are never changed once it is
+ * made, and a patched plan shares every row whose content did not change with the plan
+ * before it (lib/planner/plan/replan.ts), so a listing of the next plan hashes only the rows
+ * that changed: a plan step costs what changed, not the fleet.
  */
 const rowDigests = new WeakMap<object, WeakMap<TablePlan, RowDigest>>();
 
@@ -140,19 +166,19 @@ function sameSteady(a: TableSummary, b: TableSummary): boolean {
 
 function rowDigest(
   t: TablePlan,
-  encode: (t: TablePlan) => TableSummary,
+  coder: RowCoder,
   held: WeakMap<TablePlan, RowDigest>,
   like: RowDigest | undefined,
   counts: { lent: number; hashed: number },
 ): RowDigest {
   let d = held.get(t);
   if (!d) {
-    const summary = encode(t);
+    const summary = coder.encode(t);
     const lent = like !== undefined && sameSteady(summary, like.summary);
     counts[lent ? "lent" : "hashed"]++;
     d = {
       hash: lent ? like.hash : createHash("sha1").update(steadyJson(summary)).digest("base64"),
-      moving: JSON.stringify(movingFields(summary)),
+      moving: motionOf(summary),
       summary,
     };
     held.set(t, d);
@@ -161,47 +187,53 @@ function rowDigest(
 }
 
 /**
- * Keeps (or refreshes) the digest of a listing; rows are encoded as `encode` does for the
- * wire. `like`, the digest of a listing this one is compared with (the one a page holds), lends
- * its hashes to rows of a new plan that say the same but for their moving fields: the clock's
- * full plan every 5 s makes every row anew, most of them moved only in wait and score.
+ * Keeps (or refreshes) the digest of a listing, its rows said as `coder` says them for the
+ * wire. `like`, the digest of a listing this one is compared with (the one a page holds),
+ * lends its hashes to rows of a new plan that say the same but for their moving fields: the
+ * clock's full plan every 5 s makes every row anew, most of them moved only in wait and score.
  */
 export function digestOf(
   name: string,
   fingerprint: string,
   rows: readonly TablePlan[],
-  encode: (t: TablePlan) => TableSummary,
+  coder: RowCoder,
   like?: Digest,
 ): Digest {
   const { digests } = state();
   let d = digests.get(name);
   if (!d) {
-    let held = rowDigests.get(encode);
-    if (!held) rowDigests.set(encode, (held = new WeakMap()));
+    let held = rowDigests.get(coder.id);
+    if (!held) rowDigests.set(coder.id, (held = new WeakMap()));
     const n = rows.length;
     const order = new Array<string>(n);
     const hashes = new Array<string>(n);
     const moving = new Array<string>(n);
+    const ranks = new Int32Array(n);
     const cells = new Array<RowDigest>(n);
     const counts = { lent: 0, hashed: 0 };
     let shift = 0; // where the last row found in `like` sat, relative to its place here
+    let placeIn: Map<string, number> | null = null; // `like`'s rows by target, once guesses missed often
+    let misses = 0;
     for (let i = 0; i < n; i++) {
       const t = rows[i];
       let was: RowDigest | undefined;
       if (like?.cells && !held.has(t)) {
-        const j = like.order[i + shift] === t.target ? i + shift : like.order[i] === t.target ? i : -1;
+        let j = guessPlace(like.order, t.target, i, shift);
+        // rows made anew by the hundred (the clock's full plan): lend by lookup, else hash the few
+        if (j < 0 && ++misses > LOOKUP_AFTER) j = (placeIn ??= indexOf(like.order)).get(t.target) ?? -1;
         if (j >= 0) {
           was = like.cells[j];
           shift = j - i;
         }
       }
-      const row = rowDigest(t, encode, held, was, counts);
+      const row = rowDigest(t, coder, held, was, counts);
       order[i] = t.target;
       hashes[i] = row.hash;
       moving[i] = row.moving;
+      ranks[i] = coder.rank(t);
       cells[i] = row;
     }
-    d = { fingerprint, order, hashes, moving, cells };
+    d = { fingerprint, order, hashes, moving, ranks, lines: coder.lines, cells };
     if (counts.lent > 0) metrics().listingRowHashes.inc({ source: "lent" }, counts.lent);
     if (counts.hashed > 0) metrics().listingRowHashes.inc({ source: "hashed" }, counts.hashed);
   }
@@ -209,15 +241,42 @@ export function digestOf(
   return d;
 }
 
+/**
+ * Where `target`, at `i` in a new order, sat in `order`, or -1 when not near: at its place
+ * moved by `shift` (where the row before it was found relative to its place), one more or
+ * one less (a row that moved in line shifts the rows between its places by one), or its own.
+ */
+function guessPlace(order: readonly string[], target: string, i: number, shift: number): number {
+  const j = i + shift;
+  if (order[j] === target) return j;
+  if (order[j + 1] === target) return j + 1;
+  if (order[j - 1] === target) return j - 1;
+  return order[i] === target ? i : -1;
+}
+
+/** Past this many rows not found near their place, `like` is indexed (hashing a few rows costs less than indexing). */
+const LOOKUP_AFTER = 64;
+
+function indexOf(order: readonly string[]): Map<string, number> {
+  const at = new Map<string, number>();
+  for (let j = 0; j < order.length; j++) at.set(order[j], j);
+  return at;
+}
+
 export function knownDigest(name: string): Digest | undefined {
   return state().digests.get(name);
 }
 
+/** `[from, to, by]`: the rows at `from`…`to` (inclusive) of the new listing moved `by` places in line. */
+export type Shift = [number, number, number];
+
 export interface ListingChanges {
   /** positions (in the new listing, ascending) of the rows to send whole */
   sent: number[];
-  /** positions (ascending) of the rows kept whose moving fields changed */
+  /** positions (ascending) of the rows kept whose wait or score changed */
   patched: number[];
+  /** runs of kept rows (ascending, apart) whose rank alone changed, by the same amount */
+  shifted: Shift[];
   removed: string[];
 }
 
@@ -225,8 +284,9 @@ export interface ListingChanges {
  * What of `next` to send so that `base` becomes `next`: whole, every row that is new or
  * changed beyond its moving fields, plus the fewest other rows whose relative order moved
  * (those off a longest increasing run of their old positions); as patches, the kept rows
- * whose moving fields changed. The kept rows, in the old order, fill the places left
- * between the rows sent whole.
+ * whose wait or score changed; as runs, the kept rows whose rank alone did. The kept rows,
+ * in the old order, fill the places left between the rows sent whole; the count in line of
+ * each kind is `next.lines`.
  */
 export function listingChanges(base: Digest, next: Digest): ListingChanges {
   const n = next.order.length;
@@ -237,15 +297,9 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
   let shift = 0;
   for (let i = 0; i < n; i++) {
     const target = next.order[i];
-    if (base.order[i + shift] === target) was[i] = i + shift;
-    else if (base.order[i] === target) {
-      was[i] = i;
-      shift = 0;
-    } else {
-      was[i] = -1;
-      (missing ??= new Map()).set(target, i);
-    }
+    was[i] = guessPlace(base.order, target, i, shift);
     if (was[i] >= 0) shift = was[i] - i;
+    else (missing ??= new Map()).set(target, i);
   }
   for (let j = 0; missing !== null && missing.size > 0 && j < base.order.length; j++) {
     const i = missing.get(base.order[j]);
@@ -272,6 +326,7 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
   }
   const keep = longestIncreasing(old);
   const patched: number[] = [];
+  const shifted: Shift[] = [];
   let moved = false;
   for (let k = 0; k < stay.length; k++) {
     const i = stay[k];
@@ -279,10 +334,27 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
       sent.push(i);
       moved = true;
     } else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
+    else if (base.ranks[old[k]] !== next.ranks[i]) {
+      const by = next.ranks[i] - base.ranks[old[k]];
+      const run = shifted[shifted.length - 1];
+      if (run !== undefined && run[1] === i - 1 && run[2] === by) run[1] = i;
+      else shifted.push([i, i, by]);
+    }
   }
   if (moved) sent.sort((a, b) => a - b);
   const removed = found === base.order.length ? [] : base.order.filter((_, j) => kept[j] === 0);
-  return { sent, patched, removed };
+  return { sent, patched, shifted, removed };
+}
+
+/** What travels for `changes` of a listing of `rows` (lib/schema/api/demand.ts demandChanges, but `since`). */
+export function changesOnWire(changes: ListingChanges, next: Digest, rows: readonly TablePlan[], coder: RowCoder) {
+  return {
+    rows: changes.sent.map((at) => ({ at, table: coder.encode(rows[at]) })),
+    patches: changes.patched.map((at) => [at, ...movingFields(coder.encode(rows[at]))] as DemandPatch),
+    shifts: changes.shifted,
+    lines: next.lines,
+    removed: changes.removed,
+  };
 }
 
 /** Marks (1) the indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */

@@ -8,8 +8,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { withChanges } from "@/lib/client/resources/demand";
 import type { TablePlan } from "@/lib/planner/plan";
-import type { DemandChanges, DemandList, DemandPatch, TableSummary } from "@/lib/schema/api/demand";
-import { digestOf, knownDigest, listingChanges, movingFields } from "./listing";
+import type { DemandChanges, DemandList, TableSummary } from "@/lib/schema/api/demand";
+import { changesOnWire, digestOf, knownDigest, listingChanges, type RowCoder } from "./listing";
 import { StepChannel, type StepSource, type StepSubscriber } from "./step-channel";
 
 type Row = { target: string; version: number; wait: number | null };
@@ -25,10 +25,13 @@ const summary = (r: Row) =>
 
 let runs = 0;
 
+/** The rows are summaries already, none in line (a new id: nothing kept). */
+const summaries: RowCoder = { id: {}, encode: (t) => t as unknown as TableSummary, rank: () => 0, lines: {} };
+
 /** One plan's listing: named, its digest kept (as the server keeps it when a listing is served or compared). */
 function listingOf(name: string, rows: Row[]): DemandList {
   const tables = rows.map(summary);
-  digestOf(name, "f", tables as unknown as TablePlan[], (t) => t as unknown as TableSummary);
+  digestOf(name, "f", tables as unknown as TablePlan[], summaries);
   return { listing: name, tables, matched: tables.length, next_cursor: null } as unknown as DemandList;
 }
 
@@ -41,18 +44,13 @@ function sourceOf(next: DemandList): StepSource {
     listing: next.listing,
     frameFrom(since) {
       const base = since === null ? undefined : knownDigest(since);
-      const changes = base && listingChanges(base, knownDigest(next.listing)!);
+      const digest = knownDigest(next.listing)!;
+      const changes = base && listingChanges(base, digest);
+      const rows = next.tables as unknown as TablePlan[];
       const body = {
         listing: next.listing,
         matched: next.matched,
-        changes: changes
-          ? {
-              since,
-              rows: changes.sent.map((at) => ({ at, table: next.tables[at] })),
-              patches: changes.patched.map((at) => [at, ...movingFields(next.tables[at])] as DemandPatch),
-              removed: changes.removed,
-            }
-          : null,
+        changes: changes ? { since, ...changesOnWire(changes, digest, rows, summaries) } : null,
       };
       return encoder.encode(`id: ${next.listing}\nevent: changes\ndata: ${JSON.stringify(body)}\n\n`);
     },

@@ -13,36 +13,26 @@ import "server-only";
 // * `?now_ms=` and pinned `?revision=` requests are planned exactly, kept in a small LRU
 //   (patched from a held plan of the same `now` when there is one).
 import { canPatch, replanFleet, type FleetPlan, type PlannerFleet } from "@/lib/planner/plan";
-import {
-  compareShadow,
-  mergeTaskTargets,
-  shadowPass,
-  type ShadowComparison,
-  type ShadowPass,
-} from "@/lib/planner/shadow";
-import type { Scored } from "@/lib/planner/score";
 import { liveCache, type FleetView } from "@/lib/live/cache";
+import {
+  entryOf,
+  fleetOf,
+  keyOf,
+  makeEntry,
+  makeEntryInSlices,
+  shadowOf,
+  yieldToEventLoop,
+  type Entry,
+  type Planned,
+  type ShadowPlanned,
+} from "@/lib/live/plan-entry";
 import { readFloor } from "@/lib/live/read-floor";
 import { RevisionWaiters } from "@/lib/live/revision-waiters";
-import { plannerFleet } from "@/lib/snapshot/planner-input";
-import { metrics } from "@/lib/metrics";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { evaluate, type Evaluation, type NowChoice } from "@/lib/time/evaluation";
 
-export interface Planned {
-  view: FleetView;
-  now: number;
-  plan: FleetPlan;
-  /** the clock this plan ran at and why (console-api.md "Time") */
-  evaluation: Evaluation;
-}
-
-export interface ShadowPlanned extends Planned {
-  scored: Scored[];
-  pass: ShadowPass;
-  comparison: ShadowComparison;
-}
+export type { Planned, ShadowPlanned };
 
 /** exact (`now_ms` / pinned) plans kept besides the live one */
 const EXACT_PLANS = 2;
@@ -59,8 +49,6 @@ export const PATCH_FACTOR = 1;
 export const MAX_STALE_MS = 5000;
 /** The clock keeps the live plan moving on (off the request path) while live requests came within this. */
 const CLOCK_IDLE_MS = 2 * SAME_CONTENT_REUSE_MS;
-
-type Entry = { key: string; view: FleetView; planned: Planned; shadow?: ShadowPlanned };
 
 interface LiveEntry {
   entry: Entry;
@@ -141,26 +129,6 @@ export function awaitLivePlan(key: string | null, timeoutMs: number): Promise<bo
 /** The key a live answer's plan is held by (what `awaitLivePlan` compares). */
 export const planKeyOf = (planned: Planned): string => keyOf(planned.view, planned.now);
 
-const keyOf = (view: FleetView, now: number) => `${view.contentId}:${now}`;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-function entryOf(view: FleetView, now: number, plan: FleetPlan): Entry {
-  const evaluation: Evaluation = { now, now_basis: "server_clock", revision_time: null };
-  return { key: keyOf(view, now), view, planned: { view, now, plan, evaluation } };
-}
-
-const fleetOf = (view: FleetView) => plannerFleet(view);
-
-/** A plan of `view` at `now`: patched from `base` when it can be (same now), else a full plan. */
-function makeEntry(view: FleetView, now: number, base?: FleetPlan): { entry: Entry; durationMs: number } {
-  const started = performance.now();
-  const plan = replanFleet(base, fleetOf(view), now);
-  const durationMs = performance.now() - started;
-  metrics().plans.inc();
-  return { entry: entryOf(view, now, plan), durationMs };
-}
-
 /** The live plan patched to `view`'s fleet (newer content, same `now`). */
 function patchLive(s: PlanState, live: LiveEntry, view: FleetView, fleet: PlannerFleet): LiveEntry {
   const started = performance.now();
@@ -216,8 +184,7 @@ function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
     const latest = await liveCache()
       .current()
       .catch(() => view);
-    await yieldToEventLoop();
-    const { entry, durationMs } = makeEntry(latest, Date.now());
+    const { entry, durationMs } = await makeEntryInSlices(latest, Date.now());
     const newer = s.live && s.live.entry.view.revision > latest.revision ? s.live.entry.view : null;
     const live: LiveEntry = { entry, doneMs: Date.now(), durationMs, patchedMs: 0, patchMs: 0 };
     setLive(s, live);
@@ -378,31 +345,4 @@ export function planOnce(view: FleetView, now: number): FleetPlan {
 export async function shadowFor(view: FleetView, now: NowRequest): Promise<ShadowPlanned> {
   const { entry, evaluation } = await entryForRequest(view, now);
   return answer(view, entry, shadowOf(entry), evaluation);
-}
-
-function shadowOf(entry: Entry): ShadowPlanned {
-  if (entry.shadow) return entry.shadow;
-  const { view, now, plan } = entry.planned;
-  const { snapshot } = view;
-  // the plan already scored every table with its effective thresholds (FleetPlan.scored)
-  const scored = plan.scored;
-  const pass = shadowPass({
-    scored,
-    ordered: plan.merge_order,
-    heartbeats: snapshot.executors,
-    assignments: snapshot.assignments.map((a) => ({ key: a.key, assignment: a.assignment })),
-    now,
-    plannerToken: snapshot.leaderToken ?? "console",
-  });
-  const placed = new Set(pass.placements.map((p) => p.unit.target));
-  const reality = {
-    queued: mergeTaskTargets(snapshot.queue.map((t) => t.task)),
-    running: mergeTaskTargets(snapshot.running.map((t) => t.task)),
-  };
-  const comparison = compareShadow(scored, placed, reality)!;
-  const m = metrics();
-  for (const [outcome, n] of Object.entries(comparison.counts)) m.shadowOutcome.set({ outcome }, n);
-  m.shadowDisagreements.set(comparison.disagreements);
-  entry.shadow = { ...entry.planned, scored, pass, comparison };
-  return entry.shadow;
 }

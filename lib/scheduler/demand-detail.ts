@@ -187,7 +187,7 @@ export async function demandDetail(q: DemandQuery & { target: string }): Promise
 }
 
 function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
-  const { view, now, evaluation } = planned;
+  const { view, now, evaluation, plan } = planned;
   const target = t.target;
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === target) ?? null;
   const folded = view.tables.get(target);
@@ -197,7 +197,7 @@ function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
     now_ms: now,
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     table: {
-      ...tableSummary(t),
+      ...tableSummary(t, plan.line),
       shards: shardsOf(view, target),
       shard_count: t.shards,
       score_breakdown: t.score_breakdown,
@@ -213,7 +213,7 @@ function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
         effective: t.policy.effective as unknown as Record<string, unknown>,
         sources: t.policy.sources as unknown as Record<string, unknown>,
       },
-      eta: t.eta,
+      eta: t.line_kind === null ? null : plan.line.etaOf(target),
       clock_skew: t.clock_skew,
       headroom: HEADROOM_EXCLUDING_SHADOW,
       executor_agreement: agreementOf(t, planned),

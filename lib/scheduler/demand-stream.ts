@@ -24,12 +24,15 @@ import { changesBody, listingFingerprint } from "./demand";
 const STEP_WAIT_MS = 5000;
 /**
  * Steps start no sooner than this after the last one started, nor sooner than STEP_FACTOR ×
- * its duration: changes that arrive meanwhile are coalesced into the next step, so the loop
- * spends at most about a third of a core however fast writers write, and a change is
- * visible one step (at most ~STEP_MIN_MS + a step) after it lands.
+ * the median duration of the last STEP_WINDOW steps: changes that arrive meanwhile are
+ * coalesced into the next step, so the loop spends at most about a third of a core however
+ * fast writers write, and a change is visible one step (at most ~STEP_MIN_MS + a step) after
+ * it lands. The median, not the last step: the step after the clock's new plan (every row's
+ * wait moved) costs several of the others, and the next change need not wait three times it.
  */
 const STEP_MIN_MS = 50;
 const STEP_FACTOR = 3;
+const STEP_WINDOW = 9;
 /** bytes queued for a page that does not read before its stream is ended */
 const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 /** a comment line this often keeps proxies from closing an idle stream */
@@ -60,6 +63,11 @@ const streams = () =>
   }));
 
 const encoder = new TextEncoder();
+
+function median(xs: readonly number[]): number {
+  const sorted = xs.slice().sort((a, b) => a - b);
+  return sorted[sorted.length >> 1];
+}
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function frameOf(body: DemandChanges): Uint8Array {
@@ -93,6 +101,7 @@ async function loop(st: StreamState): Promise<void> {
   try {
     let key: string | null = null;
     let revision = 0;
+    const durations: number[] = [];
     while (subscribed(st) > 0) {
       const started = performance.now();
       try {
@@ -115,7 +124,9 @@ async function loop(st: StreamState): Promise<void> {
         nudged,
       ]);
       st.nudge = null;
-      const next = started + Math.max(STEP_MIN_MS, STEP_FACTOR * took);
+      durations.push(took);
+      if (durations.length > STEP_WINDOW) durations.shift();
+      const next = started + Math.max(STEP_MIN_MS, STEP_FACTOR * median(durations));
       if (performance.now() < next) await sleep(next - performance.now());
     }
   } finally {

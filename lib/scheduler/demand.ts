@@ -2,20 +2,30 @@ import "server-only";
 // GET /api/v1/scheduler/demand (list): the planner's table rows at one revision, filtered,
 // sorted and paged by an opaque cursor that pins the revision and `now` of the first page.
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
-import type { DemandChanges, DemandList, DemandPatch, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
+import type { PlanLine } from "@/lib/planner/plan/types";
+import type { DemandChanges, DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
 import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
 import { decodeCursor, encodeCursor, queryFingerprint } from "@/lib/http/cursor";
 import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
 import { ApiError } from "@/lib/http/errors";
-import { digestOf, knownDigest, listingChanges, listingName, movingFields, type Digest } from "@/lib/http/listing";
+import {
+  changesOnWire,
+  digestOf,
+  knownDigest,
+  listingChanges,
+  listingName,
+  type Digest,
+  type RowCoder,
+} from "@/lib/http/listing";
 import { snapshotMeta } from "@/lib/time/evaluation";
 import { planFor, type Planned } from "@/lib/live/plan";
 import { sortTables, tableNeedle, targetHas, type SortDirection } from "@/lib/words/table-order";
 import { skippedSummary } from "./skipped";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 
-export function tableSummary(t: TablePlan): TableSummary {
+/** A plan row as the list says it: its place in line is the plan's (`line`). */
+export function tableSummary(t: TablePlan, line: PlanLine): TableSummary {
   return {
     target: t.target,
     class: t.class,
@@ -31,8 +41,28 @@ export function tableSummary(t: TablePlan): TableSummary {
     backlog_class: t.backlog_class,
     verdict: t.verdict,
     execution: t.execution,
-    position: t.position,
+    position: t.line_kind === null ? null : line.positionOf(t.target),
     clock_skew_ms: t.clock_skew?.ahead_ms ?? null,
+  };
+}
+
+/** The list's encoder of one plan's rows. */
+const summaryOf =
+  (plan: FleetPlan) =>
+  (t: TablePlan): TableSummary =>
+    tableSummary(t, plan.line);
+
+/** Whose row digests the demand listings share (a row says the same in every plan, but for its moving fields). */
+const SUMMARY_ROWS = {};
+
+/** How the listings of `plan` say its rows (lib/http/listing.ts). */
+export function listingCoder(plan: FleetPlan): RowCoder {
+  const { line } = plan;
+  return {
+    id: SUMMARY_ROWS,
+    encode: summaryOf(plan),
+    rank: (t) => (t.line_kind === null ? 0 : (line.positionOf(t.target)?.rank ?? 0)),
+    lines: line.sizes(),
   };
 }
 
@@ -47,7 +77,7 @@ const NATURAL: Record<DemandQuery["sort"], SortDirection> = {
 };
 
 /** The listing's rows: filtered, then in the one table order (lib/words/table-order.ts) the page uses too. */
-export function selectTables(tables: readonly TablePlan[], q: DemandQuery): TablePlan[] {
+export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?: PlanLine): TablePlan[] {
   const classes = q.class.length > 0 ? new Set<string>(q.class) : null;
   const backlogs = q.backlog.length > 0 ? new Set<string>(q.backlog) : null;
   const needle = tableNeedle(q.q);
@@ -64,7 +94,7 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery): Tabl
       targetHas(t.target, needle) &&
       (!q.verdict || t.verdict.state === q.verdict),
   );
-  return sortTables(rows, q.sort, direction);
+  return sortTables(rows, q.sort, direction, line && ((t) => line.positionOf(t.target)?.rank ?? null));
 }
 
 /**
@@ -81,7 +111,7 @@ function selectionOf(plan: FleetPlan, q: DemandQuery): TablePlan[] {
   const key = queryFingerprint(filtersOf(q));
   let rows = byQuery.get(key);
   if (!rows) {
-    rows = selectTables(plan.tables, q);
+    rows = selectTables(plan.tables, q, plan.line);
     byQuery.set(key, rows); // first made, first out
   }
   return rows;
@@ -161,7 +191,7 @@ export async function demandListAnswer(q: DemandQuery): Promise<Cacheable> {
   const name = listingName(planned, fingerprint);
   const selected = selectionOf(planned.plan, query);
   // the last page completes the listing a client now holds: keep its digest for `?since=`
-  if (offset + q.limit >= selected.length) digestOf(name, fingerprint, selected, tableSummary);
+  if (offset + q.limit >= selected.length) digestOf(name, fingerprint, selected, listingCoder(planned.plan));
   const key = answerKey(
     "demand",
     identityOf(planned.plan),
@@ -203,7 +233,8 @@ export function changesBody(planned: Planned, q: DemandQuery, since: string, bas
   const fingerprint = queryFingerprint(filtersOf(q));
   const selected = selectionOf(planned.plan, q);
   const name = listingName(planned, fingerprint);
-  const next = digestOf(name, fingerprint, selected, tableSummary, base);
+  const coder = listingCoder(planned.plan);
+  const next = digestOf(name, fingerprint, selected, coder, base);
   const changes = base && listingChanges(base, next);
   return {
     ...envelope(planned, selected),
@@ -211,9 +242,7 @@ export function changesBody(planned: Planned, q: DemandQuery, since: string, bas
     changes: changes
       ? {
           since,
-          rows: changes.sent.map((at) => ({ at, table: tableSummary(selected[at]) })),
-          patches: changes.patched.map((at) => [at, ...movingFields(tableSummary(selected[at]))] as DemandPatch),
-          removed: changes.removed,
+          ...changesOnWire(changes, next, selected, coder),
         }
       : null,
   };
@@ -259,7 +288,7 @@ function listBody(planned: Planned, { offset, query, fingerprint }: Page, limit:
       : null;
   return {
     ...envelope(planned, selected),
-    tables: page.map(tableSummary),
+    tables: page.map(summaryOf(plan)),
     next_cursor: next,
     listing: listingName(planned, fingerprint),
   };

@@ -39,7 +39,8 @@ export interface OrderedRow {
   oldest_pending_ms: number | null;
   age_bound: "exact" | "upper" | null;
   wait_ms: number | null;
-  position: { rank: number } | null;
+  /** a plan row names no place (its plan's line does: `sortTables`' `rankOf`) */
+  position?: { rank: number } | null;
   verdict: { state: "would_place"; executor: string } | { state: "would_skip"; code: string };
 }
 
@@ -55,14 +56,14 @@ const BACKLOG_RANK: Readonly<Record<string, number>> = { ok: 0, warn: 1, critica
 
 type Key = number | string | null;
 
-function sortKey(t: OrderedRow, sort: TableSort): Key {
+function sortKey<T extends OrderedRow>(t: T, sort: TableSort, rankOf?: (t: T) => number | null): Key {
   switch (sort) {
     case "target":
       return t.target;
     case "class":
       return t.class_rank;
     case "position":
-      return t.position === null ? null : t.position.rank;
+      return rankOf ? rankOf(t) : (t.position?.rank ?? null);
     case "score":
       return t.score === "infinity" ? Infinity : t.score;
     case "pending":
@@ -92,12 +93,18 @@ function compareKeys(a: number | string, b: number | string): number {
 
 /**
  * `rows` (in planner order) sorted by `sort` in `direction`. Stable: ties keep their
- * planner order whatever the direction.
+ * planner order whatever the direction. `rankOf` gives a row's place in line when the row
+ * does not carry it (a plan's rows).
  */
-export function sortTables<T extends OrderedRow>(rows: readonly T[], sort: TableSort, direction: SortDirection): T[] {
+export function sortTables<T extends OrderedRow>(
+  rows: readonly T[],
+  sort: TableSort,
+  direction: SortDirection,
+  rankOf?: (t: T) => number | null,
+): T[] {
   if (sort === "planner") return direction === "desc" ? rows.slice().reverse() : rows.slice();
   const sign = direction === "desc" ? -1 : 1;
-  const keyed = rows.map((t, i) => ({ t, i, k: sortKey(t, sort) }));
+  const keyed = rows.map((t, i) => ({ t, i, k: sortKey(t, sort, rankOf) }));
   keyed.sort((x, y) => {
     if (x.k === null || y.k === null) return (x.k === null ? 1 : 0) - (y.k === null ? 1 : 0) || x.i - y.i;
     return sign * compareKeys(x.k, y.k) || x.i - y.i;

@@ -80,7 +80,9 @@ export const fleetStreamUrl = (since: string | undefined) =>
  * The listing `base` becomes with `changes` (lib/schema/api/demand.ts demandChanges): drop
  * the removed and the sent targets, put each sent row at its index and fill the other
  * places with the rest in their old order, then patch the moving fields (wait, score,
- * place in line) of the rows the patches name. Null when the changes do not fit this base.
+ * place in line) of the rows the patches name, move the ranks of the rows the shifts
+ * name, and give every row in line its kind's count. Null when the changes do not fit
+ * this base.
  */
 export function applyChanges(
   base: readonly TableSummary[],
@@ -111,6 +113,21 @@ export function applyChanges(
       score,
       position: row.position && rank !== null && of !== null ? { ...row.position, rank, of } : row.position,
     };
+  }
+  for (const [from, to, by] of changes.shifts) {
+    if (from < 0 || to >= matched) return null;
+    for (let at = from; at <= to; at++) {
+      const row = out[at];
+      if (!row.position) return null;
+      out[at] = { ...row, position: { ...row.position, rank: row.position.rank + by } };
+    }
+  }
+  for (let at = 0; at < matched; at++) {
+    const { position } = out[at];
+    if (!position) continue;
+    const of = changes.lines[position.kind];
+    if (of === undefined) return null;
+    if (position.of !== of) out[at] = { ...out[at], position: { ...position, of } };
   }
   return out;
 }

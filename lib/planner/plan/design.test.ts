@@ -6,7 +6,7 @@ import { foldHeadroom } from "../headroom";
 import { sortPlannerOrder } from "../order";
 import { place } from "../placement";
 import { scoreTables } from "../score";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import type { PlannerFleet, TurnHistory } from "./input";
 import { NOW, GiB, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 

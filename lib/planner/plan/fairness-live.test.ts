@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { PlannerFence } from "./input";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import { previewPolicy } from "./preview";
 import { NOW, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 
@@ -169,7 +169,7 @@ describe("place in line and ETA", () => {
 
   it("ranks candidates of one kind in planner order; ETA from the units waiting ahead and completions in the last hour", () => {
     const plan = planFleet(fleet({ tables, heartbeats: oneSlot }, { history: done(4, 60_000) }), NOW);
-    const at = (t: string) => plan.byTarget.get(t)!;
+    const at = (t: string) => ({ position: plan.line.positionOf(t), eta: plan.line.etaOf(t) });
     expect([at("a").position, at("b").position, at("c").position, at("tail").position]).toEqual([
       { kind: "merge_wal", rank: 1, of: 3 },
       { kind: "merge_wal", rank: 2, of: 3 },
@@ -192,8 +192,8 @@ describe("place in line and ETA", () => {
   it("no completion in the last hour (or only in the future): ETA unknown", () => {
     for (const history of [[], done(4, 3_600_000), done(2, -120_000)]) {
       const plan = planFleet(fleet({ tables, heartbeats: oneSlot }, { history }), NOW);
-      expect(plan.byTarget.get("b")!.eta).toBeNull();
-      expect(plan.byTarget.get("b")!.position).toEqual({ kind: "merge_wal", rank: 2, of: 3 });
+      expect(plan.line.etaOf("b")).toBeNull();
+      expect(plan.line.positionOf("b")).toEqual({ kind: "merge_wal", rank: 2, of: 3 });
     }
   });
 });

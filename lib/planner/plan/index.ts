@@ -1,6 +1,6 @@
 // The unified design planner (§4.2, §5.5): units per kind, fairness, per-executor
 // limits, verdicts and why-not, over one revision.
-export { planFleet } from "./plan-fleet";
+export { planFleet } from "./full-plan";
 export type { PlannerFleet } from "./input";
 export type { FleetPlan, TablePlan } from "./types";
 export type { WhyNot } from "./why-not";
@@ -13,4 +13,4 @@ export {
   previewPolicy,
 } from "./preview";
 export type { DecisionSets } from "./preview";
-export { canPatch, replanFleet } from "./replan";
+export { canPatch, planFleetInSteps, replanFleet } from "./replan";

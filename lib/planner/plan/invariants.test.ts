@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { TableDemand } from "@/lib/schema/demand";
 import type { PolicyDocument } from "@/lib/schema/policy";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import type { PlannerFence, PlannerFleet } from "./input";
 import { classReasonSchema, whyNotCodeSchema } from "@/lib/schema/api/common";
 import { NOW, GiB, assignment, demand, fleet, heartbeat } from "./__fixtures__/fleet";

@@ -10,7 +10,7 @@ import { expectedMergeBytes } from "../placement";
 import { indexFleet } from "./context";
 import { rowRejection, type ExecutorCheck, type Stage } from "./executors";
 import { DEFAULT_PLANNER_LIMITS, type PlannerFleet } from "./input";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import { NOW, GiB, assignment, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 
 const targets = ["a", "b", "c", "d", "e", "f", "g", "h"];

@@ -1,17 +1,16 @@
 // The greedy placement of candidates in planner order under §5.2 headroom and the §5.5
-// limits (scheduler-model.md §5.4, §5.5), one candidate at a time, and each candidate's
-// place in line. A full plan runs it over every candidate; a re-plan (replan.ts) resumes
-// it where a change begins and stops once its state is again the previous plan's.
+// limits (scheduler-model.md §5.4, §5.5), one candidate at a time. A full plan runs it over
+// every candidate; a re-plan (replan.ts) resumes it where a change begins and stops once its
+// state is again the previous plan's. Each candidate's place in line is the plan's (./line.ts).
 import type { TaskKind } from "@/lib/schema/kinds";
 import { reserve, type HeadroomRow } from "../headroom";
 import { expectedMergeBytes, pickExecutor } from "../placement";
 import { acceptsFor, noFitEntry, type ExecutorCheck } from "./executors";
-import { COMPLETION_WINDOW_MS } from "./fairness";
 import type { PlannerLimits } from "./input";
 import type { Outcome, TableDraft } from "./table";
-import type { Eta, PlannedPlacement } from "./types";
+import type { PlannedPlacement } from "./types";
 import { unitScore } from "./units";
-import { plural, skipVerdict, whyNot, type WhyNot } from "./why-not";
+import { skipVerdict, whyNot, type WhyNot } from "./why-not";
 
 /**
  * "Does any executor fit a unit of this kind under this policy's executors_allowed?" —
@@ -140,46 +139,4 @@ export class PlacementPass {
 /** A skipped candidate: the shared outcome when nothing else blocks it, else its blockers first. */
 function skipOutcome(d: TableDraft, entry: WhyNot, shared: Outcome): Outcome {
   return d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] };
-}
-
-const PLACED_NOW = "It would be placed now.";
-
-/**
- * A candidate's ETA from the units of its kind still waiting ahead of it and the kind's
- * completions in the last hour: each waiting unit, and then this one, needs one completion
- * to free a slot. Null without any completion (no rate to go on).
- */
-export function etaOf(kind: string, placed: boolean, waiting: number, done: number): Eta | null {
-  if (placed) return { low_ms: 0, high_ms: 0, basis: PLACED_NOW };
-  if (done === 0) return null;
-  const per = COMPLETION_WINDOW_MS / done;
-  return {
-    low_ms: Math.round(waiting * per),
-    high_ms: Math.round((waiting + 1) * per),
-    basis: `${plural(waiting, `${kind} unit`)} waiting ahead of it; ${plural(done, `${kind} task`)} finished in the last hour.`,
-  };
-}
-
-/** Candidates of each kind (a candidate's `position.of`). */
-export function countByKind(ordered: readonly TableDraft[]): Map<string, number> {
-  const of = new Map<string, number>();
-  for (const d of ordered) of.set(d.candidate!.kind, (of.get(d.candidate!.kind) ?? 0) + 1);
-  return of;
-}
-
-/** Each candidate's place in line among candidates of its kind (planner order), and its ETA. */
-export function placeInLine(ordered: readonly TableDraft[], completions: ReadonlyMap<string, number>): void {
-  const of = countByKind(ordered);
-  const seen = new Map<string, { rank: number; placed: number }>();
-  for (const d of ordered) {
-    const kind = d.candidate!.kind;
-    let s = seen.get(kind);
-    if (!s) seen.set(kind, (s = { rank: 0, placed: 0 }));
-    s.rank++;
-    const plan = d.plan!;
-    plan.position = { kind, rank: s.rank, of: of.get(kind)! };
-    const placed = plan.verdict.state === "would_place";
-    plan.eta = etaOf(kind, placed, s.rank - 1 - s.placed, completions.get(kind) ?? 0);
-    if (placed) s.placed++;
-  }
 }

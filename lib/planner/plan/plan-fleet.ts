@@ -5,21 +5,17 @@ import type { TableDemand } from "@/lib/schema/demand";
 import { BUILTIN_POLICY, type PolicyDocument } from "@/lib/schema/policy";
 import { backlogClass, type BacklogClass } from "../backlog";
 import { admissionEligibility, type Eligibility } from "../eligibility";
-import { cloneRow, foldHeadroom } from "../headroom";
-import { compareOrderFields, mergeSorted, sortByPlannerKey, sortPlannerOrder, type OrderKey } from "../order";
+import { compareOrderFields, type OrderKey } from "../order";
 import { effectivePolicy, type EffectivePolicyResult } from "../policy/effective";
 import { toTargetFence } from "./blockers";
-import { indexFleet, type FleetIndex } from "./context";
-import { DEFAULT_PLANNER_LIMITS, type PlannerFleet, type PlannerLimits, type TurnHistory } from "./input";
-import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
-import { recentCompletions, turnHistoryFromTasks } from "./fairness";
+import type { FleetIndex } from "./context";
+import type { PlannerFleet, PlannerLimits, TurnHistory } from "./input";
+import type { MergeThresholds, Scored } from "../score";
 import { clockSkew } from "./clock-skew";
-import { draftTable, mergeThresholds, type Outcome, type TableDraft } from "./table";
-import { Drafts } from "./drafts";
-import { countByKind, PlacementPass, placeInLine, type NoFitAnswer } from "./placement-pass";
-import type { AnswerPool, RetainedPlan } from "./retained";
+import { draftTable, type Outcome, type TableDraft } from "./table";
+import type { NoFitAnswer } from "./placement-pass";
+import type { AnswerPool } from "./retained";
 import type { ExecutionSummary, FleetPlan, TablePlan, UnitView } from "./types";
-import { BoundedMap } from "@/lib/schema/bounded-map";
 import { IDLE_RANK, unitScore, type PlanUnit, type TableClassName } from "./units";
 import { skipVerdict, whyNot } from "./why-not";
 import type { WriteTurn } from "./write-turn";
@@ -65,7 +61,7 @@ export function candidateKey(d: TableDraft): OrderKey {
 }
 
 /** A table's key as listed (idle last; an infinite score sorts as Infinity). */
-function planKey(t: TablePlan): OrderKey {
+export function planKey(t: TablePlan): OrderKey {
   return {
     target: t.target,
     class_rank: t.class_rank,
@@ -163,8 +159,7 @@ export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number):
     passed_over: d.blocked,
     execution: executionSummary(d.writeTurn),
     write_turn: d.writeTurn,
-    position: null,
-    eta: null,
+    line_kind: d.candidate?.kind ?? null,
     clock_skew: clockSkew(d.demand, d.derived.oldest_pending_ms, d.index, now),
     eligibility,
     policy,
@@ -196,8 +191,7 @@ export function copyTablePlan(t: TablePlan): TablePlan {
     passed_over: t.passed_over,
     execution: t.execution,
     write_turn: t.write_turn,
-    position: t.position,
-    eta: t.eta,
+    line_kind: t.line_kind,
     clock_skew: t.clock_skew,
     eligibility: t.eligibility,
     policy: t.policy,
@@ -241,139 +235,6 @@ export function planTable(
   return d;
 }
 
-/** Plan every table of one revision as of `now`. Pure and deterministic. */
-export function planFleet(fleet: PlannerFleet, now: number): FleetPlan {
-  return buildPlan(fleet, now, false).plan;
-}
-
-/**
- * `planFleet`, keeping what a re-plan needs (replan.ts `replanFleet`) beside the plan;
- * `retained` is null when the plan cannot be patched (a NaN score or wait: the order is
- * then the comparator sort's, which depends on the input order).
- */
-export function buildPlan(
-  fleet: PlannerFleet,
-  now: number,
-  retain: boolean,
-): { plan: FleetPlan; retained: RetainedPlan | null } {
-  const limits: PlannerLimits = { ...DEFAULT_PLANNER_LIMITS, ...fleet.limits };
-  const index = indexFleet(fleet, now);
-  const policyFor = policyResolver(fleet.policies);
-  const counts = emptyCounts();
-  const byTarget = new Map<string, TablePlan>();
-  const drafts = retain ? new Map<string, TableDraft>() : null;
-  const scored: Scored[] = [];
-  const candidates: TableDraft[] = [];
-  /** tables without a candidate, and merge scores not offered as a candidate (sorted apart) */
-  const others: TablePlan[] = [];
-  const otherScored: Scored[] = [];
-  let withPending = 0;
-  const turns = fleet.turns ?? (fleet.history ? turnHistoryFromTasks(fleet.history, now) : undefined);
-  let skewed = 0;
-  const eligibleNoFence = admissionEligibility({ kind: "merge_wal", target: "" }, toTargetFence(undefined, false));
-  // thresholds of the last policy seen (13k tables usually share the fleet default)
-  let lastPolicy: EffectivePolicyResult | null = null;
-  let lastThresholds: MergeThresholds = DEFAULT_MERGE_THRESHOLDS;
-  // One pass: draft, plan row (a candidate's verdict comes from placement below), counts.
-  for (const [target, demand] of fleet.tables) {
-    const policy = policyFor(target);
-    if (policy !== lastPolicy) {
-      lastPolicy = policy;
-      lastThresholds = mergeThresholds(policy.effective);
-    }
-    const d = planTable(
-      target,
-      demand,
-      fleet,
-      { limits, index, policy, turns, eligibleNoFence, thresholds: lastThresholds },
-      now,
-    );
-    const plan = d.plan!;
-    if (plan.clock_skew !== null) skewed++;
-    byTarget.set(target, plan);
-    drafts?.set(target, d);
-    addCounts(counts, plan, 1);
-    if (plan.pending_generations > 0) withPending++;
-    if (d.candidate !== null) candidates.push(d);
-    else others.push(plan);
-    if (d.scored !== null) {
-      scored.push(d.scored);
-      if (d.candidate === null || d.candidate.kind !== "merge_wal") otherScored.push(d.scored);
-    }
-  }
-  const ordered = sortByPlannerKey(candidates, candidateKey);
-  // Shadow rows are replaced wholesale every pass (§6.2 step 3): they hold no capacity here.
-  const heartbeats = [...fleet.heartbeats].map(([id, heartbeat]) => ({ id, heartbeat }));
-  const rows = foldHeadroom(heartbeats, fleet.assignments, { countShadow: false });
-  const baseRows = retain ? rows.map(cloneRow) : [];
-  const pool: AnswerPool = new BoundedMap({ evict: "least-recently-set", maxEntries: MAX_POOLED_ANSWERS });
-  const pass = new PlacementPass(
-    rows,
-    new Map(index.recentPlacements),
-    limits,
-    retain ? { intern: (a) => internAnswer(pool, a) } : {},
-  );
-  for (let i = 0; i < ordered.length; i++) decide(ordered[i].plan!, pass.next(ordered[i]));
-  const completions = recentCompletions(fleet.history ?? [], now);
-  placeInLine(ordered, completions);
-
-  // Planner order without re-sorting the candidates: a table with a candidate is listed by
-  // that unit's key (and a merge candidate has its Scored's key), so each full order is the
-  // sorted candidates merged with the rest, sorted apart.
-  const candidatePlans: TablePlan[] = new Array(ordered.length);
-  const mergeOrdered: Scored[] = [];
-  for (let i = 0; i < ordered.length; i++) {
-    const d = ordered[i];
-    candidatePlans[i] = d.plan!;
-    if (d.candidate!.kind === "merge_wal") mergeOrdered.push(d.scored!);
-  }
-  const tables = mergeSorted(candidatePlans, sortByPlannerKey(others, planKey), comparePlans);
-  const plan: FleetPlan = {
-    now_ms: now,
-    tables,
-    byTarget,
-    total_tables: tables.length,
-    tables_with_pending: withPending,
-    clock_skew_tables: skewed,
-    counts,
-    placements: pass.placements,
-    rows,
-    scored,
-    merge_order: mergeSorted(mergeOrdered, sortPlannerOrder(otherScored), compareScored),
-  };
-  if (drafts === null || tables.some(hasNaNKey) || scored.some((s) => hasNaN(s.class_rank, s.wait_ms, s.score)))
-    return { plan, retained: null };
-  const fleetWide = {
-    limits,
-    index,
-    policyFor,
-    turns,
-    completions,
-    eligibleNoFence,
-    baseRows,
-    cycle: pass.cycle,
-    pool,
-  };
-  return {
-    plan,
-    retained: {
-      fleet,
-      now,
-      fleetWide,
-      drafts: new Drafts(drafts),
-      ordered,
-      kindCounts: countByKind(ordered),
-      scoredAt: null,
-    },
-  };
-}
-
-/** Sets a candidate row's verdict (a fresh row: `tablePlan` left it undecided). */
-function decide(plan: TablePlan, outcome: Outcome): void {
-  plan.verdict = outcome.verdict;
-  plan.why_not = outcome.whyNot;
-}
-
 /** Adds (`sign` 1) or removes (−1) a row from the fleet counts. */
 export function addCounts(counts: FleetPlan["counts"], plan: TablePlan, sign: 1 | -1): void {
   counts.by_class[plan.class as TableClassName] += sign;
@@ -388,7 +249,7 @@ export function internAnswer(pool: AnswerPool, answer: NoFitAnswer): NoFitAnswer
   pool.set(key, answer); // full: the oldest answer goes (a later equal one is a new object, never a wrong one)
   return answer;
 }
-const MAX_POOLED_ANSWERS = 256;
+export const MAX_POOLED_ANSWERS = 256;
 
 export function hasNaN(rank: number, wait: number | null, score: number): boolean {
   return Number.isNaN(rank === 1 ? wait : score);

@@ -8,7 +8,7 @@ import {
   previewEffect,
   previewPolicy,
 } from "./preview";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import { NOW, demand, fleet } from "./__fixtures__/fleet";
 
 describe("policy preview", () => {

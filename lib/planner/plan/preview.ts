@@ -5,7 +5,7 @@
 // Writes nothing; pure.
 import { DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import type { PlannerFleet } from "./input";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import type { FleetPlan, TablePlan } from "./types";
 
 export interface PreviewSide {

@@ -3,7 +3,7 @@
 // differ from the previous plan, writing rows copy-on-write.
 import { cloneRow, type HeadroomRow } from "../headroom";
 import { compareDrafts, copyTablePlan, internAnswer } from "./plan-fleet";
-import { etaOf, PlacementPass } from "./placement-pass";
+import { PlacementPass } from "./placement-pass";
 import type { FleetWide, RetainedPlan } from "./retained";
 import { lowerBound } from "./sorted-patch";
 import type { Outcome, TableDraft } from "./table";
@@ -51,22 +51,6 @@ export function changedKeys(change: CandidateChange): TableDraft[] {
   return [...change.removed, ...change.inserted].sort(compareDrafts);
 }
 
-/** Candidates per kind after the change. */
-export function countsAfter(counts: ReadonlyMap<string, number>, change: CandidateChange): Map<string, number> {
-  const out = new Map(counts);
-  for (const d of change.removed) out.set(d.candidate!.kind, out.get(d.candidate!.kind)! - 1);
-  for (const d of change.inserted) out.set(d.candidate!.kind, (out.get(d.candidate!.kind) ?? 0) + 1);
-  return out;
-}
-
-/** Kinds whose candidate count changed (every candidate of such a kind moves in line). */
-export function netChangedKinds(change: CandidateChange): Set<string> {
-  const net = new Map<string, number>();
-  for (const d of change.removed) net.set(d.candidate!.kind, (net.get(d.candidate!.kind) ?? 0) - 1);
-  for (const d of change.inserted) net.set(d.candidate!.kind, (net.get(d.candidate!.kind) ?? 0) + 1);
-  return new Set([...net].filter(([, n]) => n !== 0).map(([kind]) => kind));
-}
-
 /** Same capacity change: the state after a placement depends only on these. */
 function sameEffect(a: PlannedPlacement, b: PlannedPlacement | undefined): boolean {
   return b !== undefined && a.executor === b.executor && a.kind === b.kind && a.reserved_bytes === b.reserved_bytes;
@@ -75,8 +59,6 @@ function sameEffect(a: PlannedPlacement, b: PlannedPlacement | undefined): boole
 export interface Placed {
   placements: PlannedPlacement[];
   rows: HeadroomRow[];
-  /** from this index of the order on, placements and verdicts are the previous plan's */
-  inStepFrom: number;
 }
 
 /**
@@ -98,7 +80,7 @@ export function rerunPlacement(
   keys: readonly TableDraft[],
   rows: RowsDraft,
 ): Placed {
-  if (keys.length === 0) return { placements: prev.placements, rows: prev.rows, inStepFrom: 0 };
+  if (keys.length === 0) return { placements: prev.placements, rows: prev.rows };
   const oldPlacements = prev.placements;
   // the previous plan's placements by the (previous) draft that made them, in planner order
   const placedBy = oldPlacements.map((p) => state.drafts.get(p.target)!);
@@ -121,8 +103,7 @@ export function rerunPlacement(
     const made = pass.placements.length;
     if (!change.inserted.has(d) && matched === made && before === made) {
       // in step with the previous plan: nothing differs before the next changed key
-      if (k === keys.length)
-        return { placements: pass.placements.concat(oldPlacements.slice(made)), rows: prev.rows, inStepFrom: i };
+      if (k === keys.length) return { placements: pass.placements.concat(oldPlacements.slice(made)), rows: prev.rows };
       const key = keys[k];
       while (
         pass.placements.length < oldPlacements.length &&
@@ -140,7 +121,7 @@ export function rerunPlacement(
     decide(rows, d.target, outcome);
     i++;
   }
-  return { placements: pass.placements, rows: pass.rows, inStepFrom: ordered.length };
+  return { placements: pass.placements, rows: pass.rows };
 }
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -173,87 +154,4 @@ function decide(rows: RowsDraft, target: string, outcome: Outcome): void {
   }
   row.verdict = outcome.verdict;
   row.why_not = outcome.whyNot;
-}
-
-export interface Lineup {
-  /** the first changed key, and where it sits in the new order (ordered.length: no candidate changed) */
-  firstKey: TableDraft;
-  from: number;
-  /** past the last changed key and in step with the previous placements */
-  settledFrom: number;
-  kindCounts: ReadonlyMap<string, number>;
-  /** kinds whose count changed: all their candidates move in line */
-  netChanged: ReadonlySet<string>;
-}
-
-/**
- * Place in line and ETA (placement-pass.ts `placeInLine`) where they can move: from the
- * first changed key on; before it and once the changes and placements are behind, only
- * for kinds whose count changed. A row is copied only when its rank, count or units waiting ahead
- * differ from the previous plan's.
- */
-export function relineup(
-  prev: FleetPlan,
-  state: RetainedPlan,
-  wide: FleetWide,
-  ordered: readonly TableDraft[],
-  rows: RowsDraft,
-  lineup: Lineup,
-): void {
-  const { from, settledFrom, kindCounts, netChanged } = lineup;
-  const seen = new Map<string, { rank: number; placed: number; placedBefore: number }>();
-  const counter = (kind: string) => {
-    let c = seen.get(kind);
-    if (!c) seen.set(kind, (c = { rank: 0, placed: 0, placedBefore: 0 }));
-    return c;
-  };
-  for (let i = 0; i < from && i < ordered.length; i++) {
-    const d = ordered[i];
-    const kind = d.candidate!.kind;
-    const rank = ++counter(kind).rank;
-    // before the first change only the count of a kind can move
-    if (netChanged.has(kind)) rows.own(d.target).position = { kind, rank, of: kindCounts.get(kind)! };
-  }
-  const oldPlacements = prev.placements;
-  const placedBy = (m: number) => state.drafts.get(oldPlacements[m].target)!;
-  let before = 0;
-  // before the first changed key the plans agree: those placements count for both
-  while (before < oldPlacements.length && compareDrafts(placedBy(before), lineup.firstKey) < 0) {
-    const c = counter(oldPlacements[before].kind);
-    c.placed++;
-    c.placedBefore++;
-    before++;
-  }
-  for (let i = from; i < ordered.length; i++) {
-    const d = ordered[i];
-    const kind = d.candidate!.kind;
-    if (i >= settledFrom && !netChanged.has(kind)) {
-      if (netChanged.size === 0) break;
-      continue;
-    }
-    const s = counter(kind);
-    s.rank++;
-    // previous placements before d, by kind (an unchanged draft keeps its key)
-    while (before < oldPlacements.length && compareDrafts(placedBy(before), d) < 0)
-      counter(oldPlacements[before++].kind).placedBefore++;
-    const mine = rows.changed.get(d.target);
-    let row = mine ?? rows.previous.get(d.target)!;
-    const placed = row.verdict.state === "would_place";
-    const waiting = s.rank - 1 - s.placed;
-    const done = wide.completions.get(kind) ?? 0;
-    const of = kindCounts.get(kind)!;
-    if (mine === undefined) {
-      // same verdict as before (else the row was copied): the ETA moves only with the wait
-      const pos = row.position!;
-      const sameEta = placed || done === 0 || pos.rank - 1 - s.placedBefore === waiting;
-      if (pos.rank === s.rank && pos.of === of && sameEta) {
-        if (placed) s.placed++;
-        continue;
-      }
-      row = rows.copy(d.target, row);
-    }
-    row.position = { kind, rank: s.rank, of };
-    row.eta = etaOf(kind, placed, waiting, done);
-    if (placed) s.placed++;
-  }
 }

@@ -10,9 +10,9 @@ import { LayeredMapWriter } from "../layered-map";
 import type { Scored } from "../score";
 import { changedTargets, sameFleetWide, type TableChanges } from "./fleet-diff";
 import type { PlannerFleet } from "./input";
+import { buildPlan, planSteps, type Built } from "./full-plan";
 import {
   addCounts,
-  buildPlan,
   compareDrafts,
   comparePlans,
   compareScored,
@@ -23,16 +23,9 @@ import {
 } from "./plan-fleet";
 import type { DraftsEdit } from "./drafts";
 import type { FleetWide, RetainedPlan } from "./retained";
-import {
-  changedKeys,
-  countsAfter,
-  netChangedKinds,
-  relineup,
-  rerunPlacement,
-  RowsDraft,
-  type CandidateChange,
-} from "./replan-placement";
-import { lowerBound, patchSorted } from "./sorted-patch";
+import { Line } from "./line";
+import { changedKeys, rerunPlacement, RowsDraft, type CandidateChange } from "./replan-placement";
+import { patchSorted } from "./sorted-patch";
 import type { TableDraft } from "./table";
 import type { FleetPlan, TablePlan } from "./types";
 
@@ -48,9 +41,20 @@ const MAX_CHANGED_SHARE = 1 / 8;
 
 /** `planFleet`, remembering what `replanFleet` needs to patch the result later. */
 export function planFleetRetained(fleet: PlannerFleet, now: number): FleetPlan {
-  const { plan, retained: kept } = buildPlan(fleet, now, true);
+  return remembered(buildPlan(fleet, now, true));
+}
+
+function remembered({ plan, retained: kept }: Built): FleetPlan {
   if (kept) retained.set(plan, kept);
   return plan;
+}
+
+/**
+ * `planFleetRetained` in steps (full-plan.ts `planSteps`): each `next()` plans a slice; the
+ * last returns the plan, the same as `planFleetRetained(fleet, now)`.
+ */
+export function* planFleetInSteps(fleet: PlannerFleet, now: number): Generator<void, FleetPlan> {
+  return remembered(yield* planSteps(fleet, now, true));
 }
 
 /**
@@ -141,18 +145,6 @@ function patchPlan(
   const change: CandidateChange = { removed: removedCandidates, inserted: new Set(insertedCandidates) };
   const keys = changedKeys(change);
   const placed = rerunPlacement(prev, state, wide, ordered, change, keys, rows);
-  const kindCounts = countsAfter(state.kindCounts, change);
-  const from = keys.length === 0 ? ordered.length : lowerBound(ordered, keys[0], compareDrafts);
-  const afterChanges =
-    keys.length === 0 ? ordered.length : lowerBound(ordered, keys[keys.length - 1], compareDrafts) + 1;
-  if (keys.length > 0)
-    relineup(prev, state, wide, ordered, rows, {
-      firstKey: keys[0],
-      from,
-      settledFrom: Math.max(afterChanges, placed.inStepFrom),
-      kindCounts,
-      netChanged: netChangedKinds(change),
-    });
 
   const tables = patchSorted(prev.tables, removedRows, insertedRows, comparePlans, rows.replaced);
   const listed = listedInFleetOrder(prev, state, next, changes, drafts, rows);
@@ -168,6 +160,8 @@ function patchPlan(
     rows: placed.rows,
     scored: listed.scored,
     merge_order: patchSorted(prev.merge_order, removedScored, insertedScored, compareScored),
+    // no candidate changed: the placements, and so the line, are the previous plan's
+    line: keys.length === 0 ? prev.line : new Line(ordered, placed.placements, wide.completions),
   };
   const kept: RetainedPlan = {
     fleet: next,
@@ -175,7 +169,6 @@ function patchPlan(
     fleetWide: wide,
     drafts: drafts.done(),
     ordered,
-    kindCounts,
     scoredAt: listed.scoredAt,
   };
   return { plan, retained: kept };

@@ -38,8 +38,6 @@ export interface RetainedPlan {
   drafts: Drafts;
   /** drafts with a candidate, in planner order */
   ordered: readonly TableDraft[];
-  /** candidates per unit kind (`position.of`) */
-  kindCounts: ReadonlyMap<string, number>;
   /** where each target's merge score sits in the plan's `scored`, once a patch needed it */
   scoredAt: ReadonlyMap<string, number> | null;
 }

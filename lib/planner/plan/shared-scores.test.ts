@@ -4,7 +4,7 @@ import type { TableDemand } from "@/lib/schema/demand";
 import { comparePlannerOrder, mergeSorted, sortByPlannerKey, sortPlannerOrder, type OrderKey } from "../order";
 import { scoreTables } from "../score";
 import { shadowPass } from "../shadow";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import { mergeThresholds } from "./table";
 import { NOW, GiB, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 

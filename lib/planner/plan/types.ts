@@ -90,8 +90,8 @@ export interface TablePlan {
   passed_over: WhyNot[];
   execution: ExecutionSummary | null;
   write_turn: WriteTurn | null;
-  position: QueuePosition | null;
-  eta: Eta | null;
+  /** the kind of unit it waits in line for (its candidate's); its place and ETA are the plan's `line` */
+  line_kind: string | null;
   clock_skew: ClockSkew | null;
   /** legacy admission of a MergeWal write claim now (§5.6a) */
   eligibility: Eligibility;
@@ -134,4 +134,16 @@ export interface FleetPlan {
   scored: Scored[];
   /** `scored` in planner order (= `sortPlannerOrder(scored)`): pass it to `shadowPass` as `ordered`. */
   merge_order: Scored[];
+  /** each candidate's place in line and ETA */
+  line: PlanLine;
+}
+
+/** Each candidate's place in line among the candidates of its kind, and its ETA (./line.ts). */
+export interface PlanLine {
+  /** null when the table is not a candidate */
+  positionOf(target: string): QueuePosition | null;
+  /** null when the table is not a candidate, or nothing finished in the last hour to go on */
+  etaOf(target: string): Eta | null;
+  /** candidates per kind (the `of` of every place in line of that kind); never mutated */
+  sizes(): Readonly<Record<string, number>>;
 }

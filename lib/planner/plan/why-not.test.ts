@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import { NOW, GiB, assignment, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 import type { PlannerFleet } from "./input";
 import type { TablePlan } from "./types";

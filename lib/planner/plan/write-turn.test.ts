@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Execution } from "@/lib/schema/executions";
 import { shadowPass } from "../shadow";
 import type { PlannerFence } from "./input";
-import { planFleet } from "./plan-fleet";
+import { planFleet } from "./full-plan";
 import { progressState, writeTurnOf } from "./write-turn";
 import { NOW, demand, fleet } from "./__fixtures__/fleet";
 
@@ -64,8 +64,8 @@ describe("write turn", () => {
       progress: "advancing",
       sequence: 12,
     });
-    expect(t.position).toBeNull();
-    expect(t.eta).toBeNull();
+    // not a candidate: not in line
+    expect(t.line_kind).toBeNull();
   });
 
   it("not seen to advance: unknown (held) until the idle timeout, then write_turn_stalled, not retryable", () => {

@@ -132,12 +132,17 @@ export const demandPatchSchema = z.tuple([
 ]);
 export type DemandPatch = z.infer<typeof demandPatchSchema>;
 
+/** `[from, to, by]`: the rank in line of each row at `from`…`to` (inclusive) moves by `by`. */
+export const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
+
 /**
  * `?since=<listing>`: the whole listing (every page) as changes to the one named. The new
  * listing is the old one without `removed` and without the targets in `rows`, in its order,
  * with each of `rows` put at its index `at` (ascending); then each of `patches` sets the
- * wait, score and place in line (rank, of) of the row at its index. `changes: null` when
- * the old listing is no longer known here: read the listing again.
+ * wait, score and place in line (rank, of) of the row at its index, each of `shifts` moves
+ * the rank of the rows in its range, and every row in line takes its kind's count in
+ * `lines` as its `of`. `changes: null` when the old listing is no longer known here: read
+ * the listing again.
  */
 export const demandChanges = demandList.omit({ tables: true, next_cursor: true }).extend({
   changes: z
@@ -145,6 +150,9 @@ export const demandChanges = demandList.omit({ tables: true, next_cursor: true }
       since: z.string(),
       rows: z.array(z.object({ at: z.number().int(), table: tableSummarySchema })),
       patches: z.array(demandPatchSchema),
+      shifts: z.array(demandShiftSchema),
+      /** candidates per head-unit kind: the `position.of` of every row in line of that kind */
+      lines: z.record(z.string(), z.number().int()),
       removed: z.array(z.string()),
     })
     .nullable(),

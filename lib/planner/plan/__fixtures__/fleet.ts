@@ -4,6 +4,7 @@ import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { SealedTimes } from "@/lib/schema/sealed-times";
 import type { Heartbeat } from "@/lib/schema/executors";
 import type { PolicyDocument } from "@/lib/schema/policy";
+import type { TaskRecord } from "@/lib/schema/tasks";
 import type { PlannerFence, PlannerFleet } from "../input";
 
 export const NOW = 10_000_000_000;
@@ -85,4 +86,18 @@ export function fleet(spec: FleetSpec = {}, extra: Partial<PlannerFleet> = {}): 
     fences: new Map(Object.entries(spec.fences ?? {})),
     ...extra,
   };
+}
+
+/** `n` merge tasks of another table that finished in the last hour (so a waiting candidate has an ETA). */
+export function finishedMerges(n: number): TaskRecord[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `0192-${String(i).padStart(6, "0")}`,
+    kind: "merge_wal",
+    target: "elsewhere",
+    state: "done",
+    enqueued_at: NOW - 900_000,
+    started_at: NOW - 800_000 + i,
+    finished_at: NOW - 700_000 + i,
+    depends_on: [],
+  }));
 }

@@ -1,0 +1,64 @@
+// A plan's line (./line.ts) is the plain rule, whichever way the plan was made: walking the
+// rows in planner order, a row in line is the next of its kind (rank), its kind's count is
+// `of`, and its ETA counts the candidates of its kind ahead of it that the plan does not
+// place, against the kind's completions of the last hour. Checked over random fleets,
+// re-planned by patches and by the clock.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { Eta, FleetPlan, QueuePosition } from "./types";
+import { finishedMerges } from "./__fixtures__/fleet";
+import { replanEach, replanSteps } from "./__fixtures__/replans";
+
+const HOUR_MS = 3_600_000;
+
+/** The rule, written plainly from the rows. */
+function plainLine(plan: FleetPlan, completions: number) {
+  const of = new Map<string, number>();
+  for (const t of plan.tables) if (t.line_kind !== null) of.set(t.line_kind, (of.get(t.line_kind) ?? 0) + 1);
+  const seen = new Map<string, { rank: number; placed: number }>();
+  const out = new Map<string, { position: QueuePosition; eta: Eta | null }>();
+  for (const t of plan.tables) {
+    const kind = t.line_kind;
+    if (kind === null) continue;
+    const s = seen.get(kind) ?? { rank: 0, placed: 0 };
+    seen.set(kind, s);
+    s.rank++;
+    const placed = t.verdict.state === "would_place";
+    const waiting = s.rank - 1 - s.placed;
+    const done = kind === "merge_wal" ? completions : 0;
+    const units = (n: number, what: string) => `${n} ${kind} ${what}${n === 1 ? "" : "s"}`;
+    const eta = placed
+      ? { low_ms: 0, high_ms: 0, basis: "It would be placed now." }
+      : done === 0
+        ? null
+        : {
+            low_ms: Math.round((waiting * HOUR_MS) / done),
+            high_ms: Math.round(((waiting + 1) * HOUR_MS) / done),
+            basis: `${units(waiting, "unit")} waiting ahead of it; ${units(done, "task")} finished in the last hour.`,
+          };
+    out.set(t.target, { position: { kind, rank: s.rank, of: of.get(kind)! }, eta });
+    if (placed) s.placed++;
+  }
+  return out;
+}
+
+describe("the line", () => {
+  it("is the plain rule over the rows in planner order, for full and patched plans", () => {
+    fc.assert(
+      fc.property(replanSteps, fc.constantFrom(0, 1, 4), (steps, completions) => {
+        replanEach(steps, finishedMerges(completions), (plan) => {
+          const plain = plainLine(plan, completions);
+          const sizes: Record<string, number> = {};
+          for (const t of plan.tables) {
+            const want = plain.get(t.target);
+            expect(plan.line.positionOf(t.target), t.target).toEqual(want?.position ?? null);
+            expect(plan.line.etaOf(t.target), t.target).toEqual(want?.eta ?? null);
+            if (want) sizes[want.position.kind] = want.position.of;
+          }
+          expect(plan.line.sizes()).toEqual(sizes);
+        });
+      }),
+      { numRuns: 80 },
+    );
+  });
+});

@@ -31,7 +31,7 @@ let names = 0;
 const asSummaries = (of: number): RowCoder => ({
   id: {},
   encode: (t) => t as unknown as TableSummary,
-  rank: (t) => (t as unknown as TableSummary).position?.rank ?? 0,
+  ranks: (rows) => Int32Array.from(rows, (t) => (t as unknown as TableSummary).position?.rank ?? 0),
   lines: { merge_wal: of },
 });
 const summaries = (rows: Row[], of: number) => rows.map((r) => summary(r, of)) as unknown as TablePlan[];
@@ -223,13 +223,13 @@ describe("the listing of a patched plan", () => {
       wait_ms: t.wait_ms,
       score: t.score,
       verdict: t.verdict,
-      position: line.positionOf(t.target),
+      position: line.positionOf(t),
     }) as unknown as TableSummary;
   const KEPT = {};
   const coderOf = (plan: FleetPlan, id = KEPT): RowCoder => ({
     id,
     encode: (t) => (encoded++, summaryOf(t, plan.line)),
-    rank: (t) => plan.line.positionOf(t.target)?.rank ?? 0,
+    ranks: (rows) => plan.line.ranksAlong(rows),
     lines: plan.line.sizes(),
   });
   const lent = async () =>

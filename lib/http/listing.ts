@@ -108,8 +108,8 @@ export interface RowCoder {
   id: object;
   /** the row as sent */
   encode(t: TablePlan): TableSummary;
-  /** `encode(t).position?.rank ?? 0`, without encoding the row */
-  rank(t: TablePlan): number;
+  /** `encode(t).position?.rank ?? 0` of each row, without encoding them */
+  ranks(rows: readonly TablePlan[]): Int32Array;
   /** the count in line of each kind: `encode(t).position.of` of every row in line of that kind */
   lines: Record<string, number>;
 }
@@ -208,7 +208,6 @@ export function digestOf(
     const order = new Array<string>(n);
     const hashes = new Array<string>(n);
     const moving = new Array<string>(n);
-    const ranks = new Int32Array(n);
     const cells = new Array<RowDigest>(n);
     const counts = { lent: 0, hashed: 0 };
     let shift = 0; // where the last row found in `like` sat, relative to its place here
@@ -230,10 +229,9 @@ export function digestOf(
       order[i] = t.target;
       hashes[i] = row.hash;
       moving[i] = row.moving;
-      ranks[i] = coder.rank(t);
       cells[i] = row;
     }
-    d = { fingerprint, order, hashes, moving, ranks, lines: coder.lines, cells };
+    d = { fingerprint, order, hashes, moving, ranks: coder.ranks(rows), lines: coder.lines, cells };
     if (counts.lent > 0) metrics().listingRowHashes.inc({ source: "lent" }, counts.lent);
     if (counts.hashed > 0) metrics().listingRowHashes.inc({ source: "hashed" }, counts.hashed);
   }

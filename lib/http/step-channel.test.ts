@@ -26,7 +26,12 @@ const summary = (r: Row) =>
 let runs = 0;
 
 /** The rows are summaries already, none in line (a new id: nothing kept). */
-const summaries: RowCoder = { id: {}, encode: (t) => t as unknown as TableSummary, rank: () => 0, lines: {} };
+const summaries: RowCoder = {
+  id: {},
+  encode: (t) => t as unknown as TableSummary,
+  ranks: (rows) => new Int32Array(rows.length),
+  lines: {},
+};
 
 /** One plan's listing: named, its digest kept (as the server keeps it when a listing is served or compared). */
 function listingOf(name: string, rows: Row[]): DemandList {

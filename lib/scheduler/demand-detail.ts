@@ -213,7 +213,7 @@ function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
         effective: t.policy.effective as unknown as Record<string, unknown>,
         sources: t.policy.sources as unknown as Record<string, unknown>,
       },
-      eta: t.line_kind === null ? null : plan.line.etaOf(target),
+      eta: t.line_kind === null ? null : plan.line.etaOf(t),
       clock_skew: t.clock_skew,
       headroom: HEADROOM_EXCLUDING_SHADOW,
       executor_agreement: agreementOf(t, planned),

@@ -41,7 +41,7 @@ export function tableSummary(t: TablePlan, line: PlanLine): TableSummary {
     backlog_class: t.backlog_class,
     verdict: t.verdict,
     execution: t.execution,
-    position: t.line_kind === null ? null : line.positionOf(t.target),
+    position: t.line_kind === null ? null : line.positionOf(t),
     clock_skew_ms: t.clock_skew?.ahead_ms ?? null,
   };
 }
@@ -61,7 +61,7 @@ export function listingCoder(plan: FleetPlan): RowCoder {
   return {
     id: SUMMARY_ROWS,
     encode: summaryOf(plan),
-    rank: (t) => (t.line_kind === null ? 0 : (line.positionOf(t.target)?.rank ?? 0)),
+    ranks: (rows) => line.ranksAlong(rows),
     lines: line.sizes(),
   };
 }
@@ -94,7 +94,7 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?
       targetHas(t.target, needle) &&
       (!q.verdict || t.verdict.state === q.verdict),
   );
-  return sortTables(rows, q.sort, direction, line && ((t) => line.positionOf(t.target)?.rank ?? null));
+  return sortTables(rows, q.sort, direction, line && ((t) => line.positionOf(t)?.rank ?? null));
 }
 
 /**

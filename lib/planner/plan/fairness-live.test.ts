@@ -169,7 +169,10 @@ describe("place in line and ETA", () => {
 
   it("ranks candidates of one kind in planner order; ETA from the units waiting ahead and completions in the last hour", () => {
     const plan = planFleet(fleet({ tables, heartbeats: oneSlot }, { history: done(4, 60_000) }), NOW);
-    const at = (t: string) => ({ position: plan.line.positionOf(t), eta: plan.line.etaOf(t) });
+    const at = (t: string) => {
+      const row = plan.byTarget.get(t)!;
+      return { position: plan.line.positionOf(row), eta: plan.line.etaOf(row) };
+    };
     expect([at("a").position, at("b").position, at("c").position, at("tail").position]).toEqual([
       { kind: "merge_wal", rank: 1, of: 3 },
       { kind: "merge_wal", rank: 2, of: 3 },
@@ -192,8 +195,9 @@ describe("place in line and ETA", () => {
   it("no completion in the last hour (or only in the future): ETA unknown", () => {
     for (const history of [[], done(4, 3_600_000), done(2, -120_000)]) {
       const plan = planFleet(fleet({ tables, heartbeats: oneSlot }, { history }), NOW);
-      expect(plan.line.etaOf("b")).toBeNull();
-      expect(plan.line.positionOf("b")).toEqual({ kind: "merge_wal", rank: 2, of: 3 });
+      const b = plan.byTarget.get("b")!;
+      expect(plan.line.etaOf(b)).toBeNull();
+      expect(plan.line.positionOf(b)).toEqual({ kind: "merge_wal", rank: 2, of: 3 });
     }
   });
 });

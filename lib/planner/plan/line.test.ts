@@ -5,7 +5,7 @@
 // re-planned by patches and by the clock.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Eta, FleetPlan, QueuePosition } from "./types";
+import type { Eta, FleetPlan, QueuePosition, TablePlan } from "./types";
 import { finishedMerges } from "./__fixtures__/fleet";
 import { replanEach, replanSteps } from "./__fixtures__/replans";
 
@@ -46,16 +46,31 @@ describe("the line", () => {
   it("is the plain rule over the rows in planner order, for full and patched plans", () => {
     fc.assert(
       fc.property(replanSteps, fc.constantFrom(0, 1, 4), (steps, completions) => {
+        let previous: FleetPlan | null = null;
         replanEach(steps, finishedMerges(completions), (plan) => {
           const plain = plainLine(plan, completions);
           const sizes: Record<string, number> = {};
           for (const t of plan.tables) {
             const want = plain.get(t.target);
-            expect(plan.line.positionOf(t.target), t.target).toEqual(want?.position ?? null);
-            expect(plan.line.etaOf(t.target), t.target).toEqual(want?.eta ?? null);
+            expect(plan.line.positionOf(t), t.target).toEqual(want?.position ?? null);
+            expect(plan.line.etaOf(t), t.target).toEqual(want?.eta ?? null);
             if (want) sizes[want.position.kind] = want.position.of;
+            // the previous plan's row of the table (another key): still this plan's place
+            const before = previous?.byTarget.get(t.target);
+            if (before && before.line_kind !== null && t.line_kind !== null)
+              expect(plan.line.positionOf(before), t.target).toEqual(want?.position ?? null);
           }
           expect(plan.line.sizes()).toEqual(sizes);
+          // ranks along rows in planner order, in another order, and a filtered few
+          const rank = (t: TablePlan) => plain.get(t.target)?.position.rank ?? 0;
+          for (const rows of [
+            plan.tables,
+            plan.tables.slice().reverse(),
+            plan.tables.slice().sort((a, b) => (a.target < b.target ? -1 : 1)),
+            plan.tables.filter((_, i) => i % 3 === 1),
+          ])
+            expect([...plan.line.ranksAlong(rows)]).toEqual(rows.map(rank));
+          previous = plan;
         });
       }),
       { numRuns: 80 },

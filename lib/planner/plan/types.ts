@@ -140,10 +140,12 @@ export interface FleetPlan {
 
 /** Each candidate's place in line among the candidates of its kind, and its ETA (./line.ts). */
 export interface PlanLine {
-  /** null when the table is not a candidate */
-  positionOf(target: string): QueuePosition | null;
+  /** a row's (of this plan) place; null when the table is not a candidate */
+  positionOf(t: TablePlan): QueuePosition | null;
   /** null when the table is not a candidate, or nothing finished in the last hour to go on */
-  etaOf(target: string): Eta | null;
+  etaOf(t: TablePlan): Eta | null;
+  /** each row's rank in line (0: not a candidate); fastest for rows in planner order */
+  ranksAlong(rows: readonly TablePlan[]): Int32Array;
   /** candidates per kind (the `of` of every place in line of that kind); never mutated */
   sizes(): Readonly<Record<string, number>>;
 }

@@ -45,8 +45,13 @@ export const MIN_REPLAN_MS = 1000;
 export const REPLAN_FACTOR = 2.5;
 /** A patch for a content change starts no sooner than this many times the last patch's duration after it (at most half the CPU). */
 export const PATCH_FACTOR = 1;
-/** A live plan older than this is not served while a newer one is made: the request waits for it. */
-export const MAX_STALE_MS = 5000;
+/**
+ * A live plan older than this is not served while a newer one is made: the request waits for
+ * it. Twice the clock's step: while the clock runs (live requests come), the next plan is
+ * made before the current one is this old, however long its slices take under load; a
+ * console that was idle waits once.
+ */
+export const MAX_STALE_MS = 2 * SAME_CONTENT_REUSE_MS;
 /** The clock keeps the live plan moving on (off the request path) while live requests came within this. */
 const CLOCK_IDLE_MS = 2 * SAME_CONTENT_REUSE_MS;
 
@@ -197,15 +202,19 @@ function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
 }
 
 /**
- * The clock's full re-plan, off the request path: once the live plan's `now` is
- * SAME_CONTENT_REUSE_MS old (and the rate bound allows), the next plan is made by a timer,
- * so a request finds it finished instead of waiting for it. It runs while live requests
- * come (CLOCK_IDLE_MS); an idle console plans nothing, and its next request starts again.
+ * The clock's full re-plan, off the request path and ahead of need: the next plan is started
+ * by a timer as long before the live plan's `now` is SAME_CONTENT_REUSE_MS old as the last
+ * full plan took from start to finish (its slices share the thread with requests), so it is
+ * finished about then, and a request finds it made instead of waiting for it (as the rate
+ * bound allows). It runs while live requests come (CLOCK_IDLE_MS); an idle console plans
+ * nothing, and its next request starts again.
  */
 function armClock(s: PlanState, live: LiveEntry): void {
   if (s.clock) clearTimeout(s.clock);
+  const { now } = live.entry.planned;
+  const took = live.doneMs - now; // this plan's own start to finish (its `now` is its start)
   const due = Math.max(
-    live.entry.planned.now + SAME_CONTENT_REUSE_MS,
+    now + SAME_CONTENT_REUSE_MS - took,
     live.doneMs + Math.max(MIN_REPLAN_MS, REPLAN_FACTOR * live.durationMs),
   );
   s.clock = setTimeout(

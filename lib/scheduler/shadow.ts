@@ -107,9 +107,12 @@ function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPla
 
 /** scheduler-model.md §6.2: the comparison reads `queue/` and `running/` only, never `merge-executions/`. */
 function missesBesideExecutions(view: FleetView, misses: readonly string[]): ShadowResponse["miss_beside_execution"] {
+  // a few executions run at a time; the misses can be most of the fleet
+  const unfinished = view.snapshot.mergeExecutions.filter(({ execution: e }) => UNFINISHED_PHASES.has(e.phase));
+  if (unfinished.length === 0) return [];
   const missed = new Set(misses);
-  return view.snapshot.mergeExecutions
-    .filter(({ target, execution: e }) => missed.has(target) && UNFINISHED_PHASES.has(e.phase))
+  return unfinished
+    .filter(({ target }) => missed.has(target))
     .map(({ target, execution: e }) => {
       const executor = e.instance || e.endpoint;
       return {

@@ -6,10 +6,19 @@ import { INCIDENT } from "./support/scenario";
 const OUTCOMES = ["discovery_miss", "queued_only", "running", "placement_gap", "phantom_task"] as const;
 
 test("shows outcome counts, what they mean, and each outcome's tables", async ({ page }) => {
-  const shadow = await api<ShadowResponse>("/api/v1/scheduler/shadow");
   await page.goto("/shadow");
-  for (const o of OUTCOMES)
-    await expect(page.getByTestId(`outcome-count-${o}`)).toHaveText(shadow.outcomes[o].toLocaleString("en-US"));
+  // the page and the API answer from the live plan; the clock's step (every 5 s) between the
+  // two reads can move a count by a table whose wait crossed a bound, so read the API again
+  // until it answers what the page shows
+  const counts = (s: ShadowResponse) => OUTCOMES.map((o) => s.outcomes[o].toLocaleString("en-US"));
+  const shown = () => Promise.all(OUTCOMES.map((o) => page.getByTestId(`outcome-count-${o}`).textContent()));
+  let shadow = await api<ShadowResponse>("/api/v1/scheduler/shadow");
+  await expect
+    .poll(async () => {
+      shadow = await api<ShadowResponse>("/api/v1/scheduler/shadow");
+      return (await shown()).join(" ") === counts(shadow).join(" ");
+    })
+    .toBe(true);
   await expect(page.getByTestId("disagreements")).toHaveText(
     String(shadow.outcomes.discovery_miss + shadow.outcomes.phantom_task),
   );

@@ -113,6 +113,9 @@ describe("restated checkpoints and a clock standing still, on a real etcd", () =
     sampler = await fleet.sampler({
       evalMs: 50,
       checkpointMs: 2500,
+      // no rollup: the scripted clock runs from 2 min ago, and a 10 min period closing in
+      // between (one run in five) rolled the deltas that share their span into one chunk
+      rollupMs: 1e15,
       evaluate: async () => {
         if (i >= EVALUATIONS) return null;
         // inside the stretch where the clock stands still, a flush between evaluations 16 and 17,

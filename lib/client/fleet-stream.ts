@@ -205,6 +205,10 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       return next;
     },
     enabled: ready && asking,
+    // a change-set keeps every row it does not change (lib/client/resources/demand.ts
+    // applyChanges), so comparing each event's 13,405 rows with the last ones again finds
+    // nothing new, and copied every changed row (all of them after the clock's step)
+    structuralSharing: false,
     refetchInterval: FLEET_CHANGES_MS,
     staleTime: FLEET_CHANGES_MS,
   });

@@ -23,8 +23,10 @@ export interface Digest {
   order: string[];
   /** base64 sha-1 of each row's JSON without its moving fields, by position */
   hashes: string[];
-  /** each row's wait and score (as one string), by position */
-  moving: string[];
+  /** each row's wait, by position */
+  waits: TableSummary["wait_ms"][];
+  /** each row's score, by position */
+  scores: TableSummary["score"][];
   /** each row's rank in line (0: not in line), by position */
   ranks: Int32Array;
   /** the count in line of each kind (every row in line of a kind has it as its `of`) */
@@ -33,15 +35,11 @@ export interface Digest {
   cells?: RowDigest[];
 }
 
-/** The fields that move with the clock and the line: wait_ms, score, position rank and of (lib/schema/api/demand.ts demandChanges). */
-export type MovingFields = [TableSummary["wait_ms"], TableSummary["score"], number | null, number | null];
-
-export function movingFields(t: TableSummary): MovingFields {
-  return [t.wait_ms, t.score, t.position?.rank ?? null, t.position?.of ?? null];
-}
-
-/** A row's wait and score as one string, equal exactly when they are (neither holds a "|"). */
-const motionOf = (t: TableSummary): string => `${t.wait_ms}|${t.score}`;
+/**
+ * One wait or score said alike by two rows: equal, or both NaN (what their text, and so the
+ * wire, tells apart; 0 and -0 both say "0").
+ */
+const sameMoving = (a: unknown, b: unknown): boolean => a === b || (a !== a && b !== b);
 
 /** The row with its moving fields blanked: two rows with one hash differ at most in those. */
 function steadyJson(t: TableSummary): string {
@@ -90,11 +88,9 @@ export function listingName(
   return `${state().boot}.${plan}.${fingerprint}`;
 }
 
-interface RowDigest {
+export interface RowDigest {
   hash: string;
-  /** its wait and score (motionOf) */
-  moving: string;
-  /** the row as encoded: a later plan's row of the same table that says the same beyond its moving fields takes this hash */
+  /** the row as encoded (its wait and score are the digest's; its place in line is the plan's it was first encoded for): a later plan's row of the same table that says the same beyond its moving fields takes this hash */
   summary: TableSummary;
 }
 
@@ -176,14 +172,48 @@ function rowDigest(
     const summary = coder.encode(t);
     const lent = like !== undefined && sameSteady(summary, like.summary);
     counts[lent ? "lent" : "hashed"]++;
-    d = {
-      hash: lent ? like.hash : createHash("sha1").update(steadyJson(summary)).digest("base64"),
-      moving: motionOf(summary),
-      summary,
-    };
+    d = { hash: lent ? like.hash : createHash("sha1").update(steadyJson(summary)).digest("base64"), summary };
     held.set(t, d);
   }
   return d;
+}
+
+function heldRows(coder: RowCoder): WeakMap<TablePlan, RowDigest> {
+  let held = rowDigests.get(coder.id);
+  if (!held) rowDigests.set(coder.id, (held = new WeakMap()));
+  return held;
+}
+
+function countRowHashes(counts: { lent: number; hashed: number }): void {
+  if (counts.lent > 0) metrics().listingRowHashes.inc({ source: "lent" }, counts.lent);
+  if (counts.hashed > 0) metrics().listingRowHashes.inc({ source: "hashed" }, counts.hashed);
+}
+
+/** Rows digested ahead between two yields of `digestRowsAhead`. */
+const AHEAD_ROWS = 256;
+
+/**
+ * Digests a new plan's rows before any listing of it is asked for (the clock's full plan, in
+ * slices before it goes live: lib/scheduler/demand-stream.ts), each lent the hash of
+ * `previous`'s row of its table when the two say the same but for their moving fields. The
+ * step that then lists the plan finds every row digested, instead of encoding and comparing
+ * ~13,000 rows in one turn of the thread. Yields every AHEAD_ROWS rows: the caller decides
+ * when to give the thread back.
+ */
+export function* digestRowsAhead(
+  rows: readonly TablePlan[],
+  coder: RowCoder,
+  previous: ReadonlyMap<string, TablePlan> | undefined,
+): Generator<void, void, void> {
+  const held = heldRows(coder);
+  const counts = { lent: 0, hashed: 0 };
+  for (let i = 0; i < rows.length; i++) {
+    const t = rows[i];
+    const was = previous?.get(t.target);
+    rowDigest(t, coder, held, was && held.get(was), counts);
+    if (i % AHEAD_ROWS === AHEAD_ROWS - 1) yield;
+  }
+  countRowHashes(counts);
 }
 
 /**
@@ -202,12 +232,12 @@ export function digestOf(
   const { digests } = state();
   let d = digests.get(name);
   if (!d) {
-    let held = rowDigests.get(coder.id);
-    if (!held) rowDigests.set(coder.id, (held = new WeakMap()));
+    const held = heldRows(coder);
     const n = rows.length;
     const order = new Array<string>(n);
     const hashes = new Array<string>(n);
-    const moving = new Array<string>(n);
+    const waits = new Array<TableSummary["wait_ms"]>(n);
+    const scores = new Array<TableSummary["score"]>(n);
     const cells = new Array<RowDigest>(n);
     const counts = { lent: 0, hashed: 0 };
     let shift = 0; // where the last row found in `like` sat, relative to its place here
@@ -228,12 +258,12 @@ export function digestOf(
       const row = rowDigest(t, coder, held, was, counts);
       order[i] = t.target;
       hashes[i] = row.hash;
-      moving[i] = row.moving;
+      waits[i] = row.summary.wait_ms;
+      scores[i] = row.summary.score;
       cells[i] = row;
     }
-    d = { fingerprint, order, hashes, moving, ranks: coder.ranks(rows), lines: coder.lines, cells };
-    if (counts.lent > 0) metrics().listingRowHashes.inc({ source: "lent" }, counts.lent);
-    if (counts.hashed > 0) metrics().listingRowHashes.inc({ source: "hashed" }, counts.hashed);
+    d = { fingerprint, order, hashes, waits, scores, ranks: coder.ranks(rows), lines: coder.lines, cells };
+    countRowHashes(counts);
   }
   digests.set(name, d); // kept or refreshed: the newest (knownDigest's read is not a use)
   return d;
@@ -331,7 +361,8 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
     if (keep[k] === 0) {
       sent.push(i);
       moved = true;
-    } else if (base.moving[old[k]] !== next.moving[i]) patched.push(i);
+    } else if (!sameMoving(base.waits[old[k]], next.waits[i]) || !sameMoving(base.scores[old[k]], next.scores[i]))
+      patched.push(i);
     else if (base.ranks[old[k]] !== next.ranks[i]) {
       const by = next.ranks[i] - base.ranks[old[k]];
       const run = shifted[shifted.length - 1];
@@ -344,11 +375,21 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
   return { sent, patched, shifted, removed };
 }
 
-/** What travels for `changes` of a listing of `rows` (lib/schema/api/demand.ts demandChanges, but `since`). */
+/**
+ * What travels for `changes` of a listing of `rows` (lib/schema/api/demand.ts demandChanges,
+ * but `since`). A patch is said from the digest: the row's wait and score as it was digested,
+ * its rank and its kind's count as `next`'s plan has them (what `coder.encode` says, without
+ * encoding the row again: the clock's step patches every row).
+ */
 export function changesOnWire(changes: ListingChanges, next: Digest, rows: readonly TablePlan[], coder: RowCoder) {
+  const patchOf = (at: number): DemandPatch => {
+    const { position } = next.cells?.[at]?.summary ?? coder.encode(rows[at]);
+    const line = !position ? null : { rank: next.ranks[at], of: next.lines[position.kind] ?? null };
+    return [at, next.waits[at], next.scores[at], line?.rank ?? null, line?.of ?? null];
+  };
   return {
     rows: changes.sent.map((at) => ({ at, table: coder.encode(rows[at]) })),
-    patches: changes.patched.map((at) => [at, ...movingFields(coder.encode(rows[at]))] as DemandPatch),
+    patches: changes.patched.map(patchOf),
     shifts: changes.shifted,
     lines: next.lines,
     removed: changes.removed,

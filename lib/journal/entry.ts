@@ -82,19 +82,38 @@ export function diffStates(before: ReadonlyMap<string, TableState>, after: Reado
   const changed = new Map<string, TableState>();
   for (const [target, state] of after) {
     const was = before.get(target);
-    if (!was || !sameState(was, state)) changed.set(target, state);
+    if (was !== state && (!was || !sameState(was, state))) changed.set(target, state);
   }
   const removed: string[] = [];
   for (const target of before.keys()) if (!after.has(target)) removed.push(target);
   return { changed, removed };
 }
 
-/** Every table's entry in a plan; `outcomes`: the §6.2 shadow outcome by target (null: the pass was not made). */
+/** A plan's entries, kept to make the next plan's from (planStates `before`). */
+export interface PlanStates {
+  plan: FleetPlan;
+  tables: ReadonlyMap<string, TableState>;
+}
+
+/**
+ * Every table's entry in a plan; `outcomes`: the §6.2 shadow outcome by target (null: the
+ * pass was not made). `before`: the entries of an earlier plan. A row that plan shares at
+ * the same `now` (a patch keeps every row it does not change, lib/planner/plan/replan.ts)
+ * with the same outcome keeps its entry, the very object (what tableState would make of it
+ * again), so the entries of a patched plan are made for what the patch changed, and
+ * diffStates passes the others by identity. Entries are never changed once made.
+ */
 export function planStates(
   plan: FleetPlan,
   outcomes: ReadonlyMap<string, OutcomeName> | null,
+  before?: PlanStates | null,
 ): Map<string, TableState> {
   const out = new Map<string, TableState>();
-  for (const t of plan.tables) out.set(t.target, tableState(t, outcomes?.get(t.target) ?? null, plan.now_ms));
+  const kept = before && before.plan.now_ms === plan.now_ms ? before : null;
+  for (const t of plan.tables) {
+    const outcome = outcomes?.get(t.target) ?? null;
+    const was = kept !== null && kept.plan.byTarget.get(t.target) === t ? kept.tables.get(t.target) : undefined;
+    out.set(t.target, was !== undefined && was.shadow_outcome === outcome ? was : tableState(t, outcome, plan.now_ms));
+  }
   return out;
 }

@@ -57,27 +57,31 @@ export function makeEntry(view: FleetView, now: number, base?: FleetPlan): { ent
 const SLICE_MS = 8;
 
 /**
- * A full plan of `view` at `now` (the clock's, or the first), made in slices with the event
- * loop's turn between them: the requests and the stream's steps that come meanwhile are
- * answered from the current plan instead of waiting behind this one. Its duration is the
- * time spent planning, not the time it took.
+ * Runs `steps` to their end, holding the thread no longer than SLICE_MS at a time: the event
+ * loop has its turn between slices. Its duration is the time spent running, not the time it took.
  */
-export async function makeEntryInSlices(view: FleetView, now: number): Promise<{ entry: Entry; durationMs: number }> {
-  const steps = planFleetInSteps(fleetOf(view), now);
+export async function inSlices<T>(steps: Iterator<unknown, T>): Promise<{ value: T; durationMs: number }> {
   let durationMs = 0;
   let slice = performance.now();
   for (;;) {
     const step = steps.next();
-    if (step.done) {
-      durationMs += performance.now() - slice;
-      metrics().plans.inc();
-      return { entry: entryOf(view, now, step.value), durationMs };
-    }
+    if (step.done) return { value: step.value, durationMs: durationMs + performance.now() - slice };
     if (performance.now() - slice < SLICE_MS) continue;
     durationMs += performance.now() - slice;
     await yieldToEventLoop();
     slice = performance.now();
   }
+}
+
+/**
+ * A full plan of `view` at `now` (the clock's, or the first), made in slices with the event
+ * loop's turn between them: the requests and the stream's steps that come meanwhile are
+ * answered from the current plan instead of waiting behind this one.
+ */
+export async function makeEntryInSlices(view: FleetView, now: number): Promise<{ entry: Entry; durationMs: number }> {
+  const { value: plan, durationMs } = await inSlices(planFleetInSteps(fleetOf(view), now));
+  metrics().plans.inc();
+  return { entry: entryOf(view, now, plan), durationMs };
 }
 
 /** scheduler-model.md §6.2 over an entry's plan: the master's merge-only shadow pass (made once per entry). */

@@ -17,6 +17,7 @@ import { liveCache, type FleetView } from "@/lib/live/cache";
 import {
   entryOf,
   fleetOf,
+  inSlices,
   keyOf,
   makeEntry,
   makeEntryInSlices,
@@ -65,7 +66,16 @@ interface LiveEntry {
   patchMs: number;
 }
 
+/**
+ * Work a new full plan gets before it goes live, in slices (the services above ask for it:
+ * lib/scheduler/demand-stream.ts digests the rows its open listings will send): given the
+ * plan and the live one it follows, the steps to run, or null for none.
+ */
+export type PlanPreparer = (next: Planned, previous: Planned | null) => Iterator<unknown> | null;
+
 interface PlanState {
+  /** by name: one per service (a module loaded again replaces its own) */
+  preparers: Map<string, PlanPreparer>;
   exact: BoundedMap<string, Entry>;
   live: LiveEntry | null;
   /** the one newer live plan being made */
@@ -88,6 +98,7 @@ interface PlanState {
 function state(): PlanState {
   return processWide("scheduler-console.plan-state", () => {
     const created: PlanState = {
+      preparers: new Map(),
       exact: new BoundedMap({ evict: "least-recently-set", maxEntries: EXACT_PLANS }),
       live: null,
       computing: null,
@@ -129,6 +140,11 @@ export function awaitLivePlan(key: string | null, timeoutMs: number): Promise<bo
   const s = state();
   if (s.live && s.live.entry.key !== key) return Promise.resolve(true);
   return s.waiters.wait(s.generation + 1, timeoutMs);
+}
+
+/** `prepare` runs on each new full live plan before it goes live (a preparer of the same name is replaced). */
+export function prepareFullPlans(name: string, prepare: PlanPreparer): void {
+  state().preparers.set(name, prepare);
 }
 
 /** The key a live answer's plan is held by (what `awaitLivePlan` compares). */
@@ -189,7 +205,13 @@ function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
     const latest = await liveCache()
       .current()
       .catch(() => view);
-    const { entry, durationMs } = await makeEntryInSlices(latest, Date.now());
+    const made = await makeEntryInSlices(latest, Date.now());
+    const { entry } = made;
+    let durationMs = made.durationMs;
+    for (const prepare of s.preparers.values()) {
+      const steps = prepare(entry.planned, s.live?.entry.planned ?? null);
+      if (steps) durationMs += (await inSlices(steps)).durationMs;
+    }
     const newer = s.live && s.live.entry.view.revision > latest.revision ? s.live.entry.view : null;
     const live: LiveEntry = { entry, doneMs: Date.now(), durationMs, patchedMs: 0, patchMs: 0 };
     setLive(s, live);

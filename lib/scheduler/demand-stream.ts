@@ -13,12 +13,12 @@ import "server-only";
 import type { DemandChanges, DemandQuery, DemandStreamQuery } from "@/lib/schema/api/demand";
 import { fleetView } from "@/lib/live/fleet-view";
 import { liveCache } from "@/lib/live/cache";
-import { awaitLivePlan, planFor, planKeyOf, type Planned } from "@/lib/live/plan";
-import { knownDigest, listingName } from "@/lib/http/listing";
+import { awaitLivePlan, planFor, planKeyOf, prepareFullPlans, type Planned } from "@/lib/live/plan";
+import { digestRowsAhead, knownDigest, listingName } from "@/lib/http/listing";
 import { processWide } from "@/lib/schema/process-wide";
 import { metrics } from "@/lib/metrics";
 import { StepChannel, type StepSource, type StepSubscriber } from "@/lib/http/step-channel";
-import { changesBody, listingFingerprint } from "./demand";
+import { changesBody, listingCoder, listingFingerprint } from "./demand";
 
 /** the longest the loop waits for a change before asking again (the clock moves every 5 s) */
 const STEP_WAIT_MS = 5000;
@@ -95,6 +95,18 @@ function sourceOf(c: Channel, planned: Planned): StepSource {
 }
 
 const subscribed = (st: StreamState) => [...st.channels.values()].reduce((n, c) => n + c.steps.subscribers.size, 0);
+
+/**
+ * While streams are open, the clock's full plan (every row made anew, every wait moved) has
+ * its rows digested in slices before it goes live: the step that then sends it finds them
+ * digested, instead of encoding and comparing ~13,000 rows in one turn of the thread while
+ * the changes that land meanwhile wait behind it.
+ */
+prepareFullPlans("demand-listings", (next, previous) =>
+  subscribed(streams()) > 0
+    ? digestRowsAhead(next.plan.tables, listingCoder(next.plan), previous?.plan.byTarget)
+    : null,
+);
 
 async function loop(st: StreamState): Promise<void> {
   st.running = true;

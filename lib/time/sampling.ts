@@ -5,12 +5,14 @@ import { SHADOW_OUTCOMES, type ShadowOutcome } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowSample } from "@/lib/schema/api/shadow";
 import { journalEnv, samplerEnv } from "@/lib/config/env";
 import { planStates, type TableState } from "@/lib/journal/entry";
+import type { FleetPlan } from "@/lib/planner/plan";
 import type { JournalEvaluation } from "@/lib/live/journal";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { liveCache } from "@/lib/live/cache";
 import { ShadowSampler } from "@/lib/time/sampler";
 import { canaryExtras } from "@/lib/takeover/canary-sample";
 import { shadowFor } from "@/lib/live/plan";
+import { yieldToEventLoop } from "@/lib/live/plan-entry";
 import { processWide } from "@/lib/schema/process-wide";
 import { snapshotInputs } from "@/lib/snapshot/inputs";
 
@@ -34,9 +36,10 @@ let lastJournalled = "";
 /**
  * The entries of the last plan entered: a newer revision that changed nothing the console
  * reads (its own journal and clock writes) is served the very plan at the same clock, so its
- * entries are these; at 8× the tables building and diffing them costs ~0.1 s.
+ * entries are these; at 8× the tables building and diffing them costs ~0.1 s. A patched plan's
+ * entries are made from them (planStates `before`).
  */
-let lastEntries: { plan: object; now: number; tables: Map<string, TableState> } | null = null;
+let lastEntries: { plan: FleetPlan; now: number; tables: Map<string, TableState> } | null = null;
 
 /**
  * The live plan's entries for the decision journal (console-api.md "The decision journal"),
@@ -50,15 +53,21 @@ export async function journalEvaluation(): Promise<JournalEvaluation | null> {
   const key = `${revision}:${now}`;
   if (key === lastJournalled) return null;
   lastJournalled = key;
+  // each pass over the fleet in its own turn of the event loop (the shadow pass, the entries,
+  // then the log's diff): at 100 events/s an evaluation a second is three short holds of the
+  // thread instead of one long one that the changes landing meanwhile wait behind
+  await yieldToEventLoop();
   let tables: Map<string, TableState>;
   if (lastEntries && lastEntries.plan === planned.plan && lastEntries.now === now) tables = lastEntries.tables;
   else {
     const outcomes = new Map<string, ShadowOutcome>();
     for (const outcome of SHADOW_OUTCOMES)
       for (const t of planned.comparison.targets[outcome]) outcomes.set(t, outcome);
-    tables = planStates(planned.plan, outcomes);
+    // the rows the last plan shares keep their entries: a patch's entries cost what it changed
+    tables = planStates(planned.plan, outcomes, lastEntries);
     lastEntries = { plan: planned.plan, now, tables };
   }
+  await yieldToEventLoop();
   // what the entries' inputs were (history's "what moved", lib/journal/inputs.ts), from the very view planned
   const inputs = snapshotInputs(planned.view.snapshot);
   return {

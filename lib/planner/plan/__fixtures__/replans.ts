@@ -30,6 +30,9 @@ export function replanEach(steps: readonly Step[], history: TaskRecord[], check:
     ["e1", heartbeat({ slots_total: { merge_wal: 1, compact: 1 } })],
     ["e2", heartbeat({ slots_total: { merge_wal: 2 } })],
   ]);
+  // the fleet-wide records stay the same objects between steps, as the live view's do: a
+  // step's plan is then patched from the last one (lib/planner/plan/fleet-diff.ts sameFleetWide)
+  const wide = fleet();
   let now = NOW;
   let plan: FleetPlan | null = null;
   for (const s of [{ edits: [], clockS: 0 }, ...steps]) {
@@ -40,7 +43,7 @@ export function replanEach(steps: readonly Step[], history: TaskRecord[], check:
         demand(e.pending, NOW - e.ageS * 1000, e.fragments > 0 ? { fragment_count: e.fragments } : {}),
       );
     now += s.clockS * 1000;
-    plan = replanFleet(plan, { ...fleet(), tables, heartbeats, history } as PlannerFleet, now);
+    plan = replanFleet(plan, { ...wide, tables, heartbeats, history } as PlannerFleet, now);
     check(plan);
   }
 }

@@ -4,6 +4,7 @@
 // read of the same plan; a pinned or paged query is a 400; steps are counted once, not per
 // stream.
 import http from "node:http";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { withChanges } from "@/lib/client/resources/demand";
@@ -27,17 +28,24 @@ interface Frame {
   body: DemandChanges;
 }
 
-/** An open stream: every `changes` event as it came (its raw text too), until closed. */
+/**
+ * An open stream: every `changes` event as it came (its raw text too), until closed. With
+ * `accept-encoding: gzip` the body is gunzipped as it comes (each event leaves flushed).
+ */
 function openStream(path: string, headers: Record<string, string> = {}) {
   const frames: Frame[] = [];
   let buffered = "";
   let status = 0;
+  let encoding: string | undefined;
   const req = http.request(`${app.url}${path}`, { headers: { accept: "text/event-stream", ...headers }, agent: false });
   const opened = new Promise<number>((resolve, reject) => {
     req.on("response", (res) => {
       status = res.statusCode ?? 0;
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
+      encoding = res.headers["content-encoding"];
+      const body = encoding === "gzip" ? res.pipe(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : res;
+      body.setEncoding("utf8");
+      body.on("error", reject);
+      body.on("data", (chunk: string) => {
         buffered += chunk;
         for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
           const raw = buffered.slice(0, end + 2);
@@ -56,7 +64,7 @@ function openStream(path: string, headers: Record<string, string> = {}) {
     req.on("error", reject);
   });
   req.end();
-  return { frames, opened, close: () => req.destroy() };
+  return { frames, opened, encoding: () => encoding, close: () => req.destroy() };
 }
 
 async function fleet(): Promise<DemandList> {
@@ -124,8 +132,11 @@ describe("GET /scheduler/demand/stream", () => {
   it("pushes each step once, the same bytes to every stream, and the frames rebuild a fresh read", async () => {
     const base = await fleet();
     const path = `/api/v1/scheduler/demand/stream${q({ include_idle: true, since: base.listing })}`;
-    const streams = [openStream(path), openStream(path), openStream(path)];
+    // two of them gzipped (scripts/stream-gzip.mjs: each event deflated once for every stream)
+    const gzip = { "accept-encoding": "gzip" };
+    const streams = [openStream(path), openStream(path, gzip), openStream(path, gzip)];
     expect(await Promise.all(streams.map((s) => s.opened))).toEqual([200, 200, 200]);
+    expect(streams.map((s) => s.encoding())).toEqual([undefined, "gzip", "gzip"]);
     const stepsBefore = await metricSum(app.url, "console_demand_stream_steps_total");
     await grow("stream/one", 4);
     await grow("stream/two", 6);
@@ -134,7 +145,7 @@ describe("GET /scheduler/demand/stream", () => {
     await until(async () => streams.every((s) => (s.frames.at(-1)?.body.revision ?? 0) >= end), 30_000, {
       what: `every stream has a step at revision ${end}`,
     });
-    // the same steps, byte for byte, on every stream (one change-set per step, not per stream)
+    // the same steps, byte for byte, on every stream (one change-set per step, not per stream), gzipped or not
     const [a, b, c] = streams.map((s) => s.frames.map((f) => f.raw));
     expect(b).toEqual(a);
     expect(c).toEqual(a);

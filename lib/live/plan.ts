@@ -209,8 +209,12 @@ function startLivePlan(s: PlanState, view: FleetView): Promise<LiveEntry> {
     const { entry } = made;
     let durationMs = made.durationMs;
     for (const prepare of s.preparers.values()) {
-      const steps = prepare(entry.planned, s.live?.entry.planned ?? null);
-      if (steps) durationMs += (await inSlices(steps)).durationMs;
+      try {
+        const steps = prepare(entry.planned, s.live?.entry.planned ?? null);
+        if (steps) durationMs += (await inSlices(steps)).durationMs;
+      } catch {
+        // a preparer only saves later work: the plan goes live without it
+      }
     }
     const newer = s.live && s.live.entry.view.revision > latest.revision ? s.live.entry.view : null;
     const live: LiveEntry = { entry, doneMs: Date.now(), durationMs, patchedMs: 0, patchMs: 0 };

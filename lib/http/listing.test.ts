@@ -1,4 +1,4 @@
-// A listing's changes (lib/http/listing.ts) applied by the page (lib/client/resources/demand.ts
+// A listing's changes (lib/http/listing.ts digests, ./listing-changes.ts) applied by the page (lib/client/resources/demand.ts
 // applyChanges) give exactly the new listing, for any old and new order and any set of
 // changed, added and removed rows; and only what must travel is sent: a row whose wait,
 // score or place in line alone changed is a patch, not the whole row.
@@ -11,7 +11,8 @@ import { NOW, demand, fleet, heartbeat } from "@/lib/planner/plan/__fixtures__/f
 import type { TableDemand } from "@/lib/schema/demand";
 import type { TableSummary } from "@/lib/schema/api/demand";
 import { metrics } from "@/lib/metrics";
-import { changesOnWire, digestOf, digestRowsAhead, listingChanges, type RowCoder } from "./listing";
+import { digestOf, digestRowsAhead, type RowCoder } from "./listing";
+import { changesOnWire, listingChanges } from "./listing-changes";
 
 /** A row: `version` stands for everything but the moving fields. */
 type Row = { target: string; version: number; wait: number | null; rank: number | null };
@@ -118,7 +119,8 @@ describe("listing changes", () => {
     // the definition, as first written: a map of old places, every row looked up, the
     // patience sort with a set; listingChanges must give the same arrays
     // a row's wait and score as text: what the wire tells apart
-    const motion = (d: ReturnType<typeof digest>, i: number) => `${d.waits[i]}|${d.scores[i]}`;
+    const motion = (d: ReturnType<typeof digest>, i: number) =>
+      `${d.cells[i].summary.wait_ms}|${d.cells[i].summary.score}`;
     const plain = (base: ReturnType<typeof digest>, next: ReturnType<typeof digest>) => {
       const position = new Map(base.order.map((t, i) => [t, i]));
       const sent: number[] = [];
@@ -126,7 +128,7 @@ describe("listing changes", () => {
       const old: number[] = [];
       next.order.forEach((target, i) => {
         const was = position.get(target);
-        if (was === undefined || base.hashes[was] !== next.hashes[i]) sent.push(i);
+        if (was === undefined || base.cells[was].hash !== next.cells[i].hash) sent.push(i);
         else {
           stay.push(i);
           old.push(was);
@@ -285,9 +287,9 @@ describe("the listing of a patched plan", () => {
           if (ahead) expect(encoded).toBe(encodedAhead);
           // a new coder id holds no row and borrows no hash: everything from scratch
           const scratch = digestOf(`scratch-${++names}`, "f", plan.tables, coderOf(plan, {}));
-          expect(kept.hashes).toEqual(scratch.hashes);
-          expect(kept.waits).toEqual(scratch.waits);
-          expect(kept.scores).toEqual(scratch.scores);
+          // each row's hash, wait and score (the place in line a summary was first encoded with is not the digest's: `ranks`)
+          const said = (d: typeof kept) => d.cells.map((c) => [c.hash, c.summary.wait_ms, c.summary.score]);
+          expect(said(kept)).toEqual(said(scratch));
           expect(kept.ranks).toEqual(scratch.ranks);
           expect(kept.order).toEqual(scratch.order);
           for (const t of plan.tables) seen.add(t);

@@ -1,19 +1,15 @@
 import "server-only";
-// A listing (one plan's rows for one filter and sort, every page) and what changed between
-// two of them, for `GET /scheduler/demand?since=<listing>`: the /tables page holds the whole
-// fleet and refreshes by asking only for what changed, instead of every page again. Most
-// rows of a new plan differ from the old one's only in what moves with the clock and the
-// line (wait, score, rank and count in line): a row whose wait or score moved travels as a
-// short patch; rows whose rank alone moved travel as runs (one table that moves up the line
-// moves every table it passes by one); the count in line of each kind travels once; only a
-// row that changed otherwise, or whose place in the order moved, travels whole. A listing is
-// named by its plan (content and `now`) and the filters; its digest (the order, a hash of
-// each row without its moving fields, and those fields) is made once per listing, when its
-// last page is served or when it is compared, and kept in a small LRU. A name not held here
-// (evicted, another replica, a restart) answers `changes: null`.
+// A listing (one plan's rows for one filter and sort, every page), named and digested, for
+// `GET /scheduler/demand?since=<listing>`: the /tables page holds the whole fleet and
+// refreshes by asking only for what changed (./listing-changes.ts), instead of every page
+// again. A listing is named by its plan (content and `now`) and the filters; its digest (the
+// order, each row's hash without its moving fields and those fields, its rank in line, each
+// kind's count) is made once per listing, when its last page is served or when it is
+// compared, and kept in a small LRU. A name not held here (evicted, another replica, a
+// restart) answers `changes: null`.
 import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
-import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
+import type { TableSummary } from "@/lib/schema/api/demand";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
@@ -21,25 +17,13 @@ import { metrics } from "@/lib/metrics";
 export interface Digest {
   fingerprint: string;
   order: string[];
-  /** base64 sha-1 of each row's JSON without its moving fields, by position */
-  hashes: string[];
-  /** each row's wait, by position */
-  waits: TableSummary["wait_ms"][];
-  /** each row's score, by position */
-  scores: TableSummary["score"][];
+  /** each row's digest (its hash, wait and score), by position; a later listing's rows may take their hash from it */
+  cells: RowDigest[];
   /** each row's rank in line (0: not in line), by position */
   ranks: Int32Array;
   /** the count in line of each kind (every row in line of a kind has it as its `of`) */
   lines: Record<string, number>;
-  /** each row's digest, by position (what a later listing's rows may take their hash from) */
-  cells?: RowDigest[];
 }
-
-/**
- * One wait or score said alike by two rows: equal, or both NaN (what their text, and so the
- * wire, tells apart; 0 and -0 both say "0").
- */
-const sameMoving = (a: unknown, b: unknown): boolean => a === b || (a !== a && b !== b);
 
 /** The row with its moving fields blanked: two rows with one hash differ at most in those. */
 function steadyJson(t: TableSummary): string {
@@ -89,6 +73,7 @@ export function listingName(
 }
 
 export interface RowDigest {
+  /** base64 sha-1 of the row's JSON without its moving fields */
   hash: string;
   /** the row as encoded (its wait and score are the digest's; its place in line is the plan's it was first encoded for): a later plan's row of the same table that says the same beyond its moving fields takes this hash */
   summary: TableSummary;
@@ -235,9 +220,6 @@ export function digestOf(
     const held = heldRows(coder);
     const n = rows.length;
     const order = new Array<string>(n);
-    const hashes = new Array<string>(n);
-    const waits = new Array<TableSummary["wait_ms"]>(n);
-    const scores = new Array<TableSummary["score"]>(n);
     const cells = new Array<RowDigest>(n);
     const counts = { lent: 0, hashed: 0 };
     let shift = 0; // where the last row found in `like` sat, relative to its place here
@@ -246,7 +228,7 @@ export function digestOf(
     for (let i = 0; i < n; i++) {
       const t = rows[i];
       let was: RowDigest | undefined;
-      if (like?.cells && !held.has(t)) {
+      if (like && !held.has(t)) {
         let j = guessPlace(like.order, t.target, i, shift);
         // rows made anew by the hundred (the clock's full plan): lend by lookup, else hash the few
         if (j < 0 && ++misses > LOOKUP_AFTER) j = (placeIn ??= indexOf(like.order)).get(t.target) ?? -1;
@@ -255,14 +237,10 @@ export function digestOf(
           shift = j - i;
         }
       }
-      const row = rowDigest(t, coder, held, was, counts);
       order[i] = t.target;
-      hashes[i] = row.hash;
-      waits[i] = row.summary.wait_ms;
-      scores[i] = row.summary.score;
-      cells[i] = row;
+      cells[i] = rowDigest(t, coder, held, was, counts);
     }
-    d = { fingerprint, order, hashes, waits, scores, ranks: coder.ranks(rows), lines: coder.lines, cells };
+    d = { fingerprint, order, cells, ranks: coder.ranks(rows), lines: coder.lines };
     countRowHashes(counts);
   }
   digests.set(name, d); // kept or refreshed: the newest (knownDigest's read is not a use)
@@ -274,7 +252,7 @@ export function digestOf(
  * moved by `shift` (where the row before it was found relative to its place), one more or
  * one less (a row that moved in line shifts the rows between its places by one), or its own.
  */
-function guessPlace(order: readonly string[], target: string, i: number, shift: number): number {
+export function guessPlace(order: readonly string[], target: string, i: number, shift: number): number {
   const j = i + shift;
   if (order[j] === target) return j;
   if (order[j + 1] === target) return j + 1;
@@ -293,128 +271,4 @@ function indexOf(order: readonly string[]): Map<string, number> {
 
 export function knownDigest(name: string): Digest | undefined {
   return state().digests.get(name);
-}
-
-/** `[from, to, by]`: the rows at `from`…`to` (inclusive) of the new listing moved `by` places in line. */
-export type Shift = [number, number, number];
-
-export interface ListingChanges {
-  /** positions (in the new listing, ascending) of the rows to send whole */
-  sent: number[];
-  /** positions (ascending) of the rows kept whose wait or score changed */
-  patched: number[];
-  /** runs of kept rows (ascending, apart) whose rank alone changed, by the same amount */
-  shifted: Shift[];
-  removed: string[];
-}
-
-/**
- * What of `next` to send so that `base` becomes `next`: whole, every row that is new or
- * changed beyond its moving fields, plus the fewest other rows whose relative order moved
- * (those off a longest increasing run of their old positions); as patches, the kept rows
- * whose wait or score changed; as runs, the kept rows whose rank alone did. The kept rows,
- * in the old order, fill the places left between the rows sent whole; the count in line of
- * each kind is `next.lines`.
- */
-export function listingChanges(base: Digest, next: Digest): ListingChanges {
-  const n = next.order.length;
-  // where each row of `next` sat in `base` (-1: not there). Most rows keep their place, or
-  // sit where the row before them moved by; the others are looked for in one pass over `base`.
-  const was = new Int32Array(n);
-  let missing: Map<string, number> | null = null;
-  let shift = 0;
-  for (let i = 0; i < n; i++) {
-    const target = next.order[i];
-    was[i] = guessPlace(base.order, target, i, shift);
-    if (was[i] >= 0) shift = was[i] - i;
-    else (missing ??= new Map()).set(target, i);
-  }
-  for (let j = 0; missing !== null && missing.size > 0 && j < base.order.length; j++) {
-    const i = missing.get(base.order[j]);
-    if (i === undefined) continue;
-    was[i] = j;
-    missing.delete(base.order[j]);
-  }
-  const sent: number[] = [];
-  const stay: number[] = []; // new positions of unchanged rows
-  const old: number[] = []; // their old positions
-  const kept = new Uint8Array(base.order.length); // rows of `base` that `next` holds
-  let found = 0;
-  for (let i = 0; i < n; i++) {
-    const w = was[i];
-    if (w >= 0) {
-      kept[w] = 1;
-      found++;
-    }
-    if (w < 0 || base.hashes[w] !== next.hashes[i]) sent.push(i);
-    else {
-      stay.push(i);
-      old.push(w);
-    }
-  }
-  const keep = longestIncreasing(old);
-  const patched: number[] = [];
-  const shifted: Shift[] = [];
-  let moved = false;
-  for (let k = 0; k < stay.length; k++) {
-    const i = stay[k];
-    if (keep[k] === 0) {
-      sent.push(i);
-      moved = true;
-    } else if (!sameMoving(base.waits[old[k]], next.waits[i]) || !sameMoving(base.scores[old[k]], next.scores[i]))
-      patched.push(i);
-    else if (base.ranks[old[k]] !== next.ranks[i]) {
-      const by = next.ranks[i] - base.ranks[old[k]];
-      const run = shifted[shifted.length - 1];
-      if (run !== undefined && run[1] === i - 1 && run[2] === by) run[1] = i;
-      else shifted.push([i, i, by]);
-    }
-  }
-  if (moved) sent.sort((a, b) => a - b);
-  const removed = found === base.order.length ? [] : base.order.filter((_, j) => kept[j] === 0);
-  return { sent, patched, shifted, removed };
-}
-
-/**
- * What travels for `changes` of a listing of `rows` (lib/schema/api/demand.ts demandChanges,
- * but `since`). A patch is said from the digest: the row's wait and score as it was digested,
- * its rank and its kind's count as `next`'s plan has them (what `coder.encode` says, without
- * encoding the row again: the clock's step patches every row).
- */
-export function changesOnWire(changes: ListingChanges, next: Digest, rows: readonly TablePlan[], coder: RowCoder) {
-  const patchOf = (at: number): DemandPatch => {
-    const { position } = next.cells?.[at]?.summary ?? coder.encode(rows[at]);
-    const line = !position ? null : { rank: next.ranks[at], of: next.lines[position.kind] ?? null };
-    return [at, next.waits[at], next.scores[at], line?.rank ?? null, line?.of ?? null];
-  };
-  return {
-    rows: changes.sent.map((at) => ({ at, table: coder.encode(rows[at]) })),
-    patches: changes.patched.map(patchOf),
-    shifts: changes.shifted,
-    lines: next.lines,
-    removed: changes.removed,
-  };
-}
-
-/** Marks (1) the indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */
-function longestIncreasing(xs: readonly number[]): Uint8Array {
-  const tails: number[] = []; // index into xs of the smallest tail of a run of each length
-  const prev = new Int32Array(xs.length);
-  for (let i = 0; i < xs.length; i++) {
-    const x = xs[i];
-    let lo = 0;
-    let hi = tails.length;
-    // a run that goes on growing (most of a listing): the search would end past the last tail
-    if (hi > 0 && xs[tails[hi - 1]] < x) lo = hi;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (xs[tails[mid]] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    prev[i] = lo > 0 ? tails[lo - 1] : -1;
-    tails[lo] = i;
-  }
-  const out = new Uint8Array(xs.length);
-  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) out[i] = 1;
-  return out;
 }

@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
 import { withChanges } from "@/lib/client/resources/demand";
 import type { TablePlan } from "@/lib/planner/plan";
 import type { DemandChanges, DemandList, TableSummary } from "@/lib/schema/api/demand";
-import { changesOnWire, digestOf, knownDigest, listingChanges, type RowCoder } from "./listing";
+import { digestOf, knownDigest, type RowCoder } from "./listing";
+import { changesOnWire, listingChanges } from "./listing-changes";
 import { StepChannel, type StepSource, type StepSubscriber } from "./step-channel";
 
 type Row = { target: string; version: number; wait: number | null };

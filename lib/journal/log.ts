@@ -58,18 +58,20 @@ export class JournalLog {
     // Key order holds (lib/schema/keys.ts): the evaluation before this one is at an earlier
     // ms (at the same ms it would have been the one due), so the delta ending here starts
     // before the restatement, and the delta after it starts at it ("d" sorts after "b").
-    // the restatement's rows are the entries as the delta marked them
-    const restated = kind === "restated" ? this.enter(ev, tables, marks, true) : tables;
+    // the restatement's rows: every entry, those the delta marked as it marked them
+    const rows = new Map(tables);
+    if (kind === "restated")
+      for (const [target, marked] of this.enter(ev, tables, marks, true)) rows.set(target, marked);
     this.closeOpen(); // the chunk before ends at the previous evaluation (a restatement: at this one)
     this.tip = ev;
-    this.state = restated;
+    this.state = tables;
     this.open = {
       kind,
       from_ms: ev.now_ms,
       to_ms: ev.now_ms,
-      evaluations: [{ ...ev, changed: new Map(restated), removed: [] }],
+      evaluations: [{ ...ev, changed: rows, removed: [] }],
     };
-    this.openEntries = restated.size;
+    this.openEntries = rows.size;
     this.lastCheckpointMs = ev.now_ms;
     if (kind === "restated") this.closeOpen(); // it stands alone: what follows is a new delta
   }
@@ -78,7 +80,9 @@ export class JournalLog {
    * `ev` as a delta: the tables whose entry changed since the last evaluation entered. An
    * evaluation that changed nothing only extends the delta's span, unless `always` (a
    * restatement's: the deltas then name the very evaluation the restatement does). Returns
-   * the entries now held: `tables`, with the changed ones marked when `marks` is given.
+   * the entries it entered (marked with their inputs when `marks` is given: copies, the
+   * entries handed in are never changed; a plan's entries are kept by the sampler for the
+   * next plan's, lib/journal/entry.ts planStates).
    */
   private enter(
     ev: Evaluation,
@@ -94,19 +98,9 @@ export class JournalLog {
     if (entries === 0 && !always) {
       this.tip = ev;
       if (this.open) this.open.to_ms = ev.now_ms;
-      return tables;
+      return diff.changed;
     }
-    if (marks && diff.changed.size > 0) {
-      // marked copies: the entries handed in are never changed (a plan's entries are kept
-      // by the sampler for the next plan's, lib/journal/entry.ts planStates)
-      const marked = new Map(tables);
-      for (const [target, st] of diff.changed) {
-        const entry = { ...st, inputs: marks(target) };
-        diff.changed.set(target, entry);
-        marked.set(target, entry);
-      }
-      this.state = marked;
-    }
+    if (marks) for (const [target, st] of diff.changed) diff.changed.set(target, { ...st, inputs: marks(target) });
     // a full chunk ends at the evaluation before this one, which starts the next
     if (this.open && this.openEntries + entries > this.opts.maxChunkEntries) this.closeOpen();
     this.tip = ev;
@@ -115,7 +109,7 @@ export class JournalLog {
     this.open.evaluations.push({ ...ev, ...diff });
     this.open.to_ms = ev.now_ms;
     this.openEntries += entries;
-    return this.state!;
+    return diff.changed;
   }
 
   /**

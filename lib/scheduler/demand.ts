@@ -9,15 +9,8 @@ import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
 import { decodeCursor, encodeCursor, queryFingerprint } from "@/lib/http/cursor";
 import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
 import { ApiError } from "@/lib/http/errors";
-import {
-  changesOnWire,
-  digestOf,
-  knownDigest,
-  listingChanges,
-  listingName,
-  type Digest,
-  type RowCoder,
-} from "@/lib/http/listing";
+import { digestOf, knownDigest, listingName, type Digest, type RowCoder } from "@/lib/http/listing";
+import { changesOnWire, listingChanges } from "@/lib/http/listing-changes";
 import { snapshotMeta } from "@/lib/time/evaluation";
 import { planFor, type Planned } from "@/lib/live/plan";
 import { sortTables, tableNeedle, targetHas, type SortDirection } from "@/lib/words/table-order";

@@ -1,0 +1,145 @@
+import "server-only";
+// What changed between two listings (./listing.ts digests), for `?since=<listing>` and each
+// step of the pushed stream. Most rows of a new plan differ from the old one's only in what
+// moves with the clock and the line (wait, score, rank and count in line): a row whose wait
+// or score moved travels as a short patch; rows whose rank alone moved travel as runs (one
+// table that moves up the line moves every table it passes by one); the count in line of
+// each kind travels once; only a row that changed otherwise, or whose place in the order
+// moved, travels whole.
+import type { TablePlan } from "@/lib/planner/plan";
+import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
+import { guessPlace, type Digest, type RowCoder } from "./listing";
+
+/**
+ * One wait or score said alike by two rows: equal, or both NaN (what their text, and so the
+ * wire, tells apart; 0 and -0 both say "0").
+ */
+const sameMoving = (a: unknown, b: unknown): boolean => a === b || (a !== a && b !== b);
+
+/** Two digested rows of one table whose wait or score differ (their other fields are told apart by their hashes). */
+const waitOrScoreMoved = (a: TableSummary, b: TableSummary): boolean =>
+  !sameMoving(a.wait_ms, b.wait_ms) || !sameMoving(a.score, b.score);
+
+/** `[from, to, by]`: the rows at `from`…`to` (inclusive) of the new listing moved `by` places in line. */
+export type Shift = [number, number, number];
+
+export interface ListingChanges {
+  /** positions (in the new listing, ascending) of the rows to send whole */
+  sent: number[];
+  /** positions (ascending) of the rows kept whose wait or score changed */
+  patched: number[];
+  /** runs of kept rows (ascending, apart) whose rank alone changed, by the same amount */
+  shifted: Shift[];
+  removed: string[];
+}
+
+/**
+ * What of `next` to send so that `base` becomes `next`: whole, every row that is new or
+ * changed beyond its moving fields, plus the fewest other rows whose relative order moved
+ * (those off a longest increasing run of their old positions); as patches, the kept rows
+ * whose wait or score changed; as runs, the kept rows whose rank alone did. The kept rows,
+ * in the old order, fill the places left between the rows sent whole; the count in line of
+ * each kind is `next.lines`.
+ */
+export function listingChanges(base: Digest, next: Digest): ListingChanges {
+  const n = next.order.length;
+  // where each row of `next` sat in `base` (-1: not there). Most rows keep their place, or
+  // sit where the row before them moved by; the others are looked for in one pass over `base`.
+  const was = new Int32Array(n);
+  let missing: Map<string, number> | null = null;
+  let shift = 0;
+  for (let i = 0; i < n; i++) {
+    const target = next.order[i];
+    was[i] = guessPlace(base.order, target, i, shift);
+    if (was[i] >= 0) shift = was[i] - i;
+    else (missing ??= new Map()).set(target, i);
+  }
+  for (let j = 0; missing !== null && missing.size > 0 && j < base.order.length; j++) {
+    const i = missing.get(base.order[j]);
+    if (i === undefined) continue;
+    was[i] = j;
+    missing.delete(base.order[j]);
+  }
+  const sent: number[] = [];
+  const stay: number[] = []; // new positions of unchanged rows
+  const old: number[] = []; // their old positions
+  const kept = new Uint8Array(base.order.length); // rows of `base` that `next` holds
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const w = was[i];
+    if (w >= 0) {
+      kept[w] = 1;
+      found++;
+    }
+    if (w < 0 || base.cells[w].hash !== next.cells[i].hash) sent.push(i);
+    else {
+      stay.push(i);
+      old.push(w);
+    }
+  }
+  const keep = longestIncreasing(old);
+  const patched: number[] = [];
+  const shifted: Shift[] = [];
+  let moved = false;
+  for (let k = 0; k < stay.length; k++) {
+    const i = stay[k];
+    if (keep[k] === 0) {
+      sent.push(i);
+      moved = true;
+    } else if (waitOrScoreMoved(base.cells[old[k]].summary, next.cells[i].summary)) patched.push(i);
+    else if (base.ranks[old[k]] !== next.ranks[i]) {
+      const by = next.ranks[i] - base.ranks[old[k]];
+      const run = shifted[shifted.length - 1];
+      if (run !== undefined && run[1] === i - 1 && run[2] === by) run[1] = i;
+      else shifted.push([i, i, by]);
+    }
+  }
+  if (moved) sent.sort((a, b) => a - b);
+  const removed = found === base.order.length ? [] : base.order.filter((_, j) => kept[j] === 0);
+  return { sent, patched, shifted, removed };
+}
+
+/**
+ * What travels for `changes` of a listing of `rows` (lib/schema/api/demand.ts demandChanges,
+ * but `since`). A patch is said from the digest: the row's wait and score as it was digested,
+ * its rank and its kind's count as `next`'s plan has them (what `coder.encode` says, without
+ * encoding the row again: the clock's step patches every row).
+ */
+export function changesOnWire(changes: ListingChanges, next: Digest, rows: readonly TablePlan[], coder: RowCoder) {
+  const patchOf = (at: number): DemandPatch => {
+    const { wait_ms, score, position } = next.cells[at].summary;
+    return position
+      ? [at, wait_ms, score, next.ranks[at], next.lines[position.kind] ?? null]
+      : [at, wait_ms, score, null, null];
+  };
+  return {
+    rows: changes.sent.map((at) => ({ at, table: coder.encode(rows[at]) })),
+    patches: changes.patched.map(patchOf),
+    shifts: changes.shifted,
+    lines: next.lines,
+    removed: changes.removed,
+  };
+}
+
+/** Marks (1) the indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */
+function longestIncreasing(xs: readonly number[]): Uint8Array {
+  const tails: number[] = []; // index into xs of the smallest tail of a run of each length
+  const prev = new Int32Array(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i];
+    let lo = 0;
+    let hi = tails.length;
+    // a run that goes on growing (most of a listing): the search would end past the last tail
+    if (hi > 0 && xs[tails[hi - 1]] < x) lo = hi;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[tails[mid]] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    prev[i] = lo > 0 ? tails[lo - 1] : -1;
+    tails[lo] = i;
+  }
+  const out = new Uint8Array(xs.length);
+  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) out[i] = 1;
+  return out;
+}

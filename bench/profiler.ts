@@ -65,13 +65,29 @@ export async function profiled(
   await ins.send("Profiler.enable");
   await ins.send("Profiler.setSamplingInterval", { interval: 200 });
   await warm();
+  // PROFILE_HEAP=1: what the window allocates, by function (a sampling heap profile, kept even if collected)
+  const heap = process.env.PROFILE_HEAP === "1";
+  if (heap)
+    await ins.send("HeapProfiler.startSampling", {
+      samplingInterval: 16384,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
   await ins.send("Profiler.start");
   await run();
   const { profile } = (await ins.send("Profiler.stop")) as {
     profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
   };
+  const at = Date.now();
+  if (heap) {
+    const { profile: allocations } = (await ins.send("HeapProfiler.stopSampling")) as { profile: unknown };
+    fs.writeFileSync(
+      path.join(process.env.PROFILE_DIR ?? "/tmp", `${name}-${at}.heapprofile`),
+      JSON.stringify(allocations),
+    );
+  }
   ins.close();
-  const out = path.join(process.env.PROFILE_DIR ?? "/tmp", `${name}-${Date.now()}.cpuprofile`);
+  const out = path.join(process.env.PROFILE_DIR ?? "/tmp", `${name}-${at}.cpuprofile`);
   fs.writeFileSync(out, JSON.stringify(profile));
   const s = summarise(profile);
   return `profile → ${out}\nself time by file:\n${s.files.join("\n")}\nself time by function:\n${s.functions.join("\n")}`;

@@ -9,6 +9,10 @@ import "server-only";
 import type { TablePlan } from "@/lib/planner/plan";
 import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
 import { guessPlace, type Digest, type RowCoder } from "./listing";
+import { Scratch } from "./scratch";
+
+/** listingChanges's working arrays, kept between calls (it runs to the end without yielding) */
+const scratch = new Scratch();
 
 /**
  * One wait or score said alike by two rows: equal, or both NaN (what their text, and so the
@@ -43,8 +47,57 @@ export interface ListingChanges {
  */
 export function listingChanges(base: Digest, next: Digest): ListingChanges {
   const n = next.order.length;
-  // where each row of `next` sat in `base` (-1: not there). Most rows keep their place, or
-  // sit where the row before them moved by; the others are looked for in one pass over `base`.
+  // where each row of `next` sat in `base` (-1: not there): known when `next` was digested from it
+  const was = next.from !== null && next.from.key === base.key ? next.from.was : placesIn(base, next);
+  const sent: number[] = [];
+  const stay = scratch.ints(0, n); // new positions of the rows kept whole
+  const old = scratch.ints(1, n); // their old positions
+  let kept = 0;
+  const held = scratch.bytes(0, base.order.length); // rows of `base` that `next` holds
+  let found = 0;
+  for (let i = 0; i < n; i++) {
+    const w = was[i];
+    if (w >= 0) {
+      held[w] = 1;
+      found++;
+    }
+    // a row shared by object has one cell in both (same hash, wait and score)
+    if (w < 0 || (base.cells[w] !== next.cells[i] && base.cells[w].hash !== next.cells[i].hash)) sent.push(i);
+    else {
+      stay[kept] = i;
+      old[kept++] = w;
+    }
+  }
+  const keep = longestIncreasing(old, kept);
+  const patched: number[] = [];
+  const shifted: Shift[] = [];
+  let moved = false;
+  for (let k = 0; k < kept; k++) {
+    const i = stay[k];
+    const w = old[k];
+    if (keep[k] === 0) {
+      sent.push(i);
+      moved = true;
+    } else if (base.cells[w] !== next.cells[i] && waitOrScoreMoved(base.cells[w].summary, next.cells[i].summary))
+      patched.push(i);
+    else if (base.ranks[w] !== next.ranks[i]) {
+      const by = next.ranks[i] - base.ranks[w];
+      const run = shifted[shifted.length - 1];
+      if (run !== undefined && run[1] === i - 1 && run[2] === by) run[1] = i;
+      else shifted.push([i, i, by]);
+    }
+  }
+  if (moved) sent.sort((a, b) => a - b);
+  const removed = found === base.order.length ? [] : base.order.filter((_, j) => held[j] === 0);
+  return { sent, patched, shifted, removed };
+}
+
+/**
+ * Where each row of `next` sat in `base` (-1: not there). Most rows keep their place, or sit
+ * where the row before them moved by; the others are looked for in one pass over `base`.
+ */
+function placesIn(base: Digest, next: Digest): Int32Array {
+  const n = next.order.length;
   const was = new Int32Array(n);
   let missing: Map<string, number> | null = null;
   let shift = 0;
@@ -60,43 +113,7 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
     was[i] = j;
     missing.delete(base.order[j]);
   }
-  const sent: number[] = [];
-  const stay: number[] = []; // new positions of unchanged rows
-  const old: number[] = []; // their old positions
-  const kept = new Uint8Array(base.order.length); // rows of `base` that `next` holds
-  let found = 0;
-  for (let i = 0; i < n; i++) {
-    const w = was[i];
-    if (w >= 0) {
-      kept[w] = 1;
-      found++;
-    }
-    if (w < 0 || base.cells[w].hash !== next.cells[i].hash) sent.push(i);
-    else {
-      stay.push(i);
-      old.push(w);
-    }
-  }
-  const keep = longestIncreasing(old);
-  const patched: number[] = [];
-  const shifted: Shift[] = [];
-  let moved = false;
-  for (let k = 0; k < stay.length; k++) {
-    const i = stay[k];
-    if (keep[k] === 0) {
-      sent.push(i);
-      moved = true;
-    } else if (waitOrScoreMoved(base.cells[old[k]].summary, next.cells[i].summary)) patched.push(i);
-    else if (base.ranks[old[k]] !== next.ranks[i]) {
-      const by = next.ranks[i] - base.ranks[old[k]];
-      const run = shifted[shifted.length - 1];
-      if (run !== undefined && run[1] === i - 1 && run[2] === by) run[1] = i;
-      else shifted.push([i, i, by]);
-    }
-  }
-  if (moved) sent.sort((a, b) => a - b);
-  const removed = found === base.order.length ? [] : base.order.filter((_, j) => kept[j] === 0);
-  return { sent, patched, shifted, removed };
+  return was;
 }
 
 /**
@@ -121,14 +138,15 @@ export function changesOnWire(changes: ListingChanges, next: Digest, rows: reado
   };
 }
 
-/** Marks (1) the indices of one longest strictly increasing subsequence of `xs` (patience sort, O(n log n)). */
-function longestIncreasing(xs: readonly number[]): Uint8Array {
-  const tails: number[] = []; // index into xs of the smallest tail of a run of each length
-  const prev = new Int32Array(xs.length);
-  for (let i = 0; i < xs.length; i++) {
+/** Marks (1) the indices of one longest strictly increasing subsequence of `xs[0..n)` (patience sort, O(n log n)). */
+function longestIncreasing(xs: Int32Array, n: number): Uint8Array {
+  const tails = scratch.ints(3, n); // index into xs of the smallest tail of a run of each length
+  let runs = 0; // how many of `tails` are set
+  const prev = scratch.ints(2, n);
+  for (let i = 0; i < n; i++) {
     const x = xs[i];
     let lo = 0;
-    let hi = tails.length;
+    let hi = runs;
     // a run that goes on growing (most of a listing): the search would end past the last tail
     if (hi > 0 && xs[tails[hi - 1]] < x) lo = hi;
     while (lo < hi) {
@@ -138,8 +156,9 @@ function longestIncreasing(xs: readonly number[]): Uint8Array {
     }
     prev[i] = lo > 0 ? tails[lo - 1] : -1;
     tails[lo] = i;
+    if (lo === runs) runs++;
   }
-  const out = new Uint8Array(xs.length);
-  for (let i = tails.length > 0 ? tails[tails.length - 1] : -1; i >= 0; i = prev[i]) out[i] = 1;
+  const out = scratch.bytes(1, n);
+  for (let i = runs > 0 ? tails[runs - 1] : -1; i >= 0; i = prev[i]) out[i] = 1;
   return out;
 }

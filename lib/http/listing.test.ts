@@ -32,7 +32,7 @@ let names = 0;
 const asSummaries = (of: number): RowCoder => ({
   id: {},
   encode: (t) => t as unknown as TableSummary,
-  ranks: (rows) => Int32Array.from(rows, (t) => (t as unknown as TableSummary).position?.rank ?? 0),
+  ranks: (rows) => ({ ranks: Int32Array.from(rows, (t) => (t as unknown as TableSummary).position?.rank ?? 0) }),
   lines: { merge_wal: of },
 });
 const summaries = (rows: Row[], of: number) => rows.map((r) => summary(r, of)) as unknown as TablePlan[];
@@ -233,7 +233,10 @@ describe("the listing of a patched plan", () => {
   const coderOf = (plan: FleetPlan, id = KEPT): RowCoder => ({
     id,
     encode: (t) => (encoded++, summaryOf(t, plan.line)),
-    ranks: (rows) => plan.line.ranksAlong(rows),
+    ranks: (rows, carried) => {
+      const at = plan.line.placesAlong(rows, carried);
+      return { ranks: plan.line.ranksAt(at), places: { line: plan.line.token, at } };
+    },
     lines: plan.line.sizes(),
   });
   const lent = async () =>
@@ -255,6 +258,7 @@ describe("the listing of a patched plan", () => {
       ahead: fc.boolean(),
     });
     const lentBefore = await lent();
+    let carried = 0;
     fc.assert(
       fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
         let tables = new Map<string, TableDemand>(
@@ -291,7 +295,14 @@ describe("the listing of a patched plan", () => {
           const said = (d: typeof kept) => d.cells.map((c) => [c.hash, c.summary.wait_ms, c.summary.score]);
           expect(said(kept)).toEqual(said(scratch));
           expect(kept.ranks).toEqual(scratch.ranks);
+          expect(kept.places).toEqual({ ...scratch.places, line: plan.line.token });
           expect(kept.order).toEqual(scratch.order);
+          // the rows kept by object, and where each row sat in the held listing: as found by target
+          expect(kept.from?.key).toBe(held.key);
+          expect([...kept.from!.was]).toEqual(kept.order.map((t) => held.order.indexOf(t)));
+          if (plan.tables.some((t) => before.tables.includes(t))) carried++;
+          // the changes said with those places are the changes found without them
+          expect(listingChanges(held, kept)).toEqual(listingChanges(held, { ...kept, from: null }));
           for (const t of plan.tables) seen.add(t);
           held = kept;
         }
@@ -300,5 +311,7 @@ describe("the listing of a patched plan", () => {
     );
     // the clock's plans made rows anew that took the hash of the row the page held
     expect((await lent()) - lentBefore).toBeGreaterThan(1000);
+    // and patches kept rows by object
+    expect(carried).toBeGreaterThan(100);
   });
 });

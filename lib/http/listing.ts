@@ -9,13 +9,19 @@ import "server-only";
 // restart) answers `changes: null`.
 import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
+import type { CarriedPlaces } from "@/lib/planner/plan/types";
 import type { TableSummary } from "@/lib/schema/api/demand";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
+import { Scratch } from "./scratch";
 
 export interface Digest {
+  /** names this digest: a later one made from it says so by this, without holding it */
+  key: object;
   fingerprint: string;
+  /** the coder's `id` its cells were made under */
+  coder: object;
   order: string[];
   /** each row's digest (its hash, wait and score), by position; a later listing's rows may take their hash from it */
   cells: RowDigest[];
@@ -23,6 +29,18 @@ export interface Digest {
   ranks: Int32Array;
   /** the count in line of each kind (every row in line of a kind has it as its `of`) */
   lines: Record<string, number>;
+  /** its rows (while their plan lives): a digest made from this one reuses the cells of the rows it shares by object */
+  rows: WeakRef<readonly TablePlan[]>;
+  /** its rows' places in their plan's line, for the next listing to carry (the coder's `ranks`) */
+  places: Placed | undefined;
+  /** the digest this one was made from, and where each of its rows sat there (-1: not there) */
+  from: { key: object; was: Int32Array } | null;
+}
+
+/** A listing's rows' places in one line (PlanLine.placesAlong). */
+export interface Placed {
+  line: object;
+  at: Int32Array;
 }
 
 /** The row with its moving fields blanked: two rows with one hash differ at most in those. */
@@ -89,8 +107,12 @@ export interface RowCoder {
   id: object;
   /** the row as sent */
   encode(t: TablePlan): TableSummary;
-  /** `encode(t).position?.rank ?? 0` of each row, without encoding them */
-  ranks(rows: readonly TablePlan[]): Int32Array;
+  /**
+   * `encode(t).position?.rank ?? 0` of each row, without encoding them; and, when the coder
+   * knows them, the rows' places in line, which the next listing carries for the rows it
+   * shares by object (`carried`) instead of looking for them
+   */
+  ranks(rows: readonly TablePlan[], carried?: CarriedPlaces): { ranks: Int32Array; places?: Placed };
   /** the count in line of each kind: `encode(t).position.of` of every row in line of that kind */
   lines: Record<string, number>;
 }
@@ -174,6 +196,9 @@ function countRowHashes(counts: { lent: number; hashed: number }): void {
   if (counts.hashed > 0) metrics().listingRowHashes.inc({ source: "hashed" }, counts.hashed);
 }
 
+/** placedIn's working array (digestOf runs to its end without yielding) */
+const scratch = new Scratch();
+
 /** Rows digested ahead between two yields of `digestRowsAhead`. */
 const AHEAD_ROWS = 256;
 
@@ -203,9 +228,12 @@ export function* digestRowsAhead(
 
 /**
  * Keeps (or refreshes) the digest of a listing, its rows said as `coder` says them for the
- * wire. `like`, the digest of a listing this one is compared with (the one a page holds),
- * lends its hashes to rows of a new plan that say the same but for their moving fields: the
- * clock's full plan every 5 s makes every row anew, most of them moved only in wait and score.
+ * wire. `like`, the digest of a listing this one is compared with (the one a page holds):
+ * a row it holds as the very same object (a patched plan shares every row whose content did
+ * not change) takes its cell and its place in line as they are; a row of a new plan that says
+ * the same but for its moving fields takes its hash (the clock's full plan every 5 s makes
+ * every row anew, most of them moved only in wait and score). A step of a patched plan so
+ * costs a walk of two arrays by identity, and the rows that changed.
  */
 export function digestOf(
   name: string,
@@ -222,29 +250,90 @@ export function digestOf(
     const order = new Array<string>(n);
     const cells = new Array<RowDigest>(n);
     const counts = { lent: 0, hashed: 0 };
-    let shift = 0; // where the last row found in `like` sat, relative to its place here
-    let placeIn: Map<string, number> | null = null; // `like`'s rows by target, once guesses missed often
-    let misses = 0;
+    const placed = like && placedIn(like, rows, like.coder === coder.id);
     for (let i = 0; i < n; i++) {
-      const t = rows[i];
-      let was: RowDigest | undefined;
-      if (like && !held.has(t)) {
-        let j = guessPlace(like.order, t.target, i, shift);
-        // rows made anew by the hundred (the clock's full plan): lend by lookup, else hash the few
-        if (j < 0 && ++misses > LOOKUP_AFTER) j = (placeIn ??= indexOf(like.order)).get(t.target) ?? -1;
-        if (j >= 0) {
-          was = like.cells[j];
-          shift = j - i;
-        }
+      const k = placed ? placed.kept[i] : -1;
+      if (k >= 0) {
+        order[i] = like!.order[k];
+        cells[i] = like!.cells[k];
+        continue;
       }
+      const t = rows[i];
+      const j = placed ? placed.was[i] : -1;
       order[i] = t.target;
-      cells[i] = rowDigest(t, coder, held, was, counts);
+      cells[i] = rowDigest(t, coder, held, j >= 0 ? like!.cells[j] : undefined, counts);
     }
-    d = { fingerprint, order, cells, ranks: coder.ranks(rows), lines: coder.lines };
+    const carried =
+      placed && like!.places ? { line: like!.places.line, places: like!.places.at, kept: placed.kept } : undefined;
+    const ranked = coder.ranks(rows, carried);
+    d = {
+      key: {},
+      fingerprint,
+      coder: coder.id,
+      order,
+      cells,
+      ranks: ranked.ranks,
+      lines: coder.lines,
+      rows: new WeakRef(rows),
+      places: ranked.places,
+      from: like && placed ? { key: like.key, was: placed.was } : null,
+    };
     countRowHashes(counts);
   }
   digests.set(name, d); // kept or refreshed: the newest (knownDigest's read is not a use)
   return d;
+}
+
+/**
+ * Where each of `rows` sat in `like`'s listing (`was`, -1: not there), and (`kept`) where
+ * `like` held it as the very same object (-1: another object, or `same` is false; a working
+ * array, valid until the next call). Most rows
+ * keep their place, or sit where the row before them moved by: they are found by identity
+ * near there, then by target near there; the few others by one look through `like`'s order.
+ */
+function placedIn(like: Digest, rows: readonly TablePlan[], same: boolean): { was: Int32Array; kept: Int32Array } {
+  const n = rows.length;
+  const was = new Int32Array(n);
+  const kept = scratch.ints(0, n).fill(-1);
+  const before = same ? like.rows.deref() : undefined;
+  let missing: number[] | null = null;
+  let shift = 0;
+  for (let i = 0; i < n; i++) {
+    const t = rows[i];
+    let j = i + shift;
+    if (before !== undefined) {
+      if (before[j] === t || before[++j] === t || before[(j -= 2)] === t) {
+        was[i] = kept[i] = j;
+        shift = j - i;
+        continue;
+      }
+    }
+    j = guessPlace(like.order, t.target, i, shift);
+    was[i] = j;
+    if (j >= 0) shift = j - i;
+    else (missing ??= []).push(i);
+  }
+  if (missing !== null) findMissing(like.order, rows, missing, was);
+  return { was, kept };
+}
+
+/** Past this many rows not found near their place, `like`'s order is indexed rather than scanned for each. */
+const SCAN_UP_TO = 8;
+
+function findMissing(order: readonly string[], rows: readonly TablePlan[], missing: number[], was: Int32Array): void {
+  if (missing.length <= SCAN_UP_TO) {
+    for (const i of missing) was[i] = order.indexOf(rows[i].target);
+    return;
+  }
+  const at = new Map<string, number>();
+  for (const i of missing) at.set(rows[i].target, i);
+  for (let j = 0; j < order.length && at.size > 0; j++) {
+    const i = at.get(order[j]);
+    if (i === undefined) continue;
+    was[i] = j;
+    at.delete(order[j]);
+  }
+  for (const i of at.values()) was[i] = -1;
 }
 
 /**
@@ -258,15 +347,6 @@ export function guessPlace(order: readonly string[], target: string, i: number, 
   if (order[j + 1] === target) return j + 1;
   if (order[j - 1] === target) return j - 1;
   return order[i] === target ? i : -1;
-}
-
-/** Past this many rows not found near their place, `like` is indexed (hashing a few rows costs less than indexing). */
-const LOOKUP_AFTER = 64;
-
-function indexOf(order: readonly string[]): Map<string, number> {
-  const at = new Map<string, number>();
-  for (let j = 0; j < order.length; j++) at.set(order[j], j);
-  return at;
 }
 
 export function knownDigest(name: string): Digest | undefined {

@@ -23,7 +23,7 @@ describe("the list's coder", () => {
         const said = new Map<object, string>(); // a row's steady part, as the first plan that listed it said it
         replanEach(steps, finishedMerges(3), (plan) => {
           const coder = listingCoder(plan);
-          const ranks = coder.ranks(plan.tables);
+          const { ranks } = coder.ranks(plan.tables);
           plan.tables.forEach((t, i) => {
             const row = coder.encode(t);
             expect(ranks[i]).toBe(row.position?.rank ?? 0);

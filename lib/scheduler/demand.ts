@@ -1,7 +1,9 @@
 import "server-only";
 // GET /api/v1/scheduler/demand (list): the planner's table rows at one revision, filtered,
 // sorted and paged by an opaque cursor that pins the revision and `now` of the first page.
-import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
+import { rowsPatchOf, type FleetPlan, type TablePlan } from "@/lib/planner/plan";
+import { comparePlans } from "@/lib/planner/plan/plan-fleet";
+import { patchSorted } from "@/lib/planner/plan/sorted-patch";
 import type { PlanLine } from "@/lib/planner/plan/types";
 import type { DemandChanges, DemandList, DemandQuery, TableSummary } from "@/lib/schema/api/demand";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
@@ -54,7 +56,10 @@ export function listingCoder(plan: FleetPlan): RowCoder {
   return {
     id: SUMMARY_ROWS,
     encode: summaryOf(plan),
-    ranks: (rows) => line.ranksAlong(rows),
+    ranks: (rows, carried) => {
+      const at = line.placesAlong(rows, carried);
+      return { ranks: line.ranksAt(at), places: { line: line.token, at } };
+    },
     lines: line.sizes(),
   };
 }
@@ -69,25 +74,51 @@ const NATURAL: Record<DemandQuery["sort"], SortDirection> = {
   position: "asc",
 };
 
-/** The listing's rows: filtered, then in the one table order (lib/words/table-order.ts) the page uses too. */
-export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?: PlanLine): TablePlan[] {
+/** The listing's filters as one test of a row. */
+function filterOf(q: DemandQuery): ((t: TablePlan) => boolean) | null {
   const classes = q.class.length > 0 ? new Set<string>(q.class) : null;
   const backlogs = q.backlog.length > 0 ? new Set<string>(q.backlog) : null;
   const needle = tableNeedle(q.q);
   const idleShown = q.include_idle || (classes?.has("idle") ?? false);
+  if (!classes && !backlogs && !needle && !q.verdict) return idleShown ? null : (t) => t.class !== "idle";
+  return (t) =>
+    (t.class !== "idle" || idleShown) &&
+    (!classes || classes.has(t.class)) &&
+    (!backlogs || backlogs.has(t.backlog_class)) &&
+    targetHas(t.target, needle) &&
+    (!q.verdict || t.verdict.state === q.verdict);
+}
+
+/** Whether `q` lists its rows in planner order as planned (filtered or not). */
+const inPlannerOrder = (q: DemandQuery) => q.sort === "planner" && (q.order ?? NATURAL[q.sort]) === "asc";
+
+/** The listing's rows: filtered, then in the one table order (lib/words/table-order.ts) the page uses too. */
+export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?: PlanLine): TablePlan[] {
+  const keep = filterOf(q);
   const direction = q.order ?? NATURAL[q.sort];
-  // the default list: planner order as planned, idle tables (listed last) left out or not
-  if (q.sort === "planner" && direction === "asc" && !classes && !backlogs && !needle && !q.verdict)
-    return idleShown ? tables.slice() : tables.filter((t) => t.class !== "idle");
-  const rows = tables.filter(
-    (t) =>
-      (t.class !== "idle" || idleShown) &&
-      (!classes || classes.has(t.class)) &&
-      (!backlogs || backlogs.has(t.backlog_class)) &&
-      targetHas(t.target, needle) &&
-      (!q.verdict || t.verdict.state === q.verdict),
-  );
+  // planner order as planned: the plan's order, filtered
+  if (inPlannerOrder(q)) return keep ? tables.filter(keep) : tables.slice();
+  const rows = keep ? tables.filter(keep) : tables.slice();
   return sortTables(rows, q.sort, direction, line && ((t) => line.positionOf(t)?.rank ?? null));
+}
+
+/**
+ * The listing in planner order of a patched plan, from the same listing of the plan it was
+ * patched from (when that is still held): the rows the patch took out, out; those it put in
+ * that pass the filters, in, by binary search. What `selectTables` gives, in work
+ * proportional to the patch (a stream's step after one change need not filter 13,405 rows).
+ */
+function patchedSelection(plan: FleetPlan, q: DemandQuery, key: string): TablePlan[] | undefined {
+  if (!inPlannerOrder(q)) return undefined;
+  const patch = rowsPatchOf(plan);
+  const previous = patch?.previous.deref();
+  const before = previous && selections.get(previous)?.get(key);
+  if (!patch || !before) return undefined;
+  const keep = filterOf(q);
+  const inserted = keep ? patch.inserted.filter(keep) : patch.inserted;
+  // every row listed before, and every row put in, passes: the listing is the plan's own rows
+  if (before === previous.tables && inserted.length === patch.inserted.length) return plan.tables;
+  return patchSorted(before, patch.removed, inserted, comparePlans);
 }
 
 /**
@@ -97,14 +128,16 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?
 const SELECTIONS_PER_PLAN = 8;
 const selections = new WeakMap<FleetPlan, BoundedMap<string, TablePlan[]>>();
 
-function selectionOf(plan: FleetPlan, q: DemandQuery): TablePlan[] {
+export function selectionOf(plan: FleetPlan, q: DemandQuery): TablePlan[] {
   let byQuery = selections.get(plan);
   if (!byQuery)
     selections.set(plan, (byQuery = new BoundedMap({ evict: "least-recently-set", maxEntries: SELECTIONS_PER_PLAN })));
   const key = queryFingerprint(filtersOf(q));
   let rows = byQuery.get(key);
   if (!rows) {
-    rows = selectTables(plan.tables, q, plan.line);
+    rows = patchedSelection(plan, q, key) ?? selectTables(plan.tables, q, plan.line);
+    // a filter that keeps every row in planner order lists the plan's own array (shared, not copied)
+    if (rows !== plan.tables && rows.length === plan.tables.length && inPlannerOrder(q)) rows = plan.tables;
     byQuery.set(key, rows); // first made, first out
   }
   return rows;

@@ -13,4 +13,4 @@ export {
   previewPolicy,
 } from "./preview";
 export type { DecisionSets } from "./preview";
-export { canPatch, planFleetInSteps, replanFleet } from "./replan";
+export { canPatch, planFleetInSteps, replanFleet, rowsPatchOf } from "./replan";

@@ -44,6 +44,7 @@ function plainLine(plan: FleetPlan, completions: number) {
 
 describe("the line", () => {
   it("is the plain rule over the rows in planner order, for full and patched plans", () => {
+    let carriedSteps = 0;
     fc.assert(
       fc.property(replanSteps, fc.constantFrom(0, 1, 4), (steps, completions) => {
         let previous: FleetPlan | null = null;
@@ -70,10 +71,25 @@ describe("the line", () => {
             plan.tables.filter((_, i) => i % 3 === 1),
           ])
             expect([...plan.line.ranksAlong(rows)]).toEqual(rows.map(rank));
+          // places carried from the last plan's listing, for the rows it shares by object, are the places looked for
+          if (previous !== null) {
+            const before: FleetPlan = previous;
+            const rows = plan.tables;
+            const looked = plan.line.placesAlong(rows);
+            const at = new Map(before.tables.map((t, j) => [t, j]));
+            const kept = Int32Array.from(rows, (t) => at.get(t) ?? -1);
+            const carried = { line: before.line.token, places: before.line.placesAlong(before.tables), kept };
+            expect([...plan.line.placesAlong(rows, carried)]).toEqual([...looked]);
+            // carried by a line that is neither this one nor the one it was patched from: every row looked for
+            expect([...plan.line.placesAlong(rows, { ...carried, line: {} })]).toEqual([...looked]);
+            if (kept.some((k) => k >= 0) && plan.line !== before.line) carriedSteps++;
+          }
           previous = plan;
         });
       }),
       { numRuns: 80 },
     );
+    // the carried places were tried on lines that were patched, with rows shared
+    expect(carriedSteps).toBeGreaterThan(50);
   });
 });

@@ -36,6 +36,28 @@ import type { FleetPlan, TablePlan } from "./types";
  */
 const retained = processWide("scheduler-console.planner.retained", () => new WeakMap<FleetPlan, RetainedPlan>());
 
+/** What a patch changed in its plan's rows (`rowsPatchOf`), one map per process (as `retained`). */
+const rowPatches = processWide("scheduler-console.planner.row-patches", () => new WeakMap<FleetPlan, RowsPatch>());
+
+/**
+ * A patched plan's `tables` is its previous plan's without `removed` and with `inserted`
+ * (sorted by `comparePlans`) in place: lists made of the previous plan's rows in planner
+ * order (a filtered listing) can be patched alike instead of made again.
+ */
+export interface RowsPatch {
+  /** the plan patched (held weakly: a chain of patches holds no plan alive) */
+  previous: WeakRef<FleetPlan>;
+  /** rows of the previous plan this one does not list */
+  removed: ReadonlySet<TablePlan>;
+  /** rows this plan lists that the previous one did not, in planner order */
+  inserted: readonly TablePlan[];
+}
+
+/** What the patch that made `plan` changed in its rows; undefined for a full plan. */
+export function rowsPatchOf(plan: FleetPlan): RowsPatch | undefined {
+  return rowPatches.get(plan);
+}
+
 /** Past this share of changed tables a full plan costs no more than the patch. */
 const MAX_CHANGED_SHARE = 1 / 8;
 
@@ -70,6 +92,7 @@ export function replanFleet(previous: FleetPlan | null | undefined, next: Planne
   const patched = changes && patchPlan(previous, state, next, changes, now);
   if (!patched) return planFleetRetained(next, now);
   retained.set(patched.plan, patched.retained);
+  rowPatches.set(patched.plan, patched.rows);
   return patched.plan;
 }
 
@@ -85,6 +108,7 @@ export function canPatch(plan: FleetPlan, now: number, next?: PlannerFleet): boo
 interface Patched {
   plan: FleetPlan;
   retained: RetainedPlan;
+  rows: RowsPatch;
 }
 
 function patchPlan(
@@ -161,7 +185,10 @@ function patchPlan(
     scored: listed.scored,
     merge_order: patchSorted(prev.merge_order, removedScored, insertedScored, compareScored),
     // no candidate changed: the placements, and so the line, are the previous plan's
-    line: keys.length === 0 ? prev.line : new Line(ordered, placed.placements, wide.completions),
+    line:
+      keys.length === 0
+        ? prev.line
+        : new Line(ordered, placed.placements, wide.completions, { line: prev.line, removed: removedCandidates }),
   };
   const kept: RetainedPlan = {
     fleet: next,
@@ -171,7 +198,12 @@ function patchPlan(
     ordered,
     scoredAt: listed.scoredAt,
   };
-  return { plan, retained: kept };
+  // the rows copied in place count as taken out and put in again
+  const removed = new Set(removedRows);
+  for (const was of rows.replaced.keys()) removed.add(was);
+  const inserted =
+    rows.replaced.size === 0 ? insertedRows : [...insertedRows, ...rows.replaced.values()].sort(comparePlans);
+  return { plan, retained: kept, rows: { previous: new WeakRef(prev), removed, inserted } };
 }
 
 /**

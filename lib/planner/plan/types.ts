@@ -138,6 +138,16 @@ export interface FleetPlan {
   line: PlanLine;
 }
 
+/** Where each row of a listing sat in an earlier listing, of an earlier line (PlanLine.placesAlong). */
+export interface CarriedPlaces {
+  /** the earlier line's `token` */
+  line: object;
+  /** each earlier row's index in that line's candidate order (-1: not a candidate) */
+  places: Int32Array;
+  /** for each row, the index of the very same row object among the earlier rows, else -1 */
+  kept: Int32Array;
+}
+
 /** Each candidate's place in line among the candidates of its kind, and its ETA (./line.ts). */
 export interface PlanLine {
   /** a row's (of this plan) place; null when the table is not a candidate */
@@ -146,6 +156,15 @@ export interface PlanLine {
   etaOf(t: TablePlan): Eta | null;
   /** each row's rank in line (0: not a candidate); fastest for rows in planner order */
   ranksAlong(rows: readonly TablePlan[]): Int32Array;
+  /** names this line: a line patched from it carries the places of the rows it shares (./line.ts) */
+  readonly token: object;
+  /**
+   * each row's index in the candidate order (-1: not a candidate); rows `carried` knew as
+   * the same objects, in this line or the one it was patched from, keep theirs (./line.ts)
+   */
+  placesAlong(rows: readonly TablePlan[], carried?: CarriedPlaces): Int32Array;
+  /** the rank in line at each index of the candidate order (0 at -1) */
+  ranksAt(places: Int32Array): Int32Array;
   /** candidates per kind (the `of` of every place in line of that kind); never mutated */
   sizes(): Readonly<Record<string, number>>;
 }

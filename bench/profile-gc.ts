@@ -32,8 +32,10 @@ runBench(async () => {
   const windowMs = Number(process.env.PROFILE_MS ?? 20_000);
   const streams = Number(process.env.PROFILE_STREAMS ?? 1);
   await withProductionStack({ name: "profile-gc", inspect: true }, async (stack) => {
+    // PROFILE_GZIP=1: the streams take gzip, as a browser's do
+    const headers = process.env.PROFILE_GZIP === "1" ? { "accept-encoding": "gzip" } : {};
     const open = Array.from({ length: streams }, () =>
-      http.get(`${stack.app.url}/api/v1/scheduler/demand/stream`, (res) => res.resume()),
+      http.get(`${stack.app.url}/api/v1/scheduler/demand/stream`, { headers }, (res) => res.resume()),
     );
     const writer = burstWriter(stack.etcd, 1000 / rate, (n) => [
       productionEvent(PREFIX, (n * 31 + 5) % stack.tables, PRODUCTION_SHARDS[1], 1),

@@ -8,7 +8,7 @@ import "server-only";
 // moved, travels whole.
 import type { TablePlan } from "@/lib/planner/plan";
 import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
-import { guessPlace, type Digest, type RowCoder } from "./listing";
+import { guessPlace, type Digest, type RowCoder, type RowDigest } from "./listing";
 import { Scratch } from "./scratch";
 
 /** listingChanges's working arrays, kept between calls (it runs to the end without yielding) */
@@ -50,29 +50,36 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
   // where each row of `next` sat in `base` (-1: not there): known when `next` was digested from it
   const was = next.from !== null && next.from.key === base.key ? next.from.was : placesIn(base, next);
   const sent: number[] = [];
-  const stay = scratch.ints(0, n); // new positions of the rows kept whole
-  const old = scratch.ints(1, n); // their old positions
-  let kept = 0;
+  const kept = { stay: scratch.ints(0, n), old: scratch.ints(1, n), count: 0 }; // rows kept whole: new and old positions
   const held = scratch.bytes(0, base.order.length); // rows of `base` that `next` holds
   let found = 0;
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < n;) {
+    // a run of rows shared by object (one cell in both: same hash, wait and score)
+    const run = sharedRun(was, base.cells, next.cells, i, held, kept);
+    found += run;
+    i += run;
+    if (i === n) break;
     const w = was[i];
     if (w >= 0) {
       held[w] = 1;
       found++;
     }
-    // a row shared by object has one cell in both (same hash, wait and score)
-    if (w < 0 || (base.cells[w] !== next.cells[i] && base.cells[w].hash !== next.cells[i].hash)) sent.push(i);
+    if (w < 0 || base.cells[w].hash !== next.cells[i].hash) sent.push(i);
     else {
-      stay[kept] = i;
-      old[kept++] = w;
+      kept.stay[kept.count] = i;
+      kept.old[kept.count++] = w;
     }
+    i++;
   }
-  const keep = longestIncreasing(old, kept);
+  const { stay, old } = kept;
+  const keep = longestIncreasing(old, kept.count);
   const patched: number[] = [];
   const shifted: Shift[] = [];
   let moved = false;
-  for (let k = 0; k < kept; k++) {
+  for (let k = 0; k < kept.count;) {
+    // a run of rows kept in order, alike in both (same cell, same rank): nothing to say
+    k += quietRun(keep, stay, old, base, next, k, kept.count);
+    if (k === kept.count) break;
     const i = stay[k];
     const w = old[k];
     if (keep[k] === 0) {
@@ -86,10 +93,57 @@ export function listingChanges(base: Digest, next: Digest): ListingChanges {
       if (run !== undefined && run[1] === i - 1 && run[2] === by) run[1] = i;
       else shifted.push([i, i, by]);
     }
+    k++;
   }
   if (moved) sent.sort((a, b) => a - b);
   const removed = found === base.order.length ? [] : base.order.filter((_, j) => held[j] === 0);
   return { sent, patched, shifted, removed };
+}
+
+/** How many rows from `i` on sit in `base` with the very same cell; each marked held and kept whole. */
+function sharedRun(
+  was: Int32Array,
+  baseCells: readonly RowDigest[],
+  nextCells: readonly RowDigest[],
+  i: number,
+  held: Uint8Array,
+  kept: { stay: Int32Array; old: Int32Array; count: number },
+): number {
+  let r = i;
+  let count = kept.count;
+  while (r < was.length) {
+    const w = was[r];
+    if (w < 0 || baseCells[w] !== nextCells[r]) break;
+    held[w] = 1;
+    kept.stay[count] = r;
+    kept.old[count++] = w;
+    r++;
+  }
+  kept.count = count;
+  return r - i;
+}
+
+/** How many kept rows from `k` on are in order and alike in both listings: the same cell and rank. */
+function quietRun(
+  keep: Uint8Array,
+  stay: Int32Array,
+  old: Int32Array,
+  base: Digest,
+  next: Digest,
+  k: number,
+  count: number,
+): number {
+  const { cells: baseCells, ranks: baseRanks } = base;
+  const { cells: nextCells, ranks: nextRanks } = next;
+  let r = k;
+  while (
+    r < count &&
+    keep[r] === 1 &&
+    baseCells[old[r]] === nextCells[stay[r]] &&
+    baseRanks[old[r]] === nextRanks[stay[r]]
+  )
+    r++;
+  return r - k;
 }
 
 /**

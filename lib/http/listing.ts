@@ -15,6 +15,7 @@ import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
 import { Scratch } from "./scratch";
+import { sameRun } from "@/lib/schema/same-run";
 
 export interface Digest {
   /** names this digest: a later one made from it says so by this, without holding it */
@@ -251,17 +252,19 @@ export function digestOf(
     const cells = new Array<RowDigest>(n);
     const counts = { lent: 0, hashed: 0 };
     const placed = like && placedIn(like, rows, like.coder === coder.id);
-    for (let i = 0; i < n; i++) {
-      const k = placed ? placed.kept[i] : -1;
-      if (k >= 0) {
-        order[i] = like!.order[k];
-        cells[i] = like!.cells[k];
+    let i = 0;
+    while (i < n) {
+      // a run of rows `like` held as the same objects: their cells as they were
+      const run = placed ? keptRun(placed.kept, i, like!, order, cells) : 0;
+      if (run > 0) {
+        i += run;
         continue;
       }
       const t = rows[i];
       const j = placed ? placed.was[i] : -1;
       order[i] = t.target;
       cells[i] = rowDigest(t, coder, held, j >= 0 ? like!.cells[j] : undefined, counts);
+      i++;
     }
     const carried =
       placed && like!.places ? { line: like!.places.line, places: like!.places.at, kept: placed.kept } : undefined;
@@ -298,23 +301,45 @@ function placedIn(like: Digest, rows: readonly TablePlan[], same: boolean): { wa
   const before = same ? like.rows.deref() : undefined;
   let missing: number[] | null = null;
   let shift = 0;
-  for (let i = 0; i < n; i++) {
-    const t = rows[i];
-    let j = i + shift;
+  let i = 0;
+  while (i < n) {
+    const j = i + shift;
     if (before !== undefined) {
-      if (before[j] === t || before[++j] === t || before[(j -= 2)] === t) {
-        was[i] = kept[i] = j;
-        shift = j - i;
+      const run = sameRun(before, j, rows, i);
+      if (run > 0) {
+        for (let r = 0; r < run; r++) was[i + r] = kept[i + r] = j + r;
+        i += run;
+        continue;
+      }
+      // one place further or back: a row that moved in line shifts the rows between by one
+      if (before[j + 1] === rows[i]) {
+        shift++;
+        continue;
+      }
+      if (j > 0 && before[j - 1] === rows[i]) {
+        shift--;
         continue;
       }
     }
-    j = guessPlace(like.order, t.target, i, shift);
-    was[i] = j;
-    if (j >= 0) shift = j - i;
+    const g = guessPlace(like.order, rows[i].target, i, shift);
+    was[i] = g;
+    if (g >= 0) shift = g - i;
     else (missing ??= []).push(i);
+    i++;
   }
   if (missing !== null) findMissing(like.order, rows, missing, was);
   return { was, kept };
+}
+
+/** How many rows from `i` on `like` held as the same objects (`kept`), with their targets and cells copied into `order` and `cells`. */
+function keptRun(kept: Int32Array, i: number, like: Digest, order: string[], cells: RowDigest[]): number {
+  let r = i;
+  while (r < kept.length && kept[r] >= 0) {
+    order[r] = like.order[kept[r]];
+    cells[r] = like.cells[kept[r]];
+    r++;
+  }
+  return r - i;
 }
 
 /** Past this many rows not found near their place, `like`'s order is indexed rather than scanned for each. */

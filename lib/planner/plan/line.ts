@@ -10,6 +10,7 @@ import type { TableDraft } from "./table";
 import type { CarriedPlaces, Eta, PlanLine, PlannedPlacement, QueuePosition, TablePlan } from "./types";
 import { compareOrderFields } from "../order";
 import { plural } from "./why-not";
+import { sameRun } from "@/lib/schema/same-run";
 
 const PLACED_NOW = "It would be placed now.";
 
@@ -66,10 +67,15 @@ function compareToRow(d: TableDraft, t: TablePlan): number {
   return compareOrderFields(u.class_rank, u.wait_ms, u.score, d.target, t.class_rank, t.wait_ms, score, t.target);
 }
 
-function kindOf(kinds: Kinds, d: TableDraft): number {
+function kindOf(kinds: Kinds, d: TableDraft, shared?: Kinds): number {
   const name = d.candidate!.kind;
   let k = kinds.byName.get(name);
   if (k === undefined) {
+    if (shared !== undefined && kinds.names === shared.names) {
+      // the first new kind: the names become this line's own
+      kinds.names = shared.names.slice();
+      kinds.byName = new Map(shared.byName);
+    }
     k = kinds.names.length;
     kinds.names.push(name);
     kinds.byName.set(name, k);
@@ -99,22 +105,22 @@ function kindsCarried(
 ): { kinds: Kinds; moved: Int32Array } | null {
   const old = before.orderedDrafts();
   const oldKinds = before.kindNumbers();
-  const kinds: Kinds = {
-    names: oldKinds.names.slice(),
-    byName: new Map(oldKinds.byName),
-    of: new Uint16Array(ordered.length),
-  };
-  const moved = new Int32Array(old.length).fill(-1);
+  // the kind names are the line before's until a new kind turns up (`kindOf` copies them then)
+  const kinds: Kinds = { names: oldKinds.names, byName: oldKinds.byName, of: new Uint16Array(ordered.length) };
+  const moved = new Int32Array(old.length); // every index is set below, or the walk fails
   let i = 0;
-  for (let k = 0; k < ordered.length; k++) {
-    const d = ordered[k];
-    while (i < old.length && old[i] !== d && removed.has(old[i])) i++;
-    if (i < old.length && old[i] === d) {
-      kinds.of[k] = oldKinds.of[i];
-      moved[i++] = k;
-    } else kinds.of[k] = kindOf(kinds, d); // a new draft (a kept one is never passed over: see below)
+  let k = 0;
+  while (k < ordered.length) {
+    const run = sameRun(old, i, ordered, k);
+    if (run > 0) {
+      kinds.of.set(oldKinds.of.subarray(i, i + run), k);
+      for (let r = 0; r < run; r++) moved[i + r] = k + r;
+      i += run;
+      k += run;
+    } else if (i < old.length && removed.has(old[i])) moved[i++] = -1;
+    else kinds.of[k] = kindOf(kinds, ordered[k++], oldKinds); // a new draft (a kept one is never passed over: see below)
   }
-  while (i < old.length && removed.has(old[i])) i++;
+  while (i < old.length && removed.has(old[i])) moved[i++] = -1;
   // every draft of the line before is either taken out or found in order; else count afresh
   return i === old.length ? { kinds, moved } : null;
 }

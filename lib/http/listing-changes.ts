@@ -8,7 +8,7 @@ import "server-only";
 // moved, travels whole.
 import type { TablePlan } from "@/lib/planner/plan";
 import type { DemandPatch, TableSummary } from "@/lib/schema/api/demand";
-import { guessPlace, type Digest, type RowCoder, type RowDigest } from "./listing";
+import { findMissing, guessPlace, type Digest, type RowCoder, type RowDigest } from "./listing";
 import { Scratch } from "./scratch";
 
 /** listingChanges's working arrays, kept between calls (it runs to the end without yielding) */
@@ -148,25 +148,18 @@ function quietRun(
 
 /**
  * Where each row of `next` sat in `base` (-1: not there). Most rows keep their place, or sit
- * where the row before them moved by; the others are looked for in one pass over `base`.
+ * where the row before them moved by; the others are looked for as a digest looks for them.
  */
 function placesIn(base: Digest, next: Digest): Int32Array {
-  const n = next.order.length;
-  const was = new Int32Array(n);
-  let missing: Map<string, number> | null = null;
+  const was = new Int32Array(next.order.length);
+  const missing: number[] = [];
   let shift = 0;
-  for (let i = 0; i < n; i++) {
-    const target = next.order[i];
-    was[i] = guessPlace(base.order, target, i, shift);
+  for (let i = 0; i < was.length; i++) {
+    was[i] = guessPlace(base.order, next.order[i], i, shift);
     if (was[i] >= 0) shift = was[i] - i;
-    else (missing ??= new Map()).set(target, i);
+    else missing.push(i);
   }
-  for (let j = 0; missing !== null && missing.size > 0 && j < base.order.length; j++) {
-    const i = missing.get(base.order[j]);
-    if (i === undefined) continue;
-    was[i] = j;
-    missing.delete(base.order[j]);
-  }
+  if (missing.length > 0) findMissing(base.order, (i) => next.order[i], missing, was);
   return was;
 }
 

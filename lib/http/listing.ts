@@ -279,7 +279,7 @@ export function digestOf(
       lines: coder.lines,
       rows: new WeakRef(rows),
       places: ranked.places,
-      from: like && placed ? { key: like.key, was: placed.was } : null,
+      from: placed ? { key: like!.key, was: placed.was } : null,
     };
     countRowHashes(counts);
   }
@@ -327,7 +327,7 @@ function placedIn(like: Digest, rows: readonly TablePlan[], same: boolean): { wa
     else (missing ??= []).push(i);
     i++;
   }
-  if (missing !== null) findMissing(like.order, rows, missing, was);
+  if (missing !== null) findMissing(like.order, (k) => rows[k].target, missing, was);
   return { was, kept };
 }
 
@@ -342,16 +342,26 @@ function keptRun(kept: Int32Array, i: number, like: Digest, order: string[], cel
   return r - i;
 }
 
-/** Past this many rows not found near their place, `like`'s order is indexed rather than scanned for each. */
+/** Past this many rows not found near their place, the earlier order is indexed rather than scanned for each. */
 const SCAN_UP_TO = 8;
 
-function findMissing(order: readonly string[], rows: readonly TablePlan[], missing: number[], was: Int32Array): void {
+/**
+ * Where the rows at `missing` (not found near their place; `targetAt` names each) sat in an
+ * earlier listing's `order`, into `was` (-1: not there): each looked for in the order when
+ * they are few, else one pass over it.
+ */
+export function findMissing(
+  order: readonly string[],
+  targetAt: (i: number) => string,
+  missing: readonly number[],
+  was: Int32Array,
+): void {
   if (missing.length <= SCAN_UP_TO) {
-    for (const i of missing) was[i] = order.indexOf(rows[i].target);
+    for (const i of missing) was[i] = order.indexOf(targetAt(i));
     return;
   }
   const at = new Map<string, number>();
-  for (const i of missing) at.set(rows[i].target, i);
+  for (const i of missing) at.set(targetAt(i), i);
   for (let j = 0; j < order.length && at.size > 0; j++) {
     const i = at.get(order[j]);
     if (i === undefined) continue;

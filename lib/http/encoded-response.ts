@@ -41,7 +41,8 @@ interface Encoded {
   etag: string;
   /** the sha-256 of the bytes (base64url), which the ETag abbreviates */
   digest: string;
-  bytes: Buffer;
+  /** the JSON, UTF-8 (its own ArrayBuffer: a Response copies it once more, as fetch does for any bytes) */
+  bytes: Uint8Array<ArrayBuffer>;
 }
 
 /**
@@ -71,7 +72,7 @@ export function clearEncodedResponses(): void {
 }
 
 function encode(body: unknown): Encoded {
-  const bytes = Buffer.from(JSON.stringify(body), "utf8");
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
   const digest = createHash("sha256").update(bytes).digest("base64url");
   return { etag: `"${digest.slice(0, 32)}"`, digest, bytes };
 }
@@ -110,7 +111,7 @@ export function encodedResponse(request: Request, answer: Cacheable): Response {
     metrics().responseCache.inc({ result: "not_modified" });
     return new Response(null, { status: 304, headers });
   }
-  return new Response(new Uint8Array(entry.bytes), {
+  return new Response(entry.bytes, {
     status: 200,
     headers: { ...headers, "content-type": "application/json; charset=utf-8", [DIGEST_HEADER]: entry.digest },
   });

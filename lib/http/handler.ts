@@ -12,6 +12,7 @@ import { encodedResponse, isCacheable } from "./encoded-response";
 import { classifyError } from "./errors";
 import { noteEtcdUnavailable } from "./etcd-seen";
 import { metrics } from "@/lib/metrics";
+import { processWide } from "@/lib/schema/process-wide";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
 import { MIN_REVISION_HEADER, takeMinRevision, withMinRevision } from "./min-revision";
 
@@ -84,8 +85,36 @@ function requestIdOf(request: Request): string {
   return given && /^[\w.:-]{1,64}$/.test(given) ? given : randomUUID();
 }
 
+/**
+ * The access log's lines not yet written. They go out together once per turn of the event
+ * loop: stdout into a pipe is a synchronous write on Linux, one system call per request
+ * otherwise (under a closed loop of 32 clients, 2 % of the server's thread). The lines are
+ * written before the process exits.
+ */
+interface LogBuffer {
+  lines: string[];
+  flush: () => void;
+}
+
+const logBuffer = () =>
+  processWide<LogBuffer>("scheduler-console.access-log", () => {
+    const buffer: LogBuffer = {
+      lines: [],
+      flush() {
+        if (buffer.lines.length === 0) return;
+        const out = `${buffer.lines.join("\n")}\n`;
+        buffer.lines = [];
+        process.stdout.write(out);
+      },
+    };
+    process.once("exit", buffer.flush);
+    return buffer;
+  });
+
 function log(line: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ ts: new Date().toISOString(), ...line })}\n`);
+  const buffer = logBuffer();
+  buffer.lines.push(JSON.stringify({ ts: new Date().toISOString(), ...line }));
+  if (buffer.lines.length === 1) setImmediate(buffer.flush);
 }
 
 function invalidQuery(error: z.ZodError): Response {

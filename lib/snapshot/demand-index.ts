@@ -8,16 +8,12 @@ import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { keys } from "@/lib/schema/keys";
 import { foldEvent } from "@/lib/planner/fold";
 import { LayeredMapWriter } from "@/lib/planner/layered-map";
-import { lowerBoundByKey } from "./key-order";
+import { entriesAt, keyedListOf } from "./patched-list";
 import type { DemandEventEntry, FleetSnapshot } from "./types";
 
 /** The events of one table: a contiguous run of the key-sorted demand-events list. */
 export function eventsOfTarget(snapshot: FleetSnapshot, target: string): DemandEventEntry[] {
-  const prefix = keys.demandEventsOf(snapshot.prefix, target);
-  const list = snapshot.demandEvents;
-  const out: DemandEventEntry[] = [];
-  for (let i = lowerBoundByKey(list, prefix); i < list.length && list[i].key.startsWith(prefix); i++) out.push(list[i]);
-  return out;
+  return entriesAt(keyedListOf(snapshot, "demandEvents"), keys.demandEventsOf(snapshot.prefix, target), true);
 }
 
 function hasUnknownVersion(snapshot: FleetSnapshot, target: string): boolean {

@@ -6,7 +6,7 @@
 // those keys at the snapshot's revision gives them. Pure.
 import { capacityOf, marksOf, ownKeys, type Capacities, type InputMarks } from "@/lib/journal/inputs";
 import { FAMILY_BY_NAME, familyOfKey, parseFamilyKv, type ListFamilyDef } from "./families";
-import { lowerBoundByKey } from "./key-order";
+import { entriesAt, keyedListOf, type KeyedList } from "./patched-list";
 import type { FleetSnapshot } from "./types";
 
 export interface SnapshotInputs {
@@ -23,16 +23,11 @@ export function snapshotInputs(s: FleetSnapshot): SnapshotInputs {
       .map((k) => ({ key: k.key, modRevision: k.modRevision ?? 0 }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)));
   const found: { key: string; modRevision: number }[] = [];
-  const collect = (list: readonly { key: string; modRevision: number }[], key: string, whole: boolean) => {
-    for (let i = lowerBoundByKey(list, key); i < list.length; i++) {
-      const e = list[i];
-      if (whole ? !e.key.startsWith(key) : e.key !== key) break;
-      found.push(e);
-    }
-  };
+  const collect = (list: KeyedList<{ key: string; modRevision: number }>, key: string, whole: boolean) =>
+    entriesAt(list, key, whole, found);
   const listOf = (key: string) => {
     const family = familyOfKey(prefix, key);
-    return family?.field ? s[family.field] : [];
+    return family?.field ? keyedListOf(s, family.field) : [];
   };
   return {
     marks(target) {

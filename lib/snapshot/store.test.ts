@@ -5,7 +5,8 @@ import { buildSnapshot } from "@/lib/snapshot/build";
 import type { FamilyName, SnapshotKv } from "@/lib/snapshot/types";
 import { hex } from "@/lib/schema/keys";
 import { deriveTable } from "@/lib/planner/derived";
-import { DemandIndex, foldSnapshot } from "@/lib/snapshot/demand-index";
+import { DemandIndex, eventsOfTarget, foldSnapshot } from "@/lib/snapshot/demand-index";
+import { keyedListOf } from "@/lib/snapshot/patched-list";
 import { uuidv7 } from "@/lib/schema/task-id";
 import { LiveStore } from "./store";
 
@@ -149,5 +150,61 @@ describe("LiveStore windows", () => {
     expect(before.tasks).toHaveLength(3); // the snapshot handed out before is untouched
     expect(store.trimWindows(day)).toBe(0);
     expect(store.snapshot()).toBe(after);
+  });
+});
+
+describe("LiveStore lists handed out patched (./patched-list.ts)", () => {
+  it("every snapshot's lists equal the whole lists of their moment, read early or late; look-ups need not make them", () => {
+    let seed = 20_261_206;
+    const random = (n: number) => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), seed % n);
+    const targets = Array.from({ length: 40 }, (_, i) => `t${String(i).padStart(2, "0")}`);
+    const model = new Map<string, number>(); // key → sealed_through, the events that parse
+    const initial = targets.flatMap((t) => ["s1", "s2"].map((s) => ev(t, s, 1)));
+    for (const e of initial) model.set(e.key, 1);
+    const store = new LiveStore(buildSnapshot(P, rev, new Map<FamilyName, SnapshotKv[]>([["demand-events", initial]])));
+    const expected = () => [...model].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const handedOut: { snapshot: ReturnType<typeof store.snapshot>; was: [string, number][] }[] = [];
+    let patchedSeen = 0;
+    for (let step = 0; step < 600; step++) {
+      const changes = [];
+      const kind = random(20);
+      const t = targets[random(targets.length)];
+      const shard = random(2) === 0 ? "s1" : "s2";
+      const key = `${P}/demand-events/${hex(t)}/${shard}`;
+      if (kind === 0) {
+        changes.push({ type: "delete" as const, kv: { ...ev(t, shard, 0), value: Buffer.alloc(0) } });
+        model.delete(key);
+      } else if (kind === 1) {
+        changes.push({ type: "put" as const, kv: kv(key, "not json") });
+        model.delete(key);
+      } else if (kind === 2) {
+        changes.push({ type: "put" as const, kv: hb(`e${step}`) }); // another family: the list stays the same
+      } else {
+        for (let k = 0; k < 1 + random(3); k++) {
+          const tk = targets[random(targets.length)];
+          const sealed = 2 + random(1000);
+          const e = ev(tk, random(2) === 0 ? "s1" : "s2", sealed);
+          changes.push({ type: "put" as const, kv: e });
+          model.set(e.key, sealed);
+        }
+      }
+      const before = store.snapshot();
+      store.apply({ revision: ++rev, changes });
+      const snapshot = store.snapshot();
+      const pending = keyedListOf(snapshot, "demandEvents");
+      if (!Array.isArray(pending)) patchedSeen += 1;
+      // a look-up by key reads the patched list as the whole list reads
+      const target = targets[random(targets.length)];
+      const looked = eventsOfTarget(snapshot, target).map((e) => [e.key, e.event.sealed_through]);
+      if (kind === 2) expect(snapshot.demandEvents).toBe(before.demandEvents); // unchanged: the same list
+      handedOut.push({ snapshot, was: expected() });
+      // read some now, the rest after later batches
+      if (random(3) === 0)
+        expect(snapshot.demandEvents.map((e) => [e.key, e.event.sealed_through])).toEqual(expected());
+      expect(looked).toEqual(expected().filter(([k]) => k.startsWith(`${P}/demand-events/${hex(target)}/`)));
+    }
+    expect(patchedSeen).toBeGreaterThan(300);
+    for (const { snapshot, was } of handedOut)
+      expect(snapshot.demandEvents.map((e) => [e.key, e.event.sealed_through])).toEqual(was);
   });
 });

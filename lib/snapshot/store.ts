@@ -15,17 +15,29 @@ import {
   type ListFamilyDef,
 } from "@/lib/snapshot/families";
 import { lowerBoundByKey } from "@/lib/snapshot/key-order";
+import { PatchedList, setPatchedList } from "@/lib/snapshot/patched-list";
 import type { EntryOf, FamilyLists, FamilyName, FleetSnapshot, ListField, SkippedKey } from "@/lib/snapshot/types";
 
 type Change = WatchBatch["changes"][number];
 
 interface ListState<E extends { key: string }> {
   byKey: Map<string, E>;
-  /** the list last handed out (sorted by key) */
+  /** the list last made whole (sorted by key) */
   array: E[];
+  /** the places and entries updated since `array` (./patched-list.ts: the lists handed out share them) */
+  places: number[];
+  entries: E[];
+  /** the list last handed out: `array`, or `array` with the updates since */
+  published: E[] | PatchedList<E>;
   updated: Set<string>;
   membershipChanged: boolean;
 }
+
+/**
+ * Updates a handed-out list may carry before the next one is made whole: a reader's look-up
+ * scans them (a few µs), and one copy of the list then pays for this many batches.
+ */
+const MAX_PATCHES = 128;
 type ListStates = { [F in ListField]: ListState<EntryOf[F]> };
 
 export interface ApplyResult {
@@ -41,7 +53,15 @@ export type OnChange = (family: FamilyName, key: string, deleted: boolean) => vo
 const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
 function stateOf<E extends { key: string }>(array: E[]): ListState<E> {
-  return { byKey: new Map(array.map((e) => [e.key, e])), array, updated: new Set(), membershipChanged: false };
+  return {
+    byKey: new Map(array.map((e) => [e.key, e])),
+    array,
+    places: [],
+    entries: [],
+    published: array,
+    updated: new Set(),
+    membershipChanged: false,
+  };
 }
 
 export class LiveStore {
@@ -202,24 +222,46 @@ export class LiveStore {
     return built;
   }
 
-  private publish<F extends ListField>(out: FamilyLists, field: F): void {
+  private publish<F extends ListField>(out: FleetSnapshot, field: F): void {
     const states: ListStates = this.lists;
-    (out as Record<F, EntryOf[F][]>)[field] = listOf(states[field]); // one-field view, as in adopt
+    const list = listOf(states[field]);
+    if (Array.isArray(list))
+      (out as FamilyLists as Record<F, EntryOf[F][]>)[field] = list; // one-field view, as in adopt
+    else setPatchedList(out, field, list as PatchedList<EntryOf[F]>);
   }
 }
 
-function listOf<E extends { key: string }>(state: ListState<E>): E[] {
+function listOf<E extends { key: string }>(state: ListState<E>): E[] | PatchedList<E> {
   if (state.membershipChanged) {
     state.array = [...state.byKey.values()].sort(byKey);
+    restart(state);
   } else if (state.updated.size > 0) {
-    // same keys, new values: patch a copy where each updated key sits (no index to build)
-    const next = state.array.slice();
-    for (const key of state.updated) next[positionOf(next, key)] = state.byKey.get(key)!;
-    state.array = next;
+    // same keys, new values: the places where the updated keys sit, over the last whole list
+    const last = state.published;
+    if (!Array.isArray(last) && (last as PatchedList<E>).isMade) {
+      state.array = (last as PatchedList<E>).array(); // a reader made it whole: start from there
+      restart(state);
+    }
+    for (const key of state.updated) {
+      state.places.push(positionOf(state.array, key));
+      state.entries.push(state.byKey.get(key)!);
+    }
+    state.published = new PatchedList(state.array, state.places, state.entries, state.places.length);
+    if (state.places.length > MAX_PATCHES) {
+      state.array = (state.published as PatchedList<E>).array();
+      restart(state);
+    }
   }
   state.membershipChanged = false;
   state.updated.clear();
-  return state.array;
+  return state.published;
+}
+
+/** `state.array` is the whole list: no updates since (new arrays: the lists handed out keep theirs). */
+function restart<E extends { key: string }>(state: ListState<E>): void {
+  state.places = [];
+  state.entries = [];
+  state.published = state.array;
 }
 
 /**

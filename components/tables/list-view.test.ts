@@ -43,6 +43,7 @@ describe("list view", () => {
   it("keeps planner order by default and filters by class, backlog, substring", () => {
     const all = parseListView(new URLSearchParams());
     expect(applyListView(fleet, all).map((t) => t.target)).toEqual(["db/a", "db/b", "db/c", "other/d", "other/e"]);
+    expect(applyListView(fleet, all)).toBe(fleet); // the default view: the listing held, not a copy
     expect(applyListView(fleet, { ...all, classes: ["tail", "idle"] }).map((t) => t.target)).toEqual([
       "other/d",
       "other/e",

@@ -60,6 +60,9 @@ export function listViewParams(view: ListView, base: URLSearchParams): URLSearch
 /** Filter, then sort as the API does (lib/words/table-order.ts): ties keep planner order. */
 export function applyListView(tables: TableSummary[], view: ListView): TableSummary[] {
   const needle = tableNeedle(view.q);
+  // the default view is the listing as held (read-only here): no copy of 13,405 rows on every pushed change
+  const everyRow = view.classes.length === 0 && view.backlogs.length === 0 && needle === "";
+  if (everyRow && view.sort === "planner" && view.order === "asc") return tables;
   const rows = tables.filter(
     (t) =>
       (view.classes.length === 0 || view.classes.includes(t.class)) &&

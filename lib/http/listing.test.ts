@@ -205,6 +205,25 @@ describe("listing changes", () => {
     const base = [{ target: "a", version: 0, wait: null, rank: null }].map((r) => summary(r));
     const none = { since: "x", rows: [], patches: [], shifts: [], lines: {}, removed: [] };
     expect(applyChanges(base, none, 2)).toBeNull();
+    // fewer places than the rows held that the changes keep
+    const two = [
+      { target: "a", version: 0, wait: null, rank: null },
+      { target: "b", version: 0, wait: null, rank: null },
+    ];
+    expect(
+      applyChanges(
+        two.map((r) => summary(r)),
+        none,
+        1,
+      ),
+    ).toBeNull();
+    expect(
+      applyChanges(
+        two.map((r) => summary(r)),
+        { ...none, removed: ["b"] },
+        1,
+      ),
+    ).toEqual([summary(two[0])]);
     expect(applyChanges(base, { ...none, patches: [[3, 1, 1, null, null]] }, 1)).toBeNull();
     // a shift of a row not in line, or past the end; a row in line of a kind with no count
     expect(applyChanges(base, { ...none, shifts: [[0, 0, 1]] }, 1)).toBeNull();

@@ -89,21 +89,27 @@ export function applyChanges(
   changes: NonNullable<DemandChanges["changes"]>,
   matched: number,
 ): TableSummary[] | null {
-  const drop = new Set(changes.removed);
-  for (const r of changes.rows) drop.add(r.table.target);
-  const kept = base.filter((t) => !drop.has(t.target));
-  if (kept.length + changes.rows.length !== matched) return null;
+  // one pass: each place takes the row sent for it, else the next row of `base` not dropped
+  const { rows, removed } = changes;
+  const drop = rows.length + removed.length > 0 ? new Set(removed) : null;
+  for (const r of rows) drop!.add(r.table.target);
   const out: TableSummary[] = new Array(matched);
-  let k = 0;
+  let b = 0;
   let r = 0;
   for (let i = 0; i < matched; i++) {
-    const sent = changes.rows[r];
+    const sent = rows[r];
     if (sent && sent.at === i) {
       out[i] = sent.table;
       r++;
-    } else out[i] = kept[k++];
+      continue;
+    }
+    if (drop) while (b < base.length && drop.has(base[b].target)) b++;
+    if (b >= base.length) return null;
+    out[i] = base[b++];
   }
-  if (r !== changes.rows.length) return null;
+  if (r !== rows.length) return null;
+  // every row of `base` left over must be one the changes dropped
+  for (; b < base.length; b++) if (!drop?.has(base[b].target)) return null;
   for (const [at, wait_ms, score, rank, of] of changes.patches) {
     const row = out[at];
     if (!row) return null;

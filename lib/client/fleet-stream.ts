@@ -50,7 +50,12 @@ async function takeStreamSlot(): Promise<{ release: () => void } | null> {
 
 /** the browser's /tables pages pass the stream's events on here (and say they still stream) */
 const SHARED_CHANNEL = "scheduler-console.demand-stream";
-type Shared = { kind: "changes"; data: string } | { kind: "streaming" };
+/**
+ * `listing`: the listing the event's changes make (absent from a page of an older build), so
+ * that a page which already applied the event passes over the other streaming pages' copies
+ * without parsing them
+ */
+type Shared = { kind: "changes"; listing?: string; data: string } | { kind: "streaming" };
 /** a streaming page says so this often, so a listening page knows a stream is still there */
 const STREAMING_EVERY_MS = 2000;
 /** a listening page that heard nothing for this long takes a slot again */
@@ -105,9 +110,9 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       );
       source.addEventListener("changes", (event) => {
         const data = (event as MessageEvent<string>).data;
-        shared?.postMessage({ kind: "changes", data } satisfies Shared);
-        if (rereading) return;
         const body = JSON.parse(data) as DemandChanges;
+        shared?.postMessage({ kind: "changes", listing: body.listing, data } satisfies Shared);
+        if (rereading) return;
         const base = held();
         if (base?.listing === body.listing) return; // already held (a repeat after a reconnect)
         const next = base && withChanges(base, body);
@@ -159,6 +164,8 @@ export function useLiveFleetListing(live: boolean, first: DemandList | undefined
       channel.onmessage = (message: MessageEvent<Shared>) => {
         heardMs = performance.now();
         if (message.data.kind !== "changes") return;
+        const { listing } = message.data;
+        if (listing !== undefined && (held()?.listing === listing || seen.includes(listing))) return; // applied: not parsed again
         const body = JSON.parse(message.data.data) as DemandChanges;
         const base = held();
         if (base?.listing === body.listing || seen.includes(body.listing)) return; // applied (each streaming page passes it on)

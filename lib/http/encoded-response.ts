@@ -71,8 +71,10 @@ export function clearEncodedResponses(): void {
   metrics().responseCacheBytes.set(0);
 }
 
+const utf8 = new TextEncoder();
+
 function encode(body: unknown): Encoded {
-  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  const bytes = utf8.encode(JSON.stringify(body));
   const digest = createHash("sha256").update(bytes).digest("base64url");
   return { etag: `"${digest.slice(0, 32)}"`, digest, bytes };
 }

@@ -297,7 +297,7 @@ export function digestOf(
 function placedIn(like: Digest, rows: readonly TablePlan[], same: boolean): { was: Int32Array; kept: Int32Array } {
   const n = rows.length;
   const was = new Int32Array(n);
-  const kept = scratch.ints(0, n).fill(-1);
+  const kept = scratch.ints(0, n, -1);
   const before = same ? like.rows.deref() : undefined;
   let missing: number[] | null = null;
   let shift = 0;

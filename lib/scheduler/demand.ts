@@ -93,11 +93,11 @@ function filterOf(q: DemandQuery): ((t: TablePlan) => boolean) | null {
 const inPlannerOrder = (q: DemandQuery) => q.sort === "planner" && (q.order ?? NATURAL[q.sort]) === "asc";
 
 /** The listing's rows: filtered, then in the one table order (lib/words/table-order.ts) the page uses too. */
-export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?: PlanLine): TablePlan[] {
+export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?: PlanLine): readonly TablePlan[] {
   const keep = filterOf(q);
   const direction = q.order ?? NATURAL[q.sort];
-  // planner order as planned: the plan's order, filtered
-  if (inPlannerOrder(q)) return keep ? tables.filter(keep) : tables.slice();
+  // planner order as planned: the plan's order, filtered (unfiltered: the plan's own array)
+  if (inPlannerOrder(q)) return keep ? tables.filter(keep) : tables;
   const rows = keep ? tables.filter(keep) : tables.slice();
   return sortTables(rows, q.sort, direction, line && ((t) => line.positionOf(t)?.rank ?? null));
 }
@@ -108,7 +108,7 @@ export function selectTables(tables: readonly TablePlan[], q: DemandQuery, line?
  * that pass the filters, in, by binary search. What `selectTables` gives, in work
  * proportional to the patch (a stream's step after one change need not filter 13,405 rows).
  */
-function patchedSelection(plan: FleetPlan, q: DemandQuery, key: string): TablePlan[] | undefined {
+function patchedSelection(plan: FleetPlan, q: DemandQuery, key: string): readonly TablePlan[] | undefined {
   if (!inPlannerOrder(q)) return undefined;
   const patch = rowsPatchOf(plan);
   const previous = patch?.previous.deref();
@@ -126,20 +126,19 @@ function patchedSelection(plan: FleetPlan, q: DemandQuery, key: string): TablePl
  * a listing on the same plan shares them (no per-request pass over the 13k rows).
  */
 const SELECTIONS_PER_PLAN = 8;
-const selections = new WeakMap<FleetPlan, BoundedMap<string, TablePlan[]>>();
+const selections = new WeakMap<FleetPlan, BoundedMap<string, readonly TablePlan[]>>();
 
-export function selectionOf(plan: FleetPlan, q: DemandQuery): TablePlan[] {
+export function selectionOf(plan: FleetPlan, q: DemandQuery): readonly TablePlan[] {
   let byQuery = selections.get(plan);
   if (!byQuery)
     selections.set(plan, (byQuery = new BoundedMap({ evict: "least-recently-set", maxEntries: SELECTIONS_PER_PLAN })));
   const key = queryFingerprint(filtersOf(q));
-  let rows = byQuery.get(key);
-  if (!rows) {
-    rows = patchedSelection(plan, q, key) ?? selectTables(plan.tables, q, plan.line);
-    // a filter that keeps every row in planner order lists the plan's own array (shared, not copied)
-    if (rows !== plan.tables && rows.length === plan.tables.length && inPlannerOrder(q)) rows = plan.tables;
-    byQuery.set(key, rows); // first made, first out
-  }
+  const held = byQuery.get(key);
+  if (held) return held;
+  let rows = patchedSelection(plan, q, key) ?? selectTables(plan.tables, q, plan.line);
+  // a filter that keeps every row in planner order lists the plan's own array (shared, not copied)
+  if (rows !== plan.tables && rows.length === plan.tables.length && inPlannerOrder(q)) rows = plan.tables;
+  byQuery.set(key, rows); // first made, first out
   return rows;
 }
 

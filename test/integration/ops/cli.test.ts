@@ -387,6 +387,17 @@ describe("diff --from --to", () => {
     const diff = () =>
       apiJson(`/api/v1/scheduler/diff?from=${from}&to=${to}`).then((r) => (expect(r.status).toBe(200), r.body));
     const side = (s: any, r: number) => `revision ${r}${s.at_ms === null ? "" : ` (${formatTime(s.at_ms)})`}`;
+    // a revision after the clock's newest sample has an estimated time that moves with "now"
+    // (console-api.md "Time"); wait until a sample after `to` settles both sides' times
+    let last = await diff();
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 250));
+      const next = await diff();
+      if (next.to.at_ms !== null && next.to.at_ms === last.to.at_ms && next.from.at_ms === last.from.at_ms) break;
+      expect(Date.now(), "the revision clock settles the diff's times").toBeLessThan(deadline);
+      last = next;
+    }
     const text = await bracketed(diff, () => cli(["diff", "--from", String(from), "--to", String(to)]));
     expect(text.run.code).toBe(0);
     expect(text.after.tables.appeared).toContain("ops-cli/appeared");

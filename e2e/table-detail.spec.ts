@@ -175,6 +175,21 @@ test("labels speak words: epochs explained, cooldown below threshold, 'clears by
   // an idle table (no_demand) and a tail (tail_below_threshold): no retry badge. The fleet moves
   // while the test runs, so the list and the pages are read as of one moment: pinned at one revision
   const { revision } = await api<DemandList>("/api/v1/scheduler/demand?limit=1");
+  // each read is evaluated at R's time, an estimate that moves with the clock until the revision
+  // clock's next sample after R (console-api.md "Time"); a verdict such as the cycle limit moves
+  // with it, so the list and the pages wait until R's time holds still
+  let last: number | null = null;
+  await expect
+    .poll(
+      async () => {
+        const t = (await api<{ at_ms: number | null }>(`/api/v1/revisions/time?revision=${revision}`)).at_ms;
+        const still = t !== null && t === last;
+        last = t;
+        return still;
+      },
+      { timeout: 30_000, intervals: [500] },
+    )
+    .toBe(true);
   const all = await api<DemandList>(
     `/api/v1/scheduler/demand?limit=2000&include_idle=true&class=idle&class=tail&revision=${revision}`,
   );

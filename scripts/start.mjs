@@ -8,6 +8,7 @@ import { tsImport } from "tsx/esm/api";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { loadEnv } = await tsImport(path.join(root, "lib/config/env.ts"), import.meta.url);
+const { serverNodeFlags } = await tsImport(path.join(root, "lib/config/server-flags.ts"), import.meta.url);
 
 let env;
 try {
@@ -19,7 +20,13 @@ try {
 
 const next = spawn(
   process.execPath,
-  [path.join(root, "scripts/serve.mjs"), "-p", String(env.port), ...process.argv.slice(2)],
+  [
+    ...serverNodeFlags(process.env.NODE_OPTIONS),
+    path.join(root, "scripts/serve.mjs"),
+    "-p",
+    String(env.port),
+    ...process.argv.slice(2),
+  ],
   {
     cwd: root,
     stdio: "inherit",

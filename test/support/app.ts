@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { serverNodeFlags } from "@/lib/config/server-flags";
 import { freePort } from "./ports";
 import { until } from "./observe";
 
@@ -35,7 +36,7 @@ export async function startApp(
   }
   const port = opts.port ?? (await freePort());
   let output = "";
-  const nodeArgs = opts.inspect ? ["--inspect=127.0.0.1:0"] : [];
+  const nodeArgs = [...serverNodeFlags(process.env.NODE_OPTIONS), ...(opts.inspect ? ["--inspect=127.0.0.1:0"] : [])];
   const child = spawn(
     process.execPath,
     [...nodeArgs, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"],

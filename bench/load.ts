@@ -6,8 +6,8 @@
 // both). Prints and writes bench/results/load.json: errors, p50/p95 per endpoint, server
 // RSS after the run vs after warm-up (each the median of the phase's last 3 s, sampled
 // every 250 ms), the live heap after each (a full GC forced through the server's
-// inspector), and full etcd reads per simulator tick in the run (a revision-change
-// burst; /api/metrics).
+// inspector, the bounded answer caches emptied first), and full etcd reads per
+// simulator tick in the run (a revision-change burst; /api/metrics).
 //
 // Needs a production build (`npx next build`, or NEXT_DIST_DIR=<dir> for another one).
 // Flags: --clients=64 --seconds=60 --warmup=30 --burst-ms=1000
@@ -20,7 +20,7 @@ import { productionTarget, PRODUCTION_TABLES } from "../lib/sim/scenarios/produc
 import { startApp } from "../test/support/app";
 import { startEtcd } from "../test/support/etcd";
 import { EtcdHttp } from "../test/support/etcd-http";
-import { liveHeapBytes } from "../test/support/inspector";
+import { liveHeapWithoutAnswerCaches } from "../test/support/inspector";
 import { runLoad, type LoadWriter } from "../test/support/load-driver";
 import { seedProduction } from "../test/support/production-load";
 import { runBench } from "./harness";
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       durationMs: seconds * 1000,
       targets,
       writer: liveSimulator(cluster.endpoints, burstMs, log),
-      liveHeap: () => liveHeapBytes(inspectorUrl),
+      liveHeap: () => liveHeapWithoutAnswerCaches(inspectorUrl),
       log,
     });
     const out = {

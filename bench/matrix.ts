@@ -421,7 +421,15 @@ async function measureMatrix(stack: BenchStack, partial: (figures: object) => vo
 
 /** The closed loop with 1, 2, 4, … clients until its p95 passes LOOP_P95_MS. */
 async function loopCrossing(stack: BenchStack, firstWindow: number) {
-  const steps: { clients: number; requests_per_s: number; p50_ms: number; p95_ms: number; errors: number }[] = [];
+  const steps: {
+    clients: number;
+    requests_per_s: number;
+    p50_ms: number;
+    p95_ms: number;
+    errors: number;
+    /** the CPU the clients' own process took (test/support/load-client.ts "bytes") */
+    driver_cpu_pct_of_a_core: number;
+  }[] = [];
   const targets = Array.from({ length: 500 }, (_, k) => productionTarget((k * 7919) % stack.tables));
   for (const [k, clients] of LOOP_CLIENTS.entries()) {
     const r = await runLoad({
@@ -439,9 +447,10 @@ async function loopCrossing(stack: BenchStack, firstWindow: number) {
       p50_ms: r.all.p50_ms,
       p95_ms: r.all.p95_ms,
       errors: r.all.errors,
+      driver_cpu_pct_of_a_core: r.driver.cpu_pct_of_a_core,
     });
     stack.log(
-      `closed loop, ${clients} clients: ${r.all.requests_per_s} req/s, p95 ${r.all.p95_ms} ms, ${r.all.errors} errors`,
+      `closed loop, ${clients} clients: ${r.all.requests_per_s} req/s, p95 ${r.all.p95_ms} ms, ${r.all.errors} errors (the clients' process: ${r.driver.cpu_pct_of_a_core} % of a core)`,
     );
     if (r.all.p95_ms > LOOP_P95_MS) break;
   }

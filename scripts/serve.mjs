@@ -47,8 +47,19 @@ const gzipped = new Map();
 let gzippedBytes = 0;
 /** gzips in flight by content: concurrent first requests share one */
 const inflight = new Map();
-/** hits and misses, for tests through the inspector (test/integration/api/encoded.test.ts) */
-const counters = { hits: 0, misses: 0, entries: gzipped };
+/**
+ * hits and misses, for tests through the inspector (test/integration/api/encoded.test.ts), and
+ * a way to empty the cache (the load smoke test measures the live heap without it)
+ */
+const counters = {
+  hits: 0,
+  misses: 0,
+  entries: gzipped,
+  clear() {
+    gzipped.clear();
+    gzippedBytes = 0;
+  },
+};
 globalThis[Symbol.for("scheduler-console.gzip-cache")] = counters;
 
 function remember(key, bytes) {

@@ -6,7 +6,8 @@
 // /api/metrics.
 import os from "node:os";
 import { EtcdHttp, type Put } from "./etcd-http";
-import { fetchMetrics, getJson, metricSum, percentile, rssBytes, sleep } from "./observe";
+import { loadClient, type LoadClient, type LoadClientKind } from "./load-client";
+import { fetchMetrics, metricSum, percentile, rssBytes, sleep } from "./observe";
 
 export const LOAD_ENDPOINTS = ["list", "detail", "executors", "shadow"] as const;
 export type LoadEndpoint = (typeof LOAD_ENDPOINTS)[number];
@@ -74,6 +75,8 @@ export interface LoadOptions {
   /** the server's live heap in bytes (e.g. liveHeapBytes of test/support/inspector.ts) */
   liveHeap?: () => Promise<number>;
   log?: (line: string) => void;
+  /** how the clients ask and time (./load-client.ts); "bytes" unless told */
+  client?: LoadClientKind;
 }
 
 interface EndpointStats {
@@ -92,7 +95,10 @@ export interface LoadResult {
     duration_s: number;
     detail_targets: number;
     burst_every_ms: number | null;
+    client: LoadClientKind;
   };
+  /** the CPU of the process that runs the clients, over the run: what it takes from the machine the server runs on */
+  driver: { cpu_pct_of_a_core: number };
   machine: { cpus: number; node: string; platform: string };
   all: EndpointStats & { requests_per_s: number };
   by_endpoint: Record<LoadEndpoint, EndpointStats>;
@@ -149,22 +155,21 @@ function stats(samples: number[], errors: number): EndpointStats {
 }
 
 /** Runs clients for `ms`; returns latencies and errors per endpoint. */
-async function drive(opts: LoadOptions, ms: number, counter: { n: number }) {
+async function drive(opts: LoadOptions, client: LoadClient, ms: number, counter: { n: number }) {
   const latencies = new Map<LoadEndpoint, number[]>(LOAD_ENDPOINTS.map((e) => [e, []]));
   const errors = new Map<LoadEndpoint, number>(LOAD_ENDPOINTS.map((e) => [e, 0]));
   const samples: string[] = [];
   const until = Date.now() + ms;
   await Promise.all(
-    Array.from({ length: opts.clients }, async (_, client) => {
-      for (let i = client; Date.now() < until; i++) {
+    Array.from({ length: opts.clients }, async (_, k) => {
+      for (let i = k; Date.now() < until; i++) {
         const endpoint = LOAD_ENDPOINTS[i % LOAD_ENDPOINTS.length];
         const n = counter.n++;
-        const res = await getJson(`${opts.baseUrl}${pathOf(endpoint, opts.targets, n * 7919)}`, { timeoutMs: 30_000 });
+        const res = await client.get(`${opts.baseUrl}${pathOf(endpoint, opts.targets, n * 7919)}`);
         latencies.get(endpoint)!.push(res.ms);
         if (res.status !== 200) {
           errors.set(endpoint, errors.get(endpoint)! + 1);
-          if (samples.length < 10)
-            samples.push(`${endpoint} → ${res.status} ${res.networkError ?? JSON.stringify(res.body).slice(0, 200)}`);
+          if (samples.length < 10) samples.push(`${endpoint} → ${res.status} ${res.problem ?? ""}`);
         }
       }
     }),
@@ -239,10 +244,12 @@ async function liveRevisionAtLeast(baseUrl: string, revision: number, log: (line
 export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
   const log = opts.log ?? (() => undefined);
   const counter = { n: 0 };
+  const kind = opts.client ?? "bytes";
+  const client = loadClient(kind, opts.clients);
   log(`warm-up: ${opts.clients} clients for ${opts.warmupMs / 1000} s`);
   const sampler = rssSampler(opts.serverPid, 250);
   opts.writer?.start();
-  const warm = await drive(opts, opts.warmupMs, counter);
+  const warm = await drive(opts, client, opts.warmupMs, counter);
   const warmErrors = [...warm.errors.values()].reduce((a, b) => a + b, 0);
   if (warmErrors > 0) log(`warm-up had ${warmErrors} errors: ${warm.samples.join(" | ")}`);
   sampler.sample();
@@ -255,8 +262,11 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     `run: ${opts.clients} clients for ${opts.durationMs / 1000} s${opts.writer ? `, a write burst every ${opts.writer.everyMs} ms` : ""}`,
   );
   const started = Date.now();
-  const run = await drive(opts, opts.durationMs, counter);
+  const cpu0 = process.cpuUsage();
+  const run = await drive(opts, client, opts.durationMs, counter);
+  const cpu = process.cpuUsage(cpu0);
   const elapsedS = (Date.now() - started) / 1000;
+  client.close();
   const burstsAfter = (await opts.writer?.stop()) ?? 0;
   // the last burst's watch events have landed once the live snapshot reached its revision
   if (opts.writer) await liveRevisionAtLeast(opts.baseUrl, opts.writer.lastRevision(), log);
@@ -296,7 +306,9 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
       duration_s: opts.durationMs / 1000,
       detail_targets: opts.targets.length,
       burst_every_ms: opts.writer?.everyMs ?? null,
+      client: kind,
     },
+    driver: { cpu_pct_of_a_core: Math.round(((cpu.user + cpu.system) / 1000 / (elapsedS * 1000)) * 1000) / 10 },
     machine: { cpus: os.cpus().length, node: process.version, platform: `${os.platform()} ${os.release()}` },
     all: { ...stats(all, errors), requests_per_s: Math.round(all.length / elapsedS) },
     by_endpoint: Object.fromEntries(

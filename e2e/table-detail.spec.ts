@@ -177,14 +177,19 @@ test("labels speak words: epochs explained, cooldown below threshold, 'clears by
   const { revision } = await api<DemandList>("/api/v1/scheduler/demand?limit=1");
   // each read is evaluated at R's time, an estimate that moves with the clock until the revision
   // clock's next sample after R (console-api.md "Time"); a verdict such as the cycle limit moves
-  // with it, so the list and the pages wait until R's time holds still
-  let last: number | null = null;
+  // with it, so the list and the pages wait until R's time holds still. That estimate is rounded
+  // to 2 s, so its at_ms alone can repeat while it still moves; its error_ms (the open interval
+  // up to now) grows with every read until a sample closes the interval
+  let last: string | null = null;
   await expect
     .poll(
       async () => {
-        const t = (await api<{ at_ms: number | null }>(`/api/v1/revisions/time?revision=${revision}`)).at_ms;
-        const still = t !== null && t === last;
-        last = t;
+        const t = await api<{ at_ms: number | null; error_ms: number | null }>(
+          `/api/v1/revisions/time?revision=${revision}`,
+        );
+        const seen = t.at_ms === null ? null : `${t.at_ms}±${t.error_ms}`;
+        const still = seen !== null && seen === last;
+        last = seen;
         return still;
       },
       { timeout: 30_000, intervals: [500] },

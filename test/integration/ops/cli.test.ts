@@ -388,13 +388,18 @@ describe("diff --from --to", () => {
       apiJson(`/api/v1/scheduler/diff?from=${from}&to=${to}`).then((r) => (expect(r.status).toBe(200), r.body));
     const side = (s: any, r: number) => `revision ${r}${s.at_ms === null ? "" : ` (${formatTime(s.at_ms)})`}`;
     // a revision after the clock's newest sample has an estimated time that moves with "now"
-    // (console-api.md "Time"); wait until a sample after `to` settles both sides' times
+    // (console-api.md "Time"); wait until a sample after `to` settles both sides' times. That
+    // estimate is rounded to 2 s, so its at_ms alone can repeat while it still moves (a CI run
+    // saw it step between the reads around the CLI's); its error_ms grows with every read until
+    // a sample closes the interval
+    const moment = (s: any) => `${s.at_ms}±${s.error_ms}`;
     let last = await diff();
     const deadline = Date.now() + 30_000;
     for (;;) {
       await new Promise((r) => setTimeout(r, 250));
       const next = await diff();
-      if (next.to.at_ms !== null && next.to.at_ms === last.to.at_ms && next.from.at_ms === last.from.at_ms) break;
+      if (next.to.at_ms !== null && moment(next.to) === moment(last.to) && moment(next.from) === moment(last.from))
+        break;
       expect(Date.now(), "the revision clock settles the diff's times").toBeLessThan(deadline);
       last = next;
     }

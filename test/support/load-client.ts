@@ -6,8 +6,8 @@
 //   autocannon). Its bodies are not decoded on the way; one 200 in SPOT_CHECK_EVERY is
 //   gunzipped and parsed after its time is taken, and one that is not JSON counts as an
 //   error, so a broken answer still fails the run.
-// * "parsed": the page's way, `fetch` then `JSON.parse`, timed after the parse (the driver
-//   before 2026-12-06; bench/figures.ts runs both, side by side, and prints the client's CPU).
+// * "parsed": the page's way, `fetch` then `JSON.parse`, timed after the parse; its clients
+//   take most of a core here (bench/figures.ts runs both side by side and prints each one's CPU).
 import http from "node:http";
 import zlib from "node:zlib";
 import { getJson } from "./observe";

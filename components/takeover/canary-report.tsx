@@ -9,13 +9,13 @@ import { formatCount, formatTime } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import { OUTCOMES } from "@/lib/client/api-types";
+import { MIN_CANARY_SAMPLES } from "@/lib/schema/codes";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { useCanary } from "@/lib/client/takeover-hooks";
 import { chronicCsv } from "./chronic-csv";
 import { useWindowMs, WindowPicker, WINDOWS } from "./window-picker";
 
-const MIN_SAMPLES = 50;
 const fmt = (n: number | null, digits = 1) =>
   n === null ? "—" : n.toLocaleString("en-US", { maximumFractionDigits: digits });
 const share = (n: number | null) => (n === null ? "—" : `${(n * 100).toFixed(1)} %`);
@@ -47,7 +47,7 @@ export function CanaryReport() {
             a minute).{" "}
             {!r.enough_data && (
               <strong data-testid="not-enough-data">
-                Not enough data: fewer than {MIN_SAMPLES} samples, so levels and trends say little yet.
+                Not enough data: fewer than {MIN_CANARY_SAMPLES} samples, so levels and trends say little yet.
               </strong>
             )}{" "}
             These are observations of how the planner&apos;s view compares with the legacy queue, not a pass or fail

@@ -3,6 +3,7 @@
 import { OUTCOME_MEANING } from "../words/outcomes";
 import { formatBytes, formatCount, formatDuration, formatTime } from "../words/format";
 import type { CanaryResponse } from "../schema/api/canary";
+import { MIN_CANARY_SAMPLES } from "../schema/codes";
 import type { FactsResponse } from "../schema/api/fleet";
 import type { GatesResponse } from "../schema/api/takeover";
 import type { OutcomeName } from "../client/api-types";
@@ -28,7 +29,7 @@ export function canaryText(r: CanaryResponse): string {
     { title: "READ AS", cell: (o) => OUTCOME_MEANING[o]?.healthy ?? "" },
   ]);
   return [
-    `Canary ${formatTime(r.from_ms)} → ${formatTime(r.to_ms)}: ${formatCount(r.samples)} samples${r.enough_data ? "" : " — not enough data (fewer than 50): the trends say little yet"}`,
+    `Canary ${formatTime(r.from_ms)} → ${formatTime(r.to_ms)}: ${formatCount(r.samples)} samples${r.enough_data ? "" : ` — not enough data (fewer than ${MIN_CANARY_SAMPLES}): the trends say little yet`}`,
     "Observations, not a verdict (scheduler-model.md §6.2).",
     table,
     ...r.rising.map(

@@ -14,6 +14,8 @@ export type BacklogClass = (typeof BACKLOG_CLASSES)[number];
 /** Shadow outcomes (scheduler-model.md §6.2), in the order the API lists them. */
 export const OUTCOMES = ["discovery_miss", "queued_only", "running", "placement_gap", "phantom_task"] as const;
 export type OutcomeName = (typeof OUTCOMES)[number];
+/** Kayenta's floor: below this many canary samples an outcome's trend says little (`enough_data`). */
+export const MIN_CANARY_SAMPLES = 50;
 
 /** Why-not and verdict codes (scheduler-model.md §5.6(f)). */
 export const WHY_NOT_CODES = [

@@ -1,11 +1,9 @@
 // The canary report over a window of shadow-history samples (console-api.md "The takeover
 // gate and the canary evidence"). scheduler-model.md §6.2: the outcomes are observations,
 // not a gate — the report states levels and trends, never a verdict. Pure.
-import { OUTCOMES } from "@/lib/schema/codes";
+import { MIN_CANARY_SAMPLES, OUTCOMES } from "@/lib/schema/codes";
 import { LISTED_OUTCOMES, type CanarySample, type OutcomeTrend } from "@/lib/schema/api/canary";
 
-/** Kayenta's floor: below 50 points a metric's trend says little. */
-export const MIN_CANARY_SAMPLES = 50;
 /** A table is chronic when it is in one listed outcome in at least this share of the samples. */
 export const CHRONIC_SHARE = 0.5;
 /** §6.2 canary doc: these should trend down (discovery_miss) or stay ≈ 0 (phantom_task). */

@@ -59,9 +59,9 @@ describe("load smoke", () => {
     expect(result.etcd.full_reads).toBeLessThanOrEqual(result.etcd.bursts);
     // Memory. The precise check is the live heap: in use after a full GC forced through
     // the server's inspector, at the end of the warm-up and after the run, with the answer
-    // caches emptied (test/support/inspector.ts). Two runs read 0.988× and 1.021× (~53 MiB, ~17,000 requests in
-    // the run); with a deliberate leak of one 1 KiB string per request it read 1.096×, and
-    // the old plan cache kept ~1 MiB per plan.
+    // caches emptied (test/support/inspector.ts). Two runs read 0.988× and 1.021× (~53 MiB,
+    // ~17,000 requests in the run); with a deliberate leak of one 1 KiB string per request it
+    // read 1.096×, and the old plan cache kept ~1 MiB per plan.
     const heap = result.heap!;
     expect(heap.live_ratio).toBeLessThanOrEqual(1.05);
     // the server's own gauge saw that GC (docs/operations.md alerts on it)

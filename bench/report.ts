@@ -148,8 +148,15 @@ export function renderMatrix(r: MatrixReport, resultsDir: string): string {
   const figuresFile = path.join(resultsDir, "figures.json");
   let pinned = "Cold pinned read ÷ etcdctl floor: `bench/results/figures.json` is missing.";
   if (fs.existsSync(figuresFile)) {
-    const f = JSON.parse(fs.readFileSync(figuresFile, "utf8")) as { at?: string; pinned?: { ratio: number } };
-    pinned = `Cold pinned read ÷ etcdctl floor: ${f.pinned?.ratio ?? "—"}× (from \`bench/results/figures.json\`, ${f.at ?? "undated"}; not measured by this run).`;
+    const f = JSON.parse(fs.readFileSync(figuresFile, "utf8")) as {
+      at?: string;
+      pinned?: { ratio: number };
+      near_pinned?: { by_distance: { changes_back: number; ratio: number; path: { read: number } }[] };
+    };
+    const near = f.near_pinned?.by_distance
+      .map((d) => `${d.ratio}× ${d.changes_back} changes back${d.path.read > 0 ? " (read in full)" : ""}`)
+      .join(", ");
+    pinned = `Cold pinned read ÷ etcdctl floor: ${f.pinned?.ratio ?? "—"}× far from the live view${near ? `; near it, put back from it: ${near}` : ""} (from \`bench/results/figures.json\`, ${f.at ?? "undated"}; not measured by this run).`;
   }
   const odd = [
     r.open_failures?.length ? `* **tabs that did not open: ${r.open_failures.join("; ")}**` : "",

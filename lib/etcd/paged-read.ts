@@ -158,6 +158,17 @@ export async function readPrefixPaged(
   return { kvs: parts.flatMap((p) => p.kvs), revision: opts.revision, stats };
 }
 
+/** The keys in [from, to) at `revision`, paged as §8.1 pages a prefix (a window of a time-ordered family). */
+export async function readKeyRangePaged(
+  etcd: EtcdClient,
+  from: Buffer,
+  to: Buffer,
+  opts: { revision: number; probePrefix: string },
+): Promise<RawKv[]> {
+  const label = from.toString("utf8");
+  return (await readRangePaged(raw(etcd), from, to, label, { ...opts, stats: emptyStats() })).kvs;
+}
+
 /** §8.1 over one key range [from, to). */
 async function readRangePaged(
   client: Etcd3,

@@ -16,6 +16,12 @@ import { EtcdTimeout, toEtcdError } from "./errors";
 export interface WatchChange {
   type: "put" | "delete";
   kv: RawKv;
+  /**
+   * With `previousValues`: the key's value just before this change (null: the key did not
+   * exist). Undefined when not asked for, or when etcd left it out of an event that had one
+   * (it does so silently when it cannot read it, e.g. compacted meanwhile).
+   */
+  prev?: RawKv | null;
 }
 
 export interface WatchBatch {
@@ -38,24 +44,41 @@ export interface WatchOptions {
   onBreak(why: WatchBreak): void;
   /** how long creating the watch may take before EtcdTimeout (default 2,000 ms) */
   createTimeoutMs?: number;
+  /** deliver each change's previous value (`WatchChange.prev`) */
+  previousValues?: boolean;
 }
 
+type EventKv = IWatchResponse["events"][number]["kv"];
+
+const toRaw = (kv: EventKv): RawKv => ({
+  key: kv.key.toString("utf8"),
+  value: kv.value,
+  modRevision: Number(kv.mod_revision),
+  lease: String(kv.lease),
+});
+
 function toChange(ev: IWatchResponse["events"][number]): WatchChange {
-  return {
-    type: ev.type === "Delete" ? "delete" : "put",
-    kv: {
-      key: ev.kv.key.toString("utf8"),
-      value: ev.kv.value,
-      modRevision: Number(ev.kv.mod_revision),
-      lease: String(ev.kv.lease),
-    },
-  };
+  return { type: ev.type === "Delete" ? "delete" : "put", kv: toRaw(ev.kv) };
+}
+
+/**
+ * The change with its previous value. A put of version 1 created the key (nothing before
+ * it); any other put, and every delete, had a value before: when etcd sent none, it is not
+ * known (undefined), never taken for "did not exist".
+ */
+function withPrev(ev: IWatchResponse["events"][number]): WatchChange {
+  const change = toChange(ev);
+  if (ev.prev_kv) change.prev = toRaw(ev.prev_kv);
+  else if (ev.type !== "Delete" && Number(ev.kv.version) === 1) change.prev = null;
+  return change;
 }
 
 /** Watches `prefix` from `fromRevision`; resolves once etcd confirmed the watch. */
 export async function watchPrefix(etcd: EtcdClient, prefix: string, opts: WatchOptions): Promise<PrefixWatch> {
   const client = raw(etcd);
   const builder = client.watch().prefix(prefix).startRevision(String(opts.fromRevision));
+  if (opts.previousValues) builder.withPreviousKV();
+  const convert = opts.previousValues ? withPrev : toChange;
   let watcher: Watcher | null = null;
   let broken = false;
   let creating = true;
@@ -77,7 +100,7 @@ export async function watchPrefix(etcd: EtcdClient, prefix: string, opts: WatchO
   w.on("data", (res: IWatchResponse) => {
     if (broken) return;
     if (res.canceled) return; // reported through "error" below
-    opts.onBatch({ revision: Number(res.header.revision), changes: res.events.map(toChange) });
+    opts.onBatch({ revision: Number(res.header.revision), changes: res.events.map(convert) });
   });
   w.on("error", (e: Error) => {
     const detail = e.message;

@@ -8,12 +8,15 @@ import "server-only";
 // snapshots kept in a small LRU. When etcd is unreachable requests fail fast (typed 503).
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
+import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak, type WatchChange } from "@/lib/etcd/watch";
+import { readKeyRangePaged } from "@/lib/etcd/paged-read";
 import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
 import { pingEtcd } from "./etcd-ping";
 import { RevisionWaiters } from "./revision-waiters";
+import { ChangeLog } from "./change-log";
 import { initialClocks } from "./sequence-clocks";
-import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
+import { familyStartKey, TASKS_WINDOW_MS } from "@/lib/snapshot/build";
+import { FAMILIES, familyPrefix } from "@/lib/snapshot/families";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
@@ -58,6 +61,8 @@ const PINNED_LRU = 4;
 const TRIM_EVERY_MS = 60_000;
 /** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
 const RECENT_LIVE = 2;
+const TASKS = FAMILIES.find((f) => f.name === "tasks")!;
+const NO_VALUE = Buffer.alloc(0);
 
 interface LiveState {
   /** distinguishes the states of successive full reads */
@@ -74,7 +79,19 @@ interface LiveState {
   view: FleetView | null;
   /** when the store last dropped records that left the `tasks/` window */
   trimmedMs: number;
+  /** the store holds the `tasks/` records from the UUIDv7 of this time on */
+  tasksSinceMs: number;
+  /** the revisions of the changes applied since the read */
+  changes: ChangeLog;
 }
+
+export interface LiveCacheOptions {
+  /** a pinned read with more changes than this between it and the live view is read in full */
+  rewindMaxEvents?: number;
+}
+
+/** How the last pinned view was made (tests, benchmarks): put back from the live view, or read in full. */
+export type PinnedPath = "rewound" | "read";
 
 export class LiveCache {
   private state: LiveState | null = null;
@@ -92,10 +109,13 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
+  /** how each pinned view was made, by revision (the last few: tests and benchmarks ask) */
+  readonly pinnedPaths = new BoundedMap<number, PinnedPath>({ evict: "least-recently-set", maxEntries: 64 });
 
   constructor(
     private readonly client: Etcd3,
     readonly prefix: string,
+    private readonly opts: LiveCacheOptions = {},
   ) {
     // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
     this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
@@ -193,8 +213,16 @@ export class LiveCache {
   }
 
   private async readPinned(revision: number, tasksSinceMs: number | undefined): Promise<FleetView> {
+    const started = performance.now();
+    const rewound = await this.rewound(revision, tasksSinceMs).catch(() => null);
+    if (rewound) {
+      metrics().snapshotReadSeconds.observe({ mode: "rewound" }, (performance.now() - started) / 1000);
+      this.madePinned(revision, "rewound");
+      return rewound;
+    }
     await this.ping(); // fail fast when etcd is down
     const { snapshot, tables } = await this.read("pinned", { revision, tasksSinceMs });
+    this.madePinned(revision, "read");
     return {
       snapshot,
       tables,
@@ -207,6 +235,73 @@ export class LiveCache {
       firstSeen: this.state?.firstSeen ?? new Map(),
       contentId: `rev:${revision}`,
     };
+  }
+
+  /**
+   * The fleet at `revision` put back from the live view, when the change log holds every
+   * change since (`change-log.ts`: each with the key's value before it, as the watch
+   * delivered it): each key changed after `revision` gets its value then, applied to a copy
+   * of the live store with the read's own parsers, and the tables they touch are re-folded.
+   * The `tasks/` window is the pinned read's: the records the live store dropped since are
+   * read at `revision`. The same snapshot and tables as a full read at `revision`
+   * (test/integration/foundation/rewind.test.ts); null: read it in full.
+   */
+  private async rewound(revision: number, tasksSinceMs: number | undefined): Promise<FleetView | null> {
+    const s = this.state;
+    if (!s || !s.live || revision >= s.store.revision) return null;
+    const count = s.changes.countAfter(revision);
+    if (count === null || count > (this.opts.rewindMaxEvents ?? Infinity)) return null;
+    const values = s.changes.valuesAt(revision)!;
+    const base = this.viewOf(s);
+    const sequenceClocks = new Map(s.clocks);
+    const firstSeen = s.firstSeen;
+    const readAtMs = Date.now();
+    const sinceMs = tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS;
+    const heldSinceMs = s.tasksSinceMs;
+    const cutMs = Math.max(sinceMs, heldSinceMs);
+    const cut = familyStartKey(this.prefix, TASKS, cutMs)!;
+    // the window's start the live store no longer holds, as it was at `revision`
+    const older =
+      sinceMs < heldSinceMs
+        ? await readKeyRangePaged(this.client, familyStartKey(this.prefix, TASKS, sinceMs)!, cut, {
+            revision,
+            probePrefix: this.prefix,
+          })
+        : [];
+    const cutKey = cut.toString("utf8");
+    const tasksPrefix = familyPrefix(this.prefix, TASKS);
+    const changes: WatchChange[] = [];
+    for (const { key, value } of values) {
+      if (key < cutKey && key.startsWith(tasksPrefix)) continue; // outside the window, or in `older`
+      changes.push(
+        value
+          ? { type: "put", kv: value }
+          : { type: "delete", kv: { key, value: NO_VALUE, modRevision: 0, lease: "0" } },
+      );
+    }
+    for (const kv of older) changes.push({ type: "put", kv });
+    const store = new LiveStore(base.snapshot, readAtMs);
+    store.trimWindows(cutMs);
+    const applied = store.rewindTo(revision, changes);
+    const demand = new DemandIndex(base.tables);
+    for (const target of applied.changedTargets) demand.touch(target);
+    const snapshot = store.snapshot();
+    return {
+      snapshot,
+      tables: demand.tables(snapshot),
+      revision,
+      readAtMs,
+      live: false,
+      pinned: true,
+      sequenceClocks,
+      firstSeen,
+      contentId: `rev:${revision}`,
+    };
+  }
+
+  private madePinned(revision: number, path: PinnedPath): void {
+    this.pinnedPaths.set(revision, path);
+    metrics().pinnedViews.inc({ path });
   }
 
   /** One full read through the fleet reader, counted in the read metrics. */
@@ -279,6 +374,8 @@ export class LiveCache {
       firstSeen: old?.firstSeen ?? new Map(),
       view: null,
       trimmedMs: Date.now(),
+      tasksSinceMs: snapshot.readAtMs - TASKS_WINDOW_MS,
+      changes: new ChangeLog(snapshot.revision),
     };
     this.lastRefolds = 0;
     await old?.watch?.cancel();
@@ -287,6 +384,7 @@ export class LiveCache {
     try {
       s.watch = await watchPrefix(this.client, `${this.prefix}/`, {
         fromRevision: snapshot.revision + 1,
+        previousValues: true, // each change's value before it, so a revision near the live one can be put back
         onBatch: (batch) => this.onBatch(s, batch),
         onBreak: (why) => this.onBreak(s, why),
       });
@@ -307,10 +405,13 @@ export class LiveCache {
     if (now - s.trimmedMs >= TRIM_EVERY_MS) {
       s.trimmedMs = now;
       s.store.trimWindows(now - TASKS_WINDOW_MS);
+      s.tasksSinceMs = now - TASKS_WINDOW_MS;
     }
-    const applied = s.store.apply(batch, (family, key, deleted) => {
-      m.watchEvents.inc({ type: deleted ? "delete" : "put" });
-      const p = family === "merge-progress" && !deleted ? s.store.entry("mergeProgress", key) : undefined;
+    const applied = s.store.apply(batch, (family, change) => {
+      const deleted = change.type === "delete";
+      m.watchEvents.inc({ type: change.type });
+      s.changes.record(change.kv.modRevision, change.kv.key, change.prev);
+      const p = family === "merge-progress" && !deleted ? s.store.entry("mergeProgress", change.kv.key) : undefined;
       if (p)
         s.clocks.set(
           p.executionId,

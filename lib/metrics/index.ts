@@ -65,7 +65,7 @@ function create() {
     }),
     snapshotReadSeconds: new Histogram({
       name: "console_snapshot_read_seconds",
-      help: "Time of one full paged fleet read at one revision (scheduler-model.md §8.1)",
+      help: "Time of one fleet view at one revision: a full paged read (mode=full, pinned; scheduler-model.md §8.1) or a pinned view put back from the live one (mode=rewound)",
       labelNames: ["mode"],
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
       registers: r,
@@ -74,6 +74,12 @@ function create() {
       name: "console_snapshot_full_reads_total",
       help: "Full fleet reads, by reason (initial, watch_broken, pinned_revision, health)",
       labelNames: ["reason"],
+      registers: r,
+    }),
+    pinnedViews: new Counter({
+      name: "console_pinned_views_total",
+      help: "Views made for ?revision= reads: put back from the live view near it (path=rewound) or read in full (path=read)",
+      labelNames: ["path"],
       registers: r,
     }),
     pages: new Counter({ name: "console_etcd_pages_total", help: "Pages read by full fleet reads", registers: r }),

@@ -39,7 +39,7 @@ function start() {
       ["executors", [hb("e1"), hb("e3")]],
     ]),
   );
-  return { store: new LiveStore(snapshot), demand: new DemandIndex(foldSnapshot(snapshot)), snapshot };
+  return { store: new LiveStore(snapshot), demand: new DemandIndex(foldSnapshot(snapshot)), snapshot, events };
 }
 
 describe("LiveStore", () => {
@@ -206,5 +206,55 @@ describe("LiveStore lists handed out patched (./patched-list.ts)", () => {
     expect(patchedSeen).toBeGreaterThan(300);
     for (const { snapshot, was } of handedOut)
       expect(snapshot.demandEvents.map((e) => [e.key, e.event.sealed_through])).toEqual(was);
+  });
+});
+
+describe("LiveStore against a read of the same keys", () => {
+  const demandKey = (target: string) => `${P}/demand/${hex(target)}`;
+
+  it("lists skipped keys in a read's order (family as registered, then key), so /skipped and `by_reason` are the same live or pinned", () => {
+    const bad = [kv(demandKey("b"), "{"), kv(`${P}/demand-events/${hex("a")}/s1`, "not json"), kv(demandKey("a"), "[")];
+    const { store } = start();
+    store.apply({ revision: rev, changes: bad.map((k) => ({ type: "put" as const, kv: k })) });
+    const read = buildSnapshot(
+      P,
+      rev,
+      new Map<FamilyName, SnapshotKv[]>([
+        ["demand-events", [...start().snapshot.demandEvents.map((e) => ev(e.target, e.shard, 1)), bad[1]]],
+        ["demand", [bad[2], bad[0]]],
+      ]),
+    );
+    expect(read.skipped.map((s) => s.key)).toHaveLength(3);
+    expect(store.snapshot().skipped.map((s) => [s.family, s.key])).toEqual(read.skipped.map((s) => [s.family, s.key]));
+  });
+
+  it("rewindTo puts every changed key back to its earlier value and takes the earlier revision", () => {
+    const { store, snapshot, events } = start();
+    const before = events[0]; // alpha/s1
+    const alphaS1 = ev("alpha", "s1", 99, 4);
+    const gamma = ev("gamma", "s1", 5);
+    store.apply({
+      revision: rev,
+      changes: [
+        { type: "put", kv: alphaS1 },
+        { type: "put", kv: gamma },
+        { type: "delete", kv: { ...hb("e1"), value: Buffer.alloc(0) } },
+        { type: "put", kv: kv(demandKey("zz"), "{") },
+      ],
+    });
+    const earlier = new LiveStore(store.snapshot(), 12345);
+    earlier.rewindTo(snapshot.revision, [
+      { type: "put", kv: before },
+      { type: "delete", kv: { key: gamma.key, value: Buffer.alloc(0), modRevision: 0, lease: "0" } },
+      { type: "put", kv: { ...hb("e1"), modRevision: snapshot.executors[0].modRevision } },
+      { type: "delete", kv: { key: demandKey("zz"), value: Buffer.alloc(0), modRevision: 0, lease: "0" } },
+    ]);
+    const back = earlier.snapshot();
+    expect(back.revision).toBe(snapshot.revision);
+    expect(back.readAtMs).toBe(12345);
+    const { readAtMs: _a, stats: _s, ...want } = snapshot;
+    const { readAtMs: _b, stats: _t, ...got } = back;
+    expect(got).toEqual(want);
+    expect(store.snapshot().demandEvents.map((e) => e.target)).toContain("gamma"); // the live store is untouched
   });
 });

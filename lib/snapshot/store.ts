@@ -8,6 +8,7 @@ import type { WatchBatch } from "@/lib/etcd/watch";
 import { keys, splitDemandEventKey } from "@/lib/schema/keys";
 import { familyStartKey, skippedKey } from "@/lib/snapshot/build";
 import {
+  FAMILIES,
   LIST_FAMILIES,
   familyOfKey,
   parseFamilyKv,
@@ -47,8 +48,11 @@ export interface ApplyResult {
   families: Set<FamilyName>;
 }
 
-/** Sees each applied change of a family the console reads (`deleted`: the key is gone). */
-export type OnChange = (family: FamilyName, key: string, deleted: boolean) => void;
+/** Sees each applied change of a family the console reads. */
+export type OnChange = (family: FamilyName, change: Change) => void;
+
+/** a family's place in the registry: a read lists skipped keys family by family in this order */
+const FAMILY_RANK = new Map<FamilyName, number>(FAMILIES.map((f, i) => [f.name, i]));
 
 const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
@@ -79,9 +83,13 @@ export class LiveStore {
   private skippedArray: SkippedKey[];
   private built: FleetSnapshot | null = null;
 
-  constructor(private readonly base: FleetSnapshot) {
+  /** `readAtMs`: when its data was read (default: the base's), for a store made from a held view */
+  constructor(
+    private readonly base: FleetSnapshot,
+    readAtMs = base.readAtMs,
+  ) {
     this.revision = base.revision;
-    this.readAtMs = base.readAtMs;
+    this.readAtMs = readAtMs;
     this.leader = base.leader;
     this.leaderToken = base.leaderToken;
     this.leaderKey = keys.leader(base.prefix);
@@ -114,7 +122,7 @@ export class LiveStore {
   }
 
   /** Applies one watch response; keys outside the console's families only advance the revision. */
-  apply(batch: WatchBatch, onChange?: OnChange): ApplyResult {
+  apply(batch: { revision: number; changes: readonly Change[] }, onChange?: OnChange): ApplyResult {
     const result: ApplyResult = { changedKeys: 0, changedTargets: new Set(), families: new Set() };
     for (const change of batch.changes) {
       const family = familyOfKey(this.base.prefix, change.kv.key);
@@ -128,11 +136,22 @@ export class LiveStore {
         const target = this.demandTargetOf(change.kv.key);
         if (target !== null) result.changedTargets.add(target);
       }
-      onChange?.(family.name, change.kv.key, change.type === "delete");
+      onChange?.(family.name, change);
     }
     if (batch.revision > this.revision) this.revision = batch.revision;
     if (result.changedKeys > 0) this.contentVersion += 1;
     if (result.changedKeys > 0 || (this.built && this.built.revision !== this.revision)) this.built = null;
+    return result;
+  }
+
+  /**
+   * Puts the store back to an earlier `revision`: `changes` set every key changed since to
+   * its value then (a delete: the key did not exist then). The same parsers as a read.
+   */
+  rewindTo(revision: number, changes: readonly Change[]): ApplyResult {
+    const result = this.apply({ revision, changes });
+    this.revision = revision;
+    this.built = null;
     return result;
   }
 
@@ -191,6 +210,14 @@ export class LiveStore {
           dropped++;
         }
       }
+      // a record of the family that did not parse is outside the window as well
+      for (const [key, skipped] of this.skipped) {
+        if (skipped.family === family.name && key < cut) {
+          this.skipped.delete(key);
+          this.skippedChanged = true;
+          dropped++;
+        }
+      }
       if (dropped > before) state.membershipChanged = true;
     }
     if (dropped > 0) {
@@ -204,13 +231,15 @@ export class LiveStore {
   snapshot(): FleetSnapshot {
     if (this.built) return this.built;
     if (this.skippedChanged) {
-      this.skippedArray = [...this.skipped.values()].sort((a, b) =>
-        a.family < b.family ? -1 : a.family > b.family ? 1 : byKey(a, b),
+      // the order a read lists them in (lib/snapshot/build.ts): by family as registered, then by key
+      this.skippedArray = [...this.skipped.values()].sort(
+        (a, b) => FAMILY_RANK.get(a.family)! - FAMILY_RANK.get(b.family)! || byKey(a, b),
       );
       this.skippedChanged = false;
     }
     const built: FleetSnapshot = {
       ...this.base,
+      readAtMs: this.readAtMs,
       revision: this.revision,
       leader: this.leader,
       leaderToken: this.leaderToken,

@@ -129,6 +129,12 @@ function longestFailure(outcomes: { at: number; status: number; ms: number }[]):
 
 /** the revision of the seed: long behind every plan (and view) the console still holds */
 let seeded: number;
+/**
+ * ten distinct revisions of the same fleet from before the console's first read (writes that
+ * touch no table): a pinned request at each is a full read (one after the read would be
+ * put back from the live view, lib/live/cache.ts, with no read of etcd)
+ */
+const beforeRead: number[] = [];
 
 beforeAll(async () => {
   // loopback members: a fast election, so a killed leader fails over well inside the ping deadline
@@ -140,6 +146,7 @@ beforeAll(async () => {
     heartbeatPut(P, "exec-a"),
     heartbeatPut(P, "exec-b"),
   ]);
+  for (let i = 0; i < 10; i++) beforeRead.push(await http().put(`${P}/unrelated/bump-${i}`, String(i)));
   app = await startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: P });
   // first request: the initial full read and the watch
   const first = await getJson<ListBody>(`${app.url}${LIST}`, { timeoutMs: 60_000 });
@@ -158,9 +165,7 @@ afterAll(async () => {
 describe("etcd cluster faults", () => {
   it("a member killed during full paged reads: each read completes at its pinned revision, unchanged", async () => {
     const reference = await allTables();
-    // ten distinct revisions (each pinned request is a fresh full read); the writes touch no table
-    const revisions: number[] = [];
-    for (let i = 0; i < 10; i++) revisions.push(await http().put(`${P}/unrelated/bump-${i}`, String(i)));
+    const revisions = beforeRead; // each pinned request is a fresh full read
     const live = poller(() => getJson(`${app.url}/api/v1/scheduler/demand?limit=10`, { timeoutMs: 10_000 }));
     const victim = cluster.members[1];
     const pagesBefore = metricSum(await fetchMetrics(app.url), "console_etcd_pages_total");

@@ -1,0 +1,76 @@
+// The change log a pinned read near the live view is put back from: the value a key had at
+// R is the value before its first change after R; what the log dropped, or a change whose
+// previous value is unknown, makes earlier revisions unknown (null), never wrong.
+import { describe, expect, it } from "vitest";
+import type { RawKv } from "@/lib/etcd/paged-read";
+import { ChangeLog } from "./change-log";
+
+const kv = (key: string, value: string, modRevision: number): RawKv => ({
+  key,
+  value: Buffer.from(value),
+  modRevision,
+  lease: "0",
+});
+const shown = (values: { key: string; value: RawKv | null }[] | null) =>
+  values && values.map(({ key, value }) => [key, value ? `${value.value.toString()}@${value.modRevision}` : null]);
+
+describe("ChangeLog", () => {
+  it("gives each key changed after R its value at R, in the order of first change", () => {
+    const log = new ChangeLog(10);
+    log.record(11, "a", kv("a", "a10", 10)); // a: a10 → a11
+    log.record(12, "b", null); // b created
+    log.record(13, "a", kv("a", "a11", 11)); // a: a11 → a13
+    log.record(13, "c", kv("c", "c5", 5)); // same transaction: c deleted
+    expect(shown(log.valuesAt(10))).toEqual([
+      ["a", "a10@10"],
+      ["b", null],
+      ["c", "c5@5"],
+    ]);
+    expect(shown(log.valuesAt(11))).toEqual([
+      ["b", null],
+      ["a", "a11@11"],
+      ["c", "c5@5"],
+    ]);
+    expect(shown(log.valuesAt(12))).toEqual([
+      ["a", "a11@11"],
+      ["c", "c5@5"],
+    ]);
+    expect(log.valuesAt(13)).toEqual([]);
+    expect([10, 11, 12, 13].map((r) => log.countAfter(r))).toEqual([4, 3, 2, 0]);
+    expect(log.valuesAt(9)).toBeNull(); // before the read
+    expect(log.countAfter(9)).toBeNull();
+  });
+
+  it("drops its oldest changes past its byte budget; the revisions they leave unknown answer null", () => {
+    const log = new ChangeLog(0, 1_000);
+    for (let r = 1; r <= 40; r++) log.record(r, `k${r % 3}`, kv(`k${r % 3}`, "x".repeat(50), r - 1));
+    expect(log.since).toBeGreaterThan(0);
+    expect(log.valuesAt(log.since - 1)).toBeNull();
+    const values = log.valuesAt(log.since)!;
+    // each key's value at `since` is the value before its first change after it
+    expect(values.map((v) => v.key).sort()).toEqual(["k0", "k1", "k2"]);
+    for (const { key, value } of values) {
+      let first = log.since + 1;
+      while (`k${first % 3}` !== key) first++;
+      expect(value!.modRevision, key).toBe(first - 1);
+    }
+    expect(log.countAfter(log.since)).toBe(40 - log.since);
+  });
+
+  it("a change whose previous value is unknown starts it afresh from that change", () => {
+    const log = new ChangeLog(0);
+    log.record(1, "a", kv("a", "a0", 0));
+    log.record(2, "b", undefined);
+    log.record(3, "a", kv("a", "a1", 1));
+    expect(log.valuesAt(1)).toBeNull();
+    expect(shown(log.valuesAt(2))).toEqual([["a", "a1@1"]]);
+  });
+
+  it("keeps a copy of each value, not a view of the buffer it was decoded from", () => {
+    const log = new ChangeLog(0);
+    const response = Buffer.from("..a0..");
+    log.record(1, "a", { key: "a", value: response.subarray(2, 4), modRevision: 0, lease: "0" });
+    response.write("zz", 2);
+    expect(log.valuesAt(0)![0].value!.value.toString()).toBe("a0");
+  });
+});

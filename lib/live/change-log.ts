@@ -1,0 +1,93 @@
+// The last changes the live view applied (one per changed key of a family the console
+// reads), oldest first, each with the key's value before it, as the watch delivered them
+// (etcd's prev_kv). A pinned read near the live view is put back from it with these
+// (lib/live/cache.ts `rewound`): the value a key had at an earlier revision R is the value
+// before its first change after R. Bounded by the bytes of the values it holds; what it
+// dropped, or a change whose previous value etcd did not send, moves `since` on: nothing
+// before it can be put back. Pure.
+import type { RawKv } from "@/lib/etcd/paged-read";
+
+/** the values kept: ~12,000 changes of the production fleet's demand events */
+export const CHANGE_LOG_BYTES = 16 * 1024 * 1024;
+/** what one change costs besides its key and value (the record, the key's string header) */
+const OVERHEAD_BYTES = 96;
+
+interface Change {
+  revision: number;
+  key: string;
+  /** null: the key did not exist before this change */
+  before: RawKv | null;
+  bytes: number;
+}
+
+export class ChangeLog {
+  private changes: Change[] = [];
+  private head = 0;
+  private bytes = 0;
+
+  /** `since`: the revision the view was read at (nothing before it is known) */
+  constructor(
+    public since: number,
+    private readonly maxBytes = CHANGE_LOG_BYTES,
+  ) {}
+
+  /**
+   * One applied change at `revision` (never below the last one recorded); `before`
+   * undefined: its previous value is not known, so no earlier revision can be put back.
+   */
+  record(revision: number, key: string, before: RawKv | null | undefined): void {
+    if (before === undefined) {
+      this.changes = [];
+      this.head = 0;
+      this.bytes = 0;
+      this.since = Math.max(this.since, revision);
+      return;
+    }
+    const bytes = OVERHEAD_BYTES + key.length + (before ? before.value.length + before.key.length : 0);
+    // a copy: a value decoded from a watch response is a view of the whole response's buffer
+    const kept = before && { ...before, value: Buffer.from(before.value) };
+    this.changes.push({ revision, key, before: kept, bytes });
+    this.bytes += bytes;
+    while (this.bytes > this.maxBytes && this.head < this.changes.length) {
+      const dropped = this.changes[this.head++];
+      this.bytes -= dropped.bytes;
+      // the changes at `dropped.revision` and before are gone: revisions from it on still put back
+      this.since = Math.max(this.since, dropped.revision);
+    }
+    if (this.head > 1024 && this.head * 2 > this.changes.length) {
+      this.changes = this.changes.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** How many changes came after `revision`; null when they are not all known. */
+  countAfter(revision: number): number | null {
+    return revision < this.since ? null : this.changes.length - this.firstAfter(revision);
+  }
+
+  /**
+   * Every key changed after `revision`, with its value at `revision` (null: it did not
+   * exist then), in the order of their first change; null when not all are known.
+   */
+  valuesAt(revision: number): { key: string; value: RawKv | null }[] | null {
+    if (revision < this.since) return null;
+    const seen = new Map<string, RawKv | null>();
+    for (let i = this.firstAfter(revision); i < this.changes.length; i++) {
+      const c = this.changes[i];
+      if (!seen.has(c.key)) seen.set(c.key, c.before);
+    }
+    return [...seen].map(([key, value]) => ({ key, value }));
+  }
+
+  /** the place of the first change after `revision` (binary search: revisions only grow) */
+  private firstAfter(revision: number): number {
+    let lo = this.head;
+    let hi = this.changes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.changes[mid].revision > revision) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+}

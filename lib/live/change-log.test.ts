@@ -66,11 +66,13 @@ describe("ChangeLog", () => {
     expect(shown(log.valuesAt(2))).toEqual([["a", "a1@1"]]);
   });
 
-  it("keeps a copy of each value, not a view of the buffer it was decoded from", () => {
+  it("keeps each value in a buffer of its own, not a view of the one it was decoded from", () => {
     const log = new ChangeLog(0);
     const response = Buffer.from("..a0..");
     log.record(1, "a", { key: "a", value: response.subarray(2, 4), modRevision: 0, lease: "0" });
     response.write("zz", 2);
-    expect(log.valuesAt(0)![0].value!.value.toString()).toBe("a0");
+    const kept = log.valuesAt(0)![0].value!.value;
+    expect(kept.toString()).toBe("a0");
+    expect(kept.buffer.byteLength, "a buffer of its own, not a pool slab").toBe(2);
   });
 });

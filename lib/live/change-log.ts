@@ -20,6 +20,17 @@ interface Change {
   bytes: number;
 }
 
+/**
+ * A value in a buffer of its own: one decoded from a watch response is a view of the whole
+ * response, and a small `Buffer.from` copy shares an 8 KiB pool slab with other allocations;
+ * either would keep far more than the value alive.
+ */
+function ownCopy(value: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(value.length);
+  value.copy(copy);
+  return copy;
+}
+
 export class ChangeLog {
   private changes: Change[] = [];
   private head = 0;
@@ -44,8 +55,7 @@ export class ChangeLog {
       return;
     }
     const bytes = OVERHEAD_BYTES + key.length + (before ? before.value.length + before.key.length : 0);
-    // a copy: a value decoded from a watch response is a view of the whole response's buffer
-    const kept = before && { ...before, value: Buffer.from(before.value) };
+    const kept = before && { ...before, value: ownCopy(before.value) };
     this.changes.push({ revision, key, before: kept, bytes });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes && this.head < this.changes.length) {

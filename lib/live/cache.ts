@@ -81,7 +81,7 @@ interface LiveState {
   trimmedMs: number;
   /** the store holds the `tasks/` records from the UUIDv7 of this time on */
   tasksSinceMs: number;
-  /** the revisions of the changes applied since the read */
+  /** the last changes applied since the read, each with the value before it (a pinned read near the live view is put back with them) */
   changes: ChangeLog;
 }
 

@@ -149,7 +149,7 @@ const pinnedViews = async (url: string) => {
 };
 
 /**
- * A pinned read near the live view (lib/live/cache.ts puts it back from the live view with
+ * A pinned read near the live view (lib/live/rewind.ts puts it back from the live view with
  * the values before each change since, which its change log holds): one demand event per
  * revision is written after the console started, then revisions 10 to 20,000 changes
  * before the newest are read through the API, each against `etcdctl get --prefix --rev=R`

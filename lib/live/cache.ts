@@ -8,45 +8,25 @@ import "server-only";
 // snapshots kept in a small LRU. When etcd is unreachable requests fail fast (typed 503).
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak, type WatchChange } from "@/lib/etcd/watch";
-import { readKeyRangePaged } from "@/lib/etcd/paged-read";
+import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
 import { pingEtcd } from "./etcd-ping";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
+import { rewoundView } from "./rewind";
+import { pinnedView, type Fleet, type FleetView } from "./view";
 import { initialClocks } from "./sequence-clocks";
-import { familyStartKey, TASKS_WINDOW_MS } from "@/lib/snapshot/build";
-import { FAMILIES, familyPrefix } from "@/lib/snapshot/families";
+import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
-import type { TableDemand } from "@/lib/schema/demand";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
 import { LiveStore } from "@/lib/snapshot/store";
 import { withFirstSeen, type FirstSeen } from "@/lib/snapshot/planner-input";
 
-/** One revision of the fleet as the API serves it (immutable). */
-export interface FleetView {
-  snapshot: FleetSnapshot;
-  tables: ReadonlyMap<string, TableDemand>;
-  revision: number;
-  /** when this revision's data was read or last confirmed current */
-  readAtMs: number;
-  /** served by a connected watch (false: pinned, or the watch is down) */
-  live: boolean;
-  pinned: boolean;
-  /** when the merge-progress sequence of each execution was last seen to move */
-  sequenceClocks: ReadonlyMap<string, SequenceClock>;
-  /** when this process first saw each execution, and its sequence then (lib/snapshot/planner-input.ts) */
-  firstSeen: FirstSeen;
-  /**
-   * Equal for two views whose fleet content is the same (a newer revision that only
-   * changed keys the console does not read keeps it), so plans can be shared.
-   */
-  contentId: string;
-}
+export type { FleetView };
 
 export interface CacheStatus {
   revision: number | null;
@@ -61,8 +41,6 @@ const PINNED_LRU = 4;
 const TRIM_EVERY_MS = 60_000;
 /** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
 const RECENT_LIVE = 2;
-const TASKS = FAMILIES.find((f) => f.name === "tasks")!;
-const NO_VALUE = Buffer.alloc(0);
 
 interface LiveState {
   /** distinguishes the states of successive full reads */
@@ -86,12 +64,9 @@ interface LiveState {
 }
 
 export interface LiveCacheOptions {
-  /** a pinned read with more changes than this between it and the live view is read in full */
-  rewindMaxEvents?: number;
+  /** a pinned read with more keys changed between it and the live view than this is read in full */
+  rewindMaxKeys?: number;
 }
-
-/** How the last pinned view was made (tests, benchmarks): put back from the live view, or read in full. */
-export type PinnedPath = "rewound" | "read";
 
 export class LiveCache {
   private state: LiveState | null = null;
@@ -109,8 +84,6 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
-  /** how each pinned view was made, by revision (the last few: tests and benchmarks ask) */
-  readonly pinnedPaths = new BoundedMap<number, PinnedPath>({ evict: "least-recently-set", maxEntries: 64 });
 
   constructor(
     private readonly client: Etcd3,
@@ -214,94 +187,42 @@ export class LiveCache {
 
   private async readPinned(revision: number, tasksSinceMs: number | undefined): Promise<FleetView> {
     const started = performance.now();
-    const rewound = await this.rewound(revision, tasksSinceMs).catch(() => null);
+    const rewinding = this.rewound(revision, tasksSinceMs); // from the live view as it is now
+    const memory = this.memory();
+    const rewound = await rewinding?.catch(() => null);
     if (rewound) {
       metrics().snapshotReadSeconds.observe({ mode: "rewound" }, (performance.now() - started) / 1000);
-      this.madePinned(revision, "rewound");
-      return rewound;
+      metrics().pinnedViews.inc({ path: "rewound" });
+      return pinnedView(rewound, revision, memory);
     }
     await this.ping(); // fail fast when etcd is down
-    const { snapshot, tables } = await this.read("pinned", { revision, tasksSinceMs });
-    this.madePinned(revision, "read");
-    return {
-      snapshot,
-      tables,
-      revision,
-      readAtMs: snapshot.readAtMs,
-      live: false,
-      pinned: true,
-      // a copy: the live clocks move on with later watch events, a pinned view must not
-      sequenceClocks: new Map(this.state?.clocks ?? []),
-      firstSeen: this.state?.firstSeen ?? new Map(),
-      contentId: `rev:${revision}`,
-    };
+    const read = await this.read("pinned", { revision, tasksSinceMs });
+    metrics().pinnedViews.inc({ path: "read" });
+    return pinnedView(read, revision, this.memory());
+  }
+
+  /** What the process remembers of each execution, for a pinned view (a copy: the live clocks move on, a pinned view must not). */
+  private memory(): Pick<FleetView, "sequenceClocks" | "firstSeen"> {
+    return { sequenceClocks: new Map(this.state?.clocks ?? []), firstSeen: this.state?.firstSeen ?? new Map() };
   }
 
   /**
-   * The fleet at `revision` put back from the live view, when the change log holds every
-   * change since (`change-log.ts`: each with the key's value before it, as the watch
-   * delivered it): each key changed after `revision` gets its value then, applied to a copy
-   * of the live store with the read's own parsers, and the tables they touch are re-folded.
-   * The `tasks/` window is the pinned read's: the records the live store dropped since are
-   * read at `revision`. The same snapshot and tables as a full read at `revision`
-   * (test/integration/foundation/rewind.test.ts); null: read it in full.
+   * The fleet at `revision` put back from the live view (./rewind.ts) when the change log
+   * holds every change since; null: read it in full.
    */
-  private async rewound(revision: number, tasksSinceMs: number | undefined): Promise<FleetView | null> {
+  private rewound(revision: number, tasksSinceMs: number | undefined): Promise<Fleet> | null {
     const s = this.state;
     if (!s || !s.live || revision >= s.store.revision) return null;
-    const count = s.changes.countAfter(revision);
-    if (count === null || count > (this.opts.rewindMaxEvents ?? Infinity)) return null;
-    const values = s.changes.valuesAt(revision)!;
-    const base = this.viewOf(s);
-    const sequenceClocks = new Map(s.clocks);
-    const firstSeen = s.firstSeen;
+    const values = s.changes.valuesAt(revision);
+    if (values === null || values.length > (this.opts.rewindMaxKeys ?? Infinity)) return null;
     const readAtMs = Date.now();
-    const sinceMs = tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS;
-    const heldSinceMs = s.tasksSinceMs;
-    const cutMs = Math.max(sinceMs, heldSinceMs);
-    const cut = familyStartKey(this.prefix, TASKS, cutMs)!;
-    // the window's start the live store no longer holds, as it was at `revision`
-    const older =
-      sinceMs < heldSinceMs
-        ? await readKeyRangePaged(this.client, familyStartKey(this.prefix, TASKS, sinceMs)!, cut, {
-            revision,
-            probePrefix: this.prefix,
-          })
-        : [];
-    const cutKey = cut.toString("utf8");
-    const tasksPrefix = familyPrefix(this.prefix, TASKS);
-    const changes: WatchChange[] = [];
-    for (const { key, value } of values) {
-      if (key < cutKey && key.startsWith(tasksPrefix)) continue; // outside the window, or in `older`
-      changes.push(
-        value
-          ? { type: "put", kv: value }
-          : { type: "delete", kv: { key, value: NO_VALUE, modRevision: 0, lease: "0" } },
-      );
-    }
-    for (const kv of older) changes.push({ type: "put", kv });
-    const store = new LiveStore(base.snapshot, readAtMs);
-    store.trimWindows(cutMs);
-    const applied = store.rewindTo(revision, changes);
-    const demand = new DemandIndex(base.tables);
-    for (const target of applied.changedTargets) demand.touch(target);
-    const snapshot = store.snapshot();
-    return {
-      snapshot,
-      tables: demand.tables(snapshot),
+    return rewoundView(this.client, this.prefix, this.viewOf(s), {
       revision,
+      values,
       readAtMs,
-      live: false,
-      pinned: true,
-      sequenceClocks,
-      firstSeen,
-      contentId: `rev:${revision}`,
-    };
-  }
-
-  private madePinned(revision: number, path: PinnedPath): void {
-    this.pinnedPaths.set(revision, path);
-    metrics().pinnedViews.inc({ path });
+      tasksSinceMs: tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS,
+      heldTasksSinceMs: s.tasksSinceMs,
+    });
   }
 
   /** One full read through the fleet reader, counted in the read metrics. */

@@ -1,7 +1,7 @@
 // The last changes the live view applied (one per changed key of a family the console
 // reads), oldest first, each with the key's value before it, as the watch delivered them
 // (etcd's prev_kv). A pinned read near the live view is put back from it with these
-// (lib/live/cache.ts `rewound`): the value a key had at an earlier revision R is the value
+// (lib/live/rewind.ts): the value a key had at an earlier revision R is the value
 // before its first change after R. Bounded by the bytes of the values it holds; what it
 // dropped, or a change whose previous value etcd did not send, moves `since` on: nothing
 // before it can be put back. Pure.
@@ -68,11 +68,6 @@ export class ChangeLog {
       this.changes = this.changes.slice(this.head);
       this.head = 0;
     }
-  }
-
-  /** How many changes came after `revision`; null when they are not all known. */
-  countAfter(revision: number): number | null {
-    return revision < this.since ? null : this.changes.length - this.firstAfter(revision);
   }
 
   /**

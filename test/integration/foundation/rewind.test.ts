@@ -1,5 +1,5 @@
-// A pinned read near the live view is put back from it (lib/live/cache.ts `rewound`: the keys
-// changed since, with their values then, from etcd's history) instead of read in full. It must
+// A pinned read near the live view is put back from it (lib/live/rewind.ts: the keys
+// changed since, with their values then, from the live watch's change log) instead of read in full. It must
 // be the read: at every revision of a random history (puts, deletes, malformed values, leased
 // keys whose lease is revoked, multi-key transactions, task records in and out of the 24 h
 // window, keys the console does not read) the rewound snapshot and tables equal a full read at
@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { LiveCache, type FleetView } from "@/lib/live/cache";
+import { metrics } from "@/lib/metrics";
 import { seedScenarios } from "@/lib/sim";
 import { rng } from "@/lib/sim/seed-kv";
 import { keys } from "@/lib/schema/keys";
@@ -23,6 +24,15 @@ function content(view: Pick<FleetView, "snapshot" | "tables" | "revision">) {
   const { readAtMs: _at, stats: _stats, ...snapshot } = view.snapshot;
   const tables = [...view.tables].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return { revision: view.revision, snapshot: { ...snapshot }, tables };
+}
+
+/** How the cache made a pinned view (console_pinned_views_total: calls here are one at a time). */
+async function pinnedAt(cache: LiveCache, revision: number, tasksSinceMs: number) {
+  const rewound = async () =>
+    (await metrics().pinnedViews.get()).values.find((v) => v.labels.path === "rewound")?.value ?? 0;
+  const before = await rewound();
+  const view = await cache.at(revision, { tasksSinceMs, keep: false });
+  return { view, path: (await rewound()) > before ? "rewound" : "read" };
 }
 
 const revisionOf = (res: { header: { revision: string } }) => Number(res.header.revision);
@@ -48,7 +58,7 @@ beforeAll(async () => {
       .put(keys.task(P, id))
       .value(JSON.stringify({ id, kind: "merge_wal", target: "t", state: "done", enqueued_at: nowMs - 25 * H }));
   }
-  cache = new LiveCache(client, P, { rewindMaxEvents: 5_000 });
+  cache = new LiveCache(client, P);
   await cache.current();
 
   const random = rng(20261206); // seeded: a failure names a history that replays
@@ -142,8 +152,8 @@ describe("a pinned read near the live view, put back from it", () => {
       let rewound = 0;
       for (const revision of revisions) {
         const tasksSinceMs = since();
-        const view = await cache.at(revision, { tasksSinceMs, keep: false });
-        if (cache.pinnedPaths.get(revision) === "rewound") rewound++;
+        const { view, path } = await pinnedAt(cache, revision, tasksSinceMs);
+        if (path === "rewound") rewound++;
         const read: FleetRead = await reader.readFleetWithKvs({ revision, tasksSinceMs });
         expect(content(view), `revision ${revision}`).toEqual(
           content({ snapshot: read.snapshot, tables: read.tables, revision }),
@@ -153,8 +163,8 @@ describe("a pinned read near the live view, put back from it", () => {
       expect(rewound).toBe(revisions.length);
     });
 
-  it("more changes than the bound, or a revision before the live view's read, is read in full (and still equal)", async () => {
-    const small = new LiveCache(client, P, { rewindMaxEvents: 2 });
+  it("more keys changed than the bound, or a revision before the live view's read, is read in full (and still equal)", async () => {
+    const small = new LiveCache(client, P, { rewindMaxKeys: 2 });
     try {
       const live = await small.current();
       const put = async (shard: string) => revisionOf(await client.put(keys.demandEvent(P, "bound", shard)).value("{"));
@@ -166,12 +176,13 @@ describe("a pinned read near the live view, put back from it", () => {
       const tasksSinceMs = nowMs - 24 * H;
       const reader = readerFor(client, P);
       for (const [revision, path] of [
-        [second, "rewound"], // two changes after it: within the bound
+        [second, "rewound"], // two keys changed after it: within the bound
         [first, "read"], // three
         [live.revision - 1, "read"], // before this cache's own read
       ] as const) {
-        const view = await small.at(revision, { tasksSinceMs, keep: false });
-        expect(small.pinnedPaths.get(revision), `revision ${revision}`).toBe(path);
+        const made = await pinnedAt(small, revision, tasksSinceMs);
+        expect(made.path, `revision ${revision}`).toBe(path);
+        const view = made.view;
         const read = await reader.readFleetWithKvs({ revision, tasksSinceMs });
         expect(content(view)).toEqual(content({ snapshot: read.snapshot, tables: read.tables, revision }));
       }

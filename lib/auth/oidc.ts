@@ -26,7 +26,8 @@ const UNAVAILABLE_CODES = new Set([
   "OAUTH_RESPONSE_IS_NOT_JSON",
 ]);
 
-function networkCode(e: unknown): string | null {
+/** fetch's own failure (a refused connection, a reset, an unknown host) carries the system's code on its cause. */
+function networkCode(e: TypeError): string | null {
   const cause = (e as { cause?: { code?: unknown } }).cause;
   return typeof cause?.code === "string" ? cause.code : null;
 }
@@ -46,8 +47,7 @@ function signInErrorOf(e: unknown, step: string): SignInError {
   }
   if (e instanceof oidc.ClientError) {
     const code = e.code ?? "";
-    if (UNAVAILABLE_CODES.has(code) || networkCode(e) !== null)
-      return new SignInError("provider_unavailable", `${step}: ${e.message} (${code || networkCode(e)}).`);
+    if (UNAVAILABLE_CODES.has(code)) return new SignInError("provider_unavailable", `${step}: ${e.message} (${code}).`);
     return new SignInError("sign_in_failed", `${step}: ${e.message} (${code}).`);
   }
   // fetch itself: a refused connection, a reset, an unknown host (the code is on the cause)

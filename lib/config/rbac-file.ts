@@ -79,12 +79,13 @@ function ruleIssues(raw: unknown, index: number): string[] {
 
 /** The rules in `text` (the file's YAML), or every problem found in it. */
 export function parseRbacRules(text: string): { rules: RbacRule[] } | { errors: string[] } {
-  const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       errors: doc.errors.map((e) => {
         const at = e.linePos?.[0];
-        return `${at ? `line ${at.line}, column ${at.col}: ` : ""}${e.message.split("\n")[0]}`;
+        const what = e.message.split("\n")[0].replace(/ at line \d+, column \d+:$/, "");
+        return `${at ? `line ${at.line}, column ${at.col}: ` : ""}${what}`;
       }),
     };
   }

@@ -14,7 +14,7 @@ import { refusalWords, sessionExpiredWords } from "@/lib/words/rights";
 // same-origin only; with no admin tokens and no admin rule the console is read-only.
 // "Single sign-on and team rights": a person's session takes its role from the rules.
 
-export type { Principal, Role } from "./principal";
+export type { Principal } from "./principal";
 export type Need = "read" | "write";
 
 /** The value of cookie `name` in a Cookie header, or null. */
@@ -89,10 +89,6 @@ export async function whoIs(headers: Headers, config: AuthConfig, nowMs: number)
     expiresAtMs: null,
     expiredAtMs: read && "expiredAtMs" in read ? read.expiredAtMs : null,
   };
-}
-
-export async function identify(headers: Headers, config: AuthConfig, nowMs: number): Promise<Principal> {
-  return (await whoIs(headers, config, nowMs)).principal;
 }
 
 const signInAgain = (identity: Identity, what: string) =>

@@ -2,10 +2,10 @@ import "server-only";
 
 // lib/auth: tokens, session cookie, same-origin rule, `authorize` and who may save what
 // (console-api.md Security, "Single sign-on and team rights"). The provider's sign-in is ./oidc.ts.
-export { authorize, authorizeSave, identify, signIn, type Principal } from "./authorize";
+export { authorizeSave, signIn, type Principal } from "./authorize";
 export { isAuthError } from "./errors";
 export { sessionAnswer } from "./session-answer";
 export type { AllowingRule } from "./rights";
-export { readAuthConfig, isReadOnly, readsNeedToken } from "./config";
+export { readAuthConfig } from "./config";
 export { checkSameOrigin, isHttps } from "./origin";
 export { sessionCookie, clearedSessionCookie } from "./session";

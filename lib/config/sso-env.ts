@@ -98,16 +98,7 @@ export function loadSsoEnv(source: Record<string, string | undefined> = process.
   return { oidc, rules: e.CONSOLE_RBAC_FILE === undefined ? null : rulesOf(e.CONSOLE_RBAC_FILE) };
 }
 
-let cachedSso: SsoEnv | undefined;
-
-/** The single sign-on configuration of this process (memoized like consoleEnv). */
-export function ssoEnv(): SsoEnv {
-  cachedSso ??= loadSsoEnv();
-  return cachedSso;
-}
-
-/** Forget the memoized configuration and rules (tests that change process.env or the file). */
+/** Forget the rules read (tests that change the file). */
 export function resetSsoEnv(): void {
-  cachedSso = undefined;
   rulesByPath.clear();
 }

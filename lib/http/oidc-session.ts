@@ -66,6 +66,7 @@ export async function finishOidcSignIn(request: Request, url: URL): Promise<Resp
     headers.append("set-cookie", clearedTransactionCookie(secure));
     return new Response(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${href}">` +
+        `<link rel="icon" href="/favicon.svg">` +
         `<title>Signed in · Scheduler Console</title></head><body><p>Signed in as ${escapeHtml(person.actor)}. ` +
         `<a href="${href}">Continue</a></p></body></html>`,
       { status: 200, headers },

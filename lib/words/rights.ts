@@ -2,7 +2,7 @@
 // why a policy is read-only for this person, what a rule is, and why a sign-in through the
 // provider did not end in a session. The 403 of a refused save and the policy page say the
 // same thing from here. Pure: no clock, no I/O.
-import type { RightRefusal, SignInFailure } from "../schema/api/session";
+import type { RightRefusal, SessionResponse, SignInFailure } from "../schema/api/session";
 import { DEFAULT_POLICY_TARGET } from "../schema/policy";
 import { formatTime } from "../schema/format";
 
@@ -55,3 +55,11 @@ export const SIGN_IN_FAILURE_WORDS: Record<SignInFailure, string> = {
   sign_in_expired: "That sign-in took too long or was started elsewhere. Start again.",
   no_rule: "You signed in, but no rule of this console (CONSOLE_RBAC_FILE) names you or your groups.",
 };
+
+/** Why a policy page shows no edit controls to this person (null when they may edit, or are signed out). */
+export function whyReadOnly(session: SessionResponse, target: string): string | null {
+  const right = session.target;
+  if (!right || right.can_write || right.why === null) return null;
+  if (right.why === "signed_out") return null; // the session bar says so (and whether the session expired)
+  return refusalWords(right.why, { target, actor: session.actor, adminTargets: session.admin_targets });
+}

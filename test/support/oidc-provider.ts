@@ -85,6 +85,7 @@ export async function startOidcProvider(opts: {
     // the claims of the granted scopes go into the ID token itself, as the console reads them
     conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
+    ttl: { Interaction: 600, Session: 3600, Grant: 3600, AuthorizationCode: 60, AccessToken: 600, IdToken: 600 },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, sub) => {
       const person = opts.people[sub];
@@ -108,6 +109,7 @@ export async function startOidcProvider(opts: {
   const providerCallback = provider.callback();
   handle = (req, res) => {
     const url = new URL(req.url ?? "/", issuer);
+    if (url.pathname === "/favicon.ico") return void res.writeHead(204).end();
     const match = /^\/interaction\/([\w-]+)$/.exec(url.pathname);
     if (!match) return providerCallback(req, res);
     void (async () => {

@@ -15,7 +15,7 @@ import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { readAuthConfig } from "@/lib/auth/config";
 import { SESSION_TTL_SECS, signPersonSession } from "@/lib/auth/session";
 import { startApp, type RunningApp } from "../test/support/app";
-import { startOidcProvider, type RunningProvider } from "../test/support/oidc-provider";
+import { startOidcProvider, writeTeamRules, type RunningProvider } from "../test/support/oidc-provider";
 import { freePort } from "../test/support/ports";
 import { policyKey, seedPolicyFleet, seedTables } from "../test/integration/policies/fleet";
 import { auditRecords, writtenFingerprint } from "../test/integration/policies/helpers";
@@ -51,14 +51,7 @@ test.beforeAll(async () => {
   const port = await freePort();
   const callback = `http://127.0.0.1:${port}/api/v1/session/oidc/callback`;
   provider = await startOidcProvider({ redirectUri: callback, people: PEOPLE });
-  const rules = path.join(dir, "rbac.yaml");
-  fs.writeFileSync(
-    rules,
-    `rules:
-  - {group: team-orders, role: admin, targets: ["orders/*"]}
-  - {group: team-incident, role: admin, targets: ["incident/*"]}
-`,
-  );
+  const rules = writeTeamRules(dir);
   appEnv = {
     ETCD_ENDPOINTS: etcdEndpoints,
     ETCD_PREFIX: PREFIX,

@@ -14,7 +14,7 @@ export class ConfigError extends Error {
 }
 
 /** A secret's value is never echoed back in the error line. */
-export const isSecretVariable = (variable: string) => /PASSWORD|TOKENS|SECRET/.test(variable);
+const isSecretVariable = (variable: string) => /PASSWORD|TOKENS|SECRET/.test(variable);
 
 /** `source` parsed by one block's schema; the first bad variable throws a ConfigError naming it. */
 export function parseBlock<S extends z.ZodType>(schema: S, source: Record<string, string | undefined>): z.output<S> {
@@ -24,7 +24,7 @@ export function parseBlock<S extends z.ZodType>(schema: S, source: Record<string
     const variable = String(issue.path[0] ?? "environment");
     const shown = source[variable];
     const value = shown === undefined || isSecretVariable(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
-    throw new ConfigError(variable, `${issue.message}${value}`);
+    throw new ConfigError(variable, `${issue.message.replace(/\s+/g, " ")}${value}`);
   }
   return parsed.data;
 }

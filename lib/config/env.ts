@@ -1,7 +1,7 @@
 // console-api.md "Configuration": the environment, validated once at start-up. A bad
 // value fails with ONE line naming the variable (t3's env.js idea, STYLE.md).
 import { z } from "zod";
-import { ConfigError, isSecretVariable, parseBlock } from "./config-error";
+import { ConfigError, parseBlock } from "./config-error";
 import { loadSsoEnv, resetSsoEnv } from "./sso-env";
 
 export { ConfigError };
@@ -102,15 +102,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
   loadTakeoverEnv(source);
   loadJournalEnv(source);
   loadSsoEnv(source); // single sign-on and team rights: the OIDC variables and the rules file
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue.path[0] ?? "environment");
-    const shown = source[variable];
-    const value = shown === undefined || isSecretVariable(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
-    throw new ConfigError(variable, `${issue.message.replace(/\s+/g, " ")}${value}`);
-  }
-  const e = parsed.data;
+  const e = parseBlock(envSchema, source);
   if ((e.ETCD_USERNAME === undefined) !== (e.ETCD_PASSWORD === undefined)) {
     throw new ConfigError(
       e.ETCD_USERNAME === undefined ? "ETCD_USERNAME" : "ETCD_PASSWORD",

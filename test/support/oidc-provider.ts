@@ -5,8 +5,10 @@
 // carries `email` and `groups`, and a login form of its own that checks the password. Consent
 // is implied for the console (a first-party client), as a company's provider configures it.
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider from "oidc-provider";
 
@@ -25,6 +27,21 @@ export interface RunningProvider {
 }
 
 const HOST = "127.0.0.2";
+
+/**
+ * A CONSOLE_RBAC_FILE in `dir` for two teams, each the admin of its own tables
+ * (`orders/*`, `incident/*`), plus any `extra` rule lines; answers its path.
+ */
+export function writeTeamRules(dir: string, extra: string[] = []): string {
+  const file = path.join(dir, "rbac.yaml");
+  const rules = [
+    '  - {group: team-orders, role: admin, targets: ["orders/*"]}',
+    '  - {group: team-incident, role: admin, targets: ["incident/*"]}',
+    ...extra,
+  ];
+  fs.writeFileSync(file, `rules:\n${rules.join("\n")}\n`);
+  return file;
+}
 const SCOPES = "openid email profile groups";
 
 const escapeHtml = (s: string) =>

@@ -11,7 +11,7 @@ import type { Etcd3 } from "etcd3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { resetConsoleEnv } from "@/lib/config/env";
-import { startOidcProvider, type RunningProvider } from "../../support/oidc-provider";
+import { startOidcProvider, writeTeamRules, type RunningProvider } from "../../support/oidc-provider";
 import { testPrefix } from "../../support/prefix";
 import { policyKey, seedPolicyFleet, seedTables } from "./fleet";
 import { auditRecords, writtenFingerprint } from "./helpers";
@@ -35,15 +35,7 @@ beforeAll(async () => {
   await seedPolicyFleet(put, prefix, Date.now());
   await seedTables(put, prefix, Date.now(), { "incident/db-failover": 5 });
   provider = await startOidcProvider({ redirectUri: `${CONSOLE}/api/v1/session/oidc/callback`, people: PEOPLE });
-  const rules = path.join(dir, "rbac.yaml");
-  fs.writeFileSync(
-    rules,
-    `rules:
-  - {group: team-orders, role: admin, targets: ["orders/*"]}
-  - {group: team-incident, role: admin, targets: ["incident/*"]}
-  - {group: all-staff, role: viewer, targets: ["*"]}
-`,
-  );
+  const rules = writeTeamRules(dir, ['  - {group: all-staff, role: viewer, targets: ["*"]}']);
   Object.assign(process.env, {
     ETCD_ENDPOINTS: endpoints,
     ETCD_PREFIX: prefix,

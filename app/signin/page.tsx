@@ -57,14 +57,17 @@ export default async function SignInPage({
         </p>
       )}
       {session.oidc && (
-        // a plain GET form: the browser goes to the login route, which sends it on to the provider
-        <form method="get" action={session.oidc.login_path} className={styles.actions}>
-          <input type="hidden" name="return_to" value={next} />
-          <button type="submit" className={styles.primary} data-testid="sso-sign-in">
+        // a link, not a form: the login route redirects to the provider, which CSP's form-action 'self' would stop
+        <p className={styles.actions}>
+          <a
+            className={styles.linkButton}
+            href={`${session.oidc.login_path}?return_to=${encodeURIComponent(next)}`}
+            data-testid="sso-sign-in"
+          >
             Sign in with single sign-on
-          </button>
+          </a>
           <span className="muted">{new URL(session.oidc.issuer).host}</span>
-        </form>
+        </p>
       )}
       <form method="post" action="/api/v1/session" className="grid">
         <input type="hidden" name="next" value={next} />

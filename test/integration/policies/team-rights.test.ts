@@ -216,6 +216,17 @@ describe("a save is checked against the person's rules", () => {
       expect(refused.body.error?.admin_targets).toEqual(globs);
       expect(refused.body.error?.message).toContain("is outside them");
     }
+    // refused before the body is read: a body that is not even JSON answers 403, not 400
+    const route = await import("@/app/api/v1/policies/[target]/route");
+    const garbled = await route.PUT(
+      new Request(`${CONSOLE}/api/v1/policies/incident%2Fdb-failover`, {
+        method: "PUT",
+        headers: { cookie: alice, "content-type": "application/json", "if-match": "0", "x-change-reason": "x" },
+        body: "{not json",
+      }),
+      { params: Promise.resolve({ target: "incident/db-failover" }) },
+    );
+    expect(garbled.status).toBe(403);
     expect(await writtenFingerprint(client, prefix)).toBe(before);
     expect(await client.get(policyKey(prefix, "incident/db-failover")).string()).toBeNull();
     // inside bob's own globs his save goes through

@@ -15,8 +15,19 @@ import { formatCount, formatTime } from "@/components/ui/format";
 import { gateLabel } from "@/components/takeover/gate-labels";
 import { AuditFilterForm } from "./audit-filter-form";
 import { hasFilters, historyHref } from "./filters";
+import { coveringGlob } from "@/lib/schema/target-glob";
+import { ruleWords } from "@/lib/words/rights";
 
-export function AuditList({ filters, canWrite }: { filters: AuditFilters; canWrite: boolean }) {
+export function AuditList({
+  filters,
+  canWrite,
+  adminTargets = ["*"],
+}: {
+  filters: AuditFilters;
+  canWrite: boolean;
+  /** the globs this person may save (console-api.md "Single sign-on and team rights"): revert only there */
+  adminTargets?: readonly string[];
+}) {
   const query = useAudit(filters);
   const pinned = usePinnedRevision();
   const pages = { ...query, data: query.data?.pages };
@@ -74,8 +85,14 @@ export function AuditList({ filters, canWrite }: { filters: AuditFilters; canWri
                       . Why: {e.override_reason ?? <span className="muted">no reason recorded</span>}
                     </p>
                   )}
+                  {e.rule && (
+                    <p className="muted" data-testid="audit-rule">
+                      Allowed by {ruleWords(e.rule)}
+                      {e.rule.source === "rbac_file" && <>, which covers {e.rule.glob}</>}.
+                    </p>
+                  )}
                   <PolicyDiff before={withoutVersion(e.before)} after={withoutVersion(e.after)} />
-                  {canWrite && pinned === null && (
+                  {canWrite && pinned === null && coveringGlob(adminTargets, e.target) !== null && (
                     <Link
                       href={`/policies/${encodeURIComponent(e.target)}?revert=${encodeURIComponent(e.id)}`}
                       data-testid="revert"

@@ -13,7 +13,7 @@ export function filtersOf(params: Params): AuditFilters {
   return {
     ...NO_AUDIT_FILTERS,
     target: text(params.target, 512),
-    actor: text(params.actor, 128),
+    actor: text(params.actor, 320),
     from_ms: ms(params.from_ms),
     to_ms: ms(params.to_ms),
     q: text(params.q, 500),

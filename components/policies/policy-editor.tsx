@@ -51,7 +51,18 @@ function usePrefill(revert: { start: StartingEdit | null; loading: boolean }): {
   return { start: { doc, deletes: false, reason: "Set from the fleet facts (/facts)" }, loading: false };
 }
 
-export function PolicyEditor({ target, canWrite, readOnly }: { target: string; canWrite: boolean; readOnly: boolean }) {
+export function PolicyEditor({
+  target,
+  canWrite,
+  readOnly,
+  whyReadOnly = null,
+}: {
+  target: string;
+  canWrite: boolean;
+  readOnly: boolean;
+  /** why this person may not edit this target (their rules, an expired session), in words; null: signed out or may edit */
+  whyReadOnly?: string | null;
+}) {
   const query = usePolicy(target);
   const pinned = usePinnedRevision();
   const revert = usePrefill(useRevertTo(target));
@@ -76,6 +87,11 @@ export function PolicyEditor({ target, canWrite, readOnly }: { target: string; c
       {!readOnly && !canWrite && (
         <div className={styles.notice} data-testid="sign-in-notice">
           Viewing only.{" "}
+          {whyReadOnly && (
+            <>
+              <span data-testid="read-only-why">{whyReadOnly}</span>{" "}
+            </>
+          )}
           <Link href={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}`)}`}>
             Sign in as an admin
           </Link>{" "}

@@ -1,9 +1,12 @@
 import "server-only";
 import { sessionSecretOf } from "@/lib/config/env";
+import type { RbacRule } from "@/lib/config/rbac-file";
+import { loadSsoEnv, type OidcEnv } from "@/lib/config/sso-env";
 import { parseNamedTokens } from "./tokens";
 
 // console-api.md Configuration/Security: CONSOLE_ADMIN_TOKENS, CONSOLE_VIEWER_TOKENS
-// (comma-separated); CONSOLE_SESSION_SECRET (optional) lets replicas share sessions.
+// (comma-separated); CONSOLE_SESSION_SECRET (optional) lets replicas share sessions;
+// "Single sign-on and team rights": CONSOLE_OIDC_* and the rules of CONSOLE_RBAC_FILE.
 export interface AuthConfig {
   adminTokens: string[];
   viewerTokens: string[];
@@ -11,6 +14,10 @@ export interface AuthConfig {
   tokenNames: ReadonlyMap<string, string>;
   /** shared session secret; when unset each process draws its own random one */
   sessionSecret: string | null;
+  /** the OpenID Connect provider people sign in with, or null */
+  oidc: OidcEnv | null;
+  /** CONSOLE_RBAC_FILE's rules (null: unset, so a signed-in person is a viewer) */
+  rules: readonly RbacRule[] | null;
 }
 
 export function readAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
@@ -28,6 +35,7 @@ export function readAuthConfig(env: Record<string, string | undefined> = process
     viewerTokens: viewers.map((t) => t.token),
     tokenNames,
     sessionSecret: sessionSecretOf(env),
+    ...loadSsoEnv(env),
   };
 }
 
@@ -38,9 +46,14 @@ export function nameOfToken(config: AuthConfig, role: "admin" | "viewer", token:
   return config.tokenNames?.get(tokenNameKey(role, token)) ?? null;
 }
 
-/** With no admin tokens the console is read-only (console-api.md Security). */
+/** Some rule of CONSOLE_RBAC_FILE makes the people it names admins (and people can sign in). */
+export function peopleMayWrite(config: AuthConfig): boolean {
+  return Boolean(config.oidc) && (config.rules ?? []).some((r) => r.role === "admin");
+}
+
+/** With no admin token and no admin rule for signed-in people, the console is read-only (console-api.md Security). */
 export function isReadOnly(config: AuthConfig): boolean {
-  return config.adminTokens.length === 0;
+  return config.adminTokens.length === 0 && !peopleMayWrite(config);
 }
 
 /** Viewer tokens gate reads only when some are configured. */

@@ -1,8 +1,11 @@
 import "server-only";
 
-// lib/auth: tokens, session cookie, same-origin rule and `authorize` (console-api.md Security).
-export { authorize, identify, signIn, type Principal } from "./authorize";
+// lib/auth: tokens, session cookie, same-origin rule, `authorize` and who may save what
+// (console-api.md Security, "Single sign-on and team rights"). The provider's sign-in is ./oidc.ts.
+export { authorizeSave, signIn, type Principal } from "./authorize";
 export { isAuthError } from "./errors";
-export { readAuthConfig, isReadOnly, readsNeedToken } from "./config";
+export { sessionAnswer } from "./session-answer";
+export type { AllowingRule } from "./rights";
+export { readAuthConfig } from "./config";
 export { checkSameOrigin, isHttps } from "./origin";
 export { sessionCookie, clearedSessionCookie } from "./session";

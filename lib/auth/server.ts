@@ -1,30 +1,28 @@
 import "server-only";
 import { headers } from "next/headers";
-import { identify, type Principal } from "./authorize";
-import { isReadOnly, readAuthConfig, readsNeedToken } from "./config";
-import { isAuthError } from "./errors";
+import type { SessionResponse } from "@/lib/schema/api/session";
+import { readAuthConfig } from "./config";
+import { sessionAnswer } from "./session-answer";
 
-// For server components: who is looking at this page, and what the UI may offer them.
+// For server components: who is looking at this page, and what the UI may offer them. The
+// same answer as GET /api/v1/session (./session-answer.ts), so a page offers exactly what
+// the API would accept.
 export interface Viewer {
-  principal: Principal;
-  /** edit controls are rendered only when true (absent otherwise, never disabled) */
+  principal: { actor: string; role: SessionResponse["role"] };
+  /** edit controls are rendered only when true (absent otherwise, never disabled): for `target` when given */
   canWrite: boolean;
   readOnly: boolean;
   readsNeedToken: boolean;
+  session: SessionResponse;
 }
 
-export async function currentViewer(): Promise<Viewer> {
-  const config = readAuthConfig();
-  let principal: Principal = { actor: "anonymous", role: "anonymous" };
-  try {
-    principal = await identify(await headers(), config, Date.now());
-  } catch (e) {
-    if (!isAuthError(e)) throw e;
-  }
+export async function currentViewer(target?: string): Promise<Viewer> {
+  const session = await sessionAnswer(await headers(), readAuthConfig(), Date.now(), target);
   return {
-    principal,
-    canWrite: principal.role === "admin" && !isReadOnly(config),
-    readOnly: isReadOnly(config),
-    readsNeedToken: readsNeedToken(config),
+    principal: { actor: session.actor, role: session.role },
+    canWrite: session.target ? session.target.can_write : session.can_write,
+    readOnly: session.read_only,
+    readsNeedToken: session.reads_need_token,
+    session,
   };
 }

@@ -1,6 +1,10 @@
 // console-api.md "Configuration": the environment, validated once at start-up. A bad
 // value fails with ONE line naming the variable (t3's env.js idea, STYLE.md).
 import { z } from "zod";
+import { ConfigError, parseBlock } from "./config-error";
+import { loadSsoEnv, resetSsoEnv } from "./sso-env";
+
+export { ConfigError };
 
 const url = z
   .string()
@@ -92,44 +96,13 @@ export function sessionSecretOf(source: Record<string, string | undefined>): str
   return secret ? secret : null;
 }
 
-/** One-line configuration error; `variable` is the offending environment variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    detail: string,
-  ) {
-    super(`invalid configuration: ${variable} ${detail}`);
-    this.name = "ConfigError";
-  }
-}
-
-/** `source` parsed by one block's schema; the first bad variable throws a ConfigError naming it. */
-function parseBlock<S extends z.ZodType>(schema: S, source: Record<string, string | undefined>): z.output<S> {
-  const parsed = schema.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue.path[0] ?? "environment");
-    const shown = source[variable];
-    throw new ConfigError(variable, `${issue.message}${shown === undefined ? "" : ` (got ${JSON.stringify(shown)})`}`);
-  }
-  return parsed.data;
-}
-
 /** Validates `source` (default `process.env`); throws ConfigError naming the first bad variable. */
 export function loadEnv(source: Record<string, string | undefined> = process.env): ConsoleEnv {
   loadSamplerEnv(source); // the sampler, takeover and journal blocks below are checked at start-up with the rest
   loadTakeoverEnv(source);
   loadJournalEnv(source);
-  const parsed = envSchema.safeParse(source);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const variable = String(issue.path[0] ?? "environment");
-    const shown = source[variable];
-    const value =
-      shown === undefined || /PASSWORD|TOKENS|SECRET/.test(variable) ? "" : ` (got ${JSON.stringify(shown)})`;
-    throw new ConfigError(variable, `${issue.message.replace(/\s+/g, " ")}${value}`);
-  }
-  const e = parsed.data;
+  loadSsoEnv(source); // single sign-on and team rights: the OIDC variables and the rules file
+  const e = parseBlock(envSchema, source);
   if ((e.ETCD_USERNAME === undefined) !== (e.ETCD_PASSWORD === undefined)) {
     throw new ConfigError(
       e.ETCD_USERNAME === undefined ? "ETCD_USERNAME" : "ETCD_PASSWORD",
@@ -179,6 +152,7 @@ export function resetConsoleEnv(): void {
   cachedSampler = undefined;
   cachedTakeover = undefined;
   cachedJournal = undefined;
+  resetSsoEnv();
 }
 
 // ---------------------------------------------------------------------------------------

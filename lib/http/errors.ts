@@ -1,5 +1,6 @@
 import "server-only";
 import { crossBundle } from "@/lib/schema/brand";
+import type { SignInFailure } from "@/lib/schema/api/session";
 // console-api.md "Conventions": errors are JSON `{error: {code, message, ...}}` with a stable
 // snake_case code. Typed etcd errors (lib/etcd) are classified by name, never by message.
 
@@ -28,7 +29,9 @@ export type ApiErrorCode =
   | "cannot_delete_default"
   | "takeover_not_ready"
   // the decision journal (console-api.md "Additions (third version)")
-  | "journal_not_covering";
+  | "journal_not_covering"
+  // a sign-in through the OpenID Connect provider that ended without a session (fourth version)
+  | SignInFailure;
 
 /** An error a handler throws on purpose; the wrapper turns it into its status and body. */
 export class ApiError extends Error {

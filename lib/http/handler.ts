@@ -6,7 +6,7 @@ import "server-only";
 // these checks, a handler cannot forget one: it only parses, calls and returns.
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
-import type { Principal } from "@/lib/auth";
+import type { AllowingRule, Principal } from "@/lib/auth";
 import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
 import { encodedResponse, isCacheable } from "./encoded-response";
 import { classifyError } from "./errors";
@@ -25,6 +25,8 @@ export interface HandlerContext<Q> {
   params: Record<string, string>;
   /** the admin, for `access: "admin"`; null otherwise */
   principal: Principal | null;
+  /** for `access: "admin"`: the rule that allows this write (the audit records it); null otherwise */
+  rule: AllowingRule | null;
   /** the decoded body when the spec asks for one (`body`), else undefined */
   body: unknown;
   /** true when the body came from an urlencoded form (`body.form`) */
@@ -49,6 +51,12 @@ export interface HandlerSpec<S extends z.ZodType> {
   body?: BodySpec;
   /** the request must carry If-Match (428 without it) */
   ifMatch?: boolean;
+  /**
+   * For `access: "admin"`: the path parameter naming what the write changes (`target`); the
+   * admin's rights must cover it (403 forbidden, before the body is read). Without it the
+   * write needs rights on `*`.
+   */
+  scope?: "target";
 }
 
 /** What Next passes a route handler besides the request. */
@@ -183,8 +191,10 @@ export function apiHandler<S extends z.ZodType>(
     return response;
 
     async function respond(): Promise<Response> {
-      let principal: Principal | null = null;
-      if (spec.access === "admin") principal = await authorizeAdmin(request);
+      const params = route?.params ? flatParams(await route.params) : {};
+      let admin: { principal: Principal; rule: AllowingRule } | null = null;
+      if (spec.access === "admin")
+        admin = await authorizeAdmin(request, spec.scope ? (params[spec.scope] ?? "") : null);
       else if (spec.access !== "public") {
         const denied = await authorizeRead(request);
         if (denied) return denied;
@@ -197,15 +207,15 @@ export function apiHandler<S extends z.ZodType>(
       if (!parsed.success) return invalidQuery(parsed.error);
       const body = spec.body ? await readBody(request, spec.body) : undefined;
       const ifMatch = spec.ifMatch ? readIfMatch(request) : null;
-      const params = route?.params ? flatParams(await route.params) : {};
-      if (principal) actor = principal.actor;
+      if (admin) actor = admin.principal.actor;
       const ctx: HandlerContext<z.output<S>> = {
         request,
         query: parsed.data as z.output<S>,
         requestId,
         url,
         params,
-        principal,
+        principal: admin?.principal ?? null,
+        rule: admin?.rule ?? null,
         body: body?.value,
         bodyIsForm: body?.form ?? false,
         ifMatch,

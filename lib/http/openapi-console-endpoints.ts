@@ -3,7 +3,7 @@ import "server-only";
 // writes), the canary and takeover gates, the audit log, the session, and operations
 // (health, metrics and the document itself).
 import { z } from "zod";
-import { noQuerySchema } from "@/lib/schema/api/common";
+import { errorBodySchema, noQuerySchema } from "@/lib/schema/api/common";
 import { auditQuerySchema, auditResponseSchema } from "@/lib/schema/api/audit";
 import { healthResponseSchema } from "@/lib/schema/api/health";
 import {
@@ -17,6 +17,9 @@ import {
   savedPolicyResponse,
 } from "@/lib/schema/api/policies";
 import {
+  oidcCallbackQuery,
+  oidcLoginQuery,
+  sessionGetQuery,
   sessionResponseSchema,
   signedInResponseSchema,
   signedOutResponseSchema,
@@ -172,10 +175,56 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     operationId: "getSession",
     tag: "session",
     access: "public",
-    summary: "Who this request is signed in as, and whether the console is read-only",
-    query: noQuerySchema,
+    summary:
+      "Who this request is signed in as (a token or the OpenID Connect provider), until when, every right they have, whether the console is read-only, and with ?target= whether they may save that target's policy and why not",
+    query: sessionGetQuery,
     responses: { "200": { description: "the session", schema: sessionResponseSchema } },
     errors: ["400"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/session/oidc/login",
+    operationId: "oidcLogin",
+    tag: "session",
+    access: "public",
+    summary:
+      "Sign in through the OpenID Connect provider (CONSOLE_OIDC_*): 302 to its authorization endpoint (code flow with PKCE, state and nonce sealed in an httpOnly cookie for ten minutes); return_to is a path of this console (anything else lands on /policies)",
+    query: oidcLoginQuery,
+    responses: {
+      "302": { description: "to the provider", location: true },
+      "303": {
+        description:
+          "a browser (Accept: text/html) whose sign-in cannot start is sent to /signin?sso_error=<code>; the body is the error",
+        location: true,
+      },
+      // a redirect endpoint has no 2xx: what else may come back is the unexpected failure every route can give
+      default: {
+        description: "internal: an unexpected failure (request_id names it in the server log)",
+        schema: errorBodySchema,
+      },
+    },
+    errors: ["400", "404", "503"],
+  },
+  {
+    method: "get",
+    path: "/api/v1/session/oidc/callback",
+    operationId: "oidcCallback",
+    tag: "session",
+    access: "public",
+    summary:
+      "The provider's answer (CONSOLE_OIDC_REDIRECT_URL): state, the PKCE verifier, the nonce and the ID token's signature are checked; the person (the ID token's email, else sub) gets the session cookie and a page that moves on to return_to",
+    query: oidcCallbackQuery,
+    responses: {
+      "200": {
+        description: "signed in: the session cookie is set; a page that moves on to return_to",
+        text: "text/html",
+      },
+      "303": {
+        description: "a browser whose sign-in failed is sent to /signin?sso_error=<code>; the body is the error",
+        location: true,
+      },
+    },
+    errors: ["400", "401", "403", "404", "503"],
   },
   {
     method: "post",

@@ -20,15 +20,20 @@ export type HeaderName =
 export const ERRORS = {
   "400": {
     description:
-      "invalid_query (issues list each bad parameter; an endpoint without parameters refuses any), invalid_json, invalid_body or cannot_delete_default",
+      "invalid_query (issues list each bad parameter; an endpoint without parameters refuses any), invalid_json, invalid_body or cannot_delete_default; on the OIDC callback: sign_in_expired (no sign-in in progress in this browser, or it took over ten minutes)",
     schema: "Error",
   },
-  "401": { description: "unauthorized: no credentials, or credentials that match no token", schema: "Error" },
+  "401": {
+    description:
+      "unauthorized: no credentials, credentials that match no token, or a session that expired (the message says when); on the OIDC callback: sign_in_failed (state, PKCE, nonce or the ID token did not check out)",
+    schema: "Error",
+  },
   "403": {
-    description: "forbidden (not an admin), cross_site (another origin) or read_only (no admin tokens configured)",
+    description:
+      "forbidden (not an admin; or an admin whose rules do not cover this target: `admin_targets` lists the globs they may save, and `_default` needs `*`), cross_site (another origin) or read_only (no admin token and no admin rule configured); on the OIDC callback: sign_in_refused (the provider said no) or no_rule (no rule of CONSOLE_RBAC_FILE names the person)",
     schema: "Error",
   },
-  "404": { description: "not_found", schema: "Error" },
+  "404": { description: "not_found; sso_not_configured (no CONSOLE_OIDC_*)", schema: "Error" },
   "409": {
     description:
       "preview_stale (the body carries the fresh preview and `changed`: per decision set, the targets added and removed since the reviewed preview; the clock alone never refuses), unsupported_version (a newer console wrote the stored document) or takeover_not_ready (a switch to mode planner while a gate fails; the body carries `gates: [{gate, ok, detail}]`); on /scheduler/reasons: journal_not_covering (the body carries the journal's `coverage`)",
@@ -47,7 +52,11 @@ export const ERRORS = {
     schema: "PolicyError",
   },
   "428": { description: "precondition_required: If-Match is missing", schema: "Error" },
-  "503": { description: "etcd_unavailable: no etcd member answered (retry_after_ms)", schema: "Error" },
+  "503": {
+    description:
+      "etcd_unavailable: no etcd member answered (retry_after_ms); on an OIDC sign-in: provider_unavailable (the provider did not answer within 5 s, or answered 5xx)",
+    schema: "Error",
+  },
   "504": { description: "etcd_timeout", schema: "Error" },
 } as const;
 export type ErrorStatus = keyof typeof ERRORS;
@@ -86,7 +95,8 @@ export const TAGS = {
     "The planner's view of one etcd revision: demand, executors, assignments, shadow comparison, failures, skipped records",
   policies: "Per-table and fleet-default scheduling policies (scheduler-model.md §7.3): read, preview, guarded writes",
   audit: "Every accepted policy write, with its actor and reason",
-  session: "Sign-in with a token for an httpOnly session cookie",
+  session:
+    "Sign-in with a token, or through the OpenID Connect provider, for an httpOnly session cookie; who is signed in and what they may save",
   operations: "Health, metrics and this document",
   takeover:
     "From canary to takeover: the canary report, the fleet's facts and masters, and the gates a switch to mode planner must pass",

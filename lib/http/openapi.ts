@@ -247,7 +247,8 @@ export function openApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS): Jso
           type: "apiKey",
           in: "cookie",
           name: "console_session",
-          description: "the session cookie POST /api/v1/session sets (httpOnly, SameSite=Strict)",
+          description:
+            "the session cookie POST /api/v1/session (a token) or GET /api/v1/session/oidc/callback (a person) sets (httpOnly, SameSite=Strict, one hour)",
         },
       },
       parameters: Object.fromEntries(

@@ -1,39 +1,14 @@
 import "server-only";
 // /api/v1/session (console-api.md Security): who is signed in, and sign-in / sign-out with
 // the httpOnly session cookie. Same-origin is the wrapper's rule for every POST/DELETE.
-import {
-  clearedSessionCookie,
-  identify,
-  isAuthError,
-  isHttps,
-  isReadOnly,
-  readAuthConfig,
-  readsNeedToken,
-  sessionCookie,
-  signIn,
-  type Principal,
-} from "@/lib/auth";
+import { clearedSessionCookie, isHttps, readAuthConfig, sessionAnswer, sessionCookie, signIn } from "@/lib/auth";
 import { signInBodySchema, type SessionResponse } from "@/lib/schema/api/session";
 import { ApiError } from "./errors";
 import { json } from "./handler";
 
-export async function whoAmI(request: Request): Promise<SessionResponse> {
-  const config = readAuthConfig();
-  let principal: Principal;
-  try {
-    principal = await identify(request.headers, config, Date.now());
-  } catch (e) {
-    if (!isAuthError(e)) throw e;
-    principal = { actor: "anonymous", role: "anonymous" };
-  }
-  const readOnly = isReadOnly(config);
-  return {
-    actor: principal.actor,
-    role: principal.role,
-    can_write: principal.role === "admin" && !readOnly,
-    read_only: readOnly,
-    reads_need_token: readsNeedToken(config),
-  };
+/** Who this request is signed in as, with their rights (and, with `target`, their right on it). */
+export async function whoAmI(request: Request, target?: string): Promise<SessionResponse> {
+  return sessionAnswer(request.headers, readAuthConfig(), Date.now(), target);
 }
 
 /** A local path to return to after sign-in (never another site: no `//`, no scheme). */

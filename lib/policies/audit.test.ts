@@ -18,13 +18,15 @@ describe("auditEntryOf: the stored audit record through its schema", () => {
         previous_mod_revision: 0,
         overridden_gates: ["canary", 7, "shadow"],
         override_reason: "approved",
+        rule: { source: "rbac_file", index: 2, subject: "group team-orders", glob: "alpha*" },
       }),
       17,
     );
     expect(JSON.stringify(entry)).toBe(
       '{"id":"001764000000000-a1b2c3d4e5f6","at_ms":1764000000000,"actor":"ops","target":"alpha",' +
         '"before":null,"after":{"v":1,"mode":"frozen"},"reason":"incident 42",' +
-        '"overridden_gates":["canary","shadow"],"override_reason":"approved","mod_revision":17}',
+        '"overridden_gates":["canary","shadow"],"override_reason":"approved",' +
+        '"rule":{"source":"rbac_file","index":2,"subject":"group team-orders","glob":"alpha*"},"mod_revision":17}',
     );
   });
 
@@ -39,11 +41,17 @@ describe("auditEntryOf: the stored audit record through its schema", () => {
       reason: null,
       overridden_gates: [],
       override_reason: null,
+      rule: null,
       mod_revision: 3,
     });
-    const odd = auditEntryOf("x", record({ at_ms: 5, actor: "a", target: "t", reason: 9, overridden_gates: "g" }), 3);
+    const odd = auditEntryOf(
+      "x",
+      record({ at_ms: 5, actor: "a", target: "t", reason: 9, overridden_gates: "g", rule: { source: "x" } }),
+      3,
+    );
     expect(odd?.reason).toBeNull();
     expect(odd?.overridden_gates).toEqual([]);
+    expect(odd?.rule).toBeNull();
   });
 
   it.each([

@@ -29,6 +29,7 @@ export function auditEntryOf(id: string, value: Buffer, modRevision: number): Au
     reason: r.reason,
     overridden_gates: r.overridden_gates,
     override_reason: r.override_reason,
+    rule: r.rule,
     mod_revision: modRevision,
   };
 }
@@ -46,7 +47,7 @@ export interface AuditFilter {
 
 function keeps(filter: AuditFilter, e: AuditEntry): boolean {
   if (filter.target !== undefined && e.target !== filter.target) return false;
-  if (filter.actor !== undefined && e.actor !== filter.actor) return false;
+  if (filter.actor !== undefined && e.actor.toLowerCase() !== filter.actor.toLowerCase()) return false;
   if (filter.from_ms !== undefined && e.at_ms < filter.from_ms) return false;
   if (filter.to_ms !== undefined && e.at_ms > filter.to_ms) return false;
   if (filter.q !== undefined && !reasonsMatch(e, filter.q)) return false;

@@ -9,7 +9,7 @@ import "server-only";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readAllPolicies, readPolicyWithDefault, writePolicy, type StoredPolicy } from "./store";
 import { validatePolicy, type PolicyIssue } from "@/lib/planner/policy";
-import type { Principal } from "@/lib/auth";
+import type { AllowingRule, Principal } from "@/lib/auth";
 import { DEFAULT_POLICY_TARGET, POLICY_VERSION, type PolicyDocument } from "@/lib/schema/policy";
 import {
   changeReasonSchema,
@@ -97,6 +97,8 @@ export interface PolicyWriteRequest {
   body?: unknown;
   ifMatch: number;
   principal: Principal;
+  /** the rule that allows this principal to write this target (lib/http's wrapper checked it; the audit records it) */
+  rule: AllowingRule;
   headers: WriteHeaders;
 }
 
@@ -116,6 +118,7 @@ export async function savePolicy(req: PolicyWriteRequest): Promise<{ body: Saved
     stored: read.policy,
     ifMatch: req.ifMatch,
     principal: req.principal,
+    rule: req.rule,
     headers: req.headers.raw,
   });
   const gate = await checkTakeover(target, usableDoc(read.policy).doc, doc, req.headers.gate ?? NO_GATE_HEADERS);
@@ -147,6 +150,7 @@ export async function deletePolicy(req: PolicyWriteRequest): Promise<DeletedPoli
     stored: read.policy,
     ifMatch: req.ifMatch,
     principal: req.principal,
+    rule: req.rule,
     headers: req.headers.raw,
   });
   const written = await writeOrConflict(target, null, req, reason);
@@ -167,7 +171,7 @@ async function writeOrConflict(
     actor: req.principal.actor,
     reason,
     nowMs: Date.now(),
-    auditExtra: gate,
+    auditExtra: { ...gate, rule: req.rule },
   });
   if (result.ok) return result;
   if (result.reason === "precondition_failed") throw conflict(target, result.current);

@@ -4,7 +4,7 @@ import "server-only";
 // edits on a live fleet"): ONE ordered list, run first to last; the first to refuse answers
 // and nothing is written. A new gate (e.g. the takeover gate of the third version) is one
 // more entry in POLICY_WRITE_CHECKS at its place in the order.
-import type { Principal } from "@/lib/auth";
+import type { AllowingRule, Principal } from "@/lib/auth";
 import type { StoredPolicy } from "./store";
 import { changesExcept, decisionChanges, noDecisionChange } from "@/lib/planner/plan";
 import { sameSettings } from "@/lib/planner/policy";
@@ -12,6 +12,7 @@ import { previewDigestSchema } from "@/lib/schema/api/policies";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { ApiError } from "@/lib/http/errors";
+import { globCovers } from "@/lib/schema/target-glob";
 import { decisionSetsOn, evaluatePreview, reviewedEffect } from "./preview";
 import { reviewedTablesWithNowElse } from "./own-motion";
 import { fleetView } from "@/lib/live/cache";
@@ -27,6 +28,8 @@ export interface PolicyWriteContext {
   stored: StoredPolicy;
   ifMatch: number;
   principal: Principal;
+  /** the rule that allows the save (lib/http's wrapper found it for this target) */
+  rule: AllowingRule;
   /** the request's headers (X-Preview-Digest, and any header a later gate reads) */
   headers: Headers;
 }
@@ -45,6 +48,18 @@ export function conflict(target: string, current: StoredPolicy): ApiError {
     { etag: String(current.modRevision) },
   );
 }
+
+/**
+ * 403 forbidden: the allowing rule must cover this very target (console-api.md "Single
+ * sign-on and team rights"; the wrapper checked the path, this holds for any caller).
+ */
+const targetRights: PolicyWriteCheck = {
+  name: "target_rights",
+  check: ({ target, rule, principal }) => {
+    if (!globCovers(rule.glob, target))
+      throw new ApiError(403, "forbidden", `${principal.actor} may not change the policy of ${target} (${rule.glob}).`);
+  },
+};
 
 /** 412: the editor read another version than the one stored now. */
 const ifMatch: PolicyWriteCheck = {
@@ -162,8 +177,14 @@ const previewStale: PolicyWriteCheck = {
   },
 };
 
-/** The order matters: version first (412), then what the write is, then what it does. */
-export const POLICY_WRITE_CHECKS: readonly PolicyWriteCheck[] = [ifMatch, somethingToDelete, noChange, previewStale];
+/** The order matters: rights first (403), version (412), then what the write is, then what it does. */
+export const POLICY_WRITE_CHECKS: readonly PolicyWriteCheck[] = [
+  targetRights,
+  ifMatch,
+  somethingToDelete,
+  noChange,
+  previewStale,
+];
 
 export async function runWriteChecks(
   ctx: PolicyWriteContext,

@@ -14,5 +14,12 @@ export default async function AuditPage({
 }) {
   const filters = filtersOf(await searchParams);
   const viewer = await currentViewer();
-  return <AuditList key={JSON.stringify(filters)} filters={filters} canWrite={viewer.canWrite} />;
+  return (
+    <AuditList
+      key={JSON.stringify(filters)}
+      filters={filters}
+      canWrite={viewer.canWrite}
+      adminTargets={viewer.session.admin_targets}
+    />
+  );
 }

@@ -10,7 +10,12 @@ export default async function PoliciesPage() {
   const viewer = await currentViewer();
   return (
     <>
-      <SessionBar actor={viewer.principal.actor} role={viewer.principal.role} next="/policies" />
+      <SessionBar
+        actor={viewer.principal.actor}
+        role={viewer.principal.role}
+        next="/policies"
+        session={viewer.session}
+      />
       <PoliciesList canWrite={viewer.canWrite} readOnly={viewer.readOnly} />
     </>
   );

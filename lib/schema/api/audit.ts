@@ -4,6 +4,7 @@
 // override reason, any case) (third version: "Policy edits on a live fleet").
 import { z } from "zod";
 import { revisionParam, targetParamSchema } from "./common";
+import { allowingRuleSchema } from "./session";
 
 export const AUDIT_CURSOR = /^[\w.-]{1,128}$/;
 
@@ -19,7 +20,8 @@ const auditMs = (what: string) =>
 export const auditQuerySchema = z
   .object({
     target: targetParamSchema.optional(),
-    actor: z.string().min(1, "actor must not be empty").max(128, "actor is at most 128 characters").optional(),
+    // a token's name or a person's email (any case: emails are compared without it)
+    actor: z.string().min(1, "actor must not be empty").max(320, "actor is at most 320 characters").optional(),
     from_ms: auditMs("from_ms"),
     to_ms: auditMs("to_ms"),
     q: z.string().min(1, "q must not be empty").max(500, "q is at most 500 characters").optional(),
@@ -63,6 +65,7 @@ export const auditRecordSchema = z.object({
     .catch([])
     .transform((gates) => gates.filter((g): g is string => typeof g === "string")),
   override_reason: z.string().nullable().catch(null),
+  rule: allowingRuleSchema.nullable().catch(null),
 });
 
 export const auditEntrySchema = z.object({
@@ -77,6 +80,8 @@ export const auditEntrySchema = z.object({
   /** the takeover gates overridden by this write (X-Override-Gates; empty when none), and the second reason */
   overridden_gates: z.array(z.string()),
   override_reason: z.string().nullable(),
+  /** the rule that allowed the save (console-api.md fourth version: a token, or a rule of CONSOLE_RBAC_FILE and the glob that covered the target); null on entries written before rules */
+  rule: allowingRuleSchema.nullable(),
   mod_revision: z.number().int(),
 });
 

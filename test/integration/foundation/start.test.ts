@@ -1,6 +1,8 @@
 // `npm start` (scripts/start.mjs) refuses a bad environment with one line naming the
 // variable and exit code 1, before starting Next.
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -27,5 +29,36 @@ describe("npm start with a bad environment", () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim()).toBe(line);
     expect(run.stdout).toBe("");
+  });
+});
+
+describe("npm start with a bad single sign-on configuration (console-api.md fourth version)", () => {
+  it("a rules file with errors exits 1 with one line naming the file and every error", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "start-rbac-"));
+    try {
+      const file = path.join(dir, "rbac.yaml");
+      fs.writeFileSync(file, "rules:\n  - {group: sre, role: root, targets: ['*']}\n  - {role: admin, targets: [x]}\n");
+      const run = start({ CONSOLE_RBAC_FILE: file });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toBe(
+        `invalid configuration: CONSOLE_RBAC_FILE ${file} has 2 errors: rules[0].role: must be "viewer" or "admin"; ` +
+          "rules[1]: needs exactly one of group or actor",
+      );
+      expect(run.stdout).toBe("");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("some CONSOLE_OIDC_* but not all exits 1 naming the missing one, never echoing the secret", () => {
+    const run = start({
+      CONSOLE_OIDC_ISSUER: "https://sso.example.com",
+      CONSOLE_OIDC_CLIENT_SECRET: "top-secret-value",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr.trim()).toBe(
+      "invalid configuration: CONSOLE_OIDC_CLIENT_ID must be set together with CONSOLE_OIDC_ISSUER, CONSOLE_OIDC_CLIENT_SECRET (all four CONSOLE_OIDC_* or none)",
+    );
+    expect(run.stderr).not.toContain("top-secret-value");
   });
 });

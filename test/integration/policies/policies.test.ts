@@ -364,8 +364,9 @@ describe("sessions", () => {
     });
     expect(signIn.status).toBe(200);
     const setCookie = signIn.headers.get("set-cookie") ?? "";
+    // the session lasts an hour (its JWT's exp); the cookie 12 h more, so a late request is told it expired
     expect(setCookie).toMatch(
-      /^console_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=3600$/,
+      /^console_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=46800$/,
     );
     const cookie = setCookie.split(";")[0];
     const target = POLICY_TABLES[2];

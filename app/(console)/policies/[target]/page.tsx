@@ -3,6 +3,7 @@ import { PolicyEditor } from "@/components/policies/policy-editor";
 import { SessionBar } from "@/components/policies/session-bar";
 import { TakeoverGates } from "@/components/takeover/takeover-gates";
 import { currentViewer } from "@/lib/auth/server";
+import { whyReadOnly } from "@/lib/words/rights";
 
 export const dynamic = "force-dynamic";
 
@@ -21,16 +22,23 @@ export async function generateMetadata({ params }: { params: Promise<{ target: s
 
 export default async function PolicyPage({ params }: { params: Promise<{ target: string }> }) {
   const target = decodeTarget((await params).target);
-  const viewer = await currentViewer();
+  // the rights on this very target (console-api.md "Single sign-on and team rights"): the form only where a save would be allowed
+  const viewer = await currentViewer(target);
   return (
     <>
       <SessionBar
         actor={viewer.principal.actor}
         role={viewer.principal.role}
         next={`/policies/${encodeURIComponent(target)}`}
+        session={viewer.session}
       />
       <TakeoverGates target={target} />
-      <PolicyEditor target={target} canWrite={viewer.canWrite} readOnly={viewer.readOnly} />
+      <PolicyEditor
+        target={target}
+        canWrite={viewer.canWrite}
+        readOnly={viewer.readOnly}
+        whyReadOnly={whyReadOnly(viewer.session, target)}
+      />
     </>
   );
 }

@@ -1,15 +1,15 @@
 import { apiHandler } from "@/lib/http/handler";
 import { signInOrOut, signOut, whoAmI } from "@/lib/http/session";
-import { SIGNIN_MAX_BYTES, sessionQuery } from "@/lib/schema/api/session";
+import { SIGNIN_MAX_BYTES, sessionGetQuery, sessionQuery } from "@/lib/schema/api/session";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 const ROUTE = "/api/v1/session";
 
-// GET /api/v1/session: who this request is signed in as, and whether the console is read-only.
-export const GET = apiHandler({ route: ROUTE, query: sessionQuery, access: "public" }, async ({ request }) =>
-  whoAmI(request),
+// GET /api/v1/session?target=: who this request is signed in as, their rights (on `target` too), and whether the console is read-only.
+export const GET = apiHandler({ route: ROUTE, query: sessionGetQuery, access: "public" }, async ({ request, query }) =>
+  whoAmI(request, query.target),
 );
 
 // POST /api/v1/session: sign in with a token (sets the session cookie) or, with `action=signout`, sign out.

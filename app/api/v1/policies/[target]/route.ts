@@ -15,13 +15,14 @@ export const GET = apiHandler({ route: ROUTE, query: policyQuerySchema }, async 
 
 // PUT /api/v1/policies/{target}: replace the document (admin, If-Match, X-Change-Reason, X-Preview-Digest; audited CAS txn).
 export const PUT = apiHandler(
-  { route: ROUTE, query: writeQuery, access: "admin", body: {}, ifMatch: true },
-  async ({ params, body, ifMatch, principal, request }) => {
+  { route: ROUTE, query: writeQuery, access: "admin", scope: "target", body: {}, ifMatch: true },
+  async ({ params, body, ifMatch, principal, rule, request }) => {
     const saved = await savePolicy({
       target: parseTarget(params.target),
       body,
       ifMatch: ifMatch!,
       principal: principal!,
+      rule: rule!,
       headers: writeHeaders(request),
     });
     return json(saved.body, { headers: { etag: saved.etag } });
@@ -30,12 +31,13 @@ export const PUT = apiHandler(
 
 // DELETE /api/v1/policies/{target}: remove a per-table override (never `_default`); same guards as PUT.
 export const DELETE = apiHandler(
-  { route: ROUTE, query: writeQuery, access: "admin", ifMatch: true },
-  async ({ params, ifMatch, principal, request }) => {
+  { route: ROUTE, query: writeQuery, access: "admin", scope: "target", ifMatch: true },
+  async ({ params, ifMatch, principal, rule, request }) => {
     const deleted = await deletePolicy({
       target: parseTarget(params.target),
       ifMatch: ifMatch!,
       principal: principal!,
+      rule: rule!,
       headers: writeHeaders(request),
     });
     return json(deleted, { headers: { etag: "0" } });

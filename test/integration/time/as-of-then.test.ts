@@ -166,7 +166,7 @@ describe("the table page, the history and the diff agree", () => {
         const page = await detail({ ...demandQuerySchema.parse({ target, revision: String(p.revision) }), target });
         expect(p.at_ms).toBe(page.now_ms);
         const v = page.table.verdict;
-        codes.add(p.verdict.code);
+        codes.add(p.verdict!.code);
         expect({
           target,
           pending: p.pending_generations,

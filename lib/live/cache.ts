@@ -13,9 +13,10 @@ import { pingEtcd } from "./etcd-ping";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
-import { pinnedView, UNRESOLVED, withProgress, type Fleet, type FleetView } from "./view";
+import { pinnedView, sameProgress, UNRESOLVED, withProgress, type Fleet, type FleetView } from "./view";
 import { ProgressHistory } from "./progress-history";
 import { datedProgress } from "./progress-dates";
+import { RevisionClock, revisionClock } from "@/lib/time/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
@@ -62,6 +63,8 @@ interface LiveState {
 export interface LiveCacheOptions {
   /** a pinned read with more keys changed between it and the live view than this is read in full */
   rewindMaxKeys?: number;
+  /** the revision clock of the same etcd and prefix, which dates each execution's progress (default: one of its own) */
+  clock?: RevisionClock;
 }
 
 export class LiveCache {
@@ -82,6 +85,7 @@ export class LiveCache {
   lastUnavailableMs = 0;
   /** where each execution last progressed in etcd's history (what the watch brings only makes it faster) */
   private readonly progress: ProgressHistory;
+  private readonly clock: RevisionClock;
 
   constructor(
     private readonly client: Etcd3,
@@ -91,6 +95,7 @@ export class LiveCache {
     // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
     this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
     this.progress = new ProgressHistory(client, prefix);
+    this.clock = opts.clock ?? new RevisionClock(client, prefix);
   }
 
   /** The fleet at the newest revision this replica knows to be current. */
@@ -112,8 +117,12 @@ export class LiveCache {
    */
   private async resolved(view: FleetView, s?: LiveState): Promise<FleetView> {
     if (view.progressSettled) return view;
-    const dated = await datedProgress(await this.progress.pointsOf(view.snapshot));
-    const out = withProgress(view, dated.progress, dated.settled);
+    const { points, final } = await this.progress.pointsOf(view.snapshot);
+    const dated = await datedProgress(points, this.clock);
+    const settled = final && dated.settled;
+    // unchanged (a compaction or a later sample may still change it: asked again next time)
+    if (!settled && view.progress !== UNRESOLVED && sameProgress(view.progress, dated.progress)) return view;
+    const out = withProgress(view, dated.progress, settled);
     if (s && s.view !== null && s.view.revision === out.revision && s.view.live === out.live)
       s.view = { ...out, readAtMs: s.view.readAtMs };
     return out;
@@ -385,7 +394,10 @@ export class LiveCache {
 
 /** The process-wide cache for the configured etcd and prefix. */
 export function liveCache(): LiveCache {
-  return processWide("scheduler-console.live-cache", () => new LiveCache(etcdClient(), etcdPrefix()));
+  return processWide(
+    "scheduler-console.live-cache",
+    () => new LiveCache(etcdClient(), etcdPrefix(), { clock: revisionClock() }),
+  );
 }
 
 /** The view a request asked for: pinned (`?revision=`) or live. */

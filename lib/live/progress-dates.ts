@@ -5,7 +5,7 @@ import "server-only";
 // sample has a date that narrows as samples arrive: the view says so (`settled: false`)
 // and the cache dates it again when it is asked for next.
 import type { ExecutionProgress } from "@/lib/planner/plan/input";
-import { revisionClock } from "@/lib/time/revision-clock";
+import type { RevisionClock } from "@/lib/time/revision-clock";
 import type { ProgressPoint } from "./progress-history";
 
 export interface DatedProgress {
@@ -14,8 +14,7 @@ export interface DatedProgress {
   settled: boolean;
 }
 
-export async function datedProgress(points: readonly ProgressPoint[]): Promise<DatedProgress> {
-  const clock = revisionClock();
+export async function datedProgress(points: readonly ProgressPoint[], clock: RevisionClock): Promise<DatedProgress> {
   const times = await Promise.all(points.map((p) => clock.timeOfHeld(p.revision)));
   const progress = new Map<string, ExecutionProgress>();
   points.forEach((p, i) =>

@@ -112,8 +112,11 @@ export class ProgressHistory {
     }
   }
 
-  /** The last progress of every unfinished execution of `snapshot`, as etcd's history tells it. */
-  async pointsOf(snapshot: FleetSnapshot): Promise<ProgressPoint[]> {
+  /**
+   * The last progress of every unfinished execution of `snapshot`, as etcd's history tells
+   * it; `final`: no later compaction can change it (every answer is a key's creation).
+   */
+  async pointsOf(snapshot: FleetSnapshot): Promise<{ points: ProgressPoint[]; final: boolean }> {
     const lists = snapshot.mergeExecutions;
     let memo = this.walked.get(lists);
     if (!memo || memo.progress !== snapshot.mergeProgress) {
@@ -121,7 +124,8 @@ export class ProgressHistory {
       made.rows.catch(() => this.walked.get(lists) === made && this.walked.delete(lists));
       this.walked.set(lists, (memo = made));
     }
-    return this.bounded(await memo.rows);
+    const rows = await memo.rows;
+    return { points: await this.bounded(rows), final: rows.every((r) => r.found !== "cut" && r.found.created) };
   }
 
   private async rowsOf(snapshot: FleetSnapshot): Promise<Row[]> {

@@ -24,7 +24,7 @@ export interface FleetView extends Fleet {
    * clock (./progress-dates.ts): a function of etcd at the revision, whatever this process watched.
    */
   progress: ReadonlyMap<string, ExecutionProgress>;
-  /** false: `progress` is not resolved yet, or a date in it may still narrow (the cache looks again) */
+  /** false: `progress` is not resolved yet, or may still change (a date narrows, a compaction takes an increase): the cache looks again */
   progressSettled: boolean;
   /**
    * Equal for two views whose fleet content is the same (a newer revision that only
@@ -50,6 +50,26 @@ export function pinnedView(fleet: Fleet, revision: number): FleetView {
     progressSettled: false,
     contentId: `rev:${revision}`,
   };
+}
+
+/** The same progress for every execution (what a re-dating compares). */
+export function sameProgress(
+  a: ReadonlyMap<string, ExecutionProgress>,
+  b: ReadonlyMap<string, ExecutionProgress>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (
+      !y ||
+      x.sequence !== y.sequence ||
+      x.last_progress_revision !== y.last_progress_revision ||
+      x.last_progress_ms !== y.last_progress_ms ||
+      x.last_progress_bound !== y.last_progress_bound
+    )
+      return false;
+  }
+  return true;
 }
 
 /**

@@ -17,7 +17,7 @@ import { figuresAt } from "@/lib/journal/demand";
 import type { HistoryPoint } from "@/lib/schema/api/history";
 import { journalMetas } from "./journal-keys";
 import type { InputsAt } from "./history-moved-by";
-import { RevisionCompacted } from "@/lib/etcd/errors";
+import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { mapPooled } from "@/lib/schema/worker-pool";
 import { revisionClock } from "./revision-clock";
@@ -57,8 +57,8 @@ function journalPoint(revision: number, nowMs: number, s: TableState | null, bef
   const figures = s?.demand ? figuresAt(s.demand, nowMs) : null;
   return {
     revision,
-    // dated below (`datedByRevision`); until then, by the moment it was evaluated
-    at_ms: nowMs,
+    // dated below (`datedByRevision`)
+    at_ms: null,
     error_ms: null,
     pending_generations: figures?.pending_generations ?? null,
     wait_ms: figures?.wait_ms ?? null,
@@ -75,8 +75,9 @@ function journalPoint(revision: number, nowMs: number, s: TableState | null, bef
 
 /**
  * Each point's `at_ms` and `error_ms` as the revision clock dates its revision: what the table
- * page pinned there says in `revision_time`. A revision etcd compacted since has no pinned page:
- * it keeps the moment it was evaluated, with no error bound (`error_ms: null`).
+ * page pinned there says in `revision_time`. A revision etcd compacted since has no pinned page
+ * and is not dated (null, as the clock says of a revision nothing dates); nor is one etcd has
+ * not reached (a journal restored from elsewhere). Its `now_ms` still says when it was evaluated.
  */
 async function datedByRevision(points: HistoryPoint[]): Promise<HistoryPoint[]> {
   const clock = revisionClock();
@@ -84,7 +85,7 @@ async function datedByRevision(points: HistoryPoint[]): Promise<HistoryPoint[]> 
   const times = new Map<number, RevisionTime | null>();
   await mapPooled(revisions, 16, async (revision) => {
     const t = await clock.timeOfReadable(revision).catch((e: unknown) => {
-      if (e instanceof RevisionCompacted) return null;
+      if (e instanceof RevisionCompacted || e instanceof FutureRevision) return null;
       throw e;
     });
     times.set(revision, t);

@@ -22,8 +22,7 @@ export function fetchTableHistory(target: string, toMs: number | null, signal?: 
  * revision), any other from its revision's time (`at_ms`, null when nothing dates it). The
  * server's `time_in_state` counts the same way (lib/time/history.ts).
  */
-export const pointTime = (p: HistoryPoint): number | null =>
-  p.at_ms === null ? null : p.basis === "journal" ? p.now_ms : p.at_ms;
+export const pointTime = (p: HistoryPoint): number | null => (p.basis === "journal" ? p.now_ms : p.at_ms);
 
 /** A run of points with the same verdict (and skip code): "skipped for no_free_slot from 02:10 to 03:40"; `figures_only`: points without a verdict. */
 export interface VerdictSpan {

@@ -3,9 +3,13 @@
 // polled back to back until an answer shows the new `sealed` value; the time from the put
 // to that answer is compared with the cold pinned read of the same fleet (./pinned.ts):
 // target ≤ 5 %, idle and with a writer changing 10 events a second (one put every 100 ms,
-// other tables).
+// other tables). `BENCH_MERGES=N`: N running merges hold write turns (tables never measured),
+// and each of the writer's puts comes with one of their progress sequences increasing (a
+// console dates each from etcd's history, lib/live/progress-history.ts).
 import "../lib/sim/node-entry";
 import { PRODUCTION_SHARDS, productionTarget } from "../lib/sim/scenarios/production";
+import { keys } from "../lib/schema/keys";
+import type { Put } from "../test/support/etcd-http";
 import { burstWriter, type LoadWriter } from "../test/support/load-driver";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
@@ -23,6 +27,36 @@ import {
 } from "./stack";
 
 export const VISIBLE_RUNS = 9;
+const MERGES = Number(process.env.BENCH_MERGES ?? 0);
+
+/** The running merge `k`: an execution holding the write turn of production table `k × 37 + 11`. */
+function mergeRecords(k: number, sequence: number): Put[] {
+  const target = productionTarget(k * 37 + 11);
+  const id = `bench-merge-${k}`;
+  const execution = {
+    id,
+    target,
+    endpoint: "http://bench-worker:8080",
+    instance: "bench-worker",
+    timeout_secs: 3600,
+    queue_timeout_secs: 600,
+    idle_timeout_secs: 600,
+    phase: "running",
+    reclaimed: false,
+    error: null,
+    protocol: 2,
+  };
+  return [
+    { key: keys.mergeExecution(PREFIX, target), value: JSON.stringify(execution) },
+    { key: keys.targetLock(PREFIX, target), value: `merge-execution:${id}` },
+    { key: keys.mergeProgress(PREFIX, id), value: JSON.stringify({ sequence }) },
+  ];
+}
+
+/** `BENCH_MERGES` running merges, seeded before the console starts (withProductionStack's `beforeStart`). */
+export async function seedMerges(etcd: EtcdHttp): Promise<void> {
+  if (MERGES > 0) await etcd.putMany(Array.from({ length: MERGES }, (_, k) => mergeRecords(k, 1)).flat());
+}
 const POLL_DEADLINE_MS = 30_000;
 const WRITER_EVERY_MS = 100;
 
@@ -30,6 +64,8 @@ const WRITER_EVERY_MS = 100;
 export function eventWriter(etcd: EtcdHttp, tables: number, everyMs = WRITER_EVERY_MS): LoadWriter {
   return burstWriter(etcd, everyMs, (n) => [
     productionEvent(PREFIX, (n * 31 + 5) % tables, PRODUCTION_SHARDS[1], 100 + n),
+    // one running merge's sequence increases (its progress record only)
+    ...(MERGES > 0 ? mergeRecords(n % MERGES, 2 + n).slice(2) : []),
   ]);
 }
 
@@ -123,12 +159,19 @@ export const visibleLine = (r: VisibleResult) =>
 
 if (require.main === module) {
   runBench(async () => {
-    const result = await withProductionStack({ name: "visible", pastCount: PINNED_RUNS }, async (stack) => {
-      const pinned = await measurePinned(stack);
-      console.log(pinnedLine(pinned));
-      return measureVisible(stack, pinned.api_ms.median);
+    const result = await withProductionStack(
+      { name: "visible", pastCount: PINNED_RUNS, beforeStart: (etcd) => seedMerges(etcd) },
+      async (stack) => {
+        const pinned = await measurePinned(stack);
+        console.log(pinnedLine(pinned));
+        return measureVisible(stack, pinned.api_ms.median);
+      },
+    );
+    console.log(`${visibleLine(result)}${MERGES > 0 ? ` (${MERGES} running merges)` : ""}`);
+    writeResult(MERGES > 0 ? `visible-merges-${MERGES}` : "visible", {
+      at: new Date().toISOString(),
+      merges: MERGES,
+      ...result,
     });
-    console.log(visibleLine(result));
-    writeResult("visible", { at: new Date().toISOString(), ...result });
   });
 }

@@ -13,9 +13,8 @@ import { pingEtcd } from "./etcd-ping";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
-import { pinnedView, sameProgress, UNRESOLVED, withProgress, type Fleet, type FleetView } from "./view";
-import { ProgressHistory } from "./progress-history";
-import { datedProgress } from "./progress-dates";
+import { pinnedView, UNRESOLVED, type Fleet, type FleetView } from "./view";
+import { ViewProgress } from "./view-progress";
 import { RevisionClock, revisionClock } from "@/lib/time/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
@@ -83,9 +82,8 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
-  /** where each execution last progressed in etcd's history (what the watch brings only makes it faster) */
-  private readonly progress: ProgressHistory;
-  private readonly clock: RevisionClock;
+  /** each view's running merges with their last progress, from etcd's history (./view-progress.ts) */
+  private readonly progress: ViewProgress;
 
   constructor(
     private readonly client: Etcd3,
@@ -94,8 +92,7 @@ export class LiveCache {
   ) {
     // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
     this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
-    this.progress = new ProgressHistory(client, prefix);
-    this.clock = opts.clock ?? new RevisionClock(client, prefix);
+    this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
   }
 
   /** The fleet at the newest revision this replica knows to be current. */
@@ -110,20 +107,12 @@ export class LiveCache {
   }
 
   /**
-   * `view` with each unfinished execution's last progress from etcd's history, dated by the
-   * revision clock (./progress-history.ts, ./progress-dates.ts). Every view handed out goes
-   * through here; one whose dates are final comes back as it is. `s`: the live state whose
-   * view it is, which then keeps the result.
+   * `view` with each unfinished execution's last progress (./view-progress.ts): every view
+   * handed out goes through here. `s`: the live state whose view it is, which keeps the result.
    */
   private async resolved(view: FleetView, s?: LiveState): Promise<FleetView> {
-    if (view.progressSettled) return view;
-    const { points, final } = await this.progress.pointsOf(view.snapshot);
-    const dated = await datedProgress(points, this.clock);
-    const settled = final && dated.settled;
-    // unchanged (a compaction or a later sample may still change it: asked again next time)
-    if (!settled && view.progress !== UNRESOLVED && sameProgress(view.progress, dated.progress)) return view;
-    const out = withProgress(view, dated.progress, settled);
-    if (s && s.view !== null && s.view.revision === out.revision && s.view.live === out.live)
+    const out = await this.progress.resolved(view);
+    if (out !== view && s && s.view !== null && s.view.revision === out.revision && s.view.live === out.live)
       s.view = { ...out, readAtMs: s.view.readAtMs };
     return out;
   }
@@ -349,10 +338,10 @@ export class LiveCache {
       // the watch sends each change's previous value: where an execution last progressed follows without a walk
       if (family === "merge-progress") {
         const p = s.store.entry("mergeProgress", change.kv.key);
-        if (p) this.progress.learn("progress", p.executionId, change.kv, change.prev);
+        if (p) this.progress.history.learn("progress", p.executionId, change.kv, change.prev);
       } else if (family === "merge-executions") {
         const e = s.store.entry("mergeExecutions", change.kv.key);
-        if (e) this.progress.learn("start", e.execution.id, change.kv, change.prev);
+        if (e) this.progress.history.learn("start", e.execution.id, change.kv, change.prev);
       }
     });
     for (const target of applied.changedTargets) s.demand.touch(target);

@@ -21,7 +21,7 @@ export interface FleetView extends Fleet {
   pinned: boolean;
   /**
    * Each unfinished execution's last progress, from etcd's history and dated by the revision
-   * clock (./progress-dates.ts): a function of etcd at the revision, whatever this process watched.
+   * clock (./view-progress.ts): a function of etcd at the revision, whatever this process watched.
    */
   progress: ReadonlyMap<string, ExecutionProgress>;
   /** false: `progress` is not resolved yet, or may still change (a date narrows, a compaction takes an increase): the cache looks again */

@@ -113,8 +113,9 @@ describe("a merge whose progress stopped 25 minutes ago", () => {
     // the first console answers once it holds the last write (its watch brings it)
     const seen = await until(
       async () => {
+        // (and its revision clock has read the sample after them, which dates them: within a second)
         const a = await liveAnswer(apps[0]);
-        return a.written === lastWrite ? a : undefined;
+        return a.written === lastWrite && a.turn.last_progress_ms === progressMs ? a : undefined;
       },
       15_000,
       { what: "the first console to hold the last progress write" },

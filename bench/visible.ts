@@ -10,6 +10,7 @@ import "../lib/sim/node-entry";
 import { PRODUCTION_SHARDS, productionTarget } from "../lib/sim/scenarios/production";
 import { keys } from "../lib/schema/keys";
 import type { Put } from "../test/support/etcd-http";
+import { executionRecord } from "../test/support/fleet-records";
 import { burstWriter, type LoadWriter } from "../test/support/load-driver";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
@@ -33,21 +34,9 @@ const MERGES = Number(process.env.BENCH_MERGES ?? 0);
 function mergeRecords(k: number, sequence: number): Put[] {
   const target = productionTarget(k * 37 + 11);
   const id = `bench-merge-${k}`;
-  const execution = {
-    id,
-    target,
-    endpoint: "http://bench-worker:8080",
-    instance: "bench-worker",
-    timeout_secs: 3600,
-    queue_timeout_secs: 600,
-    idle_timeout_secs: 600,
-    phase: "running",
-    reclaimed: false,
-    error: null,
-    protocol: 2,
-  };
+  const where = { endpoint: "http://bench-worker:8080", instance: "bench-worker" };
   return [
-    { key: keys.mergeExecution(PREFIX, target), value: JSON.stringify(execution) },
+    { key: keys.mergeExecution(PREFIX, target), value: executionRecord(id, target, where) },
     { key: keys.targetLock(PREFIX, target), value: `merge-execution:${id}` },
     { key: keys.mergeProgress(PREFIX, id), value: JSON.stringify({ sequence }) },
   ];

@@ -19,6 +19,7 @@ import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { writeClockSample } from "../../support/clock-samples";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
+import { executionRecord } from "../../support/fleet-records";
 
 let etcd: EtcdCluster;
 let client: Etcd3;
@@ -44,19 +45,7 @@ let clock: RevisionClock;
 const revisionOf = (res: { header: { revision: string } }) => Number(res.header.revision);
 
 const execution = (id: string, target: string, phase: string) =>
-  JSON.stringify({
-    id,
-    target,
-    endpoint: "http://w:8080",
-    instance: "w",
-    timeout_secs: 60,
-    queue_timeout_secs: 60,
-    idle_timeout_secs: 600,
-    phase,
-    reclaimed: false,
-    error: null,
-    protocol: 2,
-  });
+  executionRecord(id, target, { endpoint: "http://w:8080", instance: "w" }, { phase });
 
 /** The current life of a key at `revision` (versions since its last creation), newest last; [] when absent. */
 function lifeAt(log: readonly Version[], revision: number): Version[] {

@@ -15,6 +15,7 @@ import { keys } from "@/lib/schema/keys";
 import { startApp, type RunningApp } from "../../support/app";
 import { betweenSamples, writeClockSample } from "../../support/clock-samples";
 import { testPrefix } from "../../support/prefix";
+import { executionRecord } from "../../support/fleet-records";
 import { until } from "../../support/observe";
 import { clientFor, okBody, q } from "../api/helpers";
 import { demandTable, heartbeat, put } from "../answer/records";
@@ -43,19 +44,11 @@ beforeAll(async () => {
   await writeClockSample(client, prefix, before);
   await put(client, keys.executor(prefix, "worker-1"), heartbeat("worker-1", { heartbeat_ms: now }));
   await demandTable(client, prefix, TARGET, 40, now - 40 * MINUTE);
-  await put(client, keys.mergeExecution(prefix, TARGET), {
-    id: EXECUTION,
-    target: TARGET,
-    endpoint: "http://worker-1:8080",
-    instance: "worker-1",
-    timeout_secs: 3600,
-    queue_timeout_secs: 600,
-    idle_timeout_secs: 600,
-    phase: "running",
-    reclaimed: false,
-    error: null,
-    protocol: 2,
-  });
+  await put(
+    client,
+    keys.mergeExecution(prefix, TARGET),
+    executionRecord(EXECUTION, TARGET, { endpoint: "http://worker-1:8080", instance: "worker-1" }),
+  );
   await put(client, keys.targetLock(prefix, TARGET), `merge-execution:${EXECUTION}`);
   await put(client, keys.mergeProgress(prefix, EXECUTION), { sequence: 1 });
   apps.push(await startApp(env));

@@ -18,6 +18,7 @@ import { startApp, type RunningApp } from "../../support/app";
 import { betweenSamples, headRevision, writeClockSample } from "../../support/clock-samples";
 import { getJson, until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
+import { executionRecord } from "../../support/fleet-records";
 import { clientFor } from "../api/helpers";
 import { put } from "../answer/records";
 import { EXECUTOR_ID, seedPolicyFleet, seedTables } from "../policies/fleet";
@@ -74,20 +75,6 @@ async function sameOnBoth(path: string): Promise<{ status: number; body: unknown
   return { status: a.status, body: a.body };
 }
 
-const execution = (id: string, target: string) => ({
-  id,
-  target,
-  endpoint: "http://master-0:8080",
-  instance: EXECUTOR_ID,
-  timeout_secs: 3600,
-  queue_timeout_secs: 600,
-  idle_timeout_secs: 600,
-  phase: "running",
-  reclaimed: false,
-  error: null,
-  protocol: 2,
-});
-
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
   client = clientFor(endpoints);
@@ -109,7 +96,11 @@ beforeAll(async () => {
     [MERGING_EXECUTION, MERGING],
     [STALLED_EXECUTION, STALLED],
   ]) {
-    await put(client, keys.mergeExecution(prefix, target), execution(id, target));
+    await put(
+      client,
+      keys.mergeExecution(prefix, target),
+      executionRecord(id, target, { endpoint: "http://master-0:8080", instance: EXECUTOR_ID }),
+    );
     await put(client, keys.targetLock(prefix, target), `merge-execution:${id}`);
   }
   await put(client, keys.mergeProgress(prefix, MERGING_EXECUTION), { sequence: 1 });

@@ -63,7 +63,7 @@ const KEPT = 8192;
  * compaction sends no event): a replica may say `exact` this long after a compaction that
  * another already says `at_most` for.
  */
-const COMPACTION_RECHECK_MS = 1000;
+export const COMPACTION_RECHECK_MS = 1000;
 
 type Row = { executionId: string; sequence: number | null; found: Found };
 

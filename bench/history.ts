@@ -350,7 +350,7 @@ if (require.main === module) {
       },
       async (stack) => {
         const r = await measureHistory(stack);
-        const wanted = replan ? ["fleet_plan", "table_alone"] : ["journal"];
+        const wanted = replan ? ["fleet_plan", "figures_only"] : ["journal"];
         if (!wanted.includes(r.basis)) fail(`the answer's basis is ${r.basis}, not ${wanted.join(" or ")}`, stack.app);
         return r;
       },

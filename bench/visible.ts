@@ -3,9 +3,14 @@
 // polled back to back until an answer shows the new `sealed` value; the time from the put
 // to that answer is compared with the cold pinned read of the same fleet (./pinned.ts):
 // target ≤ 5 %, idle and with a writer changing 10 events a second (one put every 100 ms,
-// other tables).
+// other tables). `BENCH_MERGES=N`: N running merges hold write turns (tables never measured),
+// and each of the writer's puts comes with one of their progress sequences increasing (a
+// console dates each from etcd's history, lib/live/progress-history.ts).
 import "../lib/sim/node-entry";
 import { PRODUCTION_SHARDS, productionTarget } from "../lib/sim/scenarios/production";
+import { keys } from "../lib/schema/keys";
+import type { Put } from "../test/support/etcd-http";
+import { executionRecord } from "../test/support/fleet-records";
 import { burstWriter, type LoadWriter } from "../test/support/load-driver";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
@@ -17,12 +22,31 @@ import {
   productionEvent,
   round,
   sleep,
+  treeCpuMs,
   withProductionStack,
   type BenchStack,
   type EtcdHttp,
 } from "./stack";
 
 export const VISIBLE_RUNS = 9;
+const MERGES = Number(process.env.BENCH_MERGES ?? 0);
+
+/** The running merge `k`: an execution holding the write turn of production table `k × 37 + 11`. */
+function mergeRecords(k: number, sequence: number): Put[] {
+  const target = productionTarget(k * 37 + 11);
+  const id = `bench-merge-${k}`;
+  const where = { endpoint: "http://bench-worker:8080", instance: "bench-worker" };
+  return [
+    { key: keys.mergeExecution(PREFIX, target), value: executionRecord(id, target, where) },
+    { key: keys.targetLock(PREFIX, target), value: `merge-execution:${id}` },
+    { key: keys.mergeProgress(PREFIX, id), value: JSON.stringify({ sequence }) },
+  ];
+}
+
+/** `BENCH_MERGES` running merges, seeded before the console starts (withProductionStack's `beforeStart`). */
+export async function seedMerges(etcd: EtcdHttp): Promise<void> {
+  if (MERGES > 0) await etcd.putMany(Array.from({ length: MERGES }, (_, k) => mergeRecords(k, 1)).flat());
+}
 const POLL_DEADLINE_MS = 30_000;
 const WRITER_EVERY_MS = 100;
 
@@ -30,6 +54,8 @@ const WRITER_EVERY_MS = 100;
 export function eventWriter(etcd: EtcdHttp, tables: number, everyMs = WRITER_EVERY_MS): LoadWriter {
   return burstWriter(etcd, everyMs, (n) => [
     productionEvent(PREFIX, (n * 31 + 5) % tables, PRODUCTION_SHARDS[1], 100 + n),
+    // one running merge's sequence increases (its progress record only)
+    ...(MERGES > 0 ? mergeRecords(n % MERGES, 2 + n).slice(2) : []),
   ]);
 }
 
@@ -75,7 +101,15 @@ export async function changeToVisible(
 
 export interface VisibleResult {
   idle_ms: { median: number; all: number[]; polls_median: number };
-  writer_ms: { median: number; all: number[]; polls_median: number; writer_puts: number; writer_events_per_s: number };
+  writer_ms: {
+    median: number;
+    all: number[];
+    polls_median: number;
+    writer_puts: number;
+    writer_events_per_s: number;
+    /** the console's CPU (process tree) over the writer's window, ms per second */
+    console_cpu_ms_per_s: number;
+  };
   /** idle change-to-visible ÷ the cold pinned read (`pinned_ms`) */
   idle_share: number;
   writer_share: number;
@@ -88,6 +122,7 @@ export async function measureVisible(stack: BenchStack, pinnedMs: number): Promi
   const idle = await changeToVisible(stack, VISIBLE_RUNS, 0);
   const writer = eventWriter(stack.etcd, stack.tables);
   const writerStarted = performance.now();
+  const cpuBefore = treeCpuMs(stack.app.process.pid!);
   writer.start();
   let loaded: Awaited<ReturnType<typeof changeToVisible>>;
   let puts: number;
@@ -97,6 +132,7 @@ export async function measureVisible(stack: BenchStack, pinnedMs: number): Promi
   } finally {
     puts = await writer.stop();
   }
+  const cpuMs = treeCpuMs(stack.app.process.pid!) - cpuBefore;
   const seconds = (performance.now() - writerStarted) / 1000;
   const idleMs = median(idle.ms);
   const writerMs = median(loaded.ms);
@@ -108,6 +144,7 @@ export async function measureVisible(stack: BenchStack, pinnedMs: number): Promi
       polls_median: median(loaded.polls),
       writer_puts: puts,
       writer_events_per_s: round(puts / seconds),
+      console_cpu_ms_per_s: round(cpuMs / seconds),
     },
     idle_share: round(idleMs / pinnedMs, 4),
     writer_share: round(writerMs / pinnedMs, 4),
@@ -119,16 +156,24 @@ export async function measureVisible(stack: BenchStack, pinnedMs: number): Promi
 
 export const visibleLine = (r: VisibleResult) =>
   `change → visible: idle ${r.idle_ms.median} ms = ${round(r.idle_share * 100, 1)} % of the cold pinned read (${r.pinned_ms} ms); ` +
-  `with a writer at ${r.writer_ms.writer_events_per_s} events/s ${r.writer_ms.median} ms = ${round(r.writer_share * 100, 1)} % (target ≤ 5 %)`;
+  `with a writer at ${r.writer_ms.writer_events_per_s} events/s ${r.writer_ms.median} ms = ${round(r.writer_share * 100, 1)} % (target ≤ 5 %); ` +
+  `the console's CPU meanwhile ${r.writer_ms.console_cpu_ms_per_s} ms/s`;
 
 if (require.main === module) {
   runBench(async () => {
-    const result = await withProductionStack({ name: "visible", pastCount: PINNED_RUNS }, async (stack) => {
-      const pinned = await measurePinned(stack);
-      console.log(pinnedLine(pinned));
-      return measureVisible(stack, pinned.api_ms.median);
+    const result = await withProductionStack(
+      { name: "visible", pastCount: PINNED_RUNS, beforeStart: (etcd) => seedMerges(etcd) },
+      async (stack) => {
+        const pinned = await measurePinned(stack);
+        console.log(pinnedLine(pinned));
+        return measureVisible(stack, pinned.api_ms.median);
+      },
+    );
+    console.log(`${visibleLine(result)}${MERGES > 0 ? ` (${MERGES} running merges)` : ""}`);
+    writeResult(MERGES > 0 ? `visible-merges-${MERGES}` : "visible", {
+      at: new Date().toISOString(),
+      merges: MERGES,
+      ...result,
     });
-    console.log(visibleLine(result));
-    writeResult("visible", { at: new Date().toISOString(), ...result });
   });
 }

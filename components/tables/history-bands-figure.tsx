@@ -6,7 +6,7 @@
 // draws it); ./history-bands.tsx adds the hover: a band says the segment under the pointer.
 import type { MouseEvent, ReactNode } from "react";
 import { formatTime } from "@/components/ui/format";
-import { verdictSpans, type HistoryResponse } from "@/lib/client/resources/table-history";
+import { pointTime, verdictSpans, type HistoryResponse } from "@/lib/client/resources/table-history";
 import { stateInWords } from "@/lib/words/time-in-state";
 
 /** A segment is labelled only when it is this share of the window or wider. */
@@ -28,11 +28,12 @@ export interface Segment {
 export function classSegments(h: HistoryResponse): Segment[] {
   const out: Segment[] = [];
   for (const p of h.points) {
-    if (p.at_ms === null) continue;
+    const at = pointTime(p);
+    if (at === null) continue;
     const last = out[out.length - 1];
     if (last?.label === p.class) continue;
-    if (last) last.toMs = p.at_ms;
-    out.push({ fill: `class-${p.class}`, label: p.class, title: "", fromMs: p.at_ms, toMs: h.to_ms });
+    if (last) last.toMs = at;
+    out.push({ fill: `class-${p.class}`, label: p.class, title: "", fromMs: at, toMs: h.to_ms });
   }
   for (const s of out) s.title = `${s.label} from ${formatTime(s.fromMs)}`;
   return out;
@@ -40,8 +41,8 @@ export function classSegments(h: HistoryResponse): Segment[] {
 
 export function verdictSegments(h: HistoryResponse): Segment[] {
   return verdictSpans(h.points, h.to_ms).map((s) => ({
-    fill: s.state === "would_place" ? "seg-place" : "seg-skip",
-    label: s.state === "would_place" ? "placed" : (s.code ?? "skipped"),
+    fill: s.state === "would_place" ? "seg-place" : s.state === "would_skip" ? "seg-skip" : "seg-none",
+    label: s.state === "would_place" ? "placed" : s.state === "would_skip" ? (s.code ?? "skipped") : "figures only",
     title: `${stateInWords(s.state, s.code)} from ${formatTime(s.fromMs)}`,
     fromMs: s.fromMs,
     toMs: s.toMs,

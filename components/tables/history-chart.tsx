@@ -50,7 +50,11 @@ function PointsTable({ points }: { points: HistoryPoint[] }) {
                 <td>{formatDuration(p.wait_ms)}</td>
                 <td>{p.class}</td>
                 <td>{formatScore(p.score)}</td>
-                <td>{stateInWords(p.verdict.state, p.verdict.code)}</td>
+                <td>
+                  {p.verdict === null
+                    ? stateInWords("figures_only", null)
+                    : stateInWords(p.verdict.state, p.verdict.code)}
+                </td>
                 <td data-testid="history-moved-by">{movedByInWords(p.moved_by) ?? "not known"}</td>
               </tr>
             ))}

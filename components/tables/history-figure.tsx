@@ -5,7 +5,8 @@
 // same with the chart, bands and data table interactive, once the browser has the answer too.
 import type { ReactNode } from "react";
 import { formatCount, formatTime } from "@/components/ui/format";
-import type { HistoryResponse } from "@/lib/client/resources/table-history";
+import { pointTime, type HistoryResponse } from "@/lib/client/resources/table-history";
+import { historyBasisInWords } from "@/lib/words/history-basis";
 import { historyStartInWords } from "@/lib/words/history-start";
 import { timeInStateWords } from "@/lib/words/time-in-state";
 import { BandsFigure } from "./history-bands-figure";
@@ -14,9 +15,9 @@ import { StepChartFigure, type StepChartProps, type StepSeries } from "./step-ch
 
 /** The dated points as the chart's two step lines: pending generations, and wait in minutes. */
 function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] } {
-  const dated = h.points.filter((p) => p.at_ms !== null);
+  const dated = h.points.filter((p) => pointTime(p) !== null);
   return {
-    times: dated.map((p) => p.at_ms!),
+    times: dated.map((p) => pointTime(p)!),
     series: [
       { name: "pending generations", color: "#6cb6ff", axis: "left", values: dated.map((p) => p.pending_generations) },
       {
@@ -28,31 +29,6 @@ function chartedOf(h: HistoryResponse): { times: number[]; series: StepSeries[] 
       },
     ],
   };
-}
-
-/** How the verdicts were reached, in words (lib/time/history.ts `verdict_basis`). */
-function basisWords(h: HistoryResponse): string {
-  if (h.verdict_basis === "journal")
-    return "Verdicts come from the decision journal: each change as the live plan entered it, equal to the table page pinned at that revision and time.";
-  const journalled = h.points.filter((p) => p.basis === "journal").length;
-  const part =
-    journalled > 0
-      ? `${formatCount(journalled)} of the changes come from the decision journal; the rest, where it does not cover the window, are re-planned. `
-      : "";
-  if (h.verdict_basis === "fleet_plan")
-    return (
-      part +
-      "Re-planned verdicts come from the whole fleet planned at each change, as the table page pinned there shows them."
-    );
-  const fits = h.fleet_plan_points;
-  return (
-    part +
-    "Re-planned verdicts weigh this table alone against the capacity free at each change, not the tables ahead of it in line: " +
-    `${formatCount(h.points.length)} changes are more than one request plans with the whole fleet. ` +
-    (fits >= 10
-      ? `A window of ${formatCount(fits)} changes or fewer is planned whole; or pin a revision for the table page's verdict there.`
-      : "Pin a revision for the table page's verdict there.")
-  );
 }
 
 /** The step chart of `h`. */
@@ -102,7 +78,8 @@ export function HistoryBodyFigure({
       {bands}
       <p className="muted">
         {formatCount(h.points.length)} change{h.points.length === 1 ? "" : "s"} from {formatTime(h.from_ms)} to{" "}
-        {formatTime(h.to_ms)}, each evaluated at its own time. <span data-testid="history-basis">{basisWords(h)}</span>
+        {formatTime(h.to_ms)}, each evaluated at its own time.{" "}
+        <span data-testid="history-basis">{historyBasisInWords(h)}</span>
         {h.compacted_before !== null ? ` History before revision ${formatCount(h.compacted_before)} is compacted.` : ""}
       </p>
       {table}

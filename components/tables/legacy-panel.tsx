@@ -1,8 +1,9 @@
 "use client";
 // The legacy task-queue view of one table (spec §2.8, §7.1, §9): queued/running, cooldown
 // window, failure ledger with next retry, lock holder, execution, eligibility, progress.
-import { formatCount, formatDuration, formatIn, formatLeft, formatTime } from "@/lib/words/format";
+import { formatCount, formatIn, formatLeft, formatTime } from "@/lib/words/format";
 import { cooldownBelowThreshold } from "@/components/failures/cooldown-words";
+import { progressInWords } from "@/lib/words/progress";
 import type { Cooldown, Failure, Legacy } from "@/lib/client/api-types";
 
 function Json({ value }: { value: unknown }) {
@@ -12,7 +13,6 @@ function Json({ value }: { value: unknown }) {
 }
 
 type LockView = NonNullable<Legacy["target_lock"]>;
-type ExecutionView = NonNullable<Legacy["execution"]>;
 
 /** The write-turn lock in words: who holds it and whether a lease keeps it (spec §1.2 target-locks). */
 function LockInWords({ lock }: { lock: LockView | null }) {
@@ -25,19 +25,6 @@ function LockInWords({ lock }: { lock: LockView | null }) {
       <span className="muted"> · since revision {formatCount(lock.mod_revision)}</span>
     </span>
   );
-}
-
-/** "advanced 12s ago" / "no progress for 41m 00s (idle timeout 10m 00s)" / "progress unknown …". */
-export function progressInWords(
-  e: Pick<ExecutionView, "progress" | "no_progress_for_ms" | "idle_timeout_secs">,
-): string {
-  const timeout = `idle timeout ${formatDuration(e.idle_timeout_secs * 1000)}`;
-  if (e.progress === "stalled") return `no progress for ${formatDuration(e.no_progress_for_ms)} (${timeout})`;
-  if (e.progress === "advancing")
-    return e.no_progress_for_ms === null
-      ? `advancing (${timeout})`
-      : `advanced ${formatDuration(e.no_progress_for_ms)} ago (${timeout})`;
-  return `progress unknown: the console has not seen its sequence move yet${e.no_progress_for_ms !== null ? `, none for at least ${formatDuration(e.no_progress_for_ms)}` : ""} (${timeout}); unknown never counts as progress`;
 }
 
 function QueueState({ legacy: l }: { legacy: Legacy }) {

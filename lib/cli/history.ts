@@ -11,14 +11,17 @@ import { columns } from "./text";
 const BASIS_WORDS: Record<HistoryResponse["verdict_basis"], string> = {
   journal: "every point from the decision journal",
   fleet_plan: "points re-planned with the whole fleet where the journal does not cover the window",
-  table_alone: "some points re-planned with the table alone (its verdict weighs only the capacity free then)",
+  figures_only:
+    "some points with the table's own figures only, without a verdict (more changes than one request plans whole)",
 };
 
 export function historyText(h: HistoryResponse): string {
   const verdict = (p: HistoryResponse["points"][number]) =>
     p.journal?.gone
       ? "not in the plan"
-      : `${stateInWords(p.verdict.state, p.verdict.code)}${p.executor === null ? "" : ` on ${p.executor}`}`;
+      : p.verdict === null
+        ? stateInWords("figures_only", null)
+        : `${stateInWords(p.verdict.state, p.verdict.code)}${p.executor === null ? "" : ` on ${p.executor}`}`;
   const table = columns(h.points, [
     { title: "TIME (UTC)", cell: (p) => (p.at_ms === null ? "unknown" : formatTime(p.at_ms)) },
     { title: "REVISION", cell: (p) => formatCount(p.revision), align: "right" },

@@ -183,42 +183,16 @@ export async function keyHistories(
   for (;;) {
     const active = walks.filter((w) => w.end === null);
     if (active.length === 0) break;
-    for (let i = 0; i < active.length; i += MAX_TXN_OPS) {
-      const batch = active.slice(i, i + MAX_TXN_OPS);
-      let answers: (VersionedKv | undefined | "compacted")[];
-      try {
-        const res = await client.kv.txn({
-          compare: [],
-          success: batch.map((w) => rangeOp({ key: keys[w.key] }, w.at)),
-        });
-        answers = batch.map((_, j) => toVersioned(res.responses[j].response_range.kvs)[0]);
-      } catch (e) {
-        const err = await rangeError(
-          client,
-          e,
-          Math.min(...batch.map((w) => w.at)),
-          `history of ${batch.length} keys`,
-          compactProbeKey(consolePrefix),
-        );
-        if (!(err instanceof RevisionCompacted)) throw err;
-        answers = await Promise.all(
-          batch.map((w) =>
-            readRange(client, consolePrefix, { key: keys[w.key], revision: w.at }).then(
-              (r) => r.kvs[0],
-              (e2) => {
-                if (e2 instanceof RevisionCompacted) return "compacted" as const;
-                throw e2;
-              },
-            ),
-          ),
-        );
-      }
-      batch.forEach((w, j) => {
-        const a = answers[j];
-        if (a === "compacted") w.end = "compacted";
-        else stepWalk(w, a);
-      });
-    }
+    const answers = await readKeysAt(
+      client,
+      consolePrefix,
+      active.map((w) => ({ key: keys[w.key], revision: w.at })),
+    );
+    active.forEach((w, j) => {
+      const a = answers[j];
+      if (a === "compacted") w.end = "compacted";
+      else stepWalk(w, a ?? undefined);
+    });
   }
   // join each key's parts, newest first, as one walk from uptoRevision would have gone
   return keys.map((_, key) => {
@@ -236,6 +210,53 @@ export async function keyHistories(
     }
     return { versions: [], before: null, compacted: false };
   });
+}
+
+/** One key's value at one revision: null when it did not exist then, "compacted" when etcd no longer holds that revision. */
+export type KeyAt = VersionedKv | null | "compacted";
+
+/**
+ * Each key at its own revision (`reads[i]`), in read-only txns of up to etcd's op limit. A
+ * txn that meets a compacted revision is read key by key, so only the reads it cut say so.
+ * The history walks (`keyHistories` above, lib/live/progress-history.ts) step with it.
+ */
+export async function readKeysAt(
+  etcd: EtcdClient,
+  consolePrefix: string,
+  reads: readonly { key: string; revision: number }[],
+): Promise<KeyAt[]> {
+  const client = raw(etcd);
+  const out: KeyAt[] = [];
+  for (let i = 0; i < reads.length; i += MAX_TXN_OPS) {
+    const batch = reads.slice(i, i + MAX_TXN_OPS);
+    try {
+      const res = await client.kv.txn({ compare: [], success: batch.map((r) => rangeOp({ key: r.key }, r.revision)) });
+      out.push(...batch.map((_, j) => toVersioned(res.responses[j].response_range.kvs)[0] ?? null));
+    } catch (e) {
+      const err = await rangeError(
+        client,
+        e,
+        Math.min(...batch.map((r) => r.revision)),
+        `history of ${batch.length} keys`,
+        compactProbeKey(consolePrefix),
+      );
+      if (!(err instanceof RevisionCompacted)) throw err;
+      out.push(
+        ...(await Promise.all(
+          batch.map((r) =>
+            readRange(client, consolePrefix, { key: r.key, revision: r.revision }).then(
+              (a): KeyAt => a.kvs[0] ?? null,
+              (e2) => {
+                if (e2 instanceof RevisionCompacted) return "compacted" as const;
+                throw e2;
+              },
+            ),
+          ),
+        )),
+      );
+    }
+  }
+  return out;
 }
 
 const rangeOp = (q: RangeQuery, revision: number) => {

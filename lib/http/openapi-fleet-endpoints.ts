@@ -144,7 +144,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     tag: "time",
     access: "read",
     summary:
-      "One table over time: from the decision journal where it covers the window (a point per entry change), else a point per revision at which its own keys changed, each evaluated at its own time; with the time in each verdict",
+      "One table over time: from the decision journal where it covers the window (a point per entry change), else a point per revision at which its own keys changed, each evaluated at its own time (the whole fleet planned there, or past the request's budget the table's own figures with verdict null: never a verdict the pinned page would not give); every point dated as the page pinned at its revision; with the time in each verdict",
     query: historyQuerySchema,
     responses: {
       "200": {

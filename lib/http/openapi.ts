@@ -96,8 +96,8 @@ const HEADER_PARAMETERS: Record<HeaderName, JsonSchema> = {
     in: "header",
     required: false,
     description:
-      "the digest of the reviewed preview (it binds the decision sets: targets losing or gaining a placement, promoted, demoted, newly starving): 409 preview_stale when saving now would decide differently for a table whose own records did not move since the review",
-    schema: { type: "string", pattern: "^[0-9a-f]{64}$" },
+      "the digest of the reviewed preview, opaque (it binds the decision sets: targets losing or gaining a placement, promoted, demoted, newly starving; and names the revision and now_ms reviewed, so any replica re-plans the reviewed fleet): 409 preview_stale when saving now would decide differently for a table whose own records did not move since the review",
+    schema: { type: "string", pattern: "^[A-Za-z0-9_-]{66}$" },
   },
   "X-Evidence-Digest": {
     name: "X-Evidence-Digest",

@@ -70,7 +70,12 @@ function fleetOf(w: World, now: number): PlannerFleet {
       {
         execution: execution(t),
         targetLock: `merge-execution:x-${t}`,
-        progress: { sequence: 1, last_progress_ms: NOW, advanced: true },
+        progress: {
+          sequence: 1,
+          last_progress_revision: 1,
+          last_progress_ms: NOW,
+          last_progress_bound: "exact" as const,
+        },
       },
     ]),
   );

@@ -9,13 +9,13 @@ import "server-only";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
-import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
 import { pingEtcd } from "./etcd-ping";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
-import { pinnedView, type Fleet, type FleetView } from "./view";
-import { initialClocks } from "./sequence-clocks";
+import { pinnedView, UNRESOLVED, type Fleet, type FleetView } from "./view";
+import { ViewProgress } from "./view-progress";
+import { RevisionClock, revisionClock } from "@/lib/time/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
@@ -24,7 +24,6 @@ import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
 import { LiveStore } from "@/lib/snapshot/store";
-import { withFirstSeen, type FirstSeen } from "@/lib/snapshot/planner-input";
 
 export type { FleetView };
 
@@ -51,9 +50,6 @@ interface LiveState {
   live: boolean;
   /** last time etcd proved the cache current (watch message or ping) */
   confirmedMs: number;
-  clocks: Map<string, SequenceClock>;
-  /** every execution this process has seen (kept across re-reads, as the clocks are) */
-  firstSeen: FirstSeen;
   view: FleetView | null;
   /** when the store last dropped records that left the `tasks/` window */
   trimmedMs: number;
@@ -66,6 +62,8 @@ interface LiveState {
 export interface LiveCacheOptions {
   /** a pinned read with more keys changed between it and the live view than this is read in full */
   rewindMaxKeys?: number;
+  /** the revision clock of the same etcd and prefix, which dates each execution's progress (default: one of its own) */
+  clock?: RevisionClock;
 }
 
 export class LiveCache {
@@ -84,6 +82,8 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
+  /** each view's running merges with their last progress, from etcd's history (./view-progress.ts) */
+  private readonly progress: ViewProgress;
 
   constructor(
     private readonly client: Etcd3,
@@ -92,6 +92,7 @@ export class LiveCache {
   ) {
     // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
     this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
+    this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
   }
 
   /** The fleet at the newest revision this replica knows to be current. */
@@ -102,7 +103,18 @@ export class LiveCache {
       await this.ping();
       s.confirmedMs = Date.now();
     }
-    return this.viewOf(s);
+    return this.resolved(this.viewOf(s), s);
+  }
+
+  /**
+   * `view` with each unfinished execution's last progress (./view-progress.ts): every view
+   * handed out goes through here. `s`: the live state whose view it is, which keeps the result.
+   */
+  private async resolved(view: FleetView, s?: LiveState): Promise<FleetView> {
+    const out = await this.progress.resolved(view);
+    if (out !== view && s && s.view !== null && s.view.revision === out.revision && s.view.live === out.live)
+      s.view = { ...out, readAtMs: s.view.readAtMs };
+    return out;
   }
 
   /**
@@ -113,7 +125,7 @@ export class LiveCache {
   async at(revision: number, opts: { tasksSinceMs?: number; keep?: boolean } = {}): Promise<FleetView> {
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
     const known = this.known(revision);
-    if (known) return { ...known, live: false, pinned: true };
+    if (known) return this.resolved({ ...known, live: false, pinned: true });
     let p = this.pinned.get(revision);
     // `keep: false` (a history point): read it without pushing the pages' pinned views out
     if (!p && opts.keep === false) return this.readPinned(revision, opts.tasksSinceMs);
@@ -121,7 +133,7 @@ export class LiveCache {
       p = this.readPinned(revision, opts.tasksSinceMs);
       const read = p;
       read.catch(() => this.pinned.get(revision) === read && this.pinned.delete(revision));
-    }
+    } else p = p.then((view) => this.resolved(view)); // a date still open is looked at again
     this.pinned.set(revision, p); // most recently used last
     return p;
   }
@@ -188,22 +200,16 @@ export class LiveCache {
   private async readPinned(revision: number, tasksSinceMs: number | undefined): Promise<FleetView> {
     const started = performance.now();
     const rewinding = this.rewound(revision, tasksSinceMs); // from the live view as it is now
-    const memory = this.memory();
     const rewound = await rewinding?.catch(() => null);
     if (rewound) {
       metrics().snapshotReadSeconds.observe({ mode: "rewound" }, (performance.now() - started) / 1000);
       metrics().pinnedViews.inc({ path: "rewound" });
-      return pinnedView(rewound, revision, memory);
+      return this.resolved(pinnedView(rewound, revision));
     }
     await this.ping(); // fail fast when etcd is down
     const read = await this.read("pinned", { revision, tasksSinceMs });
     metrics().pinnedViews.inc({ path: "read" });
-    return pinnedView(read, revision, this.memory());
-  }
-
-  /** What the process remembers of each execution, for a pinned view (a copy: the live clocks move on, a pinned view must not). */
-  private memory(): Pick<FleetView, "sequenceClocks" | "firstSeen"> {
-    return { sequenceClocks: new Map(this.state?.clocks ?? []), firstSeen: this.state?.firstSeen ?? new Map() };
+    return this.resolved(pinnedView(read, revision));
   }
 
   /**
@@ -256,7 +262,6 @@ export class LiveCache {
     metrics().tableRefolds.inc(s.demand.refolds - this.lastRefolds);
     this.recordSkipped(snapshot);
     this.lastRefolds = s.demand.refolds;
-    s.firstSeen = withFirstSeen(s.firstSeen, snapshot);
     s.view = {
       snapshot,
       tables,
@@ -264,8 +269,8 @@ export class LiveCache {
       readAtMs: s.confirmedMs,
       live: s.live,
       pinned: false,
-      sequenceClocks: new Map(s.clocks),
-      firstSeen: s.firstSeen,
+      progress: UNRESOLVED,
+      progressSettled: false,
       contentId: `${s.id}:${s.store.contentVersion}`,
     };
     this.recent.set(s.view.revision, s.view);
@@ -283,7 +288,6 @@ export class LiveCache {
     const m = metrics();
     const { snapshot, tables } = await this.read("full", {}, this.state ? reason : "initial");
     const old = this.state;
-    const clocks = await initialClocks(this.client, this.prefix, snapshot, old?.clocks);
     const s: LiveState = {
       id: ++this.reads,
       store: new LiveStore(snapshot),
@@ -291,8 +295,6 @@ export class LiveCache {
       watch: null,
       live: false,
       confirmedMs: Date.now(),
-      clocks,
-      firstSeen: old?.firstSeen ?? new Map(),
       view: null,
       trimmedMs: Date.now(),
       tasksSinceMs: snapshot.readAtMs - TASKS_WINDOW_MS,
@@ -332,16 +334,15 @@ export class LiveCache {
       const deleted = change.type === "delete";
       m.watchEvents.inc({ type: change.type });
       s.changes.record(change.kv.modRevision, change.kv.key, change.prev);
-      const p = family === "merge-progress" && !deleted ? s.store.entry("mergeProgress", change.kv.key) : undefined;
-      if (p)
-        s.clocks.set(
-          p.executionId,
-          advanceSequenceClock(
-            s.clocks.get(p.executionId) ?? null,
-            { execution_id: p.executionId, sequence: p.progress.sequence },
-            now,
-          ),
-        );
+      if (deleted) return;
+      // the watch sends each change's previous value: where an execution last progressed follows without a walk
+      if (family === "merge-progress") {
+        const p = s.store.entry("mergeProgress", change.kv.key);
+        if (p) this.progress.history.learn("progress", p.executionId, change.kv, change.prev);
+      } else if (family === "merge-executions") {
+        const e = s.store.entry("mergeExecutions", change.kv.key);
+        if (e) this.progress.history.learn("start", e.execution.id, change.kv, change.prev);
+      }
     });
     for (const target of applied.changedTargets) s.demand.touch(target);
     s.confirmedMs = now;
@@ -382,7 +383,10 @@ export class LiveCache {
 
 /** The process-wide cache for the configured etcd and prefix. */
 export function liveCache(): LiveCache {
-  return processWide("scheduler-console.live-cache", () => new LiveCache(etcdClient(), etcdPrefix()));
+  return processWide(
+    "scheduler-console.live-cache",
+    () => new LiveCache(etcdClient(), etcdPrefix(), { clock: revisionClock() }),
+  );
 }
 
 /** The view a request asked for: pinned (`?revision=`) or live. */

@@ -1,9 +1,8 @@
-// What a view of the fleet is: one revision's records, their folded tables and what the
-// process remembers of each execution, as the API serves it (immutable). lib/live/cache.ts
-// keeps the live view and makes the pinned ones.
-import type { SequenceClock } from "@/lib/planner/progress";
+// What a view of the fleet is: one revision's records, their folded tables and each
+// unfinished execution's progress as etcd's history tells it, as the API serves it
+// (immutable). lib/live/cache.ts keeps the live view and makes the pinned ones.
+import type { ExecutionProgress } from "@/lib/planner/plan/input";
 import type { TableDemand } from "@/lib/schema/demand";
-import type { FirstSeen } from "@/lib/snapshot/planner-input";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 
 /** A fleet at one revision: its records and their folded tables. */
@@ -20,10 +19,13 @@ export interface FleetView extends Fleet {
   /** served by a connected watch (false: pinned, or the watch is down) */
   live: boolean;
   pinned: boolean;
-  /** when the merge-progress sequence of each execution was last seen to move */
-  sequenceClocks: ReadonlyMap<string, SequenceClock>;
-  /** when this process first saw each execution, and its sequence then (lib/snapshot/planner-input.ts) */
-  firstSeen: FirstSeen;
+  /**
+   * Each unfinished execution's last progress, from etcd's history and dated by the revision
+   * clock (./view-progress.ts): a function of etcd at the revision, whatever this process watched.
+   */
+  progress: ReadonlyMap<string, ExecutionProgress>;
+  /** false: `progress` is not resolved yet, or may still change (a date narrows, a compaction takes an increase): the cache looks again */
+  progressSettled: boolean;
   /**
    * Equal for two views whose fleet content is the same (a newer revision that only
    * changed keys the console does not read keeps it), so plans can be shared.
@@ -31,12 +33,11 @@ export interface FleetView extends Fleet {
   contentId: string;
 }
 
-/** A pinned view of `fleet` (read in full or put back), with the process's memory as of then. */
-export function pinnedView(
-  fleet: Fleet,
-  revision: number,
-  memory: Pick<FleetView, "sequenceClocks" | "firstSeen">,
-): FleetView {
+/** What a view carries before its progress is resolved (lib/live/cache.ts resolves it before handing a view out). */
+export const UNRESOLVED: ReadonlyMap<string, ExecutionProgress> = new Map();
+
+/** A pinned view of `fleet` (read in full or put back); its progress is resolved by the cache. */
+export function pinnedView(fleet: Fleet, revision: number): FleetView {
   const { snapshot, tables } = fleet;
   return {
     snapshot,
@@ -45,7 +46,44 @@ export function pinnedView(
     readAtMs: snapshot.readAtMs,
     live: false,
     pinned: true,
-    ...memory,
+    progress: UNRESOLVED,
+    progressSettled: false,
     contentId: `rev:${revision}`,
   };
+}
+
+/** The same progress for every execution (what a re-dating compares). */
+export function sameProgress(
+  a: ReadonlyMap<string, ExecutionProgress>,
+  b: ReadonlyMap<string, ExecutionProgress>,
+): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, x] of a) {
+    const y = b.get(id);
+    if (
+      !y ||
+      x.sequence !== y.sequence ||
+      x.last_progress_revision !== y.last_progress_revision ||
+      x.last_progress_ms !== y.last_progress_ms ||
+      x.last_progress_bound !== y.last_progress_bound
+    )
+      return false;
+  }
+  return true;
+}
+
+/**
+ * `view` with `progress`: the content id names the progress too (a date that narrowed plans
+ * anew), so two views share plans only when their progress is the same.
+ */
+export function withProgress(
+  view: FleetView,
+  progress: ReadonlyMap<string, ExecutionProgress>,
+  settled: boolean,
+): FleetView {
+  const base = view.contentId.split("|")[0];
+  const tag = [...progress]
+    .map(([id, p]) => `${id}:${p.sequence}:${p.last_progress_revision}:${p.last_progress_ms}:${p.last_progress_bound}`)
+    .join(",");
+  return { ...view, progress, progressSettled: settled, contentId: tag === "" ? base : `${base}|${tag}` };
 }

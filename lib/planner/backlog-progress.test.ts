@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { backlogClass } from "./backlog";
-import { advanceSequenceClock, mergeProgress } from "./progress";
+import { mergeProgress } from "./progress";
 
 describe("backlog_class (ok < 256 ≤ warn < 4096 ≤ critical by default)", () => {
   it.each([
@@ -25,7 +25,7 @@ describe("§7.1 merge progress", () => {
     executionId: "e1",
     sequence: 7,
     workReport: { sequence: 7, rows: 10 },
-    sequenceChangedAtMs: 1000,
+    lastProgressMs: 1000,
     now: 61_000,
   };
   it("statuses", () => {
@@ -56,14 +56,10 @@ describe("§7.1 merge progress", () => {
     expect(mergeProgress({ ...base, now: 600_999 }).stalled).toBe(false);
     expect(mergeProgress({ ...base, now: 601_000 })).toMatchObject({ stalled: true, unchanged_for_ms: 600_000 });
   });
-  it("only a moving sequence restarts the clock", () => {
-    let clock = advanceSequenceClock(null, { execution_id: "e1", sequence: 3 }, 0);
-    clock = advanceSequenceClock(clock, { execution_id: "e1", sequence: 3 }, 70_000);
-    expect(clock.changed_at_ms).toBe(0);
-    clock = advanceSequenceClock(clock, { execution_id: "e1", sequence: 2 }, 80_000);
-    expect(clock.changed_at_ms).toBe(0);
-    clock = advanceSequenceClock(clock, { execution_id: "e1", sequence: 4 }, 90_000);
-    expect(clock).toEqual({ execution_id: "e1", sequence: 4, changed_at_ms: 90_000 });
-    expect(advanceSequenceClock(clock, { execution_id: "e2", sequence: 0 }, 95_000).changed_at_ms).toBe(95_000);
+  it("an unknown last increase is never a stall", () => {
+    expect(mergeProgress({ ...base, lastProgressMs: null, now: 10 ** 9 })).toMatchObject({
+      stalled: false,
+      unchanged_for_ms: null,
+    });
   });
 });

@@ -1,32 +1,13 @@
 // Merge progress, scheduler-model.md §7.1 (`GET /merge-progress`): status from one
 // revision's execution, progress sequence and work report; stall from how long the
-// sequence has not moved. Only an increased `merge-progress.sequence` is progress — never
-// a live lease, a Running state or a heartbeat (§12).
+// sequence has not increased (its last increase found in etcd's history by the caller).
+// Only an increased `merge-progress.sequence` is progress — never a live lease, a Running
+// state or a heartbeat (§12).
 
 export type MergeProgressStatus = "reported" | "progress_details_unavailable" | "progress_unknown" | "no_active_record";
 
 /** MAINTENANCE_IDLE_TIMEOUT_SECS default. */
 export const IDLE_TIMEOUT_SECS = 600;
-
-/** When the console last saw the sequence of an execution move (kept by the caller). */
-export interface SequenceClock {
-  execution_id: string;
-  sequence: number;
-  changed_at_ms: number;
-}
-
-/** Advance the clock with a new sample: a new execution, or a higher sequence, restarts it;
- * the same or a lower sequence leaves it untouched. */
-export function advanceSequenceClock(
-  previous: SequenceClock | null,
-  sample: { execution_id: string; sequence: number },
-  now: number,
-): SequenceClock {
-  if (!previous || previous.execution_id !== sample.execution_id || sample.sequence > previous.sequence) {
-    return { execution_id: sample.execution_id, sequence: sample.sequence, changed_at_ms: now };
-  }
-  return previous;
-}
 
 export interface MergeProgressInput {
   /** The active MergeWal task id (via the dedupe key), null when none. */
@@ -37,8 +18,8 @@ export interface MergeProgressInput {
   sequence: number | null;
   /** `P/merge-work/<execution-id>`, any JSON, null when absent. */
   workReport: unknown;
-  /** From a SequenceClock for this execution, null when never observed. */
-  sequenceChangedAtMs: number | null;
+  /** When the sequence last increased (no record: since the execution started), null when not known. */
+  lastProgressMs: number | null;
   now: number;
   idleTimeoutSecs?: number;
 }
@@ -68,9 +49,7 @@ export function mergeProgress(input: MergeProgressInput): MergeProgressView {
     status = "progress_unknown"; // a legacy worker RPC: not evidence of health
   else status = "no_active_record";
   const unchanged =
-    input.executionId !== null && input.sequenceChangedAtMs !== null
-      ? Math.max(0, input.now - input.sequenceChangedAtMs)
-      : null;
+    input.executionId !== null && input.lastProgressMs !== null ? Math.max(0, input.now - input.lastProgressMs) : null;
   return {
     status,
     task_id: input.activeTaskId,

@@ -2,17 +2,21 @@ import "server-only";
 // POST /api/v1/policies/{target}/preview and the X-Preview-Digest check of PUT / DELETE
 // (console-api.md Additions "Policy edits an admin can trust"): the pure previewPolicy of
 // lib/planner on the live fleet, once that fleet includes every stored policy the preview
-// compares against, plus the digest of its effect and range warnings.
-import { createHash } from "node:crypto";
+// compares against, plus the digest of its effect and moment (./preview-digest.ts) and range
+// warnings. A save re-plans the reviewed fleet from etcd at the digest's revision and moment
+// (`reviewedEffect`): the same on any replica (console-api.md fourth version).
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { readPolicyWithDefault } from "./store";
 import { fleetView, liveCache, type FleetView } from "@/lib/live/cache";
+import { fleetView as pinnedFleetView } from "@/lib/live/fleet-view";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { decisionSets, previewEffect, previewPolicy, type DecisionSets } from "@/lib/planner/plan";
 import { effectivePolicy, policyWarnings } from "@/lib/planner/policy";
 import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import type { PreviewResponse } from "@/lib/schema/api/policies";
 import { usableDoc } from "./view";
+import { effectHash, encodeDigest, type PreviewDigest } from "./preview-digest";
+import { revisionClock } from "@/lib/time/revision-clock";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 
@@ -32,49 +36,52 @@ export async function viewAtLeast(revision: number): Promise<FleetView> {
   return caught.revision >= revision ? caught : fleetView(revision);
 }
 
-export const digestOf = (effect: string) => createHash("sha256").update(effect, "utf8").digest("hex");
-
-/** What a preview decided, kept by its digest so a later write can say what changed since. */
-export interface ReviewedEffect {
+/** The reviewed effect a digest names, re-planned on the fleet it was evaluated on. */
+export interface ReviewedFleet {
   sets: DecisionSets;
   /** the etcd revision the preview was evaluated on */
   revision: number;
   /** the moment it was evaluated at: a write re-evaluates at this moment, so the clock alone never makes it stale */
   nowMs: number;
+  /** the fleet at `revision` */
+  view: FleetView;
 }
 
-/** A reviewed effect with the fleet it was evaluated on (kept for the most recent reviews only). */
-export interface ReviewedFleet extends ReviewedEffect {
-  view: FleetView | null;
-}
-
-const REVIEWS_KEPT = 512;
-/** the fleets of the most recent reviews (a view shares most of its memory with the live one) */
-const FLEETS_KEPT = 8;
+/** the most recent reviews kept (a view shares most of its memory with the live one): a speed-up only */
+const REVIEWS_KEPT = 8;
 const reviews = () =>
   processWide(
     "scheduler-console.policy-reviews",
-    () => new BoundedMap<string, ReviewedEffect>({ evict: "least-recently-set", maxEntries: REVIEWS_KEPT }),
+    () => new BoundedMap<string, ReviewedFleet>({ evict: "least-recently-set", maxEntries: REVIEWS_KEPT }),
   );
-const reviewedViews = () =>
-  processWide(
-    "scheduler-console.policy-reviewed-views",
-    () => new BoundedMap<string, FleetView>({ evict: "least-recently-set", maxEntries: FLEETS_KEPT }),
-  );
+/** One review: the digest, and the document it previews for the target. */
+const reviewKey = (digest: string, target: string, doc: PolicyDocument | null) =>
+  `${digest}\u0000${target}\u0000${JSON.stringify(doc)}`;
 
 /**
- * The effect behind a digest this process answered, with its fleet while that is still kept
- * (null: another replica, or a restart, answered it).
+ * The effect behind `digest` when it is a preview of storing `doc` for `target`: the fleet
+ * at the reviewed revision read from etcd (pinned), planned at the reviewed moment, on any
+ * replica and after any restart; kept briefly by the replica that made or re-planned it
+ * (the same answer, sooner). Null when the digest is not of this document (its effect on
+ * that fleet differs). RevisionCompacted when etcd no longer holds the reviewed revision.
  */
-export function reviewedEffect(digest: string): ReviewedFleet | null {
-  const effect = reviews().get(digest);
-  return effect ? { ...effect, view: reviewedViews().get(digest) ?? null } : null;
-}
-
-/** The latest preview with a digest is kept (it is the one most likely being confirmed), oldest dropped first. */
-function remember(digest: string, effect: ReviewedEffect, view: FleetView): void {
-  reviews().set(digest, effect);
-  reviewedViews().set(digest, view);
+export async function reviewedEffect(
+  digest: PreviewDigest,
+  encoded: string,
+  target: string,
+  doc: PolicyDocument | null,
+): Promise<ReviewedFleet | null> {
+  // compaction first: a kept review answers only while any replica could re-plan it
+  await revisionClock().timeOf(digest.revision);
+  const key = reviewKey(encoded, target, doc);
+  const kept = reviews().get(key);
+  if (kept) return kept;
+  const view = await pinnedFleetView(digest.revision);
+  const preview = previewPolicy(plannerFleet(view), target, doc, digest.nowMs);
+  if (effectHash(previewEffect(preview)) !== digest.effect) return null;
+  const reviewed = { sets: decisionSets(preview), revision: digest.revision, nowMs: digest.nowMs, view };
+  reviews().set(key, reviewed);
+  return reviewed;
 }
 
 /** The decision sets of storing `doc` for `target` on `view` at `nowMs` (no digest kept). */
@@ -118,8 +125,8 @@ export async function evaluatePreview(
     ? effectivePolicy(BUILTIN_POLICY, proposed, null)
     : effectivePolicy(BUILTIN_POLICY, usableDoc(stored.defaultPolicy).doc, proposed);
   const sets = decisionSets(preview);
-  const digest = digestOf(previewEffect(preview));
-  remember(digest, { sets, revision: view.revision, nowMs }, view);
+  const digest = encodeDigest({ revision: view.revision, nowMs, effect: effectHash(previewEffect(preview)) });
+  reviews().set(reviewKey(digest, target, doc), { sets, revision: view.revision, nowMs, view });
   return {
     sets,
     view,

@@ -14,8 +14,9 @@ import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { ApiError } from "@/lib/http/errors";
 import { globCovers } from "@/lib/schema/target-glob";
 import { decisionSetsOn, evaluatePreview, reviewedEffect } from "./preview";
+import { decodeDigest } from "./preview-digest";
 import { reviewedTablesWithNowElse } from "./own-motion";
-import { fleetView } from "@/lib/live/cache";
+import { RevisionCompacted } from "@/lib/etcd/errors";
 import type { DecisionSets } from "@/lib/planner/plan";
 
 /** Everything a check may look at; checks read, never write. */
@@ -126,15 +127,19 @@ const sameSets = (a: DecisionSets, b: DecisionSets) => noDecisionChange(decision
 /**
  * 409 preview_stale (console-api.md third version: stale means material). The effect of
  * saving now is evaluated at the moment the admin's preview was (so the clock alone never
- * refuses) and compared with the reviewed decision sets. A difference is material unless
- * it comes from the tables' own records:
+ * refuses) and compared with the reviewed decision sets, re-planned from etcd at the
+ * digest's revision and moment (./preview.ts `reviewedEffect`: the same on any replica,
+ * console-api.md fourth version). A difference is material unless it comes from the
+ * tables' own records:
  * - it is only on tables whose own records moved since the review (their writer or merger
  *   moved them, and the reviewed rule applies to them as reviewed); or
  * - the edited table's own decisions are as reviewed, and the reviewed fleet, with the
  *   executors, policies and leader of now, decides exactly what was reviewed (./own-motion.ts):
  *   then what differs on other tables followed from moved tables through the placement rule
  *   (a freed or taken executor), not from anything reviewed.
- * The refusal names the changes on tables that did not move, beside the fresh preview to confirm.
+ * The refusal names the changes on tables that did not move, beside the fresh preview to
+ * confirm; `changed: null` when the reviewed effect cannot be re-planned (its revision is
+ * compacted, or the digest is not a preview of this document).
  */
 const previewStale: PolicyWriteCheck = {
   name: "preview_digest",
@@ -142,13 +147,19 @@ const previewStale: PolicyWriteCheck = {
     const raw = headers.get("x-preview-digest");
     if (raw === null) return;
     const parsed = previewDigestSchema.safeParse(raw.trim());
-    if (!parsed.success) {
-      const message = parsed.error.issues[0]?.message ?? "invalid digest";
+    const digest = parsed.success ? decodeDigest(parsed.data) : null;
+    if (!parsed.success || digest === null) {
+      const message = parsed.success
+        ? "X-Preview-Digest must be the digest a preview returned"
+        : (parsed.error.issues[0]?.message ?? "invalid digest");
       throw new ApiError(422, "invalid_policy", `digest: ${message}`, { issues: [{ path: "digest", message }] });
     }
-    const reviewed = reviewedEffect(parsed.data);
-    const fresh = await evaluatePreview(target, doc, reviewed?.nowMs ?? Date.now());
-    if (fresh.preview.digest === parsed.data) return;
+    const fresh = await evaluatePreview(target, doc, digest.nowMs);
+    if (decodeDigest(fresh.preview.digest)?.effect === digest.effect) return;
+    const reviewed = await reviewedEffect(digest, parsed.data, target, doc).catch((e: unknown) => {
+      if (e instanceof RevisionCompacted) return null; // nothing left to re-plan: review afresh
+      throw e;
+    });
     let changed = null;
     if (reviewed) {
       const moved = movedSince(fresh.view.snapshot, reviewed.revision);
@@ -156,14 +167,11 @@ const previewStale: PolicyWriteCheck = {
       if (noDecisionChange(changed)) return;
       // what the edited table itself would now get is always material: the admin reviewed the edit for it
       const onTheEditedTable = !noDecisionChange(changesExcept(changed, (t) => t !== target));
-      const reviewedView = onTheEditedTable
-        ? null
-        : (reviewed.view ?? (await fleetView(reviewed.revision).catch(() => null)));
       if (
-        reviewedView !== null &&
+        !onTheEditedTable &&
         sameSets(
           reviewed.sets,
-          decisionSetsOn(reviewedTablesWithNowElse(reviewedView, fresh.view), target, doc, reviewed.nowMs),
+          decisionSetsOn(reviewedTablesWithNowElse(reviewed.view, fresh.view), target, doc, reviewed.nowMs),
         )
       )
         return;
@@ -172,7 +180,7 @@ const previewStale: PolicyWriteCheck = {
       409,
       "preview_stale",
       "The fleet moved since your preview: saving now would change it differently. Review what changed and confirm the fresh preview.",
-      { preview: fresh.preview, changed, reviewed_revision: reviewed?.revision ?? null },
+      { preview: fresh.preview, changed, reviewed_revision: digest.revision },
     );
   },
 };

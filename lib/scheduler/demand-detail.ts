@@ -57,26 +57,22 @@ function legacyOf(view: FleetView, t: TablePlan, now: number): TableDetail["lega
   const progress = execId === null ? null : (snapshot.mergeProgress.find((p) => p.executionId === execId) ?? null);
   const work = execId === null ? null : (snapshot.mergeWork.find((w) => w.executionId === execId) ?? null);
   const activeMerge = [...running, ...queued].find((x) => x.task.kind === "merge_wal") ?? null;
-  const clock = execId === null ? undefined : view.sequenceClocks.get(execId);
   const sequence = progress?.progress.sequence ?? null;
   const idleSecs = execution?.execution.idle_timeout_secs || IDLE_TIMEOUT_SECS;
-  // The write turn's progress is the verdict's (one answer); otherwise this replica's clock,
-  // which only counts for the same sequence.
-  const turn = t.write_turn;
-  const changedAt = turn ? turn.last_progress_ms : clock && clock.sequence === sequence ? clock.changed_at_ms : null;
+  // the write turn's progress is the verdict's (one answer); an execution not holding it has the view's
+  const known = execId === null ? undefined : view.progress.get(execId);
+  const last = t.write_turn ?? known ?? null;
+  const lastMs = last?.last_progress_ms ?? null;
+  const state = t.write_turn ? t.write_turn.progress : progressState(known, idleSecs, now);
   const p = mergeProgress({
     activeTaskId: activeMerge?.taskId ?? null,
     executionId: execId,
     sequence,
     workReport: work?.report ?? null,
-    sequenceChangedAtMs: changedAt,
+    lastProgressMs: lastMs,
     now,
     idleTimeoutSecs: idleSecs,
   });
-  const stalled = turn ? turn.progress === "stalled" : p.stalled;
-  const state = turn
-    ? turn.progress
-    : progressState({ sequence, last_progress_ms: changedAt, advanced: false }, idleSecs, now);
   const e = execution?.execution;
   return {
     queued: queued.length > 0,
@@ -109,9 +105,11 @@ function legacyOf(view: FleetView, t: TablePlan, now: number): TableDetail["lega
           protocol: e.protocol,
           sequence,
           progress: state,
-          last_progress_ms: changedAt,
-          // a `now_ms` before the console's own observation reads 0, never negative
-          no_progress_for_ms: changedAt === null ? null : Math.max(0, now - changedAt),
+          last_progress_revision: known?.last_progress_revision ?? null,
+          last_progress_ms: lastMs,
+          last_progress_bound: last?.last_progress_bound ?? null,
+          // a `now_ms` before the last progress reads 0, never negative
+          no_progress_for_ms: lastMs === null ? null : Math.max(0, now - lastMs),
           mod_revision: execution!.modRevision,
         }
       : null,
@@ -123,10 +121,10 @@ function legacyOf(view: FleetView, t: TablePlan, now: number): TableDetail["lega
       sequence: p.sequence,
       work_report: p.work_report,
       sequence_mod_revision: progress?.modRevision ?? null,
-      unchanged_since_ms: execId === null ? null : changedAt,
+      unchanged_since_ms: execId === null ? null : lastMs,
       unchanged_for_ms: p.unchanged_for_ms,
       idle_timeout_ms: idleSecs * 1000,
-      stalled,
+      stalled: state === "stalled",
     },
   };
 }

@@ -43,7 +43,7 @@ export async function executorsAnswer(query: ReadQuery): Promise<Cacheable> {
 /**
  * What runs where (console-api.md "One answer, as of its moment"): the unfinished
  * `merge-executions/` records whose endpoint or instance names the executor, with the write
- * turn's progress judged as the table page's verdict judges it (§7.1, this replica's clock).
+ * turn's progress judged as the table page's verdict judges it (§7.1, from etcd's history).
  */
 function executionsByExecutor(view: FleetView, now: number, plan?: FleetPlan): Map<string, ExecutorExecution[]> {
   const { snapshot } = view;
@@ -60,19 +60,12 @@ function executionsByExecutor(view: FleetView, now: number, plan?: FleetPlan): M
   for (const { execution: e } of sorted) {
     if (!UNFINISHED_PHASES.has(e.phase)) continue;
     const sequence = sequences.get(e.id) ?? null;
-    const clock = view.sequenceClocks.get(e.id);
-    const last = clock && clock.sequence === sequence ? clock.changed_at_ms : null;
     const row: ExecutorExecution = {
       execution_id: e.id,
       target: e.target,
       phase: e.phase,
       progress:
-        turns.get(e.id) ??
-        progressState(
-          { sequence, last_progress_ms: last, advanced: false },
-          e.idle_timeout_secs || IDLE_TIMEOUT_SECS,
-          now,
-        ),
+        turns.get(e.id) ?? progressState(view.progress.get(e.id), e.idle_timeout_secs || IDLE_TIMEOUT_SECS, now),
       sequence,
     };
     for (const name of new Set([e.endpoint, e.instance].filter(Boolean)))

@@ -1,12 +1,11 @@
 import "server-only";
-// One revision's state (FleetSnapshot, folded tables, what the process remembers of each
-// execution's progress) → the planner's PlannerFleet (lib/planner/plan/input.ts): plain maps
+// One revision's state (FleetSnapshot, folded tables, each unfinished execution's progress
+// from etcd's history) → the planner's PlannerFleet (lib/planner/plan/input.ts): plain maps
 // and lists, indexed once per revision. Pure: the same view gives the same input.
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import type { Heartbeat } from "@/lib/schema/executors";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import type { ExecutionProgress, PlannerFence, PlannerFleet } from "@/lib/planner/plan/input";
-import type { SequenceClock } from "@/lib/planner/progress";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { processWide } from "@/lib/schema/process-wide";
@@ -18,93 +17,6 @@ import { processWide } from "@/lib/schema/process-wide";
  */
 const shared = <K extends object, V>(what: string) =>
   processWide(`scheduler-console.planner-input.${what}`, () => new WeakMap<K, V>());
-
-/** When an execution was first seen by this process, and its sequence then (null: no record). */
-export interface ExecutionSeen {
-  sequence: number | null;
-  at_ms: number;
-}
-export type FirstSeen = ReadonlyMap<string, ExecutionSeen>;
-const FIRST_SEEN_KEPT = 10_000;
-
-/**
- * `previous` with the executions of `snapshot` it does not hold yet, seen at the snapshot's
- * read time with their sequence there (the same map when none is new). The live cache keeps
- * one per process and hands it out on each view, so the planner input is a function of the
- * view alone: no earlier request, pinned or not, changes what a view plans as.
- */
-export function withFirstSeen(previous: FirstSeen, snapshot: FleetSnapshot): FirstSeen {
-  let next: Map<string, ExecutionSeen> | null = null;
-  let sequences: Map<string, number> | null = null;
-  for (const e of snapshot.mergeExecutions) {
-    const id = e.execution.id;
-    if (previous.has(id) || next?.has(id)) continue;
-    sequences ??= new Map(snapshot.mergeProgress.map((p) => [p.executionId, p.progress.sequence]));
-    next ??= new Map(previous);
-    next.set(id, { sequence: sequences.get(id) ?? null, at_ms: snapshot.readAtMs });
-    if (next.size > FIRST_SEEN_KEPT) next.delete(next.keys().next().value!);
-  }
-  return next ?? previous;
-}
-
-/** What this process remembers of each execution's progress (a FleetView carries both). */
-export interface ProgressMemory {
-  /** when the merge-progress sequence of each execution was last seen to move */
-  sequenceClocks?: ReadonlyMap<string, SequenceClock>;
-  /** when each execution was first seen (absent: at the read, with the sequence read) */
-  firstSeen?: FirstSeen;
-}
-
-/** Wall time at which a revision was written (a revision clock), null when unknown. */
-export type RevisionTime = (revision: number) => number | null;
-
-export interface ExecutionSample {
-  executionId: string;
-  /** `merge-progress/<id>`.sequence, null when the key is absent */
-  sequence: number | null;
-  /** mod_revision of the progress key (null when absent) and of the execution record */
-  progressRevision: number | null;
-  executionRevision: number;
-}
-
-const earliest = (a: number | null, b: number | null | undefined): number | null =>
-  b == null ? a : a === null ? b : Math.min(a, b);
-
-/**
- * How an execution's merge-progress sequence has moved, as this process can tell. The last
- * increase is bounded by the sequence clock (when this process saw it change, or its first
- * read) and by the time the progress key was written (its mod_revision on `revisionTime`);
- * with no progress record at all, "no progress since" is bounded by when this process first
- * saw the execution and when the execution record was written. "Advanced" only once the
- * sequence rose above the one first seen: a bound is never progress.
- */
-export function executionProgress(
-  sample: ExecutionSample,
-  memory: ProgressMemory,
-  readAtMs: number,
-  revisionTime?: RevisionTime,
-): ExecutionProgress {
-  const { executionId, sequence } = sample;
-  const seen = memory.firstSeen?.get(executionId) ?? { sequence, at_ms: readAtMs };
-  if (sequence === null) {
-    const watched = seen.sequence === null ? seen.at_ms : null;
-    return {
-      sequence: null,
-      last_progress_ms: earliest(watched, revisionTime?.(sample.executionRevision)),
-      advanced: false,
-    };
-  }
-  const clock = memory.sequenceClocks?.get(executionId);
-  // a clock only speaks for the sequence it saw
-  const observed =
-    clock && clock.execution_id === executionId && clock.sequence === sequence ? clock.changed_at_ms : null;
-  const written = sample.progressRevision === null ? null : revisionTime?.(sample.progressRevision);
-  return {
-    sequence,
-    last_progress_ms: earliest(observed, written),
-    advanced: observed !== null && (seen.sequence === null || sequence > seen.sequence),
-  };
-}
 
 /** `catchup-active/<hex>` holds the owning job (bare id, or JSON `{job, shared}`). */
 function catchupOwner(value: string): { job: string; shared?: boolean } {
@@ -119,10 +31,13 @@ function catchupOwner(value: string): { job: string; shared?: boolean } {
   return { job: value };
 }
 
+/**
+ * The fence records per target. `progress`: each unfinished execution's last progress from
+ * etcd's history (lib/live/progress-history.ts); an execution without one has no known date.
+ */
 export function fencesOf(
   snapshot: FleetSnapshot,
-  memory: ProgressMemory = {},
-  revisionTime?: RevisionTime,
+  progress: ReadonlyMap<string, ExecutionProgress> = new Map(),
 ): Map<string, PlannerFence> {
   const fences = new Map<string, PlannerFence>();
   const fence = (target: string) => {
@@ -132,18 +47,16 @@ export function fencesOf(
   };
   for (const e of snapshot.targetLocks) fence(e.target).targetLock = e.value;
   for (const e of snapshot.mergeClaims) fence(e.target).mergeClaim = e.value;
-  const progress = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p]));
+  const sequences = new Map(snapshot.mergeProgress.map((p) => [p.executionId, p.progress.sequence]));
   for (const e of snapshot.mergeExecutions) {
     const f = fence(e.target);
     f.execution = e.execution;
-    const p = progress.get(e.execution.id);
-    const sample = {
-      executionId: e.execution.id,
-      sequence: p?.progress.sequence ?? null,
-      progressRevision: p?.modRevision ?? null,
-      executionRevision: e.modRevision,
+    f.progress = progress.get(e.execution.id) ?? {
+      sequence: sequences.get(e.execution.id) ?? null,
+      last_progress_revision: null,
+      last_progress_ms: null,
+      last_progress_bound: "exact",
     };
-    f.progress = executionProgress(sample, memory, snapshot.readAtMs, revisionTime);
   }
   for (const e of snapshot.catchupActive) fence(e.target).catchupOwner = catchupOwner(e.value);
   for (const e of snapshot.compactPreparations) fence(e.target).preparation = e.value;
@@ -233,18 +146,16 @@ function historyFrom(snapshot: FleetSnapshot): TaskRecord[] {
 }
 
 /** One revision's state as the planner reads it (lib/live's FleetView is one). */
-export interface PlannerSource extends ProgressMemory {
+export interface PlannerSource {
   snapshot: FleetSnapshot;
   /** the folded demand tables */
   tables: ReadonlyMap<string, TableDemand>;
+  /** each unfinished execution's last progress (absent: not known) */
+  progress?: ReadonlyMap<string, ExecutionProgress>;
 }
 
-/**
- * The planner's input of one revision: a function of `source` (and of `revisionTime`, a
- * revision clock when the caller has one; with the sequence clocks it bounds when the write
- * turn last progressed).
- */
-export function plannerFleet(source: PlannerSource, revisionTime?: RevisionTime): PlannerFleet {
+/** The planner's input of one revision: a function of `source`. */
+export function plannerFleet(source: PlannerSource): PlannerFleet {
   const { snapshot } = source;
   const tables = withCacheOnlyTables(snapshot, source.tables);
   return {
@@ -262,7 +173,7 @@ export function plannerFleet(source: PlannerSource, revisionTime?: RevisionTime)
     },
     cooldowns: derivedFrom(cooldownsOf, snapshot.cooldowns, (list) => list.map((c) => c.cooldown)),
     failures: derivedFrom(failuresOf, snapshot.mergeFailures, (list) => list.map((f) => f.failure)),
-    fences: fencesOf(snapshot, source, revisionTime),
+    fences: fencesOf(snapshot, source.progress),
     history: historyFrom(snapshot),
   };
 }

@@ -44,7 +44,12 @@ const inputsBetween = (a: InputsAt, b: InputsAt, placedWith: readonly string[]):
 const stateOf = (p: HistoryPoint): TransitionState | null =>
   p.journal?.gone
     ? null
-    : { class: p.class, state: p.verdict.state, code: p.verdict.code, write_turn: p.journal?.write_turn ?? null };
+    : {
+        class: p.class,
+        state: p.verdict?.state ?? "unknown", // figures only: no verdict re-planned there
+        code: p.verdict?.code ?? null,
+        write_turn: p.journal?.write_turn ?? null,
+      };
 
 /**
  * The table's input marks and the executors' capacities at each of `revisions`, read from

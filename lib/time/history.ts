@@ -1,26 +1,26 @@
 import "server-only";
-// GET /api/v1/scheduler/demand/history (console-api.md "Time"; "The decision journal").
-// Where the decision journal covers the window, the points are its entries (basis
-// `journal`, ./journal-history.ts); before its start, in its gaps and after its last write
-// the window is re-planned as follows, each point naming its basis. The table's own keys —
-// its demand events, cache row, policies (its own and `_default`), write-turn lock,
-// execution and the other fences (merge claim, catch-up, prepared compaction), merge
-// failures, cooldowns and assignments — are walked back through etcd's history
-// by mod_revision (lib/etcd/key-history.ts): one point per revision at which one of them
-// changed. Keys deleted before the window's end are not found (no value is left to walk
-// back from). Each point is evaluated at the revision's own time (./revision-clock.ts), in
-// one of two ways, named by `verdict_basis`:
-// * `fleet_plan`: the whole fleet read at that revision and planned at that time — the
-//   very view and plan a page pinned there shows (./fleet.ts, ./plan.ts `planOnce`), so
-//   the table page, the diff and the history agree. Chosen while points × tables stays
-//   within what one request replays (EXACT_TABLE_PLANS).
-// * `table_alone`: past that, the table is rebuilt from its own keys beside the executors,
-//   assignments and legacy queue current then, and planned alone with the same parsers,
-//   fold and planner: its demand, wait, class and score are the page's, but its verdict
-//   weighs it against the capacity free then, not against the tables ahead of it in line,
-//   nor the `tasks/` window of fairness (§4.2 turns).
+// GET /api/v1/scheduler/demand/history (console-api.md "Time"; "The decision journal";
+// fourth version "The same answer from any replica": history points are never a verdict the
+// pinned one-table answer would not give). Where the decision journal covers the window,
+// the points are its entries (basis `journal`, ./journal-history.ts); before its start, in
+// its gaps and after its last write the window is re-planned as follows, each point naming
+// its basis. The table's own keys — its demand events, cache row, policies (its own and
+// `_default`), write-turn lock, execution and the other fences (merge claim, catch-up,
+// prepared compaction), merge failures, cooldowns and assignments — are walked back through
+// etcd's history by mod_revision (lib/etcd/key-history.ts): one point per revision at which
+// one of them changed. Keys deleted before the window's end are not found (no value is left
+// to walk back from). Every point is dated by the revision clock (./revision-clock.ts), as
+// a page pinned at its revision is, and is one of:
+// * `journal`: the entry the live plan made at that revision (equal to the one-table answer
+//   at `?revision=R&now_ms=<now_ms>`);
+// * `fleet_plan`: the whole fleet read at that revision and planned at its time — the very
+//   view and plan a page pinned there shows (lib/live/fleet-view.ts, lib/live/plan.ts
+//   `planOnce`), so the table page, the diff and the history agree. Chosen while points ×
+//   tables stays within what one request replays (EXACT_TABLE_PLANS);
+// * `figures_only`: past that, the table's own keys alone, folded and scored with the same
+//   parsers, fold and planner: its demand, wait, class and score are the page's, and its
+//   verdict is null — an honest gap, never a verdict the page would not give.
 import { planFleet, type TablePlan } from "@/lib/planner/plan";
-import { KEY_DIRS, keys } from "@/lib/schema/keys";
 import {
   DEFAULT_HISTORY_WINDOW_MS,
   type HistoryPoint,
@@ -32,13 +32,7 @@ import { timeInState, type StateKey } from "@/lib/journal/window";
 import { ownKeys } from "@/lib/journal/inputs";
 import type { HistoryStart, RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
-import {
-  keyHistories,
-  readRange,
-  readRangesAtRevisions,
-  type KeyHistory,
-  type VersionedKv,
-} from "@/lib/etcd/key-history";
+import { keyHistories, readRange, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
@@ -104,27 +98,6 @@ function statesAt(histories: KeyHistory[], revisions: readonly number[]): Versio
 }
 
 /**
- * What the table meets at each of `revisions` besides its own keys: executors and
- * assignments (the capacity free then) and the legacy queue with its claims (a task
- * running on the table), keyed by executor and task id rather than by table. Many
- * revisions share one round trip (readRangesAtRevisions).
- */
-async function surroundingsAt(
-  client: EtcdClient,
-  prefix: string,
-  revisions: readonly number[],
-): Promise<VersionedKv[][]> {
-  const ranges = [
-    keys.executors(prefix),
-    keys.assignments(prefix),
-    keys.dir(prefix, KEY_DIRS.queue),
-    keys.dir(prefix, KEY_DIRS.running),
-    keys.dir(prefix, KEY_DIRS.claims),
-  ].map((key) => ({ key, prefix: true }));
-  return (await readRangesAtRevisions(client, prefix, ranges, revisions)).map((perRange) => perRange.flat());
-}
-
-/**
  * One SnapshotKv per stored version for the whole request: a version current at many
  * points is parsed once (buildSnapshot remembers the parse on the kv object).
  */
@@ -152,7 +125,7 @@ function pointOf(
   time: RevisionTime | null,
   t: TablePlan,
   now: number,
-  basis: "fleet_plan" | "table_alone",
+  basis: "fleet_plan" | "figures_only",
 ): HistoryPoint {
   return {
     revision,
@@ -163,10 +136,12 @@ function pointOf(
     class: t.class,
     score: t.score,
     verdict:
-      t.verdict.state === "would_place"
-        ? { state: "would_place", code: null }
-        : { state: "would_skip", code: t.verdict.code },
-    executor: t.verdict.state === "would_place" ? t.verdict.executor : null,
+      basis === "figures_only"
+        ? null
+        : t.verdict.state === "would_place"
+          ? { state: "would_place", code: null }
+          : { state: "would_skip", code: t.verdict.code },
+    executor: basis === "fleet_plan" && t.verdict.state === "would_place" ? t.verdict.executor : null,
     now_ms: now,
     basis,
     journal: null,
@@ -182,7 +157,8 @@ async function fleetPlanPoint(target: string, revision: number): Promise<History
   return t ? pointOf(revision, evaluation.revision_time, t, evaluation.now, "fleet_plan") : null; // null: the table did not exist then
 }
 
-function evaluatePoint(
+/** The table's own figures at `revision`, from its own keys alone (its verdict is not re-planned: null). */
+function figuresPoint(
   prefix: string,
   target: string,
   revision: number,
@@ -191,11 +167,10 @@ function evaluatePoint(
   now: number,
 ): HistoryPoint | null {
   const at = time.at_ms ?? now;
-  // read "at" the point's own time: an execution first seen here was there by then (not at 0 ms)
   const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, kvs), { readAtMs: at });
   const plan = planFleet(plannerFleet({ snapshot, tables: foldSnapshot(snapshot) }), at);
   const t = plan.byTarget.get(target);
-  return t ? pointOf(revision, time, t, at, "table_alone") : null; // null: the table did not exist at this revision
+  return t ? pointOf(revision, time, t, at, "figures_only") : null; // null: the table did not exist at this revision
 }
 
 /**
@@ -251,8 +226,8 @@ export async function demandHistory(
   );
   const coversAll = journal.uncovered.length === 0;
   const basis: HistoryResponse["verdict_basis"] =
-    replayed.some((p) => p.basis === "table_alone") || (!coversAll && replays.some((r) => !r.whole))
-      ? "table_alone"
+    replayed.some((p) => p.basis === "figures_only") || (!coversAll && replays.some((r) => !r.whole))
+      ? "figures_only"
       : replayed.length > 0 || (!coversAll && journal.points.length === 0)
         ? "fleet_plan"
         : "journal";
@@ -287,15 +262,17 @@ function windowTimeInState(
     const at = p.basis === "journal" ? p.now_ms : p.at_ms;
     if (at === null) continue;
     const key: StateKey =
-      p.journal?.gone || p.verdict.code === "gone"
-        ? { state: "gone", code: null }
-        : { state: p.verdict.state, code: p.verdict.code };
+      p.verdict === null
+        ? { state: "unknown", code: null } // figures only: no verdict was re-planned there
+        : p.journal?.gone || p.verdict.code === "gone"
+          ? { state: "gone", code: null }
+          : { state: p.verdict.state, code: p.verdict.code };
     marks.push({ at_ms: at, key });
   }
   return timeInState(marks, fromMs, toMs);
 }
 
-/** The re-planned points of one window (see the top): the whole fleet at each point while the budget allows, else the table alone. */
+/** The re-planned points of one window (see the top): the whole fleet at each point while the budget allows, else the table's own figures. */
 async function replayPoints(
   client: EtcdClient,
   prefix: string,
@@ -317,7 +294,7 @@ async function replayPoints(
   const whole = revisions.length <= limit;
   const points = whole
     ? await mapPooled(revisions, EXACT_CONCURRENCY, (revision) => fleetPlanPoint(target, revision))
-    : await tableAlonePoints(client, prefix, clock, target, histories, revisions, now);
+    : await figuresOnlyPoints(prefix, clock, target, histories, revisions, now);
   return {
     points: points.filter((p): p is HistoryPoint => p !== null),
     whole,
@@ -325,9 +302,8 @@ async function replayPoints(
   };
 }
 
-/** Every point from the table's own keys and its surroundings, planned alone (see the top). */
-async function tableAlonePoints(
-  client: EtcdClient,
+/** Every point's own figures, from the table's own keys alone (see the top). */
+async function figuresOnlyPoints(
   prefix: string,
   clock: RevisionClock,
   target: string,
@@ -337,14 +313,8 @@ async function tableAlonePoints(
 ): Promise<(HistoryPoint | null)[]> {
   const states = statesAt(histories, revisions);
   const snapshotKv = versionCache();
-  const assignmentsPrefix = keys.assignments(prefix);
-  const [times, around] = await Promise.all([
-    mapPooled(revisions, CONCURRENCY, (revision) => clock.timeOfReadable(revision)),
-    surroundingsAt(client, prefix, revisions),
-  ]);
-  return revisions.map((revision, i) => {
-    // the table's own assignments also come with the fleet's: each key once
-    const own = states[i].filter((kv) => !kv.key.startsWith(assignmentsPrefix));
-    return evaluatePoint(prefix, target, revision, times[i], [...own, ...around[i]].map(snapshotKv), now);
-  });
+  const times = await mapPooled(revisions, CONCURRENCY, (revision) => clock.timeOfReadable(revision));
+  return revisions.map((revision, i) =>
+    figuresPoint(prefix, target, revision, times[i], states[i].map(snapshotKv), now),
+  );
 }

@@ -4,7 +4,9 @@ import "server-only";
 // only those and the checkpoint before them are fetched and decompressed — a 6 h window
 // reads 6 h of a 7-day journal — and of those, only the ones this process does not keep
 // decoded for the table (./journal-chunks.ts). Where the journal does not cover the window (before its
-// start, in its gaps, after its last write) ./history.ts re-plans, as before.
+// start, in its gaps, after its last write) ./history.ts re-plans, as before. A point's revision is
+// dated by the revision clock, as the table page pinned there dates it (console-api.md fourth
+// version); `now_ms` is the moment the live plan evaluated it.
 import { etcdPrefix } from "@/lib/etcd/client";
 import { journalPrefix } from "@/lib/schema/keys";
 import type { JournalChunk } from "@/lib/journal/codec";
@@ -15,6 +17,10 @@ import { figuresAt } from "@/lib/journal/demand";
 import type { HistoryPoint } from "@/lib/schema/api/history";
 import { journalMetas } from "./journal-keys";
 import type { InputsAt } from "./history-moved-by";
+import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
+import type { RevisionTime } from "@/lib/schema/api/revisions";
+import { mapPooled } from "@/lib/schema/worker-pool";
+import { revisionClock } from "./revision-clock";
 
 export interface Span {
   from_ms: number;
@@ -51,8 +57,9 @@ function journalPoint(revision: number, nowMs: number, s: TableState | null, bef
   const figures = s?.demand ? figuresAt(s.demand, nowMs) : null;
   return {
     revision,
-    at_ms: nowMs,
-    error_ms: 0, // the journal dates an entry by the clock it was evaluated at, not by a revision lookup
+    // dated below (`datedByRevision`)
+    at_ms: null,
+    error_ms: null,
     pending_generations: figures?.pending_generations ?? null,
     wait_ms: figures?.wait_ms ?? null,
     class: (shown?.class ?? "tail") as HistoryPoint["class"],
@@ -64,6 +71,29 @@ function journalPoint(revision: number, nowMs: number, s: TableState | null, bef
     journal: { write_turn: s?.write_turn ?? null, shadow_outcome: s?.shadow_outcome ?? null, gone: s === null },
     moved_by: null,
   };
+}
+
+/**
+ * Each point's `at_ms` and `error_ms` as the revision clock dates its revision: what the table
+ * page pinned there says in `revision_time`. A revision etcd compacted since has no pinned page
+ * and is not dated (null, as the clock says of a revision nothing dates); nor is one etcd has
+ * not reached (a journal restored from elsewhere). Its `now_ms` still says when it was evaluated.
+ */
+async function datedByRevision(points: HistoryPoint[]): Promise<HistoryPoint[]> {
+  const clock = revisionClock();
+  const revisions = [...new Set(points.map((p) => p.revision))];
+  const times = new Map<number, RevisionTime | null>();
+  await mapPooled(revisions, 16, async (revision) => {
+    const t = await clock.timeOfReadable(revision).catch((e: unknown) => {
+      if (e instanceof RevisionCompacted || e instanceof FutureRevision) return null;
+      throw e;
+    });
+    times.set(revision, t);
+  });
+  return points.map((p) => {
+    const t = times.get(p.revision);
+    return t ? { ...p, at_ms: t.at_ms, error_ms: t.error_ms } : p;
+  });
 }
 
 /** `u` with the last journalled revision at or before its start and the first at or after its end. */
@@ -110,7 +140,7 @@ export async function journalWindow(target: string, fromMs: number, toMs: number
   }
   const coversStart = spans[0].from_ms <= fromMs && initial !== undefined;
   return {
-    points,
+    points: await datedByRevision(points),
     initial: coversStart ? stateKey(initial ?? null) : null,
     initialRevision: coversStart ? initialRevision : null,
     uncovered: uncovered(spans, fromMs, toMs).map((u) => bounded(u, chunks)),

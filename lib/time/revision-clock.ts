@@ -179,6 +179,11 @@ export class RevisionClock {
     }
   }
 
+  /** Whether the time of `revision` is final here (an interval closed by a later sample, or a record estimate). */
+  isSettled(revision: number): boolean {
+    return this.cache.has(revision);
+  }
+
   /** When revision R was written. FutureRevision (400) past the store's revision; RevisionCompacted (410). */
   async timeOf(revision: number): Promise<RevisionTime> {
     const cached = this.cache.get(revision);

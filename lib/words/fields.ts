@@ -31,6 +31,7 @@ const FIELD_WORDS: Record<string, string> = {
   sequence: "progress sequence",
   progress: "progress",
   last_progress_ms: "last progress",
+  last_progress_bound: "last progress bound",
   idle_timeout_secs: "idle timeout",
   count: "turns in a row",
   limit: "turn limit",

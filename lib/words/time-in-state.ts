@@ -10,6 +10,7 @@ export function stateInWords(state: string, code: string | null): string {
   if (state === "would_place") return "placed";
   if (state === "gone") return "not in the plan";
   if (state === "unknown") return "not known (a journal gap or before the first change)";
+  if (state === "figures_only") return "no verdict re-planned (the table's own figures only)";
   return code === null ? "skipped" : codeInWords(code);
 }
 

@@ -56,3 +56,29 @@ export function heartbeatPut(prefix: string, id: string, mergeSlots = 4, heartbe
     }),
   };
 }
+
+/**
+ * A merge execution record (§2.8 Execution, `merge-executions/<hex(target)>`): `id` running on
+ * `instance` at `endpoint`, with the default 600 s idle timeout unless `extra` says otherwise.
+ */
+export function executionRecord(
+  id: string,
+  target: string,
+  where: { endpoint: string; instance: string },
+  extra: Record<string, unknown> = {},
+): string {
+  return JSON.stringify({
+    id,
+    target,
+    endpoint: where.endpoint,
+    instance: where.instance,
+    timeout_secs: 3600,
+    queue_timeout_secs: 600,
+    idle_timeout_secs: 600,
+    phase: "running",
+    reclaimed: false,
+    error: null,
+    protocol: 2,
+    ...extra,
+  });
+}

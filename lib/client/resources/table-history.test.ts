@@ -4,7 +4,7 @@ import { verdictSpans, type HistoryPoint } from "./table-history";
 const point = (
   at_ms: number,
   state: "would_place" | "would_skip",
-  code: HistoryPoint["verdict"]["code"],
+  code: NonNullable<HistoryPoint["verdict"]>["code"],
 ): HistoryPoint => ({
   revision: at_ms,
   at_ms,
@@ -36,6 +36,21 @@ describe("verdictSpans", () => {
       { state: "would_skip", code: "no_free_slot", fromMs: 10, toMs: 30, points: 2 },
       { state: "would_place", code: null, fromMs: 30, toMs: 40, points: 1 },
       { state: "would_skip", code: "cooldown", fromMs: 40, toMs: 50, points: 1 },
+    ]);
+  });
+
+  it("a run of points without a verdict (figures only) is a span of its own", () => {
+    const figures = (at: number): HistoryPoint => ({
+      ...point(at, "would_place", null),
+      verdict: null,
+      basis: "figures_only",
+    });
+    expect(
+      verdictSpans([point(10, "would_place", null), figures(20), figures(30), point(40, "would_place", null)], 50),
+    ).toEqual([
+      { state: "would_place", code: null, fromMs: 10, toMs: 20, points: 1 },
+      { state: "figures_only", code: null, fromMs: 20, toMs: 40, points: 2 },
+      { state: "would_place", code: null, fromMs: 40, toMs: 50, points: 1 },
     ]);
   });
 

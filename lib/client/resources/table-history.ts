@@ -16,9 +16,17 @@ export function fetchTableHistory(target: string, toMs: number | null, signal?: 
   return fetchJson<HistoryResponse>(path, params, signal);
 }
 
-/** A run of points with the same verdict (and skip code): "skipped for no_free_slot from 02:10 to 03:40". */
+/**
+ * From when a point's verdict held: a journal point from the moment the live plan entered it
+ * (`now_ms`; a time-driven change, a stall or a promotion, comes at a later moment of the same
+ * revision), any other from its revision's time (`at_ms`, null when nothing dates it). The
+ * server's `time_in_state` counts the same way (lib/time/history.ts).
+ */
+export const pointTime = (p: HistoryPoint): number | null => (p.basis === "journal" ? p.now_ms : p.at_ms);
+
+/** A run of points with the same verdict (and skip code): "skipped for no_free_slot from 02:10 to 03:40"; `figures_only`: points without a verdict. */
 export interface VerdictSpan {
-  state: "would_place" | "would_skip";
+  state: "would_place" | "would_skip" | "figures_only";
   code: string | null;
   fromMs: number;
   /** the next span's start, or the window's end */
@@ -29,14 +37,17 @@ export interface VerdictSpan {
 export function verdictSpans(points: readonly HistoryPoint[], endMs: number): VerdictSpan[] {
   const spans: VerdictSpan[] = [];
   for (const p of points) {
-    if (p.at_ms === null) continue;
+    const at = pointTime(p);
+    if (at === null) continue;
     const last = spans[spans.length - 1];
-    if (last && last.state === p.verdict.state && last.code === p.verdict.code) {
+    const state = p.verdict?.state ?? "figures_only";
+    const code = p.verdict?.code ?? null;
+    if (last && last.state === state && last.code === code) {
       last.points += 1;
       continue;
     }
-    if (last) last.toMs = p.at_ms;
-    spans.push({ state: p.verdict.state, code: p.verdict.code, fromMs: p.at_ms, toMs: endMs, points: 1 });
+    if (last) last.toMs = at;
+    spans.push({ state, code, fromMs: at, toMs: endMs, points: 1 });
   }
   return spans;
 }

@@ -30,24 +30,23 @@ export interface PlannerFence {
   commitReadySinceMs?: number | null;
   /** A live `P/claims/<task-id>` for the target's active MergeWal task. */
   activeTaskClaimed?: boolean;
-  /** `P/merge-progress/<execution.id>` as the console has watched it. */
+  /** When `P/merge-progress/<execution.id>` last increased (etcd's history, lib/live/progress-history.ts). */
   progress?: ExecutionProgress | null;
 }
 
 /**
- * How the execution's merge-progress sequence has moved, as far as the caller can tell
- * (watching it, or the progress key's mod_revision against a revision clock).
+ * When the execution's merge-progress sequence last increased, as etcd's history tells it
+ * (console-api.md fourth version: the same answer from any replica, at any uptime).
  */
 export interface ExecutionProgress {
   /** the stored sequence, null when no progress record exists */
   sequence: number | null;
-  /**
-   * An upper bound on when the sequence last increased — or, with no record, since when
-   * none is known to exist; null when unknown.
-   */
+  /** the revision of the last increase (with no record: of the execution's start); with `at_most`, the compaction's */
+  last_progress_revision: number | null;
+  /** that revision's time on the revision clock; null when it cannot be dated */
   last_progress_ms: number | null;
-  /** an increase was actually seen (not only bounded by the time of a read) */
-  advanced: boolean;
+  /** `exact`; `at_most` when the increase is older than etcd's compaction (then at most the compaction's time) */
+  last_progress_bound: "exact" | "at_most";
 }
 
 /** Write turns a table has taken, oldest first (from task history; optional). */

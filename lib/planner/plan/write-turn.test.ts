@@ -1,6 +1,6 @@
 // The write turn in the verdict (console-api.md "One answer on every page"): exact codes,
-// retryable flags and detail; progress only from sequence increases; the master's §6.2
-// rule keeps ignoring locks.
+// retryable flags and detail; progress only from sequence increases, dated from etcd's
+// history (exact, or at most the compaction's time); the master's §6.2 rule keeps ignoring locks.
 import { describe, expect, it } from "vitest";
 import type { Execution } from "@/lib/schema/executions";
 import { shadowPass } from "../shadow";
@@ -28,6 +28,14 @@ function planWith(fence: PlannerFence, tableDemand = demand(40, NOW - 60_000)) {
   return planFleet(fleet({ tables: { t: tableDemand }, fences: { t: fence } }), NOW).byTarget.get("t")!;
 }
 
+/** Progress whose last increase (or start) is at `ms`, exact unless said. */
+const at = (sequence: number | null, ms: number | null, bound: "exact" | "at_most" = "exact") => ({
+  sequence,
+  last_progress_revision: ms === null ? null : 7,
+  last_progress_ms: ms,
+  last_progress_bound: bound,
+});
+
 const held = (progress: PlannerFence["progress"], extra: Partial<Execution> = {}): PlannerFence => ({
   execution: execution(extra),
   targetLock: "merge-execution:exec-1",
@@ -36,7 +44,7 @@ const held = (progress: PlannerFence["progress"], extra: Partial<Execution> = {}
 
 describe("write turn", () => {
   it("an advancing execution holds the turn: write_turn_held, retryable, with the contract's detail", () => {
-    const t = planWith(held({ sequence: 12, last_progress_ms: NOW - 12_000, advanced: true }));
+    const t = planWith(held(at(12, NOW - 12_000)));
     expect(t.verdict).toEqual({ state: "would_skip", code: "write_turn_held", message: t.why_not[0].message });
     expect(t.why_not).toEqual([
       {
@@ -53,6 +61,7 @@ describe("write turn", () => {
           sequence: 12,
           progress: "advancing",
           last_progress_ms: NOW - 12_000,
+          last_progress_bound: "exact",
           idle_timeout_secs: 600,
         },
       },
@@ -68,53 +77,60 @@ describe("write turn", () => {
     expect(t.line_kind).toBeNull();
   });
 
-  it("not seen to advance: unknown (held) until the idle timeout, then write_turn_stalled, not retryable", () => {
-    const justUnder = planWith(held({ sequence: 3, last_progress_ms: NOW - 599_999, advanced: false }));
+  it("advancing until the idle timeout after its last increase, then write_turn_stalled, not retryable", () => {
+    const justUnder = planWith(held(at(3, NOW - 599_999)));
     expect(justUnder.verdict).toMatchObject({ code: "write_turn_held" });
-    expect(justUnder.why_not[0].detail).toMatchObject({ progress: "unknown", sequence: 3 });
-    const stalled = planWith(held({ sequence: 3, last_progress_ms: NOW - 2_460_000, advanced: false }));
+    expect(justUnder.why_not[0].detail).toMatchObject({ progress: "advancing", sequence: 3 });
+    const stalled = planWith(held(at(3, NOW - 2_460_000)));
     expect(stalled.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(stalled.why_not[0]).toMatchObject({
       retryable: false,
       detail: { progress: "stalled", last_progress_ms: NOW - 2_460_000, idle_timeout_secs: 600 },
     });
     expect(stalled.why_not[0].message).toContain(
-      "merge-progress sequence 3, not seen to advance for 41m 00s (idle timeout 10m 00s)",
+      "merge-progress sequence 3, not advanced for 41m 00s (idle timeout 10m 00s)",
     );
     expect(stalled.execution?.progress).toBe("stalled");
-    // an increase seen long ago does not make it advancing: the idle timeout decides
-    expect(planWith(held({ sequence: 3, last_progress_ms: NOW - 600_000, advanced: true })).verdict).toMatchObject({
-      code: "write_turn_stalled",
+    expect(planWith(held(at(3, NOW - 600_000))).verdict).toMatchObject({ code: "write_turn_stalled" });
+  });
+
+  it("an increase older than etcd's compaction is at most the compaction's time: unknown, then stalled", () => {
+    const recent = planWith(held(at(3, NOW - 60_000, "at_most")));
+    expect(recent.why_not[0]).toMatchObject({
+      code: "write_turn_held",
+      detail: { progress: "unknown", last_progress_bound: "at_most" },
     });
+    const old = planWith(held(at(3, NOW - 660_000, "at_most")));
+    expect(old.verdict).toMatchObject({ code: "write_turn_stalled" });
+    expect(old.why_not[0].message).toContain("merge-progress sequence 3, not advanced for at least 11m 00s");
   });
 
   it("uses the execution's own idle_timeout_secs (0 means the default 600 s)", () => {
-    expect(
-      planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 60 }))
-        .verdict,
-    ).toMatchObject({ code: "write_turn_stalled" });
-    expect(
-      planWith(held({ sequence: 1, last_progress_ms: NOW - 61_000, advanced: true }, { idle_timeout_secs: 0 }))
-        .why_not[0].detail,
-    ).toMatchObject({ idle_timeout_secs: 600, progress: "advancing" });
+    expect(planWith(held(at(1, NOW - 61_000), { idle_timeout_secs: 60 })).verdict).toMatchObject({
+      code: "write_turn_stalled",
+    });
+    expect(planWith(held(at(1, NOW - 61_000), { idle_timeout_secs: 0 })).why_not[0].detail).toMatchObject({
+      idle_timeout_secs: 600,
+      progress: "advancing",
+    });
   });
 
-  it("no progress record and no watch yet is unknown: held, never progress", () => {
+  it("no progress record: unknown (held), never progress, until the idle timeout after the start", () => {
     const t = planWith(held(undefined));
     expect(t.why_not[0]).toMatchObject({
       code: "write_turn_held",
       detail: { sequence: null, progress: "unknown", last_progress_ms: null },
     });
     expect(t.why_not[0].message).toContain(
-      "no merge-progress sequence reported yet, not watched long enough to tell whether it advances",
+      "no merge-progress sequence reported yet, at a revision whose time is not known",
     );
-    expect(
-      planWith(held({ sequence: null, last_progress_ms: NOW - 400, advanced: false })).why_not[0].message,
-    ).toContain("no merge-progress sequence reported yet, no increase seen yet (idle timeout 10m 00s)");
+    const started = planWith(held(at(null, NOW - 400)));
+    expect(started.why_not[0]).toMatchObject({ detail: { progress: "unknown", last_progress_ms: NOW - 400 } });
+    expect(started.why_not[0].message).toContain(
+      "no merge-progress sequence reported yet, 0s since the execution started (idle timeout 10m 00s)",
+    );
     expect(progressState(null, 600, NOW)).toBe("unknown");
-    expect(progressState({ sequence: null, last_progress_ms: NOW - 600_000, advanced: false }, 600, NOW)).toBe(
-      "stalled",
-    );
+    expect(progressState(at(null, NOW - 600_000), 600, NOW)).toBe("stalled");
   });
 
   it("only an unfinished execution that the lock names holds the turn", () => {

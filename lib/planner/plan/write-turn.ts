@@ -2,7 +2,8 @@
 // table whose `target-locks/` key names `merge-execution:<id>` and whose
 // `merge-executions/` record with that id is unfinished is not offered a new write-turn
 // unit. Progress is judged only by increases of `merge-progress/<id>`.sequence, as the
-// master's watchdog does (scheduler-model.md §7.1, §12); "unknown" never counts as progress.
+// master's watchdog does (scheduler-model.md §7.1, §12), dated from etcd's history (console-api.md
+// fourth version: the same answer from any replica, at any uptime); "unknown" never counts as progress.
 // The master's own shadow rule (§6.2) ignores locks; only the design verdict changes.
 import { IDLE_TIMEOUT_SECS } from "../progress";
 import type { ExecutionProgress, PlannerFence } from "./input";
@@ -25,6 +26,7 @@ export interface WriteTurn {
   sequence: number | null;
   progress: ProgressState;
   last_progress_ms: number | null;
+  last_progress_bound: "exact" | "at_most";
   idle_timeout_secs: number;
 }
 
@@ -34,9 +36,10 @@ export function lockedExecutionId(lock: string | null | undefined): string | nul
 }
 
 /**
- * Stalled once the sequence has not increased for the idle timeout (`last_progress_ms` is
- * an upper bound on the last increase, so a stall is never claimed early); advancing only
- * when an increase was seen; otherwise unknown.
+ * Stalled once the sequence has not increased for the idle timeout (counted from the start
+ * while no progress is reported); advancing when its last increase is known exactly and
+ * within it; otherwise unknown (no progress reported yet, an increase older than etcd's
+ * compaction, or a revision nothing dates).
  */
 export function progressState(
   progress: ExecutionProgress | null | undefined,
@@ -44,8 +47,9 @@ export function progressState(
   now: number,
 ): ProgressState {
   const last = progress?.last_progress_ms ?? null;
-  if (last !== null && now - last >= idleTimeoutSecs * 1000) return "stalled";
-  return progress?.advanced === true && last !== null ? "advancing" : "unknown";
+  if (last === null) return "unknown";
+  if (now - last >= idleTimeoutSecs * 1000) return "stalled";
+  return progress!.sequence !== null && progress!.last_progress_bound === "exact" ? "advancing" : "unknown";
 }
 
 /** The unfinished execution holding the table's write turn, or null. */
@@ -64,6 +68,7 @@ export function writeTurnOf(fence: PlannerFence | undefined, now: number): Write
     sequence: progress?.sequence ?? null,
     progress: progressState(progress, idle, now),
     last_progress_ms: progress?.last_progress_ms ?? null,
+    last_progress_bound: progress?.last_progress_bound ?? "exact",
     idle_timeout_secs: idle,
   };
 }
@@ -76,13 +81,15 @@ function holderWords(turn: WriteTurn): string {
 function sequenceWords(turn: WriteTurn, now: number): string {
   const seq =
     turn.sequence === null ? "no merge-progress sequence reported yet" : `merge-progress sequence ${turn.sequence}`;
-  if (turn.progress === "advancing") return `${seq}, advanced ${formatDuration(now - turn.last_progress_ms!)} ago`;
-  if (turn.last_progress_ms === null) return `${seq}, not watched long enough to tell whether it advances`;
-  const quiet = now - turn.last_progress_ms;
+  if (turn.last_progress_ms === null) return `${seq}, at a revision whose time is not known`;
+  const quiet = formatDuration(Math.max(0, now - turn.last_progress_ms));
+  if (turn.progress === "advancing") return `${seq}, advanced ${quiet} ago`;
   const timeout = `idle timeout ${formatDuration(turn.idle_timeout_secs * 1000)}`;
-  return quiet < 1000
-    ? `${seq}, no increase seen yet (${timeout})`
-    : `${seq}, not seen to advance for ${formatDuration(quiet)} (${timeout})`;
+  // at_most: the increase is older than etcd's compaction, so it is at least this long ago
+  const atLeast = turn.last_progress_bound === "at_most" ? "at least " : "";
+  return turn.sequence === null
+    ? `${seq}, ${atLeast}${quiet} since the execution started (${timeout})`
+    : `${seq}, not advanced for ${atLeast}${quiet} (${timeout})`;
 }
 
 /** `write_turn_held` / `write_turn_stalled` for a unit, or null when the unit is exempt. */
@@ -98,6 +105,7 @@ export function writeTurnEntry(u: PlanUnit, turn: WriteTurn | null, now: number)
     sequence: turn.sequence,
     progress: turn.progress,
     last_progress_ms: turn.last_progress_ms,
+    last_progress_bound: turn.last_progress_bound,
     idle_timeout_secs: turn.idle_timeout_secs,
   };
   if (turn.progress === "stalled") {

@@ -268,8 +268,16 @@ export const executionViewSchema = z.object({
   protocol: z.number(),
   sequence: z.number().nullable(),
   progress: z.enum(PROGRESS_STATES),
-  /** upper bound on when the sequence last increased (or since when none was seen), null when unknown */
+  /**
+   * the revision at which the merge-progress sequence last increased (no progress record: at
+   * which the execution started), found in etcd's history; with `at_most`, the compaction's.
+   * Null for an execution that no longer holds a write turn (only unfinished ones are walked).
+   */
+  last_progress_revision: z.number().int().nullable(),
+  /** that revision's time on the revision clock, null when unknown */
   last_progress_ms: z.number().nullable(),
+  /** `exact`, or `at_most` when the increase is older than etcd's compaction (console-api.md fourth version) */
+  last_progress_bound: z.enum(["exact", "at_most"]).nullable(),
   /** max(0, now_ms − last_progress_ms) */
   no_progress_for_ms: z.number().nullable(),
   mod_revision: z.number().int(),

@@ -22,6 +22,9 @@ export const historyQuerySchema = z
   });
 export type HistoryQuery = z.output<typeof historyQuerySchema>;
 
+/** How a point was reached: from the journal, the whole fleet planned there, or the table's own figures without a verdict. */
+export const HISTORY_BASES = ["journal", "fleet_plan", "figures_only"] as const;
+
 export const historyVerdictSchema = z.object({
   state: z.enum(["would_place", "would_skip"]),
   /** the skip code; `gone` on a journal point where the table left the plan */
@@ -31,20 +34,21 @@ export const historyVerdictSchema = z.object({
 export const historyPointSchema = z.object({
   revision: z.number().int(),
   at_ms: z.number().int().nullable(),
-  /** how far off at_ms may be (the revision clock's error) */
+  /** how far off at_ms may be (the revision clock's error, as a page pinned at the revision says; null when it cannot be dated there) */
   error_ms: z.number().int().nullable(),
   /** on a `journal` point derived at its `now_ms` from the entry's demand facts; null where the table left the plan, or in a chunk written before the facts were kept */
   pending_generations: z.number().nullable(),
   wait_ms: z.number().nullable(),
   class: classNameSchema,
   score: scoreSchema.nullable(),
-  verdict: historyVerdictSchema,
-  /** the executor a `would_place` verdict names (null for `would_skip`) */
+  /** the verdict the table page pinned at this revision and `now_ms` gives; null on a `figures_only` point (not re-planned) */
+  verdict: historyVerdictSchema.nullable(),
+  /** the executor a `would_place` verdict names (null for `would_skip`, and where the verdict is null) */
   executor: z.string().nullable(),
   /** the clock the point was planned at (console-api.md "The decision journal": the answer at `?revision=R&now_ms=<now_ms>`) */
   now_ms: z.number().int(),
   /** how this point's verdict was reached (see `verdict_basis`) */
-  basis: z.enum(["journal", "fleet_plan", "table_alone"]),
+  basis: z.enum(HISTORY_BASES),
   /** what the journal holds beyond the verdict (null on a re-planned point); `gone`: the table left the plan here */
   journal: z
     .object({
@@ -84,12 +88,14 @@ export const historyResponseSchema = z.object({
   /** the window asked for started before etcd's history: it starts there instead (null when it did not) */
   history_starts: historyStartSchema.nullable(),
   /**
-   * how the verdicts were reached: `fleet_plan`, the whole fleet planned at each point (what
-   * a page pinned there shows); `table_alone`, the table planned alone against the capacity
-   * free then (more points than one request plans whole: see `fleet_plan_points`);
-   * `journal`, every point read from the decision journal (console-api.md "The decision journal")
+   * how the verdicts were reached: `journal`, every point read from the decision journal
+   * (console-api.md "The decision journal"); `fleet_plan`, the points the journal does not
+   * cover planned with the whole fleet at each point (what a page pinned there shows);
+   * `figures_only`, some points carry the table's own figures and no verdict (more points
+   * than one request plans whole: see `fleet_plan_points`). No point's verdict differs from
+   * the pinned page's (console-api.md fourth version).
    */
-  verdict_basis: z.enum(["journal", "fleet_plan", "table_alone"]),
+  verdict_basis: z.enum(HISTORY_BASES),
   /** how many points one request plans with the whole fleet, for this fleet's size */
   fleet_plan_points: z.number().int(),
   /**

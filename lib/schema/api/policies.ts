@@ -26,7 +26,7 @@ export const changeReasonSchema = z
 /** `X-Preview-Digest`: the `digest` of the preview the admin reviewed. */
 export const previewDigestSchema = z
   .string()
-  .regex(/^[0-9a-f]{64}$/, "X-Preview-Digest must be the digest a preview returned");
+  .regex(/^[A-Za-z0-9_-]{66}$/, "X-Preview-Digest must be the digest a preview returned");
 
 export const storedIssueSchema = z.object({ reason: z.string(), detail: z.string() }).nullable();
 export const policySourcesSchema = z.object({
@@ -114,7 +114,10 @@ export const previewResponseSchema = z.object({
   changed: z.array(previewRowSchema),
   unchanged_count: z.number().int(),
   summary: previewSummarySchema,
-  /** sha256 of the fleet effect (same effect → same digest); send it back as X-Preview-Digest */
+  /**
+   * the reviewed effect and the moment it was evaluated at (`revision`, `now_ms`), opaque:
+   * send it back as X-Preview-Digest, to any replica (a save re-plans that reviewed fleet)
+   */
   digest: z.string(),
   /** effective `mode` of every table under the proposal (scheduler-model.md §7.3: only P2 masters read policies) */
   modes: z.partialRecord(z.enum(POLICY_MODES), z.number().int()),

@@ -83,14 +83,3 @@ export async function task(client: Etcd3, prefix: string, t: Omit<TaskRecord, "i
   await put(client, `${prefix}/tasks/${id}`, { id, ...t });
   return id;
 }
-
-/** A console shadow-history sample (what the elected sampler writes, lib/time/sampler.ts). */
-export async function historySample(client: Etcd3, prefix: string, atMs: number, revision: number): Promise<void> {
-  const outcomes = { discovery_miss: 0, queued_only: 0, running: 0, placement_gap: 0, phantom_task: 0 };
-  await put(client, `${prefix}/console/shadow-history/${String(atMs).padStart(15, "0")}`, {
-    at_ms: atMs,
-    revision,
-    outcomes,
-    disagreements: 0,
-  });
-}

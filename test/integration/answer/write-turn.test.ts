@@ -3,7 +3,9 @@
 // running on worker-1 whose progress sequence climbs) and `incident/stalled-merge` (an
 // execution that never reported progress) — exact codes, detail and words, the same answer
 // in the list, the detail's legacy panel and the §7.1 progress view; the master's §6.2
-// shadow rule keeps ignoring locks.
+// shadow rule keeps ignoring locks. Progress is dated from etcd's history by the revision
+// clock (console-api.md fourth version), whose samples this test writes (the console's own
+// sampler is off): the seed lies between two samples, so the clock dates it exactly.
 import { demandDetail, demandList, type TableDetail, type TableSummary } from "@/lib/schema/api/demand";
 import { shadowResponse } from "@/lib/schema/api/shadow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -14,33 +16,29 @@ import { testPrefix } from "../../support/prefix";
 import { seedScenarios, INCIDENT } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { clientFor, q, okBody } from "../api/helpers";
-import { heartbeat, historySample, put } from "./records";
+import { heartbeat, put } from "./records";
 import { until } from "../../support/observe";
+import { betweenSamples, writeClockSample } from "../../support/clock-samples";
 
 const WORKER_URL = "http://worker-1.lake.internal:8080";
 let client: Etcd3;
 let app: RunningApp;
 let prefix: string;
 let NOW: number;
-/** the console's clock for exec-0001: the history sample taken after its progress key was written */
-let SAMPLE_MS: number;
-let appStartedMs: number;
+/** when the revision clock says the incidents were seeded (their progress record and executions created) */
+let SEEDED_MS: number;
 
 beforeAll(async () => {
   const endpoints = inject("etcdEndpoints");
   client = clientFor(endpoints);
   prefix = testPrefix("answer-write-turn");
   NOW = Date.now();
-  const seeded = await seedScenarios(client, ["incidents"], { prefix, now: NOW, leaseTtlSec: 3600 });
+  await writeClockSample(client, prefix, NOW - 240_000);
+  await seedScenarios(client, ["incidents"], { prefix, now: NOW, leaseTtlSec: 3600 });
   // a live worker-1 with room for every incident table, so the §6.2 rule places them all
-  const revision = await put(
-    client,
-    keys.executor(prefix, "worker-1"),
-    heartbeat("worker-1", { slots_total: { merge_wal: 8 } }),
-  );
-  SAMPLE_MS = NOW - 120_000;
-  await historySample(client, prefix, SAMPLE_MS, Math.max(revision, seeded.incidents.revision));
-  appStartedMs = Date.now();
+  await put(client, keys.executor(prefix, "worker-1"), heartbeat("worker-1", { slots_total: { merge_wal: 8 } }));
+  await writeClockSample(client, prefix, NOW - 120_000);
+  SEEDED_MS = betweenSamples(NOW - 240_000, NOW - 120_000);
   app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
 });
 
@@ -69,7 +67,7 @@ const lastProgressMs = (w: TableDetail["why_not"][number]) =>
   z.object({ last_progress_ms: z.number() }).parse(w.detail).last_progress_ms;
 
 describe("incident/merging: an execution running on worker-1 holds the write turn", () => {
-  it("before the idle timeout: write_turn_held with the exact detail, in the list, the legacy panel and §7.1 progress", async () => {
+  it("before the idle timeout: write_turn_held, advancing since its record was written, in the list, the legacy panel and §7.1 progress", async () => {
     const at = NOW + 60_000;
     const t = await detail(INCIDENT.mergingTarget, at);
     // the seeded running/ record of the table, read back from etcd
@@ -83,7 +81,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       code: "write_turn_held",
       message:
         `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn: merge-progress sequence 12, ` +
-        "not seen to advance for 3m 00s (idle timeout 10m 00s). A new merge_wal waits until it finishes.",
+        "advanced 4m 00s ago. A new merge_wal waits until it finishes.",
     });
     expect(t.why_not).toEqual([
       {
@@ -97,8 +95,9 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
           instance: "worker-1",
           phase: "running",
           sequence: 12,
-          progress: "unknown",
-          last_progress_ms: SAMPLE_MS,
+          progress: "advancing",
+          last_progress_ms: SEEDED_MS,
+          last_progress_bound: "exact",
           idle_timeout_secs: 600,
         },
       },
@@ -114,7 +113,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       id: "exec-0001",
       phase: "running",
       endpoint: WORKER_URL,
-      progress: "unknown",
+      progress: "advancing",
       sequence: 12,
     });
     expect(t.position).toBeNull();
@@ -135,31 +134,35 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       holds_lock: true,
       idle_timeout_secs: 600,
       sequence: 12,
-      progress: "unknown",
-      last_progress_ms: SAMPLE_MS,
-      no_progress_for_ms: 180_000,
+      progress: "advancing",
+      last_progress_ms: SEEDED_MS,
+      last_progress_bound: "exact",
+      no_progress_for_ms: 240_000,
     });
+    // the revision it names is the progress record's creation, read back from etcd
+    const created = await client.get(keys.mergeProgress(prefix, INCIDENT.mergingExecutionId)).exec();
+    expect(t.legacy.execution?.last_progress_revision).toBe(Number(created.kvs[0].create_revision));
     expect(t.legacy.progress).toMatchObject({
       status: "reported",
       sequence: 12,
-      unchanged_since_ms: SAMPLE_MS,
-      unchanged_for_ms: 180_000,
+      unchanged_since_ms: SEEDED_MS,
+      unchanged_for_ms: 240_000,
       stalled: false,
     });
     expect((await row(INCIDENT.mergingTarget, at)).execution).toEqual(t.execution);
   });
 
   it("at the idle timeout: write_turn_stalled, not retryable, and legacy progress says stalled too", async () => {
-    const at = SAMPLE_MS + 600_000;
+    const at = SEEDED_MS + 600_000;
     const t = await detail(INCIDENT.mergingTarget, at);
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(skipOf(t.verdict).message).toBe(
       `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
-        "not seen to advance for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
+        "not advanced for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     );
     expect(t.why_not[0]).toMatchObject({
       retryable: false,
-      detail: { progress: "stalled", last_progress_ms: SAMPLE_MS },
+      detail: { progress: "stalled", last_progress_ms: SEEDED_MS },
     });
     expect(t.legacy.progress.stalled).toBe(true);
     expect(t.legacy.execution).toMatchObject({ progress: "stalled" });
@@ -186,21 +189,24 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(t.headroom.basis).toBe("excluding_shadow");
   });
 
-  it("a sequence increase seen through the watch is progress: advancing, then stalled an idle timeout later", async () => {
+  it("a sequence increase is progress, dated at the revision that increased it: advancing, then stalled an idle timeout later", async () => {
     const before = Date.now();
-    await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
-    let seen: TableDetail | undefined;
-    await until(
-      async () =>
-        (await (async () => {
-          seen = await detail(INCIDENT.mergingTarget, before + 30_000);
-          return seen.execution?.sequence === 13;
-        })()) || undefined,
-      10_000,
-      { what: "the console sees sequence 13" },
-    );
-    const t = seen!;
+    await writeClockSample(client, prefix, before);
+    const increased = await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
     const after = Date.now();
+    await writeClockSample(client, prefix, after, increased);
+    const last = betweenSamples(before, after);
+    // the console answers once its watch brought the increase and its clock read the sample after it
+    const t = (
+      await until(
+        async () => {
+          const d = await detail(INCIDENT.mergingTarget, before + 30_000);
+          return d.execution?.sequence === 13 && lastProgressMs(d.why_not[0]) === last ? d : undefined;
+        },
+        10_000,
+        { what: "the console to date sequence 13" },
+      )
+    ).value;
     expect(t.execution).toEqual({
       id: "exec-0001",
       phase: "running",
@@ -208,27 +214,35 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       progress: "advancing",
       sequence: 13,
     });
-    const last = lastProgressMs(t.why_not[0]);
-    expect(last).toBeGreaterThanOrEqual(before);
-    expect(last).toBeLessThanOrEqual(after);
+    expect(t.legacy.execution?.last_progress_revision).toBe(increased);
     expect(t.verdict).toMatchObject({ code: "write_turn_held" });
     const ago = Math.round((before + 30_000 - last) / 1000);
     expect(skipOf(t.verdict).message).toContain(`merge-progress sequence 13, advanced ${ago}s ago`);
     expect(t.legacy.progress).toMatchObject({ sequence: 13, unchanged_since_ms: last, stalled: false });
-    const later = await detail(INCIDENT.mergingTarget, last + 600_000);
+    // a rewrite that does not increase the sequence is not progress
+    await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
+    await writeClockSample(client, prefix, Date.now());
+    const later = (
+      await until(
+        async () => {
+          const d = await detail(INCIDENT.mergingTarget, last + 600_000);
+          return (d.legacy.progress.sequence_mod_revision ?? 0) > increased ? d : undefined;
+        },
+        10_000,
+        { what: "the console to hold the rewrite" },
+      )
+    ).value;
     expect(skipOf(later.verdict).code).toBe("write_turn_stalled");
     expect(later.why_not[0].detail).toMatchObject({ progress: "stalled", sequence: 13, last_progress_ms: last });
+    expect(later.legacy.execution?.last_progress_revision).toBe(increased);
   });
 });
 
 describe("incident/stalled-merge: an execution that never reported progress", () => {
-  it("is unknown (held) until the console has watched it for the idle timeout, then stalled with how long", async () => {
+  it("is unknown (held) until the idle timeout after it started, then stalled with how long", async () => {
     const first = await detail(INCIDENT.stalledTarget, NOW);
     expect(skipOf(first.verdict).code).toBe("write_turn_held");
-    const since = lastProgressMs(first.why_not[0]);
-    // the console's own watch started with its first read: it knows of no progress since then
-    expect(since).toBeGreaterThanOrEqual(appStartedMs);
-    expect(since).toBeLessThanOrEqual(Date.now());
+    // counted from when the execution started (its record's creation, dated by the clock), not from the console's start
     expect(first.why_not[0].detail).toEqual({
       kind: "merge_wal",
       execution_id: INCIDENT.stalledExecutionId,
@@ -237,34 +251,38 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       phase: "running",
       sequence: null,
       progress: "unknown",
-      last_progress_ms: since,
+      last_progress_ms: SEEDED_MS,
+      last_progress_bound: "exact",
       idle_timeout_secs: 600,
     });
+    expect(skipOf(first.verdict).message).toContain(
+      "no merge-progress sequence reported yet, 3m 00s since the execution started (idle timeout 10m 00s)",
+    );
     expect(first.legacy.progress).toMatchObject({
       status: "progress_details_unavailable",
       sequence: null,
       stalled: false,
     });
 
-    const stalled = await detail(INCIDENT.stalledTarget, since + 2_460_000);
+    const stalled = await detail(INCIDENT.stalledTarget, SEEDED_MS + 2_460_000);
     expect(stalled.verdict).toEqual({
       state: "would_skip",
       code: "write_turn_stalled",
       message:
         `Execution exec-0002 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: no merge-progress sequence reported yet, ` +
-        "not seen to advance for 41m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
+        "41m 00s since the execution started (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     });
     expect(stalled.legacy.progress.stalled).toBe(true);
     expect(stalled.legacy.execution).toMatchObject({
       progress: "stalled",
-      last_progress_ms: since,
+      last_progress_ms: SEEDED_MS,
       no_progress_for_ms: 2_460_000,
     });
-    expect(skipOf((await detail(INCIDENT.stalledTarget, since + 599_999)).verdict).code).toBe("write_turn_held");
-    expect(skipOf((await detail(INCIDENT.stalledTarget, since + 600_000)).verdict).code).toBe("write_turn_stalled");
+    expect(skipOf((await detail(INCIDENT.stalledTarget, SEEDED_MS + 599_999)).verdict).code).toBe("write_turn_held");
+    expect(skipOf((await detail(INCIDENT.stalledTarget, SEEDED_MS + 600_000)).verdict).code).toBe("write_turn_stalled");
     const list = await okBody(
       app.url,
-      `/api/v1/scheduler/demand${q({ now_ms: since + 600_000, q: "incident/" })}`,
+      `/api/v1/scheduler/demand${q({ now_ms: SEEDED_MS + 600_000, q: "incident/" })}`,
       demandList,
     );
     const byTarget = new Map(list.tables.map((x) => [x.target, x]));

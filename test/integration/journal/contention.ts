@@ -10,6 +10,22 @@ import { keys } from "@/lib/schema/keys";
 import { liveCache } from "@/lib/live/cache";
 import type { JournalOptions } from "@/lib/live/journal";
 import { ShadowSampler } from "@/lib/time/sampler";
+import { until } from "../../support/observe";
+
+/**
+ * Waits until the revision clock dates `revision` for good: a clock sample after it closed its
+ * interval. History points are dated by the clock as the pinned page dates them (console-api.md
+ * fourth version), and a date newer than the last sample narrows as samples arrive (every 5 s
+ * from the elected sampler): two answers compared byte for byte wait for this first.
+ */
+export async function datesSettled(revision: number): Promise<void> {
+  const { revisionClock } = await import("@/lib/time/revision-clock");
+  await until(
+    async () => ((await revisionClock().timeOfReadable(revision)) && revisionClock().isSettled(revision)) || undefined,
+    30_000,
+    { what: `a revision-clock sample after revision ${revision}` },
+  );
+}
 
 const GiB = 1024 ** 3;
 

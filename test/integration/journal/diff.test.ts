@@ -17,7 +17,7 @@ import { chunkKey, decodeChunk, encodeChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
 import type { ShadowSampler } from "@/lib/time/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
-import { contendedFleet } from "./contention";
+import { contendedFleet, datesSettled } from "./contention";
 
 let client: Etcd3;
 let prefix: string;
@@ -142,6 +142,8 @@ describe("the diff from the decision journal", () => {
     const evs = await evaluations();
     const fromMs = evs[0].now_ms;
     const toMs = evs.at(-1)!.now_ms;
+    // its answers are compared byte for byte below: every point's date final first
+    await datesSettled(Math.max(...evs.map((e) => e.revision)));
     const moved = new Map<string, string[]>();
     for (const target of TABLES) {
       const h = historyResponseSchema.parse(await history({ target, from_ms: fromMs, to_ms: toMs }));
@@ -249,6 +251,7 @@ describe("the diff from the decision journal", () => {
     ];
     const evs = await evaluations();
     const window = { from_ms: evs[0].now_ms, to_ms: evs.at(-1)!.now_ms };
+    await datesSettled(Math.max(...evs.map((e) => e.revision)));
     let points = 0;
     for (const target of TABLES) {
       kept.clear();

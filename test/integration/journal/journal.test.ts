@@ -123,10 +123,18 @@ describe("the decision journal on a real etcd", () => {
     expect(states.size).toBeGreaterThan(1); // one slot: the others wait behind the placed one
   }, 120_000);
 
-  it("history from the journal: each point (its pending, wait and score too) equals the pinned one-table answer, and time in state sums to the window", async () => {
+  it("history from the journal: each point (its pending, wait and score too) equals the pinned one-table answer, dated as it dates its revision, and time in state sums to the window", async () => {
     const { coverage, detail, history } = await api();
     const cov = journalCoverageSchema.parse(await coverage());
     const [fromMs, toMs] = [cov.from_ms!, cov.to_ms!];
+    // every journalled revision closed by a later clock sample: its time no longer narrows while we compare
+    const newest = Math.max(...[...foldChunks((await chunks()).map((c) => c.chunk))].map((e) => e.revision));
+    const { revisionClock } = await import("@/lib/time/revision-clock");
+    const settled = await until(
+      async () => ((await revisionClock().timeOfReadable(newest)) && revisionClock().isSettled(newest)) || undefined,
+      30_000,
+    );
+    expect(settled, `a clock sample after revision ${newest}`).not.toBeNull();
     let compared = 0;
     for (const target of TABLES) {
       const h = historyResponseSchema.parse(await history({ target, from_ms: fromMs, to_ms: toMs }));
@@ -137,14 +145,20 @@ describe("the decision journal on a real etcd", () => {
           ...demandQuerySchema.parse({ target, revision: String(p.revision), now_ms: String(p.now_ms) }),
           target,
         });
+        // a revision the journal evaluated is dated as the page pinned there dates it (console-api.md fourth version)
+        expect([p.at_ms, p.error_ms], `${target} @${p.revision}`).toEqual([
+          page.revision_time!.at_ms,
+          page.revision_time!.error_ms,
+        ]);
+        expect(page.revision_time!.basis).toBe("console_clock");
         const v = page.table.verdict;
         // the chart's lines too: pending generations, wait and score derived at the point's now_ms
         expect(p.pending_generations).not.toBeNull();
         expect(
           {
             class: p.class,
-            state: p.verdict.state,
-            code: p.verdict.code,
+            state: p.verdict!.state,
+            code: p.verdict!.code,
             executor: p.executor,
             pending_generations: p.pending_generations,
             wait_ms: p.wait_ms,

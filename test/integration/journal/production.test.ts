@@ -137,7 +137,7 @@ describe("the decision journal at 13,405 tables", () => {
         target,
       });
       expect(
-        { class: p.class, state: p.verdict.state, code: p.verdict.code, executor: p.executor, wait_ms: p.wait_ms },
+        { class: p.class, state: p.verdict!.state, code: p.verdict!.code, executor: p.executor, wait_ms: p.wait_ms },
         `${target} @${p.revision}`,
       ).toEqual({ ...projection(page.table), wait_ms: page.table.wait_ms });
     }

@@ -175,8 +175,8 @@ describe("restated checkpoints and a clock standing still, on a real etcd", () =
       const read = (await journalWindow(target, fromMs, toMs)).points.map((p) => [
         p.revision,
         p.now_ms,
-        p.verdict.state,
-        p.verdict.code,
+        p.verdict!.state,
+        p.verdict!.code,
       ]);
       expect(read, target).toEqual(expected);
     }

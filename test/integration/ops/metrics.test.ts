@@ -9,14 +9,16 @@ import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { seedScenarios } from "@/lib/sim";
+import { INCIDENT, seedScenarios } from "@/lib/sim";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { demandDetail, demandList, type DemandList, type TableSummary } from "@/lib/schema/api/demand";
 import { executorsResponse, type ExecutorsResponse } from "@/lib/schema/api/executors";
 import { failuresResponse, type FailuresResponse } from "@/lib/schema/api/failures";
 import { shadowResponse, type ShadowResponse } from "@/lib/schema/api/shadow";
 import { api, clientFor, okBody } from "../api/helpers";
-import { historySample } from "../answer/records";
+import { put } from "../answer/records";
+import { writeClockSample } from "../../support/clock-samples";
+import { keys } from "@/lib/schema/keys";
 import { metricNamesOf, parseExposition, promtool, sampleValue, type Sample } from "./exposition";
 import { until } from "../../support/observe";
 
@@ -28,15 +30,15 @@ beforeAll(async () => {
   client = clientFor(endpoints);
   const prefix = testPrefix("ops-metrics");
   const now = Date.now();
-  const seeded = await seedScenarios(client, ["realistic", "incidents"], { prefix, now, leaseTtlSec: 3600 });
-  // a shadow-history sample 20 min ago at the seeded revision: the console then knows that
-  // incident/merging's progress has not moved since (longer than its 600 s idle timeout)
-  await historySample(
-    client,
-    prefix,
-    now - 20 * 60_000,
-    Math.max(seeded.realistic.revision, seeded.incidents.revision),
-  );
+  // revision-clock samples around the seed date it 20 to 30 minutes back: incident/stalled-merge
+  // started then and never reported progress (longer than its 600 s idle timeout: stalled) ...
+  await writeClockSample(client, prefix, now - 30 * 60_000);
+  await seedScenarios(client, ["realistic", "incidents"], { prefix, now, leaseTtlSec: 3600 });
+  await writeClockSample(client, prefix, now - 20 * 60_000);
+  // ... while incident/merging's sequence increases now (advancing: held)
+  await writeClockSample(client, prefix, Date.now());
+  await put(client, keys.mergeProgress(prefix, INCIDENT.mergingExecutionId), { sequence: 13 });
+  await writeClockSample(client, prefix, Date.now());
   app = await startApp({ ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" });
 });
 
@@ -204,8 +206,8 @@ describe("GET /api/metrics", () => {
     expect(v("console_executors", { state: "draining" })).toBeGreaterThan(0);
     expect(v("console_executors", { state: "orphan" })).toBeGreaterThan(0);
     expect(v("console_cooldowns_active")).toBeGreaterThan(0);
-    // incident/stalled-merge never reported progress (held: not watched long enough to say);
-    // incident/merging's progress is older than its idle timeout (stalled)
+    // incident/merging's sequence just increased (held); incident/stalled-merge started 25 minutes
+    // ago and never reported progress (stalled)
     expect(v("console_write_turns", { state: "held" })).toBeGreaterThan(0);
     expect(v("console_write_turns", { state: "stalled" })).toBeGreaterThan(0);
     expect(v("console_tables", { class: "critical" })).toBeGreaterThan(0);

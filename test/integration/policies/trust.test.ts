@@ -11,6 +11,7 @@ import { policyErrorBodySchema, policyResponseSchema, previewResponseSchema } fr
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { keys } from "@/lib/schema/keys";
+import { decodeDigest, encodeDigest } from "@/lib/policies/preview-digest";
 import { EXECUTOR_ID, policyKey, seedPolicyFleet, seedTables } from "./fleet";
 import { auditRecords, call, policyPath, writtenFingerprint } from "./helpers";
 
@@ -67,13 +68,17 @@ describe("the preview's blast radius", () => {
     expect(p.warnings.find((w) => w.path === "merge.critical_generations")?.message).toContain(
       "4,096-generation write cliff",
     );
-    // same effect → same digest, a minute later (every score differs)
+    // the digest names the reviewed revision and moment, and binds the effect: the same effect a
+    // minute later (every score differs) binds the same decision sets (console-api.md third and fourth versions)
     const later = await preview("_default", STARVING_DEFAULT, now + 60_000);
     expect(later.changed.find((r) => r.target === DUE)?.after.score).not.toEqual(rows.get(DUE)?.after.score);
-    expect(later.digest).toBe(p.digest);
-    expect(p.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.digest).toMatch(/^[A-Za-z0-9_-]{66}$/);
+    const [reviewed, again] = [decodeDigest(p.digest)!, decodeDigest(later.digest)!];
+    expect(reviewed).toMatchObject({ revision: p.revision, nowMs: now });
+    expect(again).toMatchObject({ revision: later.revision, nowMs: now + 60_000, effect: reviewed.effect });
     // a different effect → a different digest
-    expect((await preview(DUE, { merge: { min_generations: 100 } })).digest).not.toBe(p.digest);
+    const other = await preview(DUE, { merge: { min_generations: 100 } });
+    expect(decodeDigest(other.digest)!.effect).not.toBe(reviewed.effect);
   });
 });
 
@@ -273,7 +278,8 @@ describe("rejected writes write nothing", () => {
     expect(created.status).toBe(200);
     const etag = created.body.mod_revision as number;
     const fresh = await preview(target, { mode: "legacy" });
-    const stale = "0".repeat(64);
+    // a digest of another effect at the moment of a real preview: the reviewed fleet re-planned does not give it
+    const stale = encodeDigest({ revision: fresh.revision, nowMs: fresh.now_ms, effect: "0".repeat(64) });
     const refusals: [string, () => ReturnType<typeof call>, number, string][] = [
       [
         "no reason",

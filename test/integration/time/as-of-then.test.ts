@@ -11,6 +11,7 @@ import { planFleet } from "@/lib/planner/plan";
 import { createFleetReader } from "@/lib/snapshot/read";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
+import type { ExecutionProgress } from "@/lib/planner/plan/input";
 import { demandQuerySchema } from "@/lib/schema/api/demand";
 import { historyQuerySchema, historyResponseSchema } from "@/lib/schema/api/history";
 import { diffQuerySchema, diffResponseSchema } from "@/lib/schema/api/diff";
@@ -84,9 +85,25 @@ describe("a pinned read is evaluated as of its own time", () => {
     expect(list.now_basis).toBe("revision_time");
     expect(list.revision_time).toMatchObject({ revision: seeded, basis: "record_timestamps", at_ms: t0 + 15_000 });
     expect(list.now_ms).toBe(t0 + 15_000);
-    // the planner on the same revision, read independently, at the same wall time
+    // the planner on the same revision, read independently, at the same wall time; each
+    // running merge's last progress by hand from etcd: the seed wrote each key once, so it is
+    // the key's creation (a progress record's, else the execution record's), on the revision clock
     const snapshot = await createFleetReader({ client, prefix }).readFleet({ revision: seeded });
-    const plan = planFleet(plannerFleet({ snapshot, tables: foldSnapshot(snapshot) }), t0 + 15_000);
+    const clock = await api().clock;
+    const progress = new Map<string, ExecutionProgress>();
+    for (const e of snapshot.mergeExecutions) {
+      if (!["reserved", "running", "uncertain", "recovering"].includes(e.execution.phase)) continue;
+      const p = snapshot.mergeProgress.find((x) => x.executionId === e.execution.id);
+      const created = Number((await client.get(p ? p.key : e.key).exec()).kvs[0].create_revision);
+      progress.set(e.execution.id, {
+        sequence: p?.progress.sequence ?? null,
+        last_progress_revision: created,
+        last_progress_ms: revisionTime.parse(await clock({ revision: created })).at_ms,
+        last_progress_bound: "exact",
+      });
+    }
+    expect(progress.size).toBe(2); // incident/merging's, and incident/stalled-merge's that never reported progress
+    const plan = planFleet(plannerFleet({ snapshot, tables: foldSnapshot(snapshot), progress }), t0 + 15_000);
     expect(list.tables).toHaveLength(plan.tables.length);
     for (const row of list.tables) {
       const t = plan.byTarget.get(row.target)!;
@@ -166,7 +183,7 @@ describe("the table page, the history and the diff agree", () => {
         const page = await detail({ ...demandQuerySchema.parse({ target, revision: String(p.revision) }), target });
         expect(p.at_ms).toBe(page.now_ms);
         const v = page.table.verdict;
-        codes.add(p.verdict.code);
+        codes.add(p.verdict!.code);
         expect({
           target,
           pending: p.pending_generations,

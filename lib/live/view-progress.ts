@@ -1,0 +1,89 @@
+import "server-only";
+// Each view's running merges with their last progress (console-api.md fourth version, "The
+// same answer from any replica, at any uptime"): where etcd's history says each last
+// progressed (./progress-history.ts), dated by the revision clock (lib/time/revision-clock.ts)
+// as a pinned page dates its own revision. lib/live/cache.ts hands out no view without it:
+// live, put back, read in full or held by a plan, the same revision gets the same progress.
+import type { EtcdClient } from "@/lib/etcd/client";
+import type { ExecutionProgress } from "@/lib/planner/plan/input";
+import { etcdAway, type RevisionClock } from "@/lib/time/revision-clock";
+import { COMPACTION_RECHECK_MS, ProgressHistory, type ProgressPoint } from "./progress-history";
+import { sameProgress, UNRESOLVED, withProgress, type FleetView } from "./view";
+
+export interface DatedProgress {
+  progress: ReadonlyMap<string, ExecutionProgress>;
+  /** every date is final (a revision newer than the clock's last sample narrows as samples arrive) */
+  settled: boolean;
+}
+
+type Found = Awaited<ReturnType<ProgressHistory["pointsOf"]>>;
+
+export async function datedProgress(points: readonly ProgressPoint[], clock: RevisionClock): Promise<DatedProgress> {
+  // each revision once, one at a time: merges started together share a revision, and a revision
+  // older than the clock's samples is dated from the records current at it (a few reads each)
+  const times = new Map<number, number | null>();
+  for (const revision of new Set(points.map((p) => p.revision)))
+    times.set(revision, (await clock.timeOfHeld(revision)).at_ms);
+  const progress = new Map<string, ExecutionProgress>();
+  for (const p of points)
+    progress.set(p.executionId, {
+      sequence: p.sequence,
+      last_progress_revision: p.revision,
+      last_progress_ms: times.get(p.revision)!,
+      last_progress_bound: p.bound,
+    });
+  return { progress, settled: points.every((p) => clock.isSettled(p.revision)) };
+}
+
+export class ViewProgress {
+  /** where each execution last progressed in etcd's history (what the watch brings only makes it faster) */
+  readonly history: ProgressHistory;
+  /**
+   * The last progress found and dated, by the lists of executions and progress records it was
+   * for: a view with the same lists reuses it for as long as the compaction check is reused
+   * (a date or a compaction is looked at again after that), so a burst of requests costs one.
+   */
+  private last: { executions: object; progress: object; atMs: number; found: Found; dated: DatedProgress } | null =
+    null;
+
+  constructor(
+    client: EtcdClient,
+    prefix: string,
+    private readonly clock: RevisionClock,
+  ) {
+    this.history = new ProgressHistory(client, prefix);
+  }
+
+  /**
+   * `view` with each unfinished execution's last progress. A view whose progress nothing can
+   * change any more (every answer a key's creation, every date final) comes back as it is; any
+   * other is looked at again each time (a date narrows as samples arrive, a compaction takes
+   * an increase): the same object while nothing changed.
+   */
+  async resolved(view: FleetView): Promise<FleetView> {
+    if (view.progressSettled) return view;
+    const { mergeExecutions: executions, mergeProgress: progress } = view.snapshot;
+    let last = this.last;
+    if (
+      !last ||
+      last.executions !== executions ||
+      last.progress !== progress ||
+      Date.now() - last.atMs >= COMPACTION_RECHECK_MS
+    ) {
+      const atMs = Date.now();
+      let found: Found;
+      try {
+        found = await this.history.pointsOf(view.snapshot);
+      } catch (e) {
+        // etcd away: a view resolved before still answers with what it had (the last good data)
+        if (view.progress !== UNRESOLVED && etcdAway(e)) return view;
+        throw e;
+      }
+      last = this.last = { executions, progress, atMs, found, dated: await datedProgress(found.points, this.clock) };
+    }
+    const { found, dated } = last;
+    const settled = found.final && dated.settled;
+    if (!settled && view.progress !== UNRESOLVED && sameProgress(view.progress, dated.progress)) return view;
+    return withProgress(view, dated.progress, settled);
+  }
+}

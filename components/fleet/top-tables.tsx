@@ -7,52 +7,64 @@ import { Empty } from "@/components/ui/query-state";
 import type { TableSummary } from "@/lib/client/api-types";
 import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
+import { WriteTurnHolder } from "@/components/tables/write-turn-holder";
+import { TABLE_COLUMNS } from "@/lib/words/columns";
 
 export function TopTables({
   tables,
+  nowMs,
   empty = "No table has pending work.",
 }: {
   tables: TableSummary[];
+  /** the answer's clock: a holder's bind deadline counts from it */
+  nowMs: number;
   empty?: string;
 }) {
   const revision = usePinnedRevision();
   if (tables.length === 0) return <Empty>{empty}</Empty>;
   return (
-    <table className="data">
-      <thead>
-        <tr>
-          <th>target</th>
-          <th>class</th>
-          <th className="num">score</th>
-          <th className="num">pending</th>
-          <th className="num">wait</th>
-          <th>backlog</th>
-          <th>verdict</th>
-        </tr>
-      </thead>
-      <tbody>
-        {tables.map((t) => (
-          <tr key={t.target}>
-            <td className="target">
-              <Link href={tableHref(t.target, revision)}>{t.target}</Link>
-            </td>
-            <td>
-              <ClassBadge name={t.class} />
-            </td>
-            <td className="num">{formatScore(t.score)}</td>
-            <td className="num">{formatCount(t.pending_generations)}</td>
-            <td className="num">
-              <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
-            </td>
-            <td>
-              <BacklogBadge name={t.backlog_class} />
-            </td>
-            <td>
-              <VerdictText verdict={t.verdict} />
-            </td>
+    <div className="table-scroll">
+      <table className="data">
+        <thead>
+          <tr>
+            <th>{TABLE_COLUMNS.target.label}</th>
+            <th>{TABLE_COLUMNS.class.label}</th>
+            <th className="num">{TABLE_COLUMNS.score.label}</th>
+            <th className="num">{TABLE_COLUMNS.pending.label}</th>
+            <th className="num">{TABLE_COLUMNS.wait.label}</th>
+            <th>{TABLE_COLUMNS.backlog.label}</th>
+            <th>{TABLE_COLUMNS.verdict.label}</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {tables.map((t) => (
+            <tr key={t.target}>
+              <td className="target">
+                <Link href={tableHref(t.target, revision)}>{t.target}</Link>
+              </td>
+              <td>
+                <ClassBadge name={t.class} />
+              </td>
+              <td className="num">{formatScore(t.score)}</td>
+              <td className="num">{formatCount(t.pending_generations)}</td>
+              <td className="num">
+                <WaitText waitMs={t.wait_ms} bound={t.age_bound} />
+              </td>
+              <td>
+                <BacklogBadge name={t.backlog_class} />
+              </td>
+              <td>
+                <VerdictText verdict={t.verdict} />
+                {t.verdict.state === "would_skip" && t.write_turn_holder && (
+                  <div className="muted small">
+                    <WriteTurnHolder holder={t.write_turn_holder} nowMs={nowMs} short />
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -85,8 +85,8 @@ describe("diff", () => {
       "  ingest/b: commit ready → tail", // three classes down
       "  ingest/a: normal → critical", // two up
       "Verdict changed (2):",
-      "  ingest/b: placed → merge running", // placed no more
-      "  ingest/a: a later cycle → no free slot", // one skip reason for another
+      "  ingest/b: placed → write turn held", // placed no more
+      "  ingest/a: next cycle → no free slot", // one skip reason for another
       "Appeared (1):",
       "  ingest/new",
       "Cleared: none",
@@ -227,7 +227,7 @@ describe("history", () => {
     ]);
     expect(h.output().out).toBe(`${historyText(HISTORY)}\n`);
     expect(historyText(HISTORY).split("\n").at(-1)).toBe(
-      "Time in state: 4h 30m a later cycle, 1h 00m not known (a journal gap or before the first change), 30m 00s placed",
+      "Time in state: 4h 30m next cycle, 1h 00m not known (a journal gap or before the first change), 30m 00s placed",
     );
     expect(historyText(HISTORY)).toContain("placed on worker-1");
     // each transition says what moved its inputs

@@ -82,7 +82,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       state: "would_skip",
       code: "write_turn_held",
       message:
-        `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn: merge-progress sequence 12, ` +
+        `The write turn is held by execution exec-0001 (running on worker-1 (${WORKER_URL})): merge-progress sequence 12, ` +
         "not seen to advance for 3m 00s (idle timeout 10m 00s). A new merge_wal waits until it finishes.",
     });
     expect(t.why_not).toEqual([
@@ -154,7 +154,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     const t = await detail(INCIDENT.mergingTarget, at);
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(skipOf(t.verdict).message).toBe(
-      `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
+      `The write turn is held by execution exec-0001 (running on worker-1 (${WORKER_URL})) but looks stalled: merge-progress sequence 12, ` +
         "not seen to advance for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     );
     expect(t.why_not[0]).toMatchObject({
@@ -251,7 +251,7 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       state: "would_skip",
       code: "write_turn_stalled",
       message:
-        `Execution exec-0002 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: no merge-progress sequence reported yet, ` +
+        `The write turn is held by execution exec-0002 (running on worker-1 (${WORKER_URL})) but looks stalled: no merge-progress sequence reported yet, ` +
         "not seen to advance for 41m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     });
     expect(stalled.legacy.progress.stalled).toBe(true);

@@ -246,7 +246,7 @@ test("validation names every issue at once — field, bounds in words, the value
   );
   await expect(page.getByLabel("Critical pending generations", { exact: true })).toHaveValue("99999999999999999999");
   await expect(page.getByTestId("error-backlog.critical_generations")).toHaveText(
-    "Backlog critical must be at least Backlog warning (10); you gave 5.",
+    "Backlog critical must be at least Backlog warning, which is 10 generations; you gave 5.",
   );
   const summary = page.getByTestId("error-summary");
   await expect(summary).toContainText("4 fields need a change");

@@ -14,6 +14,8 @@ import { QueryState } from "@/components/ui/query-state";
 import { prefillDoc, PREFILL_PARAM } from "@/components/takeover/prefill";
 import { PolicyForm, type StartingEdit } from "./policy-form";
 import { PolicyReadView } from "./policy-read-view";
+import { PolicyDiff } from "./policy-diff";
+import { withoutVersion } from "./fields";
 import styles from "./policies.module.css";
 import { formatCount, formatTime } from "@/components/ui/format";
 
@@ -33,6 +35,7 @@ function useRevertTo(target: string): { start: StartingEdit | null; loading: boo
   const deletes = entry.before === null && target !== DEFAULT_POLICY_TARGET;
   return {
     start: {
+      origin: "revert",
       doc: entry.before ?? {},
       deletes,
       reason: `Revert the change of ${formatTime(entry.at_ms)} by ${entry.actor}`,
@@ -48,13 +51,54 @@ function usePrefill(revert: { start: StartingEdit | null; loading: boolean }): {
 } {
   const doc = prefillDoc(useSearchParams().get(PREFILL_PARAM));
   if (revert.start || revert.loading || !doc) return revert;
-  return { start: { doc, deletes: false, reason: "Set from the fleet facts (/facts)" }, loading: false };
+  return {
+    start: { origin: "prefill", doc, deletes: false, reason: "Set from the fleet facts (/facts)" },
+    loading: false,
+  };
+}
+
+const query_ = (params: URLSearchParams) => (params.size > 0 ? `?${params.toString()}` : "");
+
+/**
+ * A link's proposed document (a `?prefill=` or `?revert=`) for someone who cannot edit here:
+ * said, never dropped silently, with what it would change and how to act on it.
+ */
+function ProposedChange({
+  start,
+  stored,
+  signInHref,
+  canSignIn,
+}: {
+  start: StartingEdit;
+  stored: unknown;
+  signInHref: string;
+  canSignIn: boolean;
+}) {
+  const proposed = start.deletes ? {} : start.doc;
+  return (
+    <section className={styles.notice} data-testid="proposed-change" aria-label="proposed change">
+      <p style={{ marginTop: 0 }}>
+        {start.origin === "prefill"
+          ? "This link proposes a change to this policy (from the fleet facts). It is shown here, not saved:"
+          : "This link reverts an audited change. It is shown here, not saved:"}{" "}
+        {canSignIn ? (
+          <>
+            <Link href={signInHref}>sign in as an admin</Link> to review and save it.
+          </>
+        ) : (
+          "only an admin on the live console can review and save it."
+        )}
+      </p>
+      <PolicyDiff before={withoutVersion(stored)} after={proposed} label="proposed by the link" />
+    </section>
+  );
 }
 
 export function PolicyEditor({ target, canWrite, readOnly }: { target: string; canWrite: boolean; readOnly: boolean }) {
   const query = usePolicy(target);
   const pinned = usePinnedRevision();
   const revert = usePrefill(useRevertTo(target));
+  const searchParams = useSearchParams();
   const title = target === DEFAULT_POLICY_TARGET ? "Fleet default policy (_default)" : `Policy of ${target}`;
   const editable = canWrite && pinned === null;
   return (
@@ -97,7 +141,17 @@ export function PolicyEditor({ target, canWrite, readOnly }: { target: string; c
               </div>
             )}
             {!editable ? (
-              <PolicyReadView data={data} />
+              <>
+                {revert.start && (
+                  <ProposedChange
+                    start={revert.start}
+                    stored={data.stored}
+                    signInHref={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}${query_(searchParams)}`)}`}
+                    canSignIn={!readOnly && !canWrite}
+                  />
+                )}
+                <PolicyReadView data={data} />
+              </>
             ) : revert.loading ? (
               <div className="state state-loading" aria-busy="true">
                 Loading the change to revert…

@@ -118,7 +118,15 @@ describe("--at", () => {
               now_ms: at,
               snapshot: {},
               executors: [],
-              totals: { executors: 0, draining: 0, orphans: 0, slots_free: {}, bytes_free: 0 },
+              totals: {
+                executors: 0,
+                draining: 0,
+                orphans: 0,
+                slots_free: {},
+                bytes_free: 0,
+                slots: {},
+                bytes: { total: 0, reserved: 0, shadow: 0, free: 0 },
+              },
             },
           },
     );
@@ -234,12 +242,28 @@ describe("history", () => {
     expect(historyText(HISTORY)).toContain("ingest/b went ahead");
     expect(historyText(HISTORY)).toContain("its own demand, capacity on worker-1");
   });
-  it("--json prints the API's answer; --at is refused (exit 2)", async () => {
+  it("--json prints the API's answer; --revision and --at end the window there; with --to they are a usage error", async () => {
     const h = harness(() => ({ status: 200, body: HISTORY }));
     expect(await run(["--json", "history", "ingest/a"], h.io)).toBe(0);
     expect(JSON.parse(h.output().out)).toEqual(HISTORY);
+    const written = Date.UTC(2026, 11, 1, 5, 0);
+    const pinned = harness((url) =>
+      url.pathname === "/api/v1/revisions/time"
+        ? { status: 200, body: { revision: 5, at_ms: written, basis: "console_clock", error_ms: 1000 } }
+        : { status: 200, body: HISTORY },
+    );
+    expect(await run(["--revision", "5", "history", "ingest/a"], pinned.io)).toBe(0);
+    expect(await run(["--at", "2026-12-01T04:00:00Z", "history", "ingest/a"], pinned.io)).toBe(0);
+    expect(pinned.urls.map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+      "/api/v1/revisions/time?revision=5",
+      `/api/v1/scheduler/demand/history?target=ingest%2Fa&to_ms=${written}`,
+      `/api/v1/scheduler/demand/history?target=ingest%2Fa&to_ms=${Date.UTC(2026, 11, 1, 4, 0)}`,
+    ]);
+    expect(pinned.output().out.split("\n")[0]).toBe(
+      "Revision 5: written 2026-12-01 05:00:00Z (console clock); the window ends there",
+    );
     const bad = harness(() => ({ status: 200, body: HISTORY }));
-    expect(await run(["--revision", "5", "history", "ingest/a"], bad.io)).toBe(2);
+    expect(await run(["--revision", "5", "history", "ingest/a", "--to", "2026-12-01T04:00:00Z"], bad.io)).toBe(2);
     expect(bad.urls).toEqual([]);
   });
 });

@@ -19,6 +19,8 @@ const auditMs = (what: string) =>
 export const auditQuerySchema = z
   .object({
     target: targetParamSchema.optional(),
+    /** a substring of the target, any case (the audit page's "Table contains"); `target` is the exact name */
+    target_q: z.string().min(1, "target_q must not be empty").max(512, "target_q is at most 512 characters").optional(),
     actor: z.string().min(1, "actor must not be empty").max(128, "actor is at most 128 characters").optional(),
     from_ms: auditMs("from_ms"),
     to_ms: auditMs("to_ms"),

@@ -14,6 +14,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { EtcdBanner } from "@/components/layout/etcd-banner";
 import { Nav } from "@/components/layout/nav";
+import { SkipLink } from "@/components/layout/skip-link";
 import { PinnedBanner } from "@/components/layout/pinned-banner";
 import { RevisionPicker } from "@/components/layout/revision-picker";
 import { RefreshingNotice } from "@/components/policies/refreshing-notice";
@@ -34,6 +35,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <Providers>
+          <SkipLink />
           <header className="header">
             <Link href="/" className="brand">
               Scheduler Console
@@ -44,7 +46,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <PinnedBanner />
           <EtcdBanner />
           <RefreshingNotice />
-          <main className="main">{children}</main>
+          <main className="main" id="main" tabIndex={-1}>
+            {children}
+          </main>
         </Providers>
       </body>
     </html>

@@ -94,7 +94,7 @@ test("is an ARIA grid; Esc clears the search; bytes and verdicts in words; sorts
   await expect(page).toHaveURL(/q=incident%2F/);
   const merging = page.locator(`[data-testid="table-row"][data-target="${INCIDENT.mergingTarget}"]`);
   // a running merge holds the write turn: the verdict says so in words
-  await expect(merging).toContainText("skip: merge running");
+  await expect(merging).toContainText("skip: write turn held");
   await search.press("Escape");
   await expect(search).toHaveValue("");
   await expect(page).not.toHaveURL(/q=/);

@@ -155,9 +155,9 @@ test("the history of a table that was skipped below the threshold, then grew pas
   const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
   // a stretch shorter than the clock's minute is dated to the second (components/tables/history-summary.ts)
   await expect(page.getByTestId("history-summary")).toContainText(
-    new RegExp(`^Tail: below threshold from ${clock(first.at_ms!)}(:\\d\\d)? to `),
+    new RegExp(`^Tail: not placed from ${clock(first.at_ms!)}(:\\d\\d)? to `),
   );
-  await expect(page.getByTestId("time-in-state")).toContainText("tail: below threshold");
+  await expect(page.getByTestId("time-in-state")).toContainText("tail: not placed");
   await expect(page.getByTestId("history-starts")).toContainText(
     `etcd's history starts at revision ${fmt(history.history_starts!.revision)}`,
   );
@@ -172,7 +172,7 @@ test("the history of a table that was skipped below the threshold, then grew pas
   // the chart says how its verdicts were reached
   await expect(page.getByTestId("history-basis")).toContainText("decision journal");
   await page.getByText("The data as a table").click();
-  await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("tail: below threshold");
+  await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("tail: not placed");
   await screenshot(page, "table-history");
 });
 

@@ -55,8 +55,9 @@ export function TopTables({
               </td>
               <td>
                 <VerdictText verdict={t.verdict} />
+                {/* a write_turn_* verdict already says the turn is held: its holder is named for screen readers and crawlers */}
                 {t.verdict.state === "would_skip" && t.write_turn_holder && (
-                  <div className="muted small">
+                  <div className={t.verdict.code.startsWith("write_turn") ? "sr-only" : "muted small"}>
                     <WriteTurnHolder holder={t.write_turn_holder} nowMs={nowMs} short />
                   </div>
                 )}

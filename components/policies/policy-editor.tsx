@@ -6,15 +6,16 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { usePolicy } from "@/lib/client/hooks";
+import { usePolicy, usePreviewPolicy } from "@/lib/client/hooks";
 import { fetchAudit, NO_AUDIT_FILTERS } from "@/lib/client/resources/audit";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
-import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
+import { DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import { QueryState } from "@/components/ui/query-state";
 import { prefillDoc, PREFILL_PARAM } from "@/components/takeover/prefill";
 import { PolicyForm, type StartingEdit } from "./policy-form";
 import { PolicyReadView } from "./policy-read-view";
 import { PolicyDiff } from "./policy-diff";
+import { PreviewPanel } from "./preview-panel";
 import { withoutVersion } from "./fields";
 import styles from "./policies.module.css";
 import { formatCount, formatTime } from "@/components/ui/format";
@@ -64,16 +65,19 @@ const query_ = (params: URLSearchParams) => (params.size > 0 ? `?${params.toStri
  * said, never dropped silently, with what it would change and how to act on it.
  */
 function ProposedChange({
+  target,
   start,
   stored,
   signInHref,
   canSignIn,
 }: {
+  target: string;
   start: StartingEdit;
   stored: unknown;
   signInHref: string;
   canSignIn: boolean;
 }) {
+  const preview = usePreviewPolicy(target);
   const proposed = start.deletes ? {} : start.doc;
   return (
     <section className={styles.notice} data-testid="proposed-change" aria-label="proposed change">
@@ -90,6 +94,27 @@ function ProposedChange({
         )}
       </p>
       <PolicyDiff before={withoutVersion(stored)} after={proposed} label="proposed by the link" />
+      {/* the preview is a read: anyone who may read may see what the change would do */}
+      {preview.data ? (
+        <PreviewPanel preview={preview.data} />
+      ) : (
+        <p>
+          <button
+            type="button"
+            onClick={() => preview.mutate(proposed as PolicyDocument)}
+            disabled={preview.isPending}
+            data-testid="preview-proposed"
+          >
+            {preview.isPending ? "Running the planner…" : "Preview what it would change"}
+          </button>
+          {preview.isError && (
+            <span className="state state-error" role="alert">
+              {" "}
+              Preview failed: {preview.error instanceof Error ? preview.error.message : String(preview.error)}
+            </span>
+          )}
+        </p>
+      )}
     </section>
   );
 }
@@ -144,6 +169,7 @@ export function PolicyEditor({ target, canWrite, readOnly }: { target: string; c
               <>
                 {revert.start && (
                   <ProposedChange
+                    target={target}
                     start={revert.start}
                     stored={data.stored}
                     signInHref={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}${query_(searchParams)}`)}`}

@@ -21,6 +21,8 @@ export const countText = (count: number, one: string, many: string) => `${n(coun
 
 /** The one short verdict of every list (lib/words): "place → worker-2", "skip: ownership blocked". */
 const verdictText = (v: PreviewRow["before"]["verdict"]): string => verdictLabel(v);
+/** the code a verdict's words say, for comparing surfaces (`placed` for a placement) */
+const codeOf = (v: PreviewRow["before"]["verdict"]): string => (v.state === "would_place" ? "placed" : v.code);
 
 function TableLink({ target }: { target: string }) {
   return (
@@ -110,7 +112,8 @@ export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
                   {formatScore(row.before.score)} → {formatScore(row.after.score)}
                 </td>
                 <td data-testid="preview-verdict">
-                  {verdictText(row.before.verdict)} → <strong>{verdictText(row.after.verdict)}</strong>
+                  <span data-code={codeOf(row.before.verdict)}>{verdictText(row.before.verdict)}</span> →{" "}
+                  <strong data-code={codeOf(row.after.verdict)}>{verdictText(row.after.verdict)}</strong>
                 </td>
               </tr>
             ))}

@@ -81,7 +81,9 @@ function OutcomeTable({
 /** The discovery misses by name, always shown (the API lists them): each with its write-turn holder. */
 function DiscoveryMisses({ shadow: s, revision }: { shadow: ShadowResponse; revision: number | null }) {
   const misses = s.tables.discovery_miss;
-  const shown = misses.slice(0, MISSES_SHOWN);
+  // the misses beside a held write turn first: they are the ones a table page explains differently
+  const held = new Set(s.write_turn_holders.map((h) => h.target));
+  const shown = [...misses.filter((t) => held.has(t)), ...misses.filter((t) => !held.has(t))].slice(0, MISSES_SHOWN);
   return (
     <section className="panel" aria-label="discovery misses" data-testid="discovery-misses" style={{ marginTop: 12 }}>
       <h2>{OUTCOME_MEANING.discovery_miss.label} by name</h2>
@@ -127,7 +129,7 @@ export function ShadowView() {
               <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
             </span>
           </PageTitle>
-          <div className="grid" style={{ gridTemplateColumns: "repeat(5, minmax(0, 1fr))" }}>
+          <div className="grid grid-5">
             {OUTCOMES.map((o) => (
               <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
                 <h2 title={o}>{OUTCOME_MEANING[o].label}</h2>

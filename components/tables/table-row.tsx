@@ -73,6 +73,7 @@ export const TableRow = memo(function TableRow({
   table: t,
   index,
   top,
+  height,
   selected,
   href,
   onOpen,
@@ -80,6 +81,7 @@ export const TableRow = memo(function TableRow({
   table: TableSummary;
   index: number;
   top: number;
+  height: number;
   selected: boolean;
   href: string;
   onOpen: (href: string) => void;
@@ -96,7 +98,7 @@ export const TableRow = memo(function TableRow({
       aria-selected={selected}
       onClick={open}
       className={`vlist-row${selected ? " selected" : ""}`}
-      style={{ transform: `translateY(${top}px)` }}
+      style={{ transform: `translateY(${top}px)`, height }}
       data-testid="table-row"
       data-index={index}
       data-target={t.target}

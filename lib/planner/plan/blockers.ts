@@ -78,7 +78,7 @@ function runningEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
     const words = holder
       ? holderInWords(holder, ctx.now)
       : `Write turn held by assignment ${held.unit_id} (${held.kind}) on ${held.executor} (${held.state})`;
-    return whyNot("already_running", `Already running or about to: ${words}. A new ${u.kind} waits until it ends.`, {
+    return whyNot("already_running", `Already running or about to. ${words}. A new ${u.kind} waits until it ends.`, {
       kind: u.kind,
       unit_id: held.unit_id,
       executor: held.executor,

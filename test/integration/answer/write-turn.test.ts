@@ -78,6 +78,16 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       .filter((task) => task.target === INCIDENT.mergingTarget);
     expect(running).toHaveLength(1);
     const mergingTaskId = running[0].id;
+    // the one write-turn holder every surface names (console-api.md fourth version)
+    expect(t.write_turn_holder).toEqual({
+      type: "execution",
+      execution_id: "exec-0001",
+      executor: "worker-1",
+      endpoint: WORKER_URL,
+      phase: "running",
+      progress: "unknown",
+      sequence: 12,
+    });
     expect(t.verdict).toEqual({
       state: "would_skip",
       code: "write_turn_held",
@@ -276,6 +286,21 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       sequence: null,
     });
     expect(byTarget.get(INCIDENT.lockedTarget)).toMatchObject({ execution: null }); // a claim token is not an execution
+    // ... but it holds the write turn: the one holder is the lock, and the orphan's is its assignment
+    expect(byTarget.get(INCIDENT.lockedTarget)?.write_turn_holder).toEqual({
+      type: "lock",
+      value: INCIDENT.lockToken,
+      execution_id: null,
+    });
+    expect(byTarget.get(INCIDENT.orphanTarget)?.write_turn_holder).toMatchObject({
+      type: "assignment",
+      unit_id: INCIDENT.orphanUnitId,
+      executor: INCIDENT.orphanExecutor,
+      orphaned: true,
+    });
+    expect(skipOf(byTarget.get(INCIDENT.orphanTarget)!.verdict).message).toContain(
+      `Write turn held by assignment ${INCIDENT.orphanUnitId} (merge_wal) on ${INCIDENT.orphanExecutor} (assigned, orphaned: no live heartbeat); bind deadline`,
+    );
   });
 
   it("a finished execution no longer holds the turn", async () => {

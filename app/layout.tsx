@@ -15,6 +15,7 @@ import type { ReactNode } from "react";
 import { EtcdBanner } from "@/components/layout/etcd-banner";
 import { Nav } from "@/components/layout/nav";
 import { SkipLink } from "@/components/layout/skip-link";
+import { ScrollBoxes } from "@/components/layout/scroll-boxes";
 import { PinnedBanner } from "@/components/layout/pinned-banner";
 import { RevisionPicker } from "@/components/layout/revision-picker";
 import { RefreshingNotice } from "@/components/policies/refreshing-notice";
@@ -36,6 +37,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
       <body>
         <Providers>
           <SkipLink />
+          <ScrollBoxes />
           <header className="header">
             <Link href="/" className="brand">
               Scheduler Console

@@ -17,7 +17,7 @@ for (const screen of SCREENS) {
     test.use({
       colorScheme: screen.colorScheme,
       viewport: screen.viewport,
-      allowConsoleErrors: [/status of 404 .*demand\?target=incident%2Fphantom/, /status of 409 .*scheduler\/reasons/],
+      allowConsoleErrors: [/status of (404 .*demand\?target=incident%2Fphantom|409 .*scheduler\/reasons)/],
     });
     for (const p of PAGES) {
       test(`${p.path} has no serious or critical axe violation`, async ({ page }) => {

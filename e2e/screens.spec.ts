@@ -41,7 +41,7 @@ for (const screen of SCREENS) {
     test.use({
       viewport: screen.viewport,
       // the phantom table has no demand (404); /reasons asks the journal first and is told it does not cover yet (409)
-      allowConsoleErrors: [/status of 404 .*demand\?target=incident%2Fphantom/, /status of 409 .*scheduler\/reasons/],
+      allowConsoleErrors: [/status of (404 .*demand\?target=incident%2Fphantom|409 .*scheduler\/reasons)/],
     });
     for (const p of PAGES) {
       test(`${p.path}: nothing scrolls sideways, no cell is cut, the skip link comes first`, async ({ page }) => {

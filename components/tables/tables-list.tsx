@@ -151,11 +151,14 @@ function VirtualTables({
     },
     [router],
   );
+  // the selection is saved as the row it names when it moves (a later refresh may reorder the rows)
+  const rowsNow = useRef(rows);
+  rowsNow.current = rows;
   useEffect(() => {
     if (!restored.current) return; // not before the saved place is read back
-    place.current = { ...place.current, target: selected >= 0 ? (rows[selected]?.target ?? null) : null };
+    place.current = { ...place.current, target: selected >= 0 ? (rowsNow.current[selected]?.target ?? null) : null };
     savePlace(place.current);
-  }, [selected, rows]);
+  }, [selected]);
   useEffect(() => {
     const el = scrollRef.current;
     if (!el) return;

@@ -40,12 +40,6 @@ export function bytesHeadroomText(b: ByteHeadroom): string {
     .join(" · ");
 }
 
-/** "merge_wal 4 free · 4 total · …", kind by kind, as the command line and the pages list them. */
-export function headroomByKind(slots: Readonly<Record<string, SlotHeadroom>>): string {
-  const kinds = Object.keys(slots);
-  return kinds.length === 0 ? "no slots" : kinds.map((k) => `${k} ${headroomText(slots[k])}`).join("; ");
-}
-
 /**
  * The plain note where legacy executions outnumber the free slots: the figure the verdict
  * uses leaves them out (P1), and the design gives them their own executor kind

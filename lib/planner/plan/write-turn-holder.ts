@@ -110,7 +110,7 @@ export function holderLabel(h: WriteTurnHolder): string {
  * carries its deadline"): an unbound assignment past its bind deadline is overdue, by how
  * long. Null for holders without one (executions, locks, bound assignments).
  */
-export function holderDeadline(h: WriteTurnHolder, now: number): string | null {
+function holderDeadline(h: WriteTurnHolder, now: number): string | null {
   if (h.type !== "assignment" || h.state === "bound") return null;
   const at = formatTime(h.bind_deadline_ms);
   return now > h.bind_deadline_ms

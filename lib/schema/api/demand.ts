@@ -97,7 +97,6 @@ export const writeTurnHolderSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("lock"), value: z.string(), execution_id: z.string().nullable() }),
 ]);
-export type WriteTurnHolderView = z.infer<typeof writeTurnHolderSchema>;
 
 /** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
 export const positionSchema = z.object({ kind: z.string(), rank: z.number().int(), of: z.number().int() });

@@ -460,13 +460,16 @@ test("the header and the outage banner tell one story, within a second", async (
     await page.goto(`${stack.url}/`);
     await expect(page.getByTestId("live-state")).toContainText("live");
     await page.evaluate(() => {
-      const w = window as unknown as { samples: { t: number; banner: boolean; header: string }[] };
+      const w = window as unknown as { samples: { t: number; banner: boolean; header: string; notes: string }[] };
       w.samples = [];
       setInterval(() => {
         w.samples.push({
           t: performance.now(),
           banner: document.querySelector('[data-testid="etcd-banner"]') !== null,
           header: document.querySelector('[data-testid="live-state"]')?.textContent ?? "",
+          notes: Array.from(document.querySelectorAll(".state-stale"))
+            .map((n) => n.textContent)
+            .join(" | "),
         });
       }, 50);
     });
@@ -475,13 +478,13 @@ test("the header and the outage banner tell one story, within a second", async (
     await expect(page.getByTestId("live-state")).toContainText("stale", { timeout: 1_000 });
     await page.waitForFunction(() => {
       const s = (window as unknown as { samples: { banner: boolean }[] }).samples;
-      return s.filter((x) => x.banner).length >= 60; // three seconds of outage, sampled
+      return s.filter((x) => x.banner).length >= 100; // five seconds of outage, sampled
     });
     await stack.etcd.members[0].start();
     await expect(page.getByTestId("etcd-banner")).toHaveCount(0, { timeout: 60_000 });
     await expect(page.getByTestId("live-state")).toContainText("live", { timeout: 1_000 });
     const samples = await page.evaluate(
-      () => (window as unknown as { samples: { t: number; banner: boolean; header: string }[] }).samples,
+      () => (window as unknown as { samples: { t: number; banner: boolean; header: string; notes: string }[] }).samples,
     );
     /** the time each sample's state (banner up, header stale) has lasted */
     const lasting = (pick: (s: (typeof samples)[number]) => boolean) => {
@@ -499,6 +502,19 @@ test("the header and the outage banner tell one story, within a second", async (
     );
     expect(samples.some((s) => s.banner)).toBe(true);
     expect(disagree.slice(0, 3), "header and banner disagreed for over a second").toEqual([]);
+    // a page's note never says etcd is unreachable beside a header that says live
+    const liveBesideDown = samples.filter(
+      (s) => s.header.startsWith("live") && s.notes.includes("etcd is unreachable"),
+    );
+    expect(liveBesideDown.slice(0, 3)).toEqual([]);
+    // the header's "N s old" counts on between health polls (every 2 s), never frozen at the last one's
+    const ages = samples
+      .filter((s) => s.banner && /\d+s old/.test(s.header))
+      .map((s) => ({ t: s.t, age: s.header.slice(s.header.lastIndexOf("·")) }));
+    const changes = ages.filter((a, i) => i > 0 && a.age !== ages[i - 1].age).map((a) => a.t);
+    const gaps = changes.slice(1).map((t, i) => t - changes[i]);
+    expect(gaps.length, "the age moved during the outage").toBeGreaterThan(1);
+    expect(Math.max(...gaps), `the header's age moved at ${gaps.map(Math.round).join(", ")} ms`).toBeLessThan(1500);
   } finally {
     await stack.stop();
   }

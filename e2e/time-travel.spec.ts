@@ -221,4 +221,16 @@ test("the overview links what changed in the last hour; an hour before etcd's hi
     `etcd's history starts at revision ${fmt(start.oldest_revision)} (written ${utc(start.oldest_at_ms!).slice(0, -1)}`,
   );
   await expect(page.getByTestId("diff-sides")).toContainText(`From revision ${fmt(start.oldest_revision)}`);
+  // ... before the counts, with what it does to them: "0 tables changed" is not the last hour's story
+  await expect(page.getByTestId("diff-history-starts")).toContainText("The window reaches before etcd's history.");
+  const appeared = await page.getByTestId("count-appeared").locator(".count-number").textContent();
+  await expect(page.getByTestId("diff-history-starts")).toContainText(
+    `counts as new pending work (${appeared} table${appeared === "1" ? "" : "s"}), not as a change`,
+  );
+  const noteAbove = await page.evaluate(() => {
+    const note = document.querySelector('[data-testid="diff-history-starts"]')!;
+    const counts = document.querySelector('[data-testid="diff-counts"]')!;
+    return Boolean(note.compareDocumentPosition(counts) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  expect(noteAbove, "the note comes before the counts").toBe(true);
 });

@@ -162,6 +162,11 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The outage as the header and the banner read it now (outside React: the fetchers, tests). */
+export function outageNow(): Outage & { down: boolean } {
+  return { ...outage, down: outage.polls >= OUTAGE_POLLS };
+}
+
 /** The tab's outage record; `down` once two polls in a row failed. Server render: no outage. */
 export function useOutage(): Outage & { down: boolean } {
   const o = useSyncExternalStore(

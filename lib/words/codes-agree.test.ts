@@ -4,29 +4,24 @@
 // in "executors"), so "every executor draining" cannot sit on "1 draining, 6 without a live
 // heartbeat".
 import { describe, expect, it } from "vitest";
-import type { Execution } from "@/lib/schema/executions";
 import { WHY_NOT_CODES, type WhyNotCode } from "@/lib/schema/codes";
 import { planFleet } from "@/lib/planner/plan/full-plan";
 import type { PlannerFleet } from "@/lib/planner/plan/input";
 import type { WhyNot } from "@/lib/planner/plan/why-not";
-import { NOW, GiB, assignment, demand, fleet, heartbeat } from "@/lib/planner/plan/__fixtures__/fleet";
+import {
+  NOW,
+  GiB,
+  assignment,
+  demand,
+  execution as fixtureExecution,
+  fleet,
+  heartbeat,
+} from "@/lib/planner/plan/__fixtures__/fleet";
 import { codeInWords } from "./codes";
 
 const hot = () => demand(16, NOW - 1000);
 const critical = () => demand(300, NOW - 1000);
-const execution: Execution = {
-  id: "exec-1",
-  target: "t",
-  endpoint: "http://worker-1:8080",
-  instance: "worker-1",
-  timeout_secs: 1800,
-  queue_timeout_secs: 600,
-  idle_timeout_secs: 600,
-  phase: "running",
-  reclaimed: false,
-  error: null,
-  protocol: 2,
-};
+const execution = fixtureExecution();
 const ledger = {
   target: "t",
   endpoint: "http://w1",

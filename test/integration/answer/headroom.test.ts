@@ -15,6 +15,7 @@ import { keys } from "@/lib/schema/keys";
 import { formatCount, formatTime } from "@/lib/schema/format";
 import { clientFor, q, okBody } from "../api/helpers";
 import { GiB, assignment, demandTable, heartbeat, put } from "./records";
+import { execution } from "@/lib/planner/plan/__fixtures__/fleet";
 
 let client: Etcd3;
 let app: RunningApp;
@@ -54,23 +55,15 @@ beforeAll(async () => {
   await row("h/huge", "u-bound", "m-small", { state: "bound", reserved_bytes: 16 * GiB });
   await row("h/orphan", "u-orphan", "ghost", { state: "assigned", reserved_bytes: GiB });
   // two merges run on m-big outside any assignment (the legacy queue's work), one inside h/busy's
-  const execution = (target: string, id: string) =>
-    put(client, keys.mergeExecution(prefix, target), {
-      id,
-      target,
-      endpoint: "http://m-big:8080",
-      instance: "m-big",
-      timeout_secs: 1800,
-      queue_timeout_secs: 600,
-      idle_timeout_secs: 600,
-      phase: "running",
-      reclaimed: false,
-      error: null,
-      protocol: 2,
-    });
-  await execution("h/legacy-1", "exec-l1");
-  await execution("h/legacy-2", "exec-l2");
-  await execution("h/busy", "exec-busy");
+  const running = (target: string, id: string) =>
+    put(
+      client,
+      keys.mergeExecution(prefix, target),
+      execution({ id, target, endpoint: "http://m-big:8080", instance: "m-big" }),
+    );
+  await running("h/legacy-1", "exec-l1");
+  await running("h/legacy-2", "exec-l2");
+  await running("h/busy", "exec-busy");
   await demandTable(client, prefix, "h/a", 40, NOW - 600_000);
   await demandTable(client, prefix, "h/b", 30, NOW - 600_000);
   await demandTable(client, prefix, "h/busy", 20, NOW - 600_000);

@@ -109,7 +109,7 @@ function shadowHeld(assignments: readonly Assignment[]): Map<string, { slots: Re
 const coverKey = (executor: string, target: string, kind: string) => `${executor}\u0000${target}\u0000${kind}`;
 
 /**
- * Per kind, the executions running on `names` outside any live, non-shadow assignment there
+ * Per kind, the executions running on `executor` outside any live, non-shadow assignment there
  * for the same table and kind: the legacy queue's work, which P1's planner does not count
  * (scheduler-model.md §5.4: legacy workers become their own executor kind in the design).
  */

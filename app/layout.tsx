@@ -14,6 +14,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { EtcdBanner } from "@/components/layout/etcd-banner";
 import { Nav } from "@/components/layout/nav";
+import { SkipLink } from "@/components/layout/skip-link";
+import { ScrollBoxes } from "@/components/layout/scroll-boxes";
 import { PinnedBanner } from "@/components/layout/pinned-banner";
 import { RevisionPicker } from "@/components/layout/revision-picker";
 import { RefreshingNotice } from "@/components/policies/refreshing-notice";
@@ -34,6 +36,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
     <html lang="en">
       <body>
         <Providers>
+          <SkipLink />
+          <ScrollBoxes />
           <header className="header">
             <Link href="/" className="brand">
               Scheduler Console
@@ -44,7 +48,9 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
           <PinnedBanner />
           <EtcdBanner />
           <RefreshingNotice />
-          <main className="main">{children}</main>
+          <main className="main" id="main" tabIndex={-1}>
+            {children}
+          </main>
         </Providers>
       </body>
     </html>

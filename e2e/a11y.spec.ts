@@ -1,51 +1,33 @@
-// axe-core on every page of the console, live data, both colour schemes: no serious or
-// critical violation. Pages that show more on interaction (an open outcome list, the
-// trend table) are checked opened.
-import fs from "node:fs";
-import path from "node:path";
+// axe-core on every page of the console (e2e/support/pages.ts), live data: no serious or
+// critical violation, in both colour schemes at 1440×900 and on a phone (390×844). Pages that
+// show more on interaction (an open outcome list, the trend table) are checked opened.
 import { axeViolations, blocking } from "./support/axe";
 import { expect, test } from "./support/fixtures";
-import { GIANT_TABLE, INCIDENT } from "./support/scenario";
+import { PAGES, readySelector } from "./support/pages";
 
-const t = (target: string) => `/tables/${encodeURIComponent(target)}`;
-
-/** Every page; /diff only where the build has it. */
-/** `ready`: a test id, or a CSS selector when it has a space. */
-const PAGES: { path: string; ready: string; open?: string }[] = [
-  { path: "/", ready: "total-tables" },
-  { path: "/tables", ready: "table-row" },
-  { path: "/tables?q=incident&sort=wait&order=desc", ready: "table-row" },
-  { path: t(INCIDENT.mergingTarget), ready: "why-not" },
-  { path: t(INCIDENT.brokenStore), ready: "why-not" },
-  { path: t(GIANT_TABLE), ready: "why-not" },
-  { path: t(INCIDENT.phantomQueued), ready: "table-not-found" },
-  { path: "/executors", ready: "executor-card" },
-  { path: "/shadow?open=phantom_task&open=running", ready: "outcome-tables-phantom_task", open: "shadow-trend-table" },
-  { path: "/failures", ready: "failure-ledger" },
-  { path: "/skipped", ready: "skipped-list" },
-  { path: "/policies", ready: "policies-list" },
-  { path: `/policies/${encodeURIComponent(INCIDENT.mergingTarget)}`, ready: "policy-read-view" },
-  { path: "/audit", ready: "main h1" },
-  { path: "/canary", ready: "canary-samples" },
-  { path: "/facts", ready: "facts-tables" },
-  ...(fs.existsSync(path.resolve(__dirname, "../app/(console)/diff/page.tsx"))
-    ? [{ path: "/diff", ready: "main h1" }]
-    : []),
+const SCREENS = [
+  { name: "dark scheme", colorScheme: "dark" as const, viewport: { width: 1440, height: 900 } },
+  { name: "light scheme", colorScheme: "light" as const, viewport: { width: 1440, height: 900 } },
+  { name: "a phone (390×844, dark scheme)", colorScheme: "dark" as const, viewport: { width: 390, height: 844 } },
 ];
 
-for (const scheme of ["dark", "light"] as const) {
-  test.describe(`${scheme} scheme`, () => {
+for (const screen of SCREENS) {
+  test.describe(screen.name, () => {
     // the phantom table's page asks for its demand and is told 404 (it has none): expected
-    test.use({ colorScheme: scheme, allowConsoleErrors: [/status of 404 .*demand\?target=incident%2Fphantom/] });
+    test.use({
+      colorScheme: screen.colorScheme,
+      viewport: screen.viewport,
+      allowConsoleErrors: [/status of (404 .*demand\?target=incident%2Fphantom|409 .*scheduler\/reasons)/],
+    });
     for (const p of PAGES) {
       test(`${p.path} has no serious or critical axe violation`, async ({ page }) => {
         await page.goto(p.path);
-        await expect((p.ready.includes(" ") ? page.locator(p.ready) : page.getByTestId(p.ready)).first()).toBeVisible();
+        await expect(page.locator(readySelector(p.ready)).first()).toBeVisible();
         // the data, not the loading state: nothing on the page is still busy
         await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
         if (p.open) await page.getByTestId(p.open).locator("summary").click();
         const found = blocking(await axeViolations(page));
-        expect(found, `axe on ${p.path} (${scheme})`).toEqual([]);
+        expect(found, `axe on ${p.path} (${screen.name})`).toEqual([]);
       });
     }
   });

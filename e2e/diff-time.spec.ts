@@ -68,6 +68,8 @@ test("a diff from an ISO time shows the API's sides; picking `to` by time puts i
     `From revision ${d.from.revision.toLocaleString("en-US")}`,
   );
   await expect(page.getByTestId("diff-history-starts")).toHaveCount(0);
+  // the pickers show the time the URL asked for, UTC, 24-hour, to the second (never the revision's time rounded down)
+  await expect(page.getByLabel("from (UTC)")).toHaveValue(from.slice(0, 19).replace("T", " "));
   await expect(page.getByTestId("count-appeared")).toContainText(d.counts.appeared.toLocaleString("en-US"));
   // the drill-down is filterable (`?q=` in the URL)
   await page.getByTestId("count-appeared").click();

@@ -26,8 +26,9 @@ test("shows counts, leader, etcd, capacity, shadow and skipped records", async (
   await expect(page.getByTestId("count-backlog-ok")).toHaveText(demand.counts.by_backlog.ok.toLocaleString("en-US"));
   await expect(page.getByTestId("leader-instance")).toHaveText(LEADER_INSTANCE);
   await expect(page.getByLabel("etcd health").getByText("ok")).toBeVisible();
-  for (const [kind, n] of Object.entries(executors.totals.slots_free))
-    await expect(page.getByTestId(`free-slots-${kind}`)).toHaveText(n.toLocaleString("en-US"));
+  // free capacity is the verdicts' `free` (console-api.md "One capacity"), never the shadow-counting slots_free
+  for (const [kind, h] of Object.entries(executors.totals.slots))
+    await expect(page.getByTestId(`free-slots-${kind}`)).toHaveText(h.free.toLocaleString("en-US"));
   await expect(page.getByTestId("shadow-disagreements")).toHaveText(String(shadow.disagreements));
   // "next" is the placements in planner order (issue 27), the same rows that lead /tables' placements
   const placed = await api<DemandList>("/api/v1/scheduler/demand?verdict=would_place&limit=10");

@@ -137,6 +137,15 @@ test("with the simulator running, a fleet-wide change and a per-table change sav
     "Reason: Fewer, larger merges fleet-wide (live e2e)",
   );
   await expect(entries.nth(1).getByTestId("audit-actor")).toHaveText("alice");
+  // the table filter finds a table by any part of its name, any case
+  await page.getByTestId("audit-filter-target").fill("CLICKSTR");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(page).toHaveURL(/target_q=CLICKSTR/);
+  await expect(entries).toHaveCount(1);
+  await expect(entries.first()).toContainText("ingest/clickstream");
+  await page.getByTestId("audit-filter-target").fill("");
+  await page.getByRole("button", { name: "Filter", exact: true }).click();
+  await expect(entries).toHaveCount(3);
   // each entry links to its table pinned at the change's revision, the target percent-encoded
   const modRevision = /mod_revision ([\d,]+)/.exec((await entries.nth(1).textContent()) ?? "")?.[1].replace(/,/g, "");
   await expect(entries.nth(1).getByTestId("audit-history")).toHaveAttribute(

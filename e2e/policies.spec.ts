@@ -138,9 +138,7 @@ test("an admin lowers the threshold, reviews the blast radius, saves with a reas
   await expect(preview.getByTestId("effect-placements_lost")).toHaveAttribute("data-count", "0");
   const row = preview.locator(`[data-testid="preview-row"][data-target="${target}"]`);
   // 5 pending generations: a tail under the built-in 8, due (normal) and placed under 2
-  await expect(row.getByTestId("preview-verdict")).toHaveText(
-    `skipped: tail below threshold → placed on ${EXECUTOR_ID}`,
-  );
+  await expect(row.getByTestId("preview-verdict")).toHaveText(`skip: tail: not placed → place → ${EXECUTOR_ID}`);
   await expect(row.getByTestId("preview-class-after")).toHaveText("normal");
   // each count opens its tables
   await preview.getByTestId("effect-placements_gained").getByText("1 placement gained").click();
@@ -233,6 +231,13 @@ test("validation names every issue at once — field, bounds in words, the value
   // a cross-field issue beside the field issues, not after they are fixed
   await page.getByLabel("Backlog warning", { exact: true }).fill("10");
   await page.getByLabel("Backlog critical", { exact: true }).fill("5");
+  // the effective column never takes a value that fails validation: it keeps the inherited one and says why
+  await expect(page.getByTestId("effective-merge.max_age_secs")).toContainText("3600 built-in");
+  await expect(page.getByTestId("effective-merge.max_age_secs")).not.toContainText("abc");
+  await expect(page.getByTestId("unused-merge.max_age_secs")).toHaveText(
+    "the typed value is not valid, so it is not used",
+  );
+  await expect(page.getByTestId("effective-merge.min_generations")).not.toContainText("0 table");
   await page.getByRole("button", { name: "Review changes" }).click();
   await expect(page.getByLabel("Minimum pending generations", { exact: true })).toBeFocused();
   await expect(page.getByTestId("error-merge.min_generations")).toHaveText(
@@ -246,7 +251,7 @@ test("validation names every issue at once — field, bounds in words, the value
   );
   await expect(page.getByLabel("Critical pending generations", { exact: true })).toHaveValue("99999999999999999999");
   await expect(page.getByTestId("error-backlog.critical_generations")).toHaveText(
-    "Backlog critical must be at least Backlog warning (10); you gave 5.",
+    "Backlog critical must be at least Backlog warning, which is 10 generations; you gave 5.",
   );
   const summary = page.getByTestId("error-summary");
   await expect(summary).toContainText("4 fields need a change");
@@ -372,6 +377,14 @@ test("deleting an override is previewed and confirmed like a save, and reverting
   await reviewAndSave(page, "restore the override");
   await expect(page.getByTestId("saved")).toBeVisible();
   expect(await stored(target)).toEqual({ v: 1, merge: { min_generations: 3 } });
+
+  // reverting that restore (no override before it) deletes: the form says so, never "nothing to save" beside it
+  await page.goto(`${app.url}/audit?target=${encodeURIComponent(target)}`);
+  await page.getByTestId("audit-entry").first().getByTestId("revert").click();
+  await expect(page.getByTestId("revert-notice")).toContainText("so reverting deletes it");
+  await expect(page.getByTestId("revert-notice")).not.toContainText("holds the document from before");
+  await expect(page.getByTestId("review")).toContainText("Review: delete the override");
+  await expect(page.getByTestId("nothing-to-save")).toHaveCount(0);
 });
 
 test("a table save that loses a placement asks for the table's name", async ({ page }) => {
@@ -402,6 +415,16 @@ test("a viewer sees the effective policy and no edit controls; a pinned revision
   await expect(page.getByTestId("policy-editor")).toHaveCount(0);
   await expect(page.locator("main input:not([type=hidden]), main select, main textarea")).toHaveCount(0);
   await expect(page.getByRole("button", { name: /Review changes|Delete override|reset to inherited/ })).toHaveCount(0);
+  // a link's proposed change (the facts page's "preview this default") is shown, never dropped silently
+  await page.goto(
+    `${app.url}/policies/_default?prefill=${encodeURIComponent(JSON.stringify({ merge: { min_generations: 2 } }))}`,
+  );
+  const proposed = page.getByTestId("proposed-change");
+  await expect(proposed).toContainText("This link proposes a change");
+  await expect(proposed.getByTestId("policy-diff").locator('[data-path="merge.min_generations"]')).toContainText("2");
+  await proposed.getByTestId("preview-proposed").click();
+  await expect(proposed.getByTestId("preview")).toBeVisible();
+  await page.goto(`${app.url}/policies/${encodeURIComponent(target)}`);
   // before the first save, orders/eu inherited the built-in 8
   const audit = (await (
     await fetch(`${app.url}/api/v1/audit?target=${encodeURIComponent(target)}`, asViewer)

@@ -126,7 +126,7 @@ test("a running merge holds the write turn: who runs it, where, how far, and the
     .toMatchObject({ state: "would_skip", code: "write_turn_held" });
   await page.goto(`/tables/${encodeURIComponent(target)}`);
   const whyNot = page.getByTestId("why-not");
-  await expect(whyNot).toContainText("Would skip: merge running");
+  await expect(whyNot).toContainText("Would skip: write turn held");
   await expect(whyNot.getByTestId("why-not-code").first()).toHaveText("write_turn_held");
   // detail labels are words, never field names
   await expect(whyNot).not.toContainText("execution_id");
@@ -140,6 +140,11 @@ test("a running merge holds the write turn: who runs it, where, how far, and the
   await expect(page.getByTestId("target-lock")).toContainText(
     `held by merge execution ${INCIDENT.mergingExecutionId} · durable`,
   );
+  // the one write-turn holder, as the verdict names it
+  await expect(page.getByTestId("write-turn").getByTestId("write-turn-holder")).toHaveAttribute(
+    "data-holder",
+    `execution:${INCIDENT.mergingExecutionId}`,
+  );
   await expect(page.getByTestId("place-in-line")).toContainText(/Its turn may come: (unknown|now|in )/);
   await expect(page.getByTestId("history-chart")).toContainText("The last 6 hours");
   await docsScreenshot(page, "table-detail");
@@ -152,7 +157,7 @@ test("a stalled merge says for how long there was no progress, or that progress 
   await page.goto(`/tables/${encodeURIComponent(target)}`);
   const running = page.getByTestId("running-execution");
   await expect(running).toContainText(`execution ${INCIDENT.stalledExecutionId} run by`);
-  if (e.progress === "stalled") await expect(running).toContainText(/merge stalled.*no progress for \d/);
+  if (e.progress === "stalled") await expect(running).toContainText(/write turn stalled.*no progress for \d/);
   else await expect(running).toContainText("progress unknown");
 });
 

@@ -94,7 +94,7 @@ test("is an ARIA grid; Esc clears the search; bytes and verdicts in words; sorts
   await expect(page).toHaveURL(/q=incident%2F/);
   const merging = page.locator(`[data-testid="table-row"][data-target="${INCIDENT.mergingTarget}"]`);
   // a running merge holds the write turn: the verdict says so in words
-  await expect(merging).toContainText("skip: merge running");
+  await expect(merging).toContainText("skip: write turn held");
   await search.press("Escape");
   await expect(search).toHaveValue("");
   await expect(page).not.toHaveURL(/q=/);
@@ -107,7 +107,10 @@ test("is an ARIA grid; Esc clears the search; bytes and verdicts in words; sorts
   await expect(page).toHaveURL(/sort=position&order=asc/);
   const ranked = await api<DemandList>("/api/v1/scheduler/demand?limit=1&sort=position&order=asc");
   expect(ranked.tables[0].position?.rank).toBe(1);
-  await expect(page.getByTestId("table-row").first().getByRole("gridcell").nth(2)).toHaveText("1");
+  // the place in line says its kind: two "1"s of different kinds never look alike
+  await expect(page.getByTestId("table-row").first().getByRole("gridcell").nth(2)).toHaveText(
+    `1 · ${ranked.tables[0].position!.kind}`,
+  );
 });
 
 test("at 1024 px the verdict column and the Live button are on screen", async ({ page }) => {

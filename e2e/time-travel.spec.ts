@@ -160,9 +160,9 @@ test("the history of a table that was skipped below the threshold, then grew pas
   const clock = (ms: number) => new Date(ms).toISOString().slice(11, 16);
   // a stretch shorter than the clock's minute is dated to the second (components/tables/history-summary.ts)
   await expect(page.getByTestId("history-summary")).toContainText(
-    new RegExp(`^Tail: below threshold from ${clock(first.now_ms)}(:\\d\\d)? to `),
+    new RegExp(`^Tail: not placed from ${clock(first.now_ms)}(:\\d\\d)? to `),
   );
-  await expect(page.getByTestId("time-in-state")).toContainText("tail: below threshold");
+  await expect(page.getByTestId("time-in-state")).toContainText("tail: not placed");
   await expect(page.getByTestId("history-starts")).toContainText(
     `etcd's history starts at revision ${fmt(history.history_starts!.revision)}`,
   );
@@ -178,7 +178,7 @@ test("the history of a table that was skipped below the threshold, then grew pas
   // the chart says how its verdicts were reached
   await expect(page.getByTestId("history-basis")).toContainText("decision journal");
   await page.getByText("The data as a table").click();
-  await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("tail: below threshold");
+  await expect(page.getByTestId("history-table").locator("tbody tr").first()).toContainText("tail: not placed");
   await screenshot(page, "table-history");
 });
 
@@ -227,4 +227,16 @@ test("the overview links what changed in the last hour; an hour before etcd's hi
     `etcd's history starts at revision ${fmt(start.oldest_revision)} (written ${utc(start.oldest_at_ms!).slice(0, -1)}`,
   );
   await expect(page.getByTestId("diff-sides")).toContainText(`From revision ${fmt(start.oldest_revision)}`);
+  // ... before the counts, with what it does to them: "0 tables changed" is not the last hour's story
+  await expect(page.getByTestId("diff-history-starts")).toContainText("The window reaches before etcd's history.");
+  const appeared = await page.getByTestId("count-appeared").locator(".count-number").textContent();
+  await expect(page.getByTestId("diff-history-starts")).toContainText(
+    `counts as new pending work (${appeared} table${appeared === "1" ? "" : "s"}), not as a change`,
+  );
+  const noteAbove = await page.evaluate(() => {
+    const note = document.querySelector('[data-testid="diff-history-starts"]')!;
+    const counts = document.querySelector('[data-testid="diff-counts"]')!;
+    return Boolean(note.compareDocumentPosition(counts) & Node.DOCUMENT_POSITION_FOLLOWING);
+  });
+  expect(noteAbove, "the note comes before the counts").toBe(true);
 });

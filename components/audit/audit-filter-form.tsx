@@ -11,7 +11,7 @@ export function AuditFilterForm({ filters, revision }: { filters: AuditFilters; 
   const router = useRouter();
   const id = useId();
   const [draft, setDraft] = useState({
-    target: filters.target ?? "",
+    target: filters.target_q ?? filters.target ?? "",
     actor: filters.actor ?? "",
     from: utcInputValue(filters.from_ms),
     to: utcInputValue(filters.to_ms),
@@ -27,7 +27,9 @@ export function AuditFilterForm({ filters, revision }: { filters: AuditFilters; 
     router.replace(
       auditHref(
         {
-          target: text(draft.target),
+          // the box finds a table by any part of its name; an exact `target` from a link becomes a substring here
+          target: null,
+          target_q: text(draft.target),
           actor: text(draft.actor),
           from_ms: utcInputMs(draft.from),
           to_ms: utcInputMs(draft.to),
@@ -47,7 +49,7 @@ export function AuditFilterForm({ filters, revision }: { filters: AuditFilters; 
         apply();
       }}
     >
-      <label htmlFor={`${id}-target`}>Table</label>
+      <label htmlFor={`${id}-target`}>Table contains</label>
       <input {...field("target")} placeholder="any (or _default)" data-testid="audit-filter-target" />
       <label htmlFor={`${id}-actor`}>Actor</label>
       <input {...field("actor")} placeholder="any" data-testid="audit-filter-actor" />
@@ -64,7 +66,9 @@ export function AuditFilterForm({ filters, revision }: { filters: AuditFilters; 
         <button
           type="button"
           onClick={() =>
-            router.replace(auditHref({ target: null, actor: null, from_ms: null, to_ms: null, q: null }, revision))
+            router.replace(
+              auditHref({ target: null, target_q: null, actor: null, from_ms: null, to_ms: null, q: null }, revision),
+            )
           }
         >
           Clear filters

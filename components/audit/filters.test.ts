@@ -11,8 +11,19 @@ describe("audit filters in the URL", () => {
       q: " raise ",
       other: "1",
     });
-    expect(f).toEqual({ target: "a/b", actor: "alice", from_ms: 1_700_000_000_000, to_ms: null, q: "raise" });
+    expect(f).toEqual({
+      target: "a/b",
+      target_q: null,
+      actor: "alice",
+      from_ms: 1_700_000_000_000,
+      to_ms: null,
+      q: "raise",
+    });
     expect(auditHref(f, 42)).toBe("/audit?target=a%2Fb&actor=alice&from_ms=1700000000000&q=raise&revision=42");
+    // the form's "Table contains" is a substring of the name, any case
+    const part = filtersOf({ target_q: "ORDERS" });
+    expect(part).toMatchObject({ target: null, target_q: "ORDERS" });
+    expect(auditHref(part, null)).toBe("/audit?target_q=ORDERS");
     expect(auditHref(filtersOf({}), null)).toBe("/audit");
   });
   it("datetime inputs are UTC", () => {

@@ -13,6 +13,7 @@ export function filtersOf(params: Params): AuditFilters {
   return {
     ...NO_AUDIT_FILTERS,
     target: text(params.target, 512),
+    target_q: text(params.target_q, 512),
     actor: text(params.actor, 320),
     from_ms: ms(params.from_ms),
     to_ms: ms(params.to_ms),
@@ -23,7 +24,7 @@ export function filtersOf(params: Params): AuditFilters {
 /** `/audit?…` holding the filters (and the pinned revision), in a fixed order. */
 export function auditHref(filters: AuditFilters, revision: number | null): string {
   const q = new URLSearchParams();
-  for (const key of ["target", "actor", "from_ms", "to_ms", "q"] as const) {
+  for (const key of ["target", "target_q", "actor", "from_ms", "to_ms", "q"] as const) {
     const v = filters[key];
     if (v !== null) q.set(key, String(v));
   }

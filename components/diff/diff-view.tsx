@@ -6,6 +6,7 @@
 // clock (console-api.md "One answer, as of its moment"): the pin's own time, or the live
 // answer's `now_ms`; the comparison then ends at that answer's revision, so it holds still.
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { formatCount, formatTime } from "@/components/ui/format";
@@ -17,6 +18,8 @@ import { describeRevisionTime, fetchRevisionTime } from "@/lib/client/resources/
 import { usePinnedRevision } from "@/lib/client/revision";
 import { OUTCOMES } from "@/lib/client/api-types";
 import { historyStartInWords } from "@/lib/words/history-start";
+import { OUTCOME_MEANING } from "@/lib/words/outcomes";
+import { countOf } from "@/lib/words/format";
 import { diffGroups } from "./diff-groups";
 
 const SINCE = /^(\d+)([mhd])$/;
@@ -33,43 +36,84 @@ function sideOf(moment: string | null, atMs: string | null): DiffSide | null {
   return null;
 }
 
-const isoMinute = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+/** "2026-12-06 13:02:00": the console's one way of writing a UTC time, 24-hour, to the second. */
+const pickerText = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace("T", " ");
+/** "2026-12-06 13:02", "2026-12-06T13:02:30" (UTC): the text a picker accepts; null until it is a whole time. */
+function pickedMs(text: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})(:\d{2})?Z?$/.exec(text.trim());
+  if (!m) return null;
+  const ms = Date.parse(`${m[1]}T${m[2]}${m[3] ?? ":00"}Z`);
+  return Number.isFinite(ms) ? ms : null;
+}
 
-/** Pick either side by wall time (UTC): the URL gets `from=<ISO>` / `to=<ISO>`. */
+/** One side's picker: the time the URL asked for (never the side's revision time rounded), else the side's. */
+function SidePicker({
+  which,
+  asked,
+  side,
+  onPick,
+}: {
+  which: "from" | "to";
+  asked: number | null;
+  side: DiffResponse["from"] | null;
+  onPick: (ms: number) => void;
+}) {
+  const shown = asked ?? side?.at_ms ?? null;
+  const [text, setText] = useState(shown === null ? "" : pickerText(shown));
+  const [was, setWas] = useState(shown);
+  if (was !== shown) {
+    setWas(shown);
+    setText(shown === null ? "" : pickerText(shown));
+  }
+  const ms = pickedMs(text);
+  return (
+    <label>
+      {which} (UTC){" "}
+      <input
+        type="text"
+        inputMode="numeric"
+        aria-label={`${which} (UTC)`}
+        placeholder="YYYY-MM-DD HH:MM"
+        size={19}
+        value={text}
+        aria-invalid={text !== "" && ms === null}
+        onChange={(e) => {
+          setText(e.target.value);
+          const picked = pickedMs(e.target.value);
+          if (picked !== null && picked !== shown) onPick(picked);
+        }}
+      />
+    </label>
+  );
+}
+
+/** Pick either side by wall time (UTC, 24-hour, as every page writes times): the URL gets `from=<ISO>` / `to=<ISO>`. */
 function TimePicker({
   from,
   to,
+  asked,
   hrefWith,
 }: {
   from: DiffResponse["from"] | null;
   to: DiffResponse["to"] | null;
+  /** the times the URL itself names (`from=` / `to=` as ISO or ms), shown as asked */
+  asked: { from: number | null; to: number | null };
   hrefWith: (set: Record<string, string | null>) => string;
 }) {
   const router = useRouter();
-  const pick = (which: "from" | "to", value: string) => {
-    if (Number.isFinite(Date.parse(`${value}:00Z`)))
-      router.push(hrefWith({ [which]: `${value}:00Z`, [`${which}_ms`]: null, since: null, show: null }));
-  };
+  const pick = (which: "from" | "to", ms: number) =>
+    router.push(
+      hrefWith({
+        [which]: new Date(ms).toISOString().replace(".000Z", "Z"),
+        [`${which}_ms`]: null,
+        since: null,
+        show: null,
+      }),
+    );
   return (
     <p className="filter-bar" data-testid="diff-pick">
-      <label>
-        from (UTC){" "}
-        <input
-          type="datetime-local"
-          aria-label="from (UTC)"
-          defaultValue={from?.at_ms != null ? isoMinute(from.at_ms) : ""}
-          onChange={(e) => pick("from", e.target.value)}
-        />
-      </label>{" "}
-      <label>
-        to (UTC){" "}
-        <input
-          type="datetime-local"
-          aria-label="to (UTC)"
-          defaultValue={to?.at_ms != null ? isoMinute(to.at_ms) : ""}
-          onChange={(e) => pick("to", e.target.value)}
-        />
-      </label>
+      <SidePicker which="from" asked={asked.from} side={from} onPick={(ms) => pick("from", ms)} />{" "}
+      <SidePicker which="to" asked={asked.to} side={to} onPick={(ms) => pick("to", ms)} />
     </p>
   );
 }
@@ -106,6 +150,10 @@ export function DiffView() {
     givenFrom ?? (sinceMs !== null && anchor.data?.at_ms != null ? { atMs: anchor.data.at_ms - sinceMs } : null);
   const to =
     givenTo ?? (givenFrom === null && sinceMs !== null && anchor.data ? { revision: anchor.data.revision } : null);
+  const asked = {
+    from: givenFrom !== null && "atMs" in givenFrom ? givenFrom.atMs : null,
+    to: givenTo !== null && "atMs" in givenTo ? givenTo.atMs : null,
+  };
   const show = params.get("show");
   const filter = (params.get("q") ?? "").toLowerCase();
   const query = useQuery({
@@ -144,7 +192,7 @@ export function DiffView() {
           <Link href="/diff?since=6h">the last 6 hours</Link>, or pin a revision and choose &ldquo;compare with
           now&rdquo;, or pick a time:
         </div>
-        <TimePicker from={null} to={null} hrefWith={hrefWith} />
+        <TimePicker from={null} to={null} asked={asked} hrefWith={hrefWith} />
       </>
     );
   }
@@ -161,8 +209,11 @@ export function DiffView() {
               From <SideLabel side={d.from} /> to <SideLabel side={d.to} />. Each side is evaluated at its own time.
             </p>
             {d.history_starts !== null && (
-              <p role="note" data-testid="diff-history-starts">
-                {historyStartInWords(d.history_starts)}
+              <p role="note" className="explain explain-skip" data-testid="diff-history-starts">
+                <strong>The window reaches before etcd&apos;s history.</strong> {historyStartInWords(d.history_starts)}{" "}
+                A table with nothing pending there counts as new pending work (
+                {countOf(d.tables.appeared.length, "table")}), not as a change, so the changes below cover less than the
+                window asked for.
               </p>
             )}
             <p className="muted" data-testid="diff-basis">
@@ -172,7 +223,7 @@ export function DiffView() {
                   ? `The ${d.from.verdict_basis === "journal" ? "from" : "to"} side is read from the decision journal; the other is re-planned (the journal does not cover it).`
                   : "Both sides are re-planned: the decision journal does not cover them."}
             </p>
-            <TimePicker from={d.from} to={d.to} hrefWith={hrefWith} />
+            <TimePicker from={d.from} to={d.to} asked={asked} hrefWith={hrefWith} />
             <div className="grid grid-4" data-testid="diff-counts">
               {groups.map((g) => (
                 <Link
@@ -255,7 +306,7 @@ export function DiffView() {
                   <tbody>
                     {OUTCOMES.map((o) => (
                       <tr key={o}>
-                        <td>{o.replace(/_/g, " ")}</td>
+                        <td>{OUTCOME_MEANING[o].label}</td>
                         <td>{formatCount(d.shadow.before[o])}</td>
                         <td>{formatCount(d.shadow.after[o])}</td>
                       </tr>

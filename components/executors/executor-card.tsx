@@ -1,32 +1,28 @@
 "use client";
-// One executor: slot usage per kind and byte headroom as reserved-vs-total bars (spec §5.2:
-// headroom comes from assignments, never from the sample), shown both ways: as the master's
-// fold counts it (shadow rows in) and as the design verdict uses it (shadow rows out, §6.2
-// step 3). Then marks and assignments.
+// One executor: per kind, the one headroom the verdict uses (`free`) with its parts beside it
+// (console-api.md "One capacity"; spec §5.2: from assignments, never from the sample), the
+// bytes likewise, what runs here, and its assignments.
 import Link from "next/link";
 import { UsageBar } from "@/components/ui/bar";
-import { countOf, formatBytes, formatCount, formatDuration, slotsText } from "@/lib/words/format";
+import { countOf, formatBytes, formatCount, formatDuration } from "@/lib/words/format";
+import { bytesHeadroomText, headroomText, legacyNote } from "@/lib/words/capacity";
 import { codeInWords } from "@/lib/words/codes";
 import type { Assignment, Executor } from "@/lib/client/api-types";
 import { tableHref } from "@/lib/client/links";
 
 function BytesHeadroom({ e }: { e: Executor }) {
-  if (e.bytes_total === 0) return <>no byte budget (not byte-checked)</>;
-  if (e.overcommitted_bytes > 0)
+  if (e.bytes.total === 0) return <>no byte budget (not byte-checked)</>;
+  if (e.bytes.reserved > e.bytes.total)
     return (
       <span
         className="tag tag-bad"
         data-testid="overcommitted"
-        title={`${formatBytes(e.bytes_reserved)} reserved of ${formatBytes(e.bytes_total)}`}
+        title={`${formatBytes(e.bytes.reserved)} reserved of ${formatBytes(e.bytes.total)}`}
       >
-        over by {formatBytes(e.overcommitted_bytes)}
+        over by {formatBytes(e.bytes.reserved - e.bytes.total)}
       </span>
     );
-  return (
-    <>
-      {formatBytes(e.bytes_free)} free of {formatBytes(e.bytes_total)}
-    </>
-  );
+  return <>{bytesHeadroomText(e.bytes)}</>;
 }
 
 /** What runs here (console-api.md "One answer"): the same write turns the table pages name. */
@@ -66,8 +62,7 @@ export function ExecutorCard({
   assignments: Assignment[];
   revision: number | null;
 }) {
-  const kinds = Array.from(new Set([...Object.keys(e.slots_total), ...Object.keys(e.slots_reserved)]));
-  const shadowShown = e.shadow_assignments > 0;
+  const kinds = Object.keys(e.slots);
   return (
     <article className="panel exec-card" data-testid="executor-card" data-executor={e.id}>
       <header>
@@ -98,19 +93,18 @@ export function ExecutorCard({
       <RunningHere e={e} revision={revision} />
       {kinds.length === 0 && <p className="muted">No slots.</p>}
       {kinds.map((k) => {
-        const total = e.slots_total[k] ?? 0;
-        const reserved = e.slots_reserved[k] ?? 0;
-        const freeWithout = e.slots_free_excluding_shadow[k] ?? 0;
+        const h = e.slots[k];
+        const note = legacyNote(k, h);
         return (
           <div key={k} className="slot-row">
             <span className="mono">{k}</span>
-            <UsageBar used={reserved} total={total} label={`${k} slots reserved`} />
-            <span className="num" data-testid={`slots-${k}`}>
-              {slotsText(reserved, total, e.slots_free[k] ?? 0)}
+            <UsageBar used={h.reserved} total={h.total} label={`${k} slots reserved`} />
+            <span className="num" data-testid={`slots-${k}`} data-free={h.free}>
+              {headroomText(h)}
             </span>
-            {shadowShown && (e.slots_reserved_excluding_shadow[k] ?? 0) !== reserved && (
-              <span className="muted slot-note" data-testid={`slots-excluding-shadow-${k}`}>
-                without shadow rows: {formatCount(freeWithout)} free (what the verdict uses)
+            {note && (
+              <span className="slot-note" data-testid={`legacy-note-${k}`}>
+                {note}
               </span>
             )}
           </div>
@@ -118,24 +112,13 @@ export function ExecutorCard({
       })}
       <div className="slot-row">
         <span>bytes</span>
-        <UsageBar used={e.bytes_reserved} total={e.bytes_total} label="bytes reserved" />
+        <UsageBar used={e.bytes.reserved} total={e.bytes.total} label="bytes reserved" />
         <span className="num" data-testid="bytes-headroom">
           <BytesHeadroom e={e} />
         </span>
-        {shadowShown && e.bytes_total > 0 && e.bytes_reserved_excluding_shadow !== e.bytes_reserved && (
-          <span className="muted slot-note" data-testid="bytes-excluding-shadow">
-            without shadow rows: {formatBytes(Math.max(0, e.bytes_free_excluding_shadow))} free of{" "}
-            {formatBytes(e.bytes_total)} (what the verdict uses)
-          </span>
-        )}
       </div>
       <div className="muted">
-        reserved {formatBytes(e.bytes_reserved)}
-        {shadowShown && e.bytes_reserved > e.bytes_reserved_excluding_shadow
-          ? ` (${formatBytes(e.bytes_reserved - e.bytes_reserved_excluding_shadow)} of it by ${formatCount(e.shadow_assignments)} master shadow row${e.shadow_assignments === 1 ? "" : "s"})`
-          : ""}
-        {e.bytes_total > 0 ? ` of ${formatBytes(e.bytes_total)}` : ""} · sample (diagnostic only, never used for
-        placement): {formatBytes(e.bytes_free_sample)}
+        sample (diagnostic only, never used for placement): {formatBytes(e.bytes_free_sample)}
       </div>
       {assignments.length > 0 ? (
         <table className="data">

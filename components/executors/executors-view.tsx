@@ -1,7 +1,7 @@
 "use client";
 // `/executors`: every executor with its headroom and live assignments.
 import { countOf, formatCount } from "@/lib/words/format";
-import { BytesFreeTotal } from "./bytes-free-total";
+import { HeadroomTable } from "./headroom-table";
 import { PageTitle } from "@/components/ui/page-title";
 import { Empty, QueryState } from "@/components/ui/query-state";
 import type { Assignment } from "@/lib/client/api-types";
@@ -24,18 +24,19 @@ export function ExecutorsView() {
           <PageTitle title="Executors" revision={d.revision} readAtMs={d.read_at_ms}>
             <span className="muted" data-testid="executor-totals">
               {countOf(d.totals.executors, "executor")} · {formatCount(d.totals.draining)} draining ·{" "}
-              {countOf(d.totals.orphans, "orphan")} · free slots{" "}
-              {Object.entries(d.totals.slots_free)
-                .map(([k, n]) => `${k} ${formatCount(n)}`)
-                .join(", ")}{" "}
-              · <BytesFreeTotal executors={d} />
+              {countOf(d.totals.orphans, "orphan")}
             </span>
           </PageTitle>
           <p className="explain" data-testid="headroom-note">
-            Two headrooms: the bars count every live assignment, the master&apos;s shadow rows included, as the
-            master&apos;s own fold does. The table pages&apos; verdicts use the headroom <strong>without</strong> shadow
-            rows (they are replaced every pass and never bound, spec §6.2 step 3); where the two differ, a card says so.
+            <strong>Free</strong> is what every verdict uses: the slots an executor has, minus those its live
+            assignments (assigned or bound) reserve. Beside it, and not counted: the master&apos;s shadow rows (its next
+            pass replaces them, spec §6.2 step 3) and legacy executions running outside any assignment (P1&apos;s
+            planner does not see them).
           </p>
+          <section className="panel" aria-label="free capacity">
+            <h2>Free capacity</h2>
+            <HeadroomTable executors={d} />
+          </section>
           {d.executors.length === 0 ? (
             <Empty>No executor has a heartbeat and no assignment points anywhere: nothing can be placed.</Empty>
           ) : (

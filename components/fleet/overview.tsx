@@ -9,7 +9,7 @@ import { QueryState } from "@/components/ui/query-state";
 import { PLACEMENT_NAMES, skipReasonInWords } from "@/lib/words/codes";
 import { OUTCOME_MEANING } from "@/lib/words/outcomes";
 import { applyListView, parseListView } from "@/components/tables/list-view";
-import { BytesFreeTotal } from "@/components/executors/bytes-free-total";
+import { HeadroomTable } from "@/components/executors/headroom-table";
 import { BACKLOG_CLASSES, CLASS_NAMES, type TableSummary } from "@/lib/client/api-types";
 import { useDemandPage, useExecutors, useShadow } from "@/lib/client/hooks";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
@@ -179,7 +179,7 @@ export function FleetOverview() {
             <div className="grid grid-2 overview-lists" style={{ marginTop: 12 }}>
               <section className="panel" aria-label="placed next">
                 <h2>Placed next, in planner order</h2>
-                <TopTables tables={d.tables} empty="The planner places nothing now." />
+                <TopTables tables={d.tables} nowMs={d.now_ms} empty="The planner places nothing now." />
                 <p className="muted" style={{ margin: "6px 0 0" }}>
                   {countOf(d.matched ?? d.tables.length, "table")} would be placed by {PLACEMENT_NAMES.design} at
                   revision {formatCount(d.revision)}; the same rows lead /tables.
@@ -188,7 +188,7 @@ export function FleetOverview() {
               <section className="panel" aria-label="stuck criticals">
                 <h2>Critical but not placed</h2>
                 <QueryState query={stuck} what="stuck criticals" quiet={quiet}>
-                  {(c) => <TopTables tables={c.tables} empty="Every critical table is placed." />}
+                  {(c) => <TopTables tables={c.tables} nowMs={c.now_ms} empty="Every critical table is placed." />}
                 </QueryState>
                 <p className="muted" style={{ margin: "6px 0 0" }}>
                   Recovery and critical tables the planner skips now, with the reason in the verdict column.
@@ -202,6 +202,7 @@ export function FleetOverview() {
                   {(w) => (
                     <TopTables
                       tables={longestWaitsAfter(w.tables, d.tables, stuck.data?.tables ?? [])}
+                      nowMs={w.now_ms}
                       empty="No other table is waiting."
                     />
                   )}
@@ -226,26 +227,9 @@ export function FleetOverview() {
               <>
                 <p className="muted">
                   {countOf(e.totals.executors, "executor")} · {formatCount(e.totals.draining)} draining ·{" "}
-                  {countOf(e.totals.orphans, "orphan")} · <BytesFreeTotal executors={e} />
+                  {countOf(e.totals.orphans, "orphan")}
                 </p>
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th>kind</th>
-                      <th className="num">free slots</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {Object.entries(e.totals.slots_free).map(([kind, n]) => (
-                      <tr key={kind}>
-                        <td>{kind}</td>
-                        <td className="num" data-testid={`free-slots-${kind}`}>
-                          {formatCount(n)}
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <HeadroomTable executors={e} />
               </>
             )}
           </QueryState>

@@ -17,7 +17,9 @@ import { useHealthPoll } from "@/lib/client/hooks";
 function useStaleAge(): number | null {
   const o = useOutage();
   const now = useMonotonicNow();
-  if (o.cause === "etcd" && o.snapshotAgeMs !== null) return o.snapshotAgeMs;
+  // the server's age at its last answer, counted on from when that answer arrived (never frozen between polls)
+  if (o.cause === "etcd" && o.snapshotAgeMs !== null && o.snapshotSeenAt !== null && now)
+    return o.snapshotAgeMs + Math.max(0, now - o.snapshotSeenAt);
   return o.lastGoodSeenAt !== null && o.lastGoodAgeMs !== null && now
     ? o.lastGoodAgeMs + Math.max(0, now - o.lastGoodSeenAt)
     : null;

@@ -15,6 +15,8 @@ export interface FieldRowProps {
   source: FieldSource;
   inherited: unknown;
   inheritedSource: FieldSource;
+  /** the typed value fails validation: the effective value is the inherited one, and the row says so */
+  typedUnused?: boolean;
 }
 
 const SOURCE_LABEL: Record<FieldSource, string> = { builtin: "built-in", default: "default", table: "table" };
@@ -43,7 +45,15 @@ function parseInt(text: string): number | string | null {
 /** An effective value; a per-kind limit no layer sets is simply absent: no limit. */
 const effectiveText = (v: unknown) => (v === undefined ? "no limit" : showValue(v));
 
-export function FieldRow({ control, field, effective, source, inherited, inheritedSource }: FieldRowProps) {
+export function FieldRow({
+  control,
+  field,
+  effective,
+  source,
+  inherited,
+  inheritedSource,
+  typedUnused = false,
+}: FieldRowProps) {
   const { field: input, fieldState } = useController({ control, name: field.path as never });
   // react-hook-form's field, taken apart once: its callback ref is passed on, never read
   const { onChange, onBlur, ref: inputRef } = input;
@@ -125,6 +135,11 @@ export function FieldRow({ control, field, effective, source, inherited, inherit
       </td>
       <td className="mono" data-testid={`effective-${field.path}`}>
         {effectiveText(effective)} <SourceBadge source={source} />
+        {typedUnused && (
+          <div className="muted" data-testid={`unused-${field.path}`}>
+            the typed value is not valid, so it is not used
+          </div>
+        )}
       </td>
       <td>
         {set && (

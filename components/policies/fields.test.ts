@@ -80,7 +80,16 @@ describe("policy form helpers", () => {
       'Scheduling mode must be one of legacy, planner, active, drain, frozen; you gave "turbo".',
     );
     expect(describeIssue("merge.critical_generations", 5, "must be at least merge.min_generations (10)")).toBe(
-      "Critical pending generations must be at least Minimum pending generations (10); you gave 5.",
+      "Critical pending generations must be at least Minimum pending generations, which is 10 generations; you gave 5.",
+    );
+    // the effective rule names each field once, with one value each: the other field's effective value, the typed one
+    const effective =
+      "backlog.critical_generations (effective 4096 generations) must be at least backlog.warn_generations (effective 5000 generations), including inherited values";
+    expect(describeIssue("backlog.warn_generations", 5000, effective)).toBe(
+      "Backlog warning must be at most Backlog critical, which is 4,096 generations with inherited values; you gave 5000.",
+    );
+    expect(describeIssue("backlog.critical_generations", 4096, effective)).toBe(
+      "Backlog critical must be at least Backlog warning, which is 5,000 generations with inherited values; you gave 4096.",
     );
   });
 });

@@ -10,6 +10,7 @@ import {
   intBoundWords,
   type PolicyDocument,
 } from "@/lib/schema/policy";
+import { formatCount } from "@/lib/words/format";
 
 export type FieldKind = "int" | "bool" | "enum" | "list";
 
@@ -178,18 +179,38 @@ const given = (value: unknown) =>
         ? value.trim()
         : JSON.stringify(value);
 
+/** A cross-field rule's message, as the schema (`must be at least merge.min_generations (10)`) or the effective check says it. */
+const LOCAL_RULE = /^must be at least ([\w.]+) \((\d+)\)/;
+const EFFECTIVE_RULE =
+  /^([\w.]+) \(effective (\d+) generations\) must be at least ([\w.]+) \(effective (\d+) generations\)/;
+
+/**
+ * A cross-field rule (§7.3: critical ≥ minimum, inherited values included) in words: the
+ * field in error, the other field with its one value, and the value given, each said once.
+ */
+function crossFieldWords(path: string, value: unknown, detail: string): string | null {
+  const local = LOCAL_RULE.exec(detail);
+  if (local) {
+    const [, other, otherValue] = local;
+    const unit = FIELD_BY_PATH.get(other)?.unit ?? "";
+    return `${labelOf(path)} must be at least ${labelOf(other)}, which is ${formatCount(Number(otherValue))} ${unit}; you gave ${given(value)}.`;
+  }
+  const effective = EFFECTIVE_RULE.exec(detail);
+  if (!effective) return null;
+  const [, high, highValue, low, lowValue] = effective;
+  const [relation, other, otherValue] = path === high ? ["at least", low, lowValue] : ["at most", high, highValue];
+  return `${labelOf(path)} must be ${relation} ${labelOf(other)}, which is ${formatCount(Number(otherValue))} generations with inherited values; you gave ${given(value)}.`;
+}
+
 /**
  * A validation message in plain words: the field, the allowed range, the value given.
- * `detail` is the rule's own message for cross-field rules (they carry the effective values).
+ * `detail` is the rule's own message for cross-field rules (they carry the other field's value).
  */
 export function describeIssue(path: string, value: unknown, detail: string): string {
   const field = FIELD_BY_PATH.get(path);
   if (!field) return `${path}: ${detail}`;
-  if (/must be at least/.test(detail)) {
-    // a cross-field rule (§7.3: critical ≥ minimum, including inherited values): its own words, with labels for paths
-    const words = detail.replace(/\b(merge|backlog)\.\w+/g, (p) => labelOf(p)).replace(/^must/, `${field.label} must`);
-    return `${words}; you gave ${given(value)}.`;
-  }
+  const cross = crossFieldWords(path, value, detail);
+  if (cross !== null) return cross;
   switch (field.kind) {
     case "int":
       return `${field.label} must be ${intBoundWords(field.min ?? 0)} (${field.unit}); you gave ${given(value)}.`;

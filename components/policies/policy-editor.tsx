@@ -6,14 +6,17 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
-import { usePolicy } from "@/lib/client/hooks";
+import { usePolicy, usePreviewPolicy } from "@/lib/client/hooks";
 import { fetchAudit, NO_AUDIT_FILTERS } from "@/lib/client/resources/audit";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
-import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
+import { DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import { QueryState } from "@/components/ui/query-state";
 import { prefillDoc, PREFILL_PARAM } from "@/components/takeover/prefill";
 import { PolicyForm, type StartingEdit } from "./policy-form";
 import { PolicyReadView } from "./policy-read-view";
+import { PolicyDiff } from "./policy-diff";
+import { PreviewPanel } from "./preview-panel";
+import { withoutVersion } from "./fields";
 import styles from "./policies.module.css";
 import { formatCount, formatTime } from "@/components/ui/format";
 
@@ -33,6 +36,7 @@ function useRevertTo(target: string): { start: StartingEdit | null; loading: boo
   const deletes = entry.before === null && target !== DEFAULT_POLICY_TARGET;
   return {
     start: {
+      origin: "revert",
       doc: entry.before ?? {},
       deletes,
       reason: `Revert the change of ${formatTime(entry.at_ms)} by ${entry.actor}`,
@@ -48,7 +52,71 @@ function usePrefill(revert: { start: StartingEdit | null; loading: boolean }): {
 } {
   const doc = prefillDoc(useSearchParams().get(PREFILL_PARAM));
   if (revert.start || revert.loading || !doc) return revert;
-  return { start: { doc, deletes: false, reason: "Set from the fleet facts (/facts)" }, loading: false };
+  return {
+    start: { origin: "prefill", doc, deletes: false, reason: "Set from the fleet facts (/facts)" },
+    loading: false,
+  };
+}
+
+const query_ = (params: URLSearchParams) => (params.size > 0 ? `?${params.toString()}` : "");
+
+/**
+ * A link's proposed document (a `?prefill=` or `?revert=`) for someone who cannot edit here:
+ * said, never dropped silently, with what it would change and how to act on it.
+ */
+function ProposedChange({
+  target,
+  start,
+  stored,
+  signInHref,
+  canSignIn,
+}: {
+  target: string;
+  start: StartingEdit;
+  stored: unknown;
+  signInHref: string;
+  canSignIn: boolean;
+}) {
+  const preview = usePreviewPolicy(target);
+  const proposed = start.deletes ? {} : start.doc;
+  return (
+    <section className={styles.notice} data-testid="proposed-change" aria-label="proposed change">
+      <p style={{ marginTop: 0 }}>
+        {start.origin === "prefill"
+          ? "This link proposes a change to this policy (from the fleet facts). It is shown here, not saved:"
+          : "This link reverts an audited change. It is shown here, not saved:"}{" "}
+        {canSignIn ? (
+          <>
+            <Link href={signInHref}>sign in as an admin</Link> to review and save it.
+          </>
+        ) : (
+          "only an admin on the live console can review and save it."
+        )}
+      </p>
+      <PolicyDiff before={withoutVersion(stored)} after={proposed} label="proposed by the link" />
+      {/* the preview is a read: anyone who may read may see what the change would do */}
+      {preview.data ? (
+        <PreviewPanel preview={preview.data} />
+      ) : (
+        <p>
+          <button
+            type="button"
+            onClick={() => preview.mutate(proposed as PolicyDocument)}
+            disabled={preview.isPending}
+            data-testid="preview-proposed"
+          >
+            {preview.isPending ? "Running the planner…" : "Preview what it would change"}
+          </button>
+          {preview.isError && (
+            <span className="state state-error" role="alert">
+              {" "}
+              Preview failed: {preview.error instanceof Error ? preview.error.message : String(preview.error)}
+            </span>
+          )}
+        </p>
+      )}
+    </section>
+  );
 }
 
 export function PolicyEditor({
@@ -66,6 +134,7 @@ export function PolicyEditor({
   const query = usePolicy(target);
   const pinned = usePinnedRevision();
   const revert = usePrefill(useRevertTo(target));
+  const searchParams = useSearchParams();
   const title = target === DEFAULT_POLICY_TARGET ? "Fleet default policy (_default)" : `Policy of ${target}`;
   const editable = canWrite && pinned === null;
   return (
@@ -113,7 +182,18 @@ export function PolicyEditor({
               </div>
             )}
             {!editable ? (
-              <PolicyReadView data={data} />
+              <>
+                {revert.start && (
+                  <ProposedChange
+                    target={target}
+                    start={revert.start}
+                    stored={data.stored}
+                    signInHref={`/signin?next=${encodeURIComponent(`/policies/${encodeURIComponent(target)}${query_(searchParams)}`)}`}
+                    canSignIn={!readOnly && !canWrite}
+                  />
+                )}
+                <PolicyReadView data={data} />
+              </>
             ) : revert.loading ? (
               <div className="state state-loading" aria-busy="true">
                 Loading the change to revert…

@@ -10,7 +10,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { useForm, useWatch } from "react-hook-form";
 import { ApiError } from "@/lib/client/fetch-json";
 import { usePreviewPolicy, useSavePolicy } from "@/lib/client/hooks";
-import { effectivePolicy } from "@/lib/planner/policy";
+import { effectivePolicy, validatePolicy } from "@/lib/planner/policy";
 import type { DecisionChangesBody, PolicyResponse, PreviewResponse } from "@/lib/schema/api/policies";
 import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, parseStoredPolicy, type PolicyDocument } from "@/lib/schema/policy";
 import { GateRefusal, type GateOverride } from "@/components/takeover/gate-override";
@@ -18,7 +18,7 @@ import type { TakeoverGate } from "@/lib/schema/api/takeover";
 import { ConflictView } from "./conflict-view";
 import { ErrorSummary } from "./error-summary";
 import { FieldRow } from "./field-row";
-import { cleanDoc, diffDocs, formValues, getPath, POLICY_FIELDS, withoutVersion } from "./fields";
+import { cleanDoc, diffDocs, flattenDoc, formValues, getPath, POLICY_FIELDS, setPath, withoutVersion } from "./fields";
 import { ModeNotice } from "./mode-notice";
 import { DELETE_ALL, reviewStage, type Action, type Stage, type Stale } from "./policy-edit-stages";
 import { PolicyDiff } from "./policy-diff";
@@ -38,12 +38,27 @@ const parsedOrNull = (doc: unknown): PolicyDocument | null => {
   return p.ok ? p.value : null;
 };
 
-/** A change to start from other than the stored document: "revert to before" on the audit page. */
+/** A change to start from other than the stored document: "revert to before" on the audit page, or a prefill. */
 export interface StartingEdit {
+  /** the audit page's "revert to before", or a link's `?prefill=` (the facts page) */
+  origin: "revert" | "prefill";
   doc: unknown;
   reason: string;
   /** the override did not exist before: the revert deletes it */
   deletes: boolean;
+}
+
+/** What the form starts from, in words that match what it shows (never "from before" beside the stored values). */
+function startingWords(start: StartingEdit, nothingToSave: boolean): string {
+  if (start.origin === "prefill")
+    return nothingToSave
+      ? "The link proposes the document that is already stored: there is nothing to save."
+      : "The form holds the document the link proposes (its changes are under Stored vs proposed). Review and save it like any other change.";
+  if (start.deletes)
+    return "Reverting: before that change this table had no override, so reverting deletes it. The form shows the override as stored now; review the deletion below.";
+  return nothingToSave
+    ? "Reverting: the document from before that change is already the stored one (changed back since): there is nothing to save."
+    : "Reverting: the form holds the document from before that change (what changes is under Stored vs proposed). Review and save it like any other change.";
 }
 
 export function PolicyForm({ data, start }: { data: PolicyResponse; start: StartingEdit | null }) {
@@ -97,18 +112,30 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
     () => diffDocs(withoutVersion(base.stored), proposedDoc).length === 0,
     [base.stored, proposedDoc],
   );
+  // The effective column takes only values that pass validation: a typed "abc" or -5 is
+  // named in its error and shown as not used, never as the effective value "abc table".
+  const invalidPaths = useMemo(() => {
+    const checked = validatePolicy(proposedDoc, { defaultDoc: isDefault ? null : defaultDoc });
+    return new Set(checked.ok ? [] : checked.issues.map((i) => i.path));
+  }, [proposedDoc, defaultDoc, isDefault]);
+  const usableDoc = useMemo(() => {
+    if (invalidPaths.size === 0) return proposedDoc;
+    const out: Record<string, unknown> = {};
+    for (const [path, value] of flattenDoc(proposedDoc)) if (!invalidPaths.has(path)) setPath(out, path, value);
+    return out as PolicyDocument;
+  }, [proposedDoc, invalidPaths]);
   const live = useMemo(
     () =>
       isDefault
-        ? effectivePolicy(BUILTIN_POLICY, proposedDoc, null)
-        : effectivePolicy(BUILTIN_POLICY, defaultDoc, proposedDoc),
-    [proposedDoc, defaultDoc, isDefault],
+        ? effectivePolicy(BUILTIN_POLICY, usableDoc, null)
+        : effectivePolicy(BUILTIN_POLICY, defaultDoc, usableDoc),
+    [usableDoc, defaultDoc, isDefault],
   );
   const ownSource: FieldSource = isDefault ? "default" : "table";
   const inheritedSourceOf = (path: string): FieldSource =>
     isDefault ? "builtin" : (inherited.sources.fields[path] ?? "builtin");
   const sourceOf = (path: string): FieldSource =>
-    live.sources.fields[path] ?? (getPath(proposedDoc, path) !== undefined ? ownSource : inheritedSourceOf(path));
+    live.sources.fields[path] ?? (getPath(usableDoc, path) !== undefined ? ownSource : inheritedSourceOf(path));
 
   /** The preview of a review, shown once it lands (unless the admin moved on). */
   function loadPreview(action: Action, proposed: PolicyDocument): Promise<void> {
@@ -205,8 +232,8 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
         {base.modRevision === 0 ? " (no stored document yet: saving creates it)" : ""}. Empty fields inherit.
       </p>
       {start && (
-        <p className={styles.notice} data-testid="revert-notice">
-          Reverting: the form holds the document from before that change. Review and save it like any other change.
+        <p className={styles.notice} data-testid={start.origin === "revert" ? "revert-notice" : "prefill-notice"}>
+          {startingWords(start, nothingToSave)}
         </p>
       )}
       <ModeNotice modes={null} targetMode={live.effective.mode} />
@@ -231,6 +258,7 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
                 source={sourceOf(field.path)}
                 inherited={getPath(inherited.effective, field.path)}
                 inheritedSource={inheritedSourceOf(field.path)}
+                typedUnused={invalidPaths.has(field.path) && getPath(proposedDoc, field.path) !== undefined}
               />
             ))}
           </tbody>
@@ -260,7 +288,7 @@ export function PolicyForm({ data, start }: { data: PolicyResponse; start: Start
               Delete override
             </button>
           )}
-          {nothingToSave && (
+          {nothingToSave && !start?.deletes && (
             <span id="nothing-to-save" className={styles.waiting} data-testid="nothing-to-save">
               Nothing to save: the form equals the stored document. Change a field to review.
             </span>

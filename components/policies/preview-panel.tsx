@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { PreviewEffectName, PreviewResponse, PreviewRow } from "@/lib/schema/api/policies";
 import styles from "./policies.module.css";
 import { formatCount, formatScore } from "@/components/ui/format";
+import { classLabel, verdictLabel } from "@/lib/words/codes";
 
 const n = formatCount;
 
@@ -18,9 +19,10 @@ export const EFFECTS: { effect: PreviewEffectName; one: string; many: string; ba
 
 export const countText = (count: number, one: string, many: string) => `${n(count)} ${count === 1 ? one : many}`;
 
-function verdictText(v: PreviewRow["before"]["verdict"]): string {
-  return v.state === "would_place" ? `placed on ${v.executor}` : `skipped: ${v.code.replace(/_/g, " ")}`;
-}
+/** The one short verdict of every list (lib/words): "place → worker-2", "skip: ownership blocked". */
+const verdictText = (v: PreviewRow["before"]["verdict"]): string => verdictLabel(v);
+/** the code a verdict's words say, for comparing surfaces (`placed` for a placement) */
+const codeOf = (v: PreviewRow["before"]["verdict"]): string => (v.state === "would_place" ? "placed" : v.code);
 
 function TableLink({ target }: { target: string }) {
   return (
@@ -54,7 +56,7 @@ export function BlastRadius({ preview }: { preview: PreviewResponse }) {
                 <ul>
                   {rows.map((r) => (
                     <li key={r.target} data-testid="effect-table">
-                      <TableLink target={r.target} />: {r.before.class} → {r.after.class};{" "}
+                      <TableLink target={r.target} />: {classLabel(r.before.class)} → {classLabel(r.after.class)};{" "}
                       {verdictText(r.before.verdict)} → {verdictText(r.after.verdict)}
                     </li>
                   ))}
@@ -103,14 +105,15 @@ export function PreviewPanel({ preview }: { preview: PreviewResponse }) {
                   <TableLink target={row.target} />
                 </td>
                 <td>
-                  <span data-testid="preview-class-before">{row.before.class}</span> →{" "}
-                  <strong data-testid="preview-class-after">{row.after.class}</strong>
+                  <span data-testid="preview-class-before">{classLabel(row.before.class)}</span> →{" "}
+                  <strong data-testid="preview-class-after">{classLabel(row.after.class)}</strong>
                 </td>
                 <td className="num">
                   {formatScore(row.before.score)} → {formatScore(row.after.score)}
                 </td>
                 <td data-testid="preview-verdict">
-                  {verdictText(row.before.verdict)} → <strong>{verdictText(row.after.verdict)}</strong>
+                  <span data-code={codeOf(row.before.verdict)}>{verdictText(row.before.verdict)}</span> →{" "}
+                  <strong data-code={codeOf(row.after.verdict)}>{verdictText(row.after.verdict)}</strong>
                 </td>
               </tr>
             ))}

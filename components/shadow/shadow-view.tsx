@@ -14,6 +14,7 @@ import { encodedPath, tableHref } from "@/lib/client/links";
 import { usePinnedRevision } from "@/lib/client/revision";
 import { OUTCOME_MEANING } from "@/lib/words/outcomes";
 import { ShadowTrend } from "./shadow-trend";
+import { WriteTurnHolder } from "@/components/tables/write-turn-holder";
 
 /**
  * Which outcomes' table lists are open, kept in the URL (`?open=phantom_task&open=running`)
@@ -50,6 +51,70 @@ function useOpenOutcomes(): [OutcomeName[], (o: OutcomeName) => void] {
   return [open, toggle];
 }
 
+/** One table of an outcome's list, with the write-turn holder its table page names (and why it still counts). */
+function OutcomeTable({
+  target,
+  shadow: s,
+  outcome,
+  revision,
+}: {
+  target: string;
+  shadow: ShadowResponse;
+  outcome: OutcomeName;
+  revision: number | null;
+}) {
+  const holder = s.write_turn_holders.find((h) => h.target === target)?.holder ?? null;
+  const beside = outcome === "discovery_miss" ? s.miss_beside_execution.find((m) => m.target === target) : undefined;
+  return (
+    <li className="target" data-target={target}>
+      <Link href={tableHref(target, revision)}>{target}</Link>
+      {holder && (
+        <span className="muted" title={beside?.explanation}>
+          {" "}
+          · <WriteTurnHolder holder={holder} nowMs={s.now_ms} short />
+        </span>
+      )}
+    </li>
+  );
+}
+
+/** The discovery misses by name, always shown (the API lists them): each with its write-turn holder. */
+function DiscoveryMisses({ shadow: s, revision }: { shadow: ShadowResponse; revision: number | null }) {
+  const misses = s.tables.discovery_miss;
+  // the misses beside a held write turn first: they are the ones a table page explains differently
+  const held = new Set(s.write_turn_holders.map((h) => h.target));
+  const shown = [...misses.filter((t) => held.has(t)), ...misses.filter((t) => !held.has(t))].slice(0, MISSES_SHOWN);
+  return (
+    <section className="panel" aria-label="discovery misses" data-testid="discovery-misses" style={{ marginTop: 12 }}>
+      <h2>{OUTCOME_MEANING.discovery_miss.label} by name</h2>
+      {misses.length === 0 ? (
+        <p className="muted">None: the legacy queue has every due table queued or running.</p>
+      ) : (
+        <>
+          <p className="muted">
+            Due tables the legacy queue has neither queued nor running; where something holds a table&apos;s write turn,
+            it is named as its table page names it. The master&apos;s comparison reads only <code>queue/</code> and{" "}
+            <code>running/</code> (§6.2), so a table whose turn is held elsewhere still counts here.
+          </p>
+          <ul className="outcome-list">
+            {shown.map((target) => (
+              <OutcomeTable key={target} target={target} shadow={s} outcome="discovery_miss" revision={revision} />
+            ))}
+          </ul>
+          {misses.length > shown.length && (
+            <p className="muted">
+              … and {formatCount(misses.length - shown.length)} more: open the count above for the whole list.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** How many discovery misses the always-open list names (the outcome's own list has them all). */
+const MISSES_SHOWN = 50;
+
 export function ShadowView() {
   const shadow = useShadow();
   const revision = usePinnedRevision();
@@ -64,7 +129,7 @@ export function ShadowView() {
               <strong data-testid="disagreements">{formatCount(s.disagreements)}</strong>
             </span>
           </PageTitle>
-          <div className="grid" style={{ gridTemplateColumns: "repeat(5, minmax(0, 1fr))" }}>
+          <div className="grid grid-5">
             {OUTCOMES.map((o) => (
               <section key={o} className="panel" aria-label={o} data-testid={`outcome-${o}`}>
                 <h2 title={o}>{OUTCOME_MEANING[o].label}</h2>
@@ -93,27 +158,16 @@ export function ShadowView() {
                 )}
                 {open.includes(o) && (
                   <ul className="outcome-list" id={`outcome-tables-${o}`} data-testid={`outcome-tables-${o}`}>
-                    {(s.tables[o] ?? []).map((target) => {
-                      const running =
-                        o === "discovery_miss" ? s.miss_beside_execution.find((m) => m.target === target) : undefined;
-                      return (
-                        <li key={target} className="target">
-                          <Link href={tableHref(target, revision)}>{target}</Link>
-                          {running && (
-                            <span className="muted" title={running.explanation} data-testid="miss-execution">
-                              {" "}
-                              · merge {running.phase}, {running.execution_id} on {running.executor} (not in running/)
-                            </span>
-                          )}
-                        </li>
-                      );
-                    })}
+                    {(s.tables[o] ?? []).map((target) => (
+                      <OutcomeTable key={target} target={target} shadow={s} outcome={o} revision={revision} />
+                    ))}
                     {(s.tables[o] ?? []).length === 0 && <li className="muted">none</li>}
                   </ul>
                 )}
               </section>
             ))}
           </div>
+          <DiscoveryMisses shadow={s} revision={revision} />
           <div className="grid grid-2" style={{ marginTop: 12 }}>
             <ShadowTrend />
             <section className="panel" aria-label="placement agreement" data-testid="placement-agreement">

@@ -1,4 +1,4 @@
-// The history chart's class and verdict bands ("a later cycle from 02:10 to 03:40, then
+// The history chart's class and verdict bands ("next cycle from 02:10 to 03:40, then
 // placed"). Each band is one SVG whatever it holds: one path per colour, and a label only on
 // a segment wide enough to read one. A busy table's 6 h is ~2,700 segments; drawn as one
 // positioned element each, their style and layout were ~0.4 s of the chart's first draw on

@@ -1,6 +1,6 @@
 "use client";
 // One table over the last 6 hours (console-api.md "Time", GET /scheduler/demand/history):
-// pending generations and wait on a time axis, class and verdict bands ("a later cycle
+// pending generations and wait on a time axis, class and verdict bands ("next cycle
 // from 02:10 to 03:40, then placed"), where compaction cut the history, and
 // the same data as a table for screen readers and copying.
 import { useQuery, useQueryClient } from "@tanstack/react-query";

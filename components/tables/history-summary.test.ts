@@ -68,7 +68,7 @@ describe("historySummary", () => {
     const h = history([[at(2), "cycle"], ...flaps, [at(14, 0), "running"], [at(20), "placed"]]);
     // the 14th flip (running at 07:13:41) runs on to 07:14 and is merged with the steady run that follows
     expect(historySummary(h)).toBe(
-      "A later cycle from 07:02 to 07:10, alternated between placed and already running 13 times from 07:10 to 07:13, " +
+      "Next cycle from 07:02 to 07:10, alternated between placed and already running 13 times from 07:10 to 07:13, " +
         "already running from 07:13 to 07:20, then placed from 07:20.",
     );
     expect(historySummary(h)).not.toMatch(/from (\d\d:\d\d) to \1\b/);
@@ -91,7 +91,7 @@ describe("historySummary", () => {
       [at(30, 50), "slot"],
     ]);
     expect(historySummary(inOneMinute)).toBe(
-      "No free slot from 07:10 to 07:30, changed between already running, placed and a later cycle 3 times from 07:30:05 to 07:30:50, " +
+      "No free slot from 07:10 to 07:30, changed between already running, placed and next cycle 3 times from 07:30:05 to 07:30:50, " +
         "then no free slot from 07:30:50.",
     );
   });

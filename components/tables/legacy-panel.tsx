@@ -2,9 +2,11 @@
 // The legacy task-queue view of one table (spec §2.8, §7.1, §9): queued/running, cooldown
 // window, failure ledger with next retry, lock holder, execution, eligibility, progress.
 import { formatCount, formatIn, formatLeft, formatTime } from "@/lib/words/format";
+import { codeInWords } from "@/lib/words/codes";
 import { cooldownBelowThreshold } from "@/components/failures/cooldown-words";
 import { progressInWords } from "@/lib/words/progress";
-import type { Cooldown, Failure, Legacy } from "@/lib/client/api-types";
+import type { Cooldown, Failure, Legacy, TableSummary } from "@/lib/client/api-types";
+import { WriteTurnHolder } from "./write-turn-holder";
 
 function Json({ value }: { value: unknown }) {
   if (value === null || value === undefined) return <span className="muted">none</span>;
@@ -14,9 +16,17 @@ function Json({ value }: { value: unknown }) {
 
 type LockView = NonNullable<Legacy["target_lock"]>;
 
-/** The write-turn lock in words: who holds it and whether a lease keeps it (spec §1.2 target-locks). */
-function LockInWords({ lock }: { lock: LockView | null }) {
-  if (!lock) return <span className="muted">free: no writer holds this table</span>;
+/**
+ * The `target-locks/` key in words: who holds it and whether a lease keeps it (spec §1.2).
+ * Without a key it never says "free" while something else holds the write turn.
+ */
+function LockInWords({ lock, held }: { lock: LockView | null; held: boolean }) {
+  if (!lock)
+    return (
+      <span className="muted">
+        {held ? "no target-locks key: the write turn is held as the row above says" : "no target-locks key"}
+      </span>
+    );
   const who = lock.execution_id !== null ? `merge execution ${lock.execution_id}` : `claim ${lock.value}`;
   return (
     <span>
@@ -33,7 +43,9 @@ function QueueState({ legacy: l }: { legacy: Legacy }) {
     const stalled = e.progress === "stalled";
     return (
       <div data-testid="running-execution">
-        <span className={`tag ${stalled ? "tag-bad" : "tag-ok"}`}>{stalled ? "merge stalled" : "merge running"}</span>{" "}
+        <span className={`tag ${stalled ? "tag-bad" : "tag-ok"}`}>
+          {codeInWords(stalled ? "write_turn_stalled" : "write_turn_held")}
+        </span>{" "}
         execution <span className="mono">{e.id}</span> run by <strong className="mono">{e.instance}</strong> on{" "}
         <span className="mono">{e.endpoint}</span>, phase {e.phase}
         {e.sequence !== null ? `, progress sequence ${formatCount(e.sequence)}` : ""}:{" "}
@@ -88,7 +100,16 @@ const PROGRESS_WORDS: Record<string, string> = {
 };
 
 /** `nowMs`: the answer's own clock; every "in" and "left" here counts from it (issue 27). */
-export function LegacyPanel({ legacy: l, nowMs: now }: { legacy: Legacy; nowMs: number }) {
+export function LegacyPanel({
+  legacy: l,
+  nowMs: now,
+  holder,
+}: {
+  legacy: Legacy;
+  nowMs: number;
+  /** the table's one write-turn holder (the answer's `write_turn_holder`) */
+  holder: TableSummary["write_turn_holder"];
+}) {
   // The detail response types these rows loosely; they are the /failures rows (§9).
   const cooldowns = l.cooldowns as Partial<Cooldown>[];
   const failures = l.failures as Partial<Failure>[];
@@ -111,9 +132,13 @@ export function LegacyPanel({ legacy: l, nowMs: now }: { legacy: Legacy; nowMs: 
             <span className="muted">—</span>
           )}
         </dd>
-        <dt>write-turn lock</dt>
+        <dt>write turn</dt>
+        <dd data-testid="write-turn">
+          <WriteTurnHolder holder={holder} nowMs={now} />
+        </dd>
+        <dt>target lock</dt>
         <dd data-testid="target-lock">
-          <LockInWords lock={l.target_lock} />
+          <LockInWords lock={l.target_lock} held={holder !== null} />
         </dd>
         <dt>merge progress</dt>
         <dd>

@@ -2,7 +2,7 @@
 // (console-api.md `position`, `eta`): estimates, shown as a range or "unknown", never negative.
 import { formatDuration } from "@/components/ui/format";
 import type { TableDetail } from "@/lib/client/api-types";
-import { etaText, positionText } from "./place-in-line-words";
+import { etaText, positionText } from "@/lib/words/place-in-line";
 
 export function PlaceInLine({ table: t }: { table: TableDetail }) {
   if (t.pending_generations === 0 && t.units.length === 0) return null;

@@ -82,7 +82,7 @@ export function TableDetailView({ target, history }: { target: string; history?:
                 <div className="grid grid-2" style={{ marginTop: 10 }}>
                   <WhyNotPanel table={t} />
                   <DemandPanel table={t} />
-                  <LegacyPanel legacy={t.legacy} nowMs={d.now_ms} />
+                  <LegacyPanel legacy={t.legacy} nowMs={d.now_ms} holder={t.write_turn_holder} />
                   {served ? history : <HistoryChart target={t.target} nowMs={d.now_ms} />}
                   <ShardsPanel table={t} />
                   <PolicyPanel target={t.target} policy={t.policy} />

@@ -5,33 +5,24 @@
 import { memo } from "react";
 import { AgeBoundMark, BacklogBadge, ClassBadge, VerdictText, WaitText } from "@/components/ui/badges";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
-import { positionText } from "./place-in-line-words";
+import { positionText } from "@/lib/words/place-in-line";
+import { TABLE_COLUMNS } from "@/lib/words/columns";
+import { holderKey, holderLabel } from "@/lib/words/write-turn";
 import type { TableSummary } from "@/lib/client/api-types";
 import type { ListView, SortColumn } from "./list-view";
 
-/** numeric columns sort largest first on the first click, unless `ascFirst` (a rank: 1 first) */
-const COLUMNS: { column: SortColumn; label: string; numeric?: boolean; ascFirst?: boolean; title?: string }[] = [
-  { column: "target", label: "target" },
-  { column: "class", label: "class" },
-  {
-    column: "position",
-    label: "in line",
-    numeric: true,
-    ascFirst: true,
-    title: "place in line among the tables waiting for the same kind of turn",
-  },
-  { column: "score", label: "score", numeric: true },
-  { column: "pending", label: "pending", numeric: true },
-  {
-    column: "bytes",
-    label: "to merge",
-    numeric: true,
-    title: "bytes to merge: bytes through sealed on the shards with pending work",
-  },
-  { column: "oldest", label: "oldest pending" },
-  { column: "wait", label: "wait", numeric: true },
-  { column: "backlog", label: "backlog" },
-  { column: "verdict", label: "verdict" },
+/** numeric columns sort largest first on the first click, unless `ascFirst` (a rank: 1 first); words: lib/words/columns.ts */
+const COLUMNS: { column: SortColumn & keyof typeof TABLE_COLUMNS; numeric?: boolean; ascFirst?: boolean }[] = [
+  { column: "target" },
+  { column: "class" },
+  { column: "position", numeric: true, ascFirst: true },
+  { column: "score", numeric: true },
+  { column: "pending", numeric: true },
+  { column: "bytes", numeric: true },
+  { column: "oldest" },
+  { column: "wait", numeric: true },
+  { column: "backlog" },
+  { column: "verdict" },
 ];
 
 export const COLUMN_COUNT = COLUMNS.length;
@@ -39,7 +30,9 @@ export const COLUMN_COUNT = COLUMNS.length;
 export function ListHeader({ view, onChange }: { view: ListView; onChange: (v: ListView) => void }) {
   return (
     <div className="vlist-head" role="row" aria-rowindex={1}>
-      {COLUMNS.map(({ column, label, numeric, ascFirst, title }) => {
+      {COLUMNS.map(({ column, numeric, ascFirst }) => {
+        const { label } = TABLE_COLUMNS[column];
+        const title = "title" in TABLE_COLUMNS[column] ? TABLE_COLUMNS[column].title : undefined;
         const first = numeric && !ascFirst ? "desc" : "asc";
         const active = view.sort === column;
         const arrow = active ? (view.order === "asc" ? " ▲" : " ▼") : "";
@@ -80,6 +73,7 @@ export const TableRow = memo(function TableRow({
   table: t,
   index,
   top,
+  height,
   selected,
   href,
   onOpen,
@@ -87,6 +81,7 @@ export const TableRow = memo(function TableRow({
   table: TableSummary;
   index: number;
   top: number;
+  height: number;
   selected: boolean;
   href: string;
   onOpen: (href: string) => void;
@@ -103,7 +98,7 @@ export const TableRow = memo(function TableRow({
       aria-selected={selected}
       onClick={open}
       className={`vlist-row${selected ? " selected" : ""}`}
-      style={{ transform: `translateY(${top}px)` }}
+      style={{ transform: `translateY(${top}px)`, height }}
       data-testid="table-row"
       data-index={index}
       data-target={t.target}
@@ -121,7 +116,13 @@ export const TableRow = memo(function TableRow({
         className="num"
         title={t.position ? `${positionText(t.position)} waiting for a ${t.position.kind} turn` : "not in line"}
       >
-        {t.position ? formatCount(t.position.rank) : "—"}
+        {t.position ? (
+          <>
+            {formatCount(t.position.rank)} <span className="muted kind-mark">· {t.position.kind}</span>
+          </>
+        ) : (
+          "—"
+        )}
       </span>
       <span role="gridcell" className="num">
         {formatScore(t.score)}
@@ -151,10 +152,13 @@ export const TableRow = memo(function TableRow({
       <span role="gridcell">
         <BacklogBadge name={t.backlog_class} />
       </span>
-      <span role="gridcell">
+      <span role="gridcell" data-holder={t.write_turn_holder ? holderKey(t.write_turn_holder) : "none"}>
         <VerdictText verdict={t.verdict} />
-        {t.execution && !(t.verdict.state === "would_skip" && t.verdict.code.startsWith("write_turn")) && (
-          <span className="muted"> · merge {t.execution.progress === "stalled" ? "stalled" : "running"}</span>
+        {t.write_turn_holder && t.verdict.state === "would_place" && (
+          <span className="muted" title={`write turn held by ${holderLabel(t.write_turn_holder)}`}>
+            {" "}
+            · write turn held
+          </span>
         )}
       </span>
     </div>

@@ -3,7 +3,7 @@
 // live in the URL; j/k or arrows move, Enter opens, `/` focuses the search.
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { formatCount } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
@@ -18,6 +18,47 @@ import { FilterBar } from "./filter-bar";
 import { COLUMN_COUNT, ListHeader, TableRow } from "./table-row";
 
 const ROW_HEIGHT = 28;
+/** a phone's row: the target on a line (or two) of its own, then class, wait and verdict (app/globals.css) */
+const NARROW_ROW_HEIGHT = 56;
+const NARROW = "(max-width: 760px)";
+
+/** Where a reader was on this listing (its URL): restored when Back returns to it. */
+interface Place {
+  target: string | null;
+  scrollTop: number;
+}
+const PLACE_KEY = "scheduler-console.tables-place:";
+const placeKey = () => `${PLACE_KEY}${window.location.pathname}${window.location.search}`;
+
+function savedPlace(): Place | null {
+  try {
+    const raw = window.sessionStorage.getItem(placeKey());
+    return raw ? (JSON.parse(raw) as Place) : null;
+  } catch {
+    return null;
+  }
+}
+
+function savePlace(place: Place): void {
+  try {
+    window.sessionStorage.setItem(placeKey(), JSON.stringify(place));
+  } catch {
+    // storage full or denied: Back starts at the top, as before
+  }
+}
+
+/** Whether the screen is a phone's (the grid then shows fewer columns, on two lines); false on the server. */
+function useNarrow(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(NARROW);
+      query.addEventListener("change", changed);
+      return () => query.removeEventListener("change", changed);
+    },
+    () => window.matchMedia(NARROW).matches,
+    () => false,
+  );
+}
 
 export function TablesList() {
   const fleet = useFleetListing();
@@ -61,10 +102,6 @@ export function TablesList() {
               </span>
             )}
           </PageTitle>
-          {/* 33 Tabs reached the grid before (issue 27): one link skips the header and filters */}
-          <a href="#tables-grid" className="skip-link" data-testid="skip-to-grid">
-            Skip to the tables
-          </a>
           <FilterBar view={view} onChange={setView} />
           <VirtualTables tables={d.tables} view={view} onChange={setView} />
         </>
@@ -87,19 +124,76 @@ function VirtualTables({
   const router = useRouter();
   const scrollRef = useRef<HTMLDivElement>(null);
   const [selected, setSelected] = useState(-1);
+  const rowHeight = useNarrow() ? NARROW_ROW_HEIGHT : ROW_HEIGHT;
   // TanStack Virtual hands back functions the React compiler cannot memoize: this component stays uncompiled
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
   });
+  // a rotated phone (or a resized window) changes the row height: the list is laid out again
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
 
-  const open = useCallback((href: string) => router.push(href), [router]);
+  // Back to this listing puts the reader where they were: the selected row and the scroll
+  // position are saved for its URL (sessionStorage) as they change, while the URL is still
+  // this listing's, and restored once the rows are here.
+  const place = useRef<Place>({ target: null, scrollTop: 0 });
+  const restored = useRef(false);
+  const open = useCallback(
+    (href: string) => {
+      // the row opened is the one to come back to (a click selects no row of its own)
+      const opened = decodeURIComponent(href.split("?")[0].slice("/tables/".length));
+      place.current = { ...place.current, target: opened };
+      savePlace(place.current);
+      router.push(href);
+    },
+    [router],
+  );
+  // the selection is saved as the row it names when it moves (a later refresh may reorder the rows)
+  const rowsNow = useRef(rows);
+  rowsNow.current = rows;
+  useEffect(() => {
+    if (!restored.current) return; // not before the saved place is read back
+    place.current = { ...place.current, target: selected >= 0 ? (rowsNow.current[selected]?.target ?? null) : null };
+    savePlace(place.current);
+  }, [selected]);
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    let frame = 0;
+    const onScroll = () => {
+      place.current = { ...place.current, scrollTop: el.scrollTop };
+      cancelAnimationFrame(frame);
+      frame = requestAnimationFrame(() => restored.current && savePlace(place.current));
+    };
+    el.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      el.removeEventListener("scroll", onScroll);
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+  useEffect(() => {
+    if (restored.current || rows.length === 0) return;
+    restored.current = true;
+    const saved = savedPlace();
+    if (!saved) return;
+    const index = saved.target === null ? -1 : rows.findIndex((r) => r.target === saved.target);
+    if (scrollRef.current) scrollRef.current.scrollTop = saved.scrollTop;
+    place.current = { ...saved };
+    if (index >= 0) setSelected(index);
+  }, [rows]);
 
-  // A new filter or sort starts the selection over.
-  useEffect(() => setSelected(-1), [view]);
+  // A new filter or sort starts the selection over (not the first view: Back may have restored one).
+  const firstView = useRef(true);
+  useEffect(() => {
+    if (firstView.current) {
+      firstView.current = false;
+      return;
+    }
+    setSelected(-1);
+  }, [view]);
 
   const move = useCallback(
     (delta: number) => {
@@ -191,6 +285,7 @@ function VirtualTables({
                 table={rows[item.index]}
                 index={item.index}
                 top={item.start}
+                height={rowHeight}
                 selected={item.index === selected}
                 href={tableHref(rows[item.index].target, revision)}
                 onOpen={open}

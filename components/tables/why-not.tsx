@@ -4,6 +4,7 @@ import { fieldInWords, formatField } from "@/lib/words/fields";
 import { formatBytes, formatTime } from "@/components/ui/format";
 import { codeInWords, retryMeaningful } from "@/lib/words/codes";
 import type { TableDetail, WhyNot } from "@/lib/client/api-types";
+import { VerdictHeadroom } from "./verdict-headroom";
 
 function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {
   if (value === null || value === undefined) return <span className="muted">—</span>;
@@ -143,6 +144,7 @@ export function WhyNotPanel({ table: t }: { table: TableDetail }) {
       )}
       <PassedOver table={t} />
       <ExecutorAnswers a={t.executor_agreement} />
+      <VerdictHeadroom table={t} />
     </section>
   );
 }

@@ -1,10 +1,10 @@
 // Small labels for the planner's own words: class, backlog class, verdict, age bound.
 import type { AgeBound, BacklogClass, Verdict } from "@/lib/client/api-types";
 import { formatBytes, waitText } from "./format";
-import { codeInWords } from "@/lib/words/codes";
+import { classLabel, verdictLabel } from "@/lib/words/codes";
 
 export function ClassBadge({ name }: { name: string }) {
-  return <span className={`badge class-${name}`}>{name.replace("_", " ")}</span>;
+  return <span className={`badge class-${name}`}>{classLabel(name)}</span>;
 }
 
 export function BacklogBadge({ name }: { name: BacklogClass | string }) {
@@ -54,12 +54,12 @@ export function VerdictText({ verdict }: { verdict: Verdict | null }) {
         className="verdict-place"
         title={`would place on ${verdict.executor}, reserving ${formatBytes(verdict.reserved_bytes)}`}
       >
-        place → {verdict.executor}
+        {verdictLabel(verdict)}
       </span>
     );
   return (
     <span className="verdict-skip" title={`${verdict.code}: ${verdict.message}`} data-code={verdict.code}>
-      skip: {codeInWords(verdict.code)}
+      {verdictLabel(verdict)}
     </span>
   );
 }

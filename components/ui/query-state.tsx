@@ -4,6 +4,10 @@
 import type { ReactNode } from "react";
 import { ApiError } from "@/lib/client/fetch-json";
 import { useHydrated } from "@/lib/client/use-hydrated";
+import { useOutage } from "@/lib/client/resources/health";
+
+/** An error that says etcd was away: once the header is live again it is the past, not the present. */
+const etcdAway = (e: unknown) => e instanceof ApiError && (e.code === "etcd_unavailable" || e.code === "etcd_timeout");
 
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
@@ -40,6 +44,7 @@ export function QueryState<T>({
   // is in the browser's cache before hydration too, seeded from the same answer: it renders at once.
   // Without data, until hydration is over, render what the server rendered.
   const hydrated = useHydrated();
+  const outage = useOutage();
   if (query.data === undefined) {
     if (!hydrated)
       return (
@@ -62,11 +67,18 @@ export function QueryState<T>({
   }
   return (
     <>
-      {query.isError && !quiet && (
-        <div className="state state-stale" role="status">
-          Showing last good {what}; refresh failed ({describeError(query.error)}).
-        </div>
-      )}
+      {query.isError &&
+        !quiet &&
+        (etcdAway(query.error) && hydrated && !outage.down ? (
+          // the header says live again: this page's next refresh brings live data (never "unreachable" beside "live")
+          <div className="state state-stale" role="status">
+            Showing last good {what} from while etcd was away; etcd answers again, refreshing.
+          </div>
+        ) : (
+          <div className="state state-stale" role="status">
+            Showing last good {what}; refresh failed ({describeError(query.error)}).
+          </div>
+        ))}
       {children(query.data)}
     </>
   );

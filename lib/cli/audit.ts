@@ -40,6 +40,7 @@ export function addAuditCommand<O extends Options>(root: Command, cli: AuditCli<
     .command("audit")
     .description("policy changes newest first: who, when, why, and the takeover gates a change overrode")
     .option("--table <table>", "only changes to this table (or _default)")
+    .option("--table-contains <text>", "only changes to tables whose name contains this text (any case)")
     .option("--actor <name>", "only changes by this actor")
     .option("--search <text>", "only entries whose reason or override reason contains this text (any case)")
     .option("--from <time>", "only changes at or after this time (ISO 8601 or Unix ms)", cli.parseTime)
@@ -47,13 +48,22 @@ export function addAuditCommand<O extends Options>(root: Command, cli: AuditCli<
     .option("--limit <n>", "at most n entries (1..500; the API's default is 50)", cli.positiveInt("--limit", 500))
     .action(
       async (
-        opts: { table?: string; actor?: string; search?: string; from?: number; to?: number; limit?: number },
+        opts: {
+          table?: string;
+          tableContains?: string;
+          actor?: string;
+          search?: string;
+          from?: number;
+          to?: number;
+          limit?: number;
+        },
         cmd: Command,
       ) => {
         const { o, client } = cli.context(cmd);
         const pin = await cli.pin(o, client);
         const body = await client.get<AuditResponse>("/api/v1/audit", {
           target: opts.table,
+          target_q: opts.tableContains,
           actor: opts.actor,
           q: opts.search,
           from_ms: opts.from,

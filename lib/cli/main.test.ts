@@ -85,8 +85,8 @@ describe("diff", () => {
       "  ingest/b: commit ready → tail", // three classes down
       "  ingest/a: normal → critical", // two up
       "Verdict changed (2):",
-      "  ingest/b: placed → merge running", // placed no more
-      "  ingest/a: a later cycle → no free slot", // one skip reason for another
+      "  ingest/b: placed → write turn held", // placed no more
+      "  ingest/a: next cycle → no free slot", // one skip reason for another
       "Appeared (1):",
       "  ingest/new",
       "Cleared: none",
@@ -118,7 +118,15 @@ describe("--at", () => {
               now_ms: at,
               snapshot: {},
               executors: [],
-              totals: { executors: 0, draining: 0, orphans: 0, slots_free: {}, bytes_free: 0 },
+              totals: {
+                executors: 0,
+                draining: 0,
+                orphans: 0,
+                slots_free: {},
+                bytes_free: 0,
+                slots: {},
+                bytes: { total: 0, reserved: 0, shadow: 0, free: 0 },
+              },
             },
           },
     );
@@ -227,19 +235,35 @@ describe("history", () => {
     ]);
     expect(h.output().out).toBe(`${historyText(HISTORY)}\n`);
     expect(historyText(HISTORY).split("\n").at(-1)).toBe(
-      "Time in state: 4h 30m a later cycle, 1h 00m not known (a journal gap or before the first change), 30m 00s placed",
+      "Time in state: 4h 30m next cycle, 1h 00m not known (a journal gap or before the first change), 30m 00s placed",
     );
     expect(historyText(HISTORY)).toContain("placed on worker-1");
     // each transition says what moved its inputs
     expect(historyText(HISTORY)).toContain("ingest/b went ahead");
     expect(historyText(HISTORY)).toContain("its own demand, capacity on worker-1");
   });
-  it("--json prints the API's answer; --at is refused (exit 2)", async () => {
+  it("--json prints the API's answer; --revision and --at end the window there; with --to they are a usage error", async () => {
     const h = harness(() => ({ status: 200, body: HISTORY }));
     expect(await run(["--json", "history", "ingest/a"], h.io)).toBe(0);
     expect(JSON.parse(h.output().out)).toEqual(HISTORY);
+    const written = Date.UTC(2026, 11, 1, 5, 0);
+    const pinned = harness((url) =>
+      url.pathname === "/api/v1/revisions/time"
+        ? { status: 200, body: { revision: 5, at_ms: written, basis: "console_clock", error_ms: 1000 } }
+        : { status: 200, body: HISTORY },
+    );
+    expect(await run(["--revision", "5", "history", "ingest/a"], pinned.io)).toBe(0);
+    expect(await run(["--at", "2026-12-01T04:00:00Z", "history", "ingest/a"], pinned.io)).toBe(0);
+    expect(pinned.urls.map((u) => `${u.pathname}?${u.searchParams}`)).toEqual([
+      "/api/v1/revisions/time?revision=5",
+      `/api/v1/scheduler/demand/history?target=ingest%2Fa&to_ms=${written}`,
+      `/api/v1/scheduler/demand/history?target=ingest%2Fa&to_ms=${Date.UTC(2026, 11, 1, 4, 0)}`,
+    ]);
+    expect(pinned.output().out.split("\n")[0]).toBe(
+      "Revision 5: written 2026-12-01 05:00:00Z (console clock); the window ends there",
+    );
     const bad = harness(() => ({ status: 200, body: HISTORY }));
-    expect(await run(["--revision", "5", "history", "ingest/a"], bad.io)).toBe(2);
+    expect(await run(["--revision", "5", "history", "ingest/a", "--to", "2026-12-01T04:00:00Z"], bad.io)).toBe(2);
     expect(bad.urls).toEqual([]);
   });
 });

@@ -92,6 +92,23 @@ async function pinOf(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promis
   return pin;
 }
 
+/**
+ * `--at T` or `--revision R` on `history`: the window ends at that moment (a revision at its
+ * written time, through GET /api/v1/revisions/time), as a pinned table page's history does.
+ */
+async function pinnedEnd(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promise<number | undefined> {
+  if (o.at !== undefined) return o.at;
+  if (o.revision === undefined) return undefined;
+  const t = await client.get("/api/v1/revisions/time", { revision: o.revision }, revisionTime);
+  if (t.at_ms === null)
+    throw new ApiFailure(null, "unknown_time", `revision ${o.revision} has no known time to end the window at`);
+  if (!o.json)
+    io.out(
+      `Revision ${t.revision}: written ${formatTime(t.at_ms)} (${t.basis.replaceAll("_", " ")}); the window ends there\n`,
+    );
+  return t.at_ms;
+}
+
 function program(io: CliIo, answered: (code: number) => void): Command {
   const root = new Command("scheduler-console")
     .description("Ask the Scheduler Console what runs next, and why not, from a terminal.")
@@ -189,18 +206,20 @@ function program(io: CliIo, answered: (code: number) => void): Command {
 
   root
     .command("history")
-    .description("one table's transitions over a window (default: the last 6 h) and its time in each state")
+    .description(
+      "one table's transitions over a window (default: the 6 h up to now, or up to --at / --revision) and its time in each state",
+    )
     .argument("<table>", "the table's target")
     .option("--from <time>", "the window's start (ISO 8601 or Unix ms)", parseTime)
     .option("--to <time>", "the window's end (ISO 8601 or Unix ms; default: now)", parseTime)
     .action(async (target: string, opts: { from?: number; to?: number }, cmd: Command) => {
       const { o, client } = context(cmd);
-      if (o.at !== undefined || o.revision !== undefined)
-        throw new UsageError("history takes --from and --to, not --at or --revision.");
+      if ((o.at !== undefined || o.revision !== undefined) && opts.to !== undefined)
+        throw new UsageError("history takes --to, or --at / --revision (the window then ends there), not both.");
       const body = await client.get<HistoryResponse>("/api/v1/scheduler/demand/history", {
         target,
         from_ms: opts.from,
-        to_ms: opts.to,
+        to_ms: opts.to ?? (await pinnedEnd(o, client, io)),
       });
       print(o, body, () => historyText(body));
     });

@@ -3,7 +3,9 @@
 import { classReasonInWords } from "../words/class-reason";
 import { fieldInWords, formatField } from "../words/fields";
 import { formatBytes, formatDuration, formatScore, formatTime } from "../words/format";
-import { codeInWords, retryMeaningful } from "../words/codes";
+import { codeInWords, retryMeaningful, verdictLabel } from "../words/codes";
+import { etaText, positionText } from "../words/place-in-line";
+import { NO_HOLDER_WORDS, holderInWords } from "../words/write-turn";
 import type { DemandOne, Verdict, WhyNot } from "../client/api-types";
 import { countOf } from "./text";
 
@@ -42,10 +44,26 @@ export function whyNotLines(entries: readonly WhyNot[]): string[] {
   return lines;
 }
 
+/** The verdict as the pages' short form says it (lib/words verdictLabel), then what the page adds. */
 export function verdictInWords(v: Verdict): string {
   return v.state === "would_place"
-    ? `would place on ${v.executor}, reserving ${formatBytes(v.reserved_bytes)}`
-    : `would skip: ${codeInWords(v.code)} [${v.code}] — ${v.message}`;
+    ? `${verdictLabel(v)}, reserving ${formatBytes(v.reserved_bytes)}`
+    : `${verdictLabel(v)} [${v.code}] — ${v.message}`;
+}
+
+/**
+ * Place in line and ETA, as the table page says them (console-api.md `position`, `eta`).
+ * One line per forecast, so the per-world forecasts can each add theirs.
+ */
+export function lineText(t: DemandOne["table"]): string[] {
+  if (t.pending_generations === 0 && t.units.length === 0) return [];
+  const place = t.position
+    ? `Place in line: ${positionText(t.position)} tables waiting for a ${t.position.kind} turn, in planner order`
+    : "Place in line: not in line (nothing of it is waiting for a turn now)";
+  const eta = t.eta
+    ? `${etaText(t.eta)} (${t.eta.basis})`
+    : `${etaText(t.eta)} (no basis: nothing of that kind finished in the last hour)`;
+  return [place, `ETA: ${eta}`];
 }
 
 export function whyText(answer: DemandOne): string {
@@ -61,6 +79,8 @@ export function whyText(answer: DemandOne): string {
     `Class: ${classReasonInWords(t, t.score_breakdown)}`,
     `Pending: ${countOf(t.pending_generations, "generation")}, ${formatBytes(t.pending_bytes)}, ${wait}; score ${formatScore(t.score)}; backlog ${t.backlog_class}; ${countOf(t.shards.length, "shard")}`,
     `Verdict: ${verdictInWords(t.verdict)}`,
+    ...lineText(t),
+    t.write_turn_holder === null ? NO_HOLDER_WORDS : holderInWords(t.write_turn_holder, answer.now_ms),
   ];
   if (t.why_not.length === 0) lines.push("Why not: nothing holds it back: it would be placed now.");
   else lines.push(`Why not (${t.why_not.length}):`, ...whyNotLines(t.why_not));

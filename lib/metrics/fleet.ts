@@ -66,12 +66,12 @@ export function fleetGauges(registers: Registry[]) {
     ),
     freeSlots: gauge(
       "console_executor_free_slots",
-      "Free slots by task kind over live, non-draining executors (§5.2)",
+      "Free slots by task kind over live, non-draining executors: total − reserved, the master's shadow rows left out (what every verdict uses)",
       ["kind"],
     ),
     freeBytes: gauge(
       "console_executor_free_bytes",
-      "Free bytes over live, non-draining executors (§5.2; executors without a byte budget count 0)",
+      "Free bytes over live, non-draining executors with a byte budget, the master's shadow rows left out (what every verdict uses)",
     ),
     planAge: gauge("console_fleet_plan_age_seconds", "Age of the plan the fleet gauges come from, at the last scrape"),
     shadowOutcome: gauge("console_shadow_outcome", "Shadow comparison outcome counts of the live plan (§6.2)", [

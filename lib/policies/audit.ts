@@ -37,6 +37,8 @@ export function auditEntryOf(id: string, value: Buffer, modRevision: number): Au
 /** What an audit listing keeps (console-api.md third version: `target`, `actor`, `from_ms`, `to_ms`, `q`). */
 export interface AuditFilter {
   target?: string;
+  /** a substring of the target, any case */
+  target_q?: string;
   actor?: string;
   /** inclusive bounds on `at_ms` */
   from_ms?: number;
@@ -47,6 +49,7 @@ export interface AuditFilter {
 
 function keeps(filter: AuditFilter, e: AuditEntry): boolean {
   if (filter.target !== undefined && e.target !== filter.target) return false;
+  if (filter.target_q !== undefined && !e.target.toLowerCase().includes(filter.target_q.toLowerCase())) return false;
   if (filter.actor !== undefined && e.actor.toLowerCase() !== filter.actor.toLowerCase()) return false;
   if (filter.from_ms !== undefined && e.at_ms < filter.from_ms) return false;
   if (filter.to_ms !== undefined && e.at_ms > filter.to_ms) return false;
@@ -62,6 +65,7 @@ function reasonsMatch(e: AuditEntry, q: string): boolean {
 
 const filtered = (f: AuditFilter) =>
   f.target !== undefined ||
+  f.target_q !== undefined ||
   f.actor !== undefined ||
   f.from_ms !== undefined ||
   f.to_ms !== undefined ||

@@ -60,8 +60,9 @@ export function executorFacts(
   for (const e of response.executors) byState[e.orphan ? "orphan" : e.draining ? "draining" : "live"]++;
   return {
     executorsByState: byState,
-    freeSlotsByKind: response.totals.slots_free,
-    freeBytes: response.totals.bytes_free,
+    // `free` as every verdict uses it (console-api.md "One capacity"), never the shadow-counting slots_free
+    freeSlotsByKind: Object.fromEntries(Object.entries(response.totals.slots).map(([k, h]) => [k, h.free])),
+    freeBytes: response.totals.bytes.free,
   };
 }
 

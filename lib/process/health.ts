@@ -108,13 +108,15 @@ const SHARED_MS = 1000;
 type HealthAnswer = { status: number; body: HealthResponse };
 
 export function healthResponse(): Promise<HealthAnswer> {
-  const shared = processWide<{ round: { startedMs: number; answer: Promise<HealthAnswer> } | null }>(
-    "scheduler-console.health-shared",
-    () => ({ round: null }),
-  );
-  if (shared.round && performance.now() - shared.round.startedMs < SHARED_MS) return shared.round.answer;
+  const shared = processWide<{
+    round: { startedMs: number; startedAtMs: number; answer: Promise<HealthAnswer> } | null;
+  }>("scheduler-console.health-shared", () => ({ round: null }));
+  // a round started before a data answer found etcd unavailable is not this moment's answer
+  const round = shared.round;
+  if (round && performance.now() - round.startedMs < SHARED_MS && etcdUnavailableSeenAt() < round.startedAtMs)
+    return round.answer;
   metrics().healthProbeRounds.inc();
-  shared.round = { startedMs: performance.now(), answer: probeAll() };
+  shared.round = { startedMs: performance.now(), startedAtMs: Date.now(), answer: probeAll() };
   return shared.round.answer;
 }
 
@@ -135,6 +137,9 @@ async function probeAll(): Promise<HealthAnswer> {
     Date.now() - lastOk().atMs < RECENT_ANSWER_MS &&
     etcdUnavailableSeenAt() <= lastOk().atMs;
   const ready = isReady();
+  // with no endpoint answering (and not merely too busy to hear one), the cache cannot be
+  // known current: `live` says so, beside an age that keeps growing
+  const reported = answering.length === 0 && !busy ? { ...snapshot, live: false } : snapshot;
   const status: HealthResponse["status"] = !ready
     ? "starting"
     : answering.length === 0 && !busy
@@ -150,7 +155,7 @@ async function probeAll(): Promise<HealthAnswer> {
       revision: answering.length > 0 ? Math.max(...answering.map((p) => p.revision ?? 0)) : null,
       endpoints: probes.map(({ revision: _r, missed: _m, ...p }) => p),
       leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
-      snapshot,
+      snapshot: reported,
     },
   };
 }

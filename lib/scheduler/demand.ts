@@ -36,6 +36,7 @@ export function tableSummary(t: TablePlan, line: PlanLine): TableSummary {
     backlog_class: t.backlog_class,
     verdict: t.verdict,
     execution: t.execution,
+    write_turn_holder: t.write_turn_holder,
     position: t.line_kind === null ? null : line.positionOf(t),
     clock_skew_ms: t.clock_skew?.ahead_ms ?? null,
   };

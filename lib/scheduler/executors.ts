@@ -1,13 +1,24 @@
 import "server-only";
 // GET /api/v1/scheduler/executors: heartbeats with headroom from assignments (§5.2, never
 // from bytes_free_sample) and orphan rows for assignments whose executor has no heartbeat.
-// Headroom is shown both ways (console-api.md "Headroom is shown both ways"): the master's
-// fold counts `shadow` rows, the design planner leaves them out (§6.2 step 3).
+// One headroom per executor and kind (console-api.md fourth version, "One capacity, one
+// write turn"): `slots[kind] = {total, reserved, shadow, free, legacy_running}`, where
+// `free = max(0, total − reserved)` is the figure the design verdict uses (the plan's fold
+// leaves shadow rows out, §6.2 step 3: lib/planner/plan/full-plan.ts). The older flat fields
+// stay for API clients: `slots_free`/`bytes_free` count the master's shadow rows as its own
+// fold does, their `_excluding_shadow` twins do not.
 import { bytesFree, foldHeadroom, slotsFree, type HeadroomRow } from "@/lib/planner/headroom";
 import { IDLE_TIMEOUT_SECS } from "@/lib/planner/progress";
 import { UNFINISHED_PHASES, progressState } from "@/lib/planner/plan/write-turn";
 import type { TaskKind } from "@/lib/schema/kinds";
-import type { ExecutorExecution, ExecutorRow, ExecutorsResponse } from "@/lib/schema/api/executors";
+import type { Assignment } from "@/lib/schema/assignments";
+import type {
+  ByteHeadroom,
+  ExecutorExecution,
+  ExecutorRow,
+  ExecutorsResponse,
+  SlotHeadroom,
+} from "@/lib/schema/api/executors";
 import type { ReadQuery } from "@/lib/schema/api/common";
 import type { FleetPlan } from "@/lib/planner/plan/types";
 import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
@@ -63,6 +74,7 @@ function executionsByExecutor(view: FleetView, now: number, plan?: FleetPlan): M
     const row: ExecutorExecution = {
       execution_id: e.id,
       target: e.target,
+      kind: e.maintenance ?? "merge_wal",
       phase: e.phase,
       progress:
         turns.get(e.id) ?? progressState(view.progress.get(e.id), e.idle_timeout_secs || IDLE_TIMEOUT_SECS, now),
@@ -72,6 +84,68 @@ function executionsByExecutor(view: FleetView, now: number, plan?: FleetPlan): M
       out.set(name, [...(out.get(name) ?? []), row]);
   }
   return out;
+}
+
+/** The master's last shadow rows on each executor: slots per kind and bytes (§6.2: replaced every pass). */
+function shadowHeld(assignments: readonly Assignment[]): Map<string, { slots: Record<string, number>; bytes: number }> {
+  const out = new Map<string, { slots: Record<string, number>; bytes: number }>();
+  for (const a of assignments) {
+    if (a.state !== "shadow") continue;
+    const held = out.get(a.executor) ?? { slots: {}, bytes: 0 };
+    for (const [k, n] of Object.entries(a.reserved_slots)) held.slots[k] = (held.slots[k] ?? 0) + (n ?? 0);
+    held.bytes += a.reserved_bytes;
+    out.set(a.executor, held);
+  }
+  return out;
+}
+
+const coverKey = (executor: string, target: string, kind: string) => `${executor}\u0000${target}\u0000${kind}`;
+
+/**
+ * Per kind, the executions running on `executor` outside any live, non-shadow assignment there
+ * for the same table and kind: the legacy queue's work, which P1's planner does not count
+ * (scheduler-model.md §5.4: legacy workers become their own executor kind in the design).
+ */
+function legacyRunning(
+  executions: readonly ExecutorExecution[],
+  executor: string,
+  covered: ReadonlySet<string>,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const x of executions)
+    if (!covered.has(coverKey(executor, x.target, x.kind))) out[x.kind] = (out[x.kind] ?? 0) + 1;
+  return out;
+}
+
+/** The one headroom of each kind: `free` from the non-shadow reservations, the parts beside it. */
+function slotHeadroom(
+  bare: HeadroomRow,
+  kinds: Iterable<string>,
+  shadow: Record<string, number>,
+  legacy: Record<string, number>,
+): Record<string, SlotHeadroom> {
+  const out: Record<string, SlotHeadroom> = {};
+  for (const k of kinds) {
+    out[k] = {
+      total: bare.slots_total[k as TaskKind] ?? 0,
+      reserved: bare.slots_reserved[k as TaskKind] ?? 0,
+      shadow: shadow[k] ?? 0,
+      free: slotsFree(bare, k as TaskKind),
+      legacy_running: legacy[k] ?? 0,
+    };
+  }
+  return out;
+}
+
+function addSlots(sum: Record<string, SlotHeadroom>, add: Record<string, SlotHeadroom>): void {
+  for (const [k, h] of Object.entries(add)) {
+    const s = (sum[k] ??= { total: 0, reserved: 0, shadow: 0, free: 0, legacy_running: 0 });
+    s.total += h.total;
+    s.reserved += h.reserved;
+    s.shadow += h.shadow;
+    s.free += h.free;
+    s.legacy_running += h.legacy_running;
+  }
 }
 
 export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan?: FleetPlan): ExecutorsResponse {
@@ -87,10 +161,28 @@ export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan
   const shadowCount = new Map<string, number>();
   for (const a of assignments)
     if (a.state === "shadow") shadowCount.set(a.executor, (shadowCount.get(a.executor) ?? 0) + 1);
+  const shadow = shadowHeld(assignments);
+  const covered = new Set(
+    assignments
+      .filter((a) => a.state !== "shadow" && a.state !== "released")
+      .map((a) => coverKey(a.executor, a.target, a.kind)),
+  );
   const executors: ExecutorRow[] = rows.map((row) => {
     const hb = heartbeats.get(row.executor);
     const bare = withoutShadow.get(row.executor)!;
     const kinds = new Set<string>([...Object.keys(row.slots_total), ...Object.keys(row.slots_reserved)]);
+    const executions = dedupe([
+      ...(running.get(row.executor) ?? []),
+      ...(hb?.instance && hb.instance !== row.executor ? (running.get(hb.instance) ?? []) : []),
+    ]);
+    const legacy = legacyRunning(executions, row.executor, covered);
+    const held = shadow.get(row.executor) ?? { slots: {}, bytes: 0 };
+    const bytes: ByteHeadroom = {
+      total: bare.bytes_total,
+      reserved: bare.bytes_reserved,
+      shadow: held.bytes,
+      free: bytesFree(bare),
+    };
     return {
       id: row.executor,
       kind: row.kind,
@@ -102,10 +194,7 @@ export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan
       orphan: row.orphan,
       heartbeat_ms: hb?.heartbeat_ms ?? null,
       heartbeat_age_ms: hb ? Math.max(0, now - hb.heartbeat_ms) : null,
-      executions: dedupe([
-        ...(running.get(row.executor) ?? []),
-        ...(hb?.instance && hb.instance !== row.executor ? (running.get(hb.instance) ?? []) : []),
-      ]),
+      executions,
       slots_total: row.slots_total as Record<string, number>,
       slots_reserved: row.slots_reserved as Record<string, number>,
       slots_free: slotsFreeOf(row, kinds),
@@ -120,6 +209,8 @@ export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan
       bytes_free_excluding_shadow: bytesFree(bare),
       shadow_assignments: shadowCount.get(row.executor) ?? 0,
       overcommitted_bytes: row.bytes_total > 0 ? Math.max(0, row.bytes_reserved - row.bytes_total) : 0,
+      slots: slotHeadroom(bare, new Set([...kinds, ...Object.keys(legacy)]), held.slots, legacy),
+      bytes,
     };
   });
   const totalSlots: Record<string, number> = {};
@@ -127,11 +218,20 @@ export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan
   let freeBytesBare = 0;
   let totalBytes = 0;
   let unbudgeted = 0;
+  const slotsSum: Record<string, SlotHeadroom> = {};
+  const bytesSum: ByteHeadroom = { total: 0, reserved: 0, shadow: 0, free: 0 };
   for (const e of executors) {
     if (e.orphan) continue;
     if (e.bytes_total === 0) unbudgeted++;
     if (e.draining) continue; // draining and orphan rows take nothing (§5.5)
     for (const [k, n] of Object.entries(e.slots_free)) totalSlots[k] = (totalSlots[k] ?? 0) + n;
+    addSlots(slotsSum, e.slots);
+    if (e.bytes_total > 0) {
+      bytesSum.total += e.bytes.total;
+      bytesSum.reserved += e.bytes.reserved;
+      bytesSum.shadow += e.bytes.shadow;
+      bytesSum.free += e.bytes.free;
+    }
     // bytes_total = 0 means "no byte check", not "0 B free": such executors stay out of byte totals
     if (e.bytes_total === 0) continue;
     freeBytes += e.bytes_free;
@@ -152,6 +252,8 @@ export function executorsResponse(view: FleetView, evaluation?: Evaluation, plan
       bytes_free_excluding_shadow: freeBytesBare,
       bytes_total: totalBytes,
       overcommitted: executors.filter((e) => e.overcommitted_bytes > 0).length,
+      slots: slotsSum,
+      bytes: bytesSum,
     },
   };
 }

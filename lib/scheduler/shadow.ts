@@ -92,6 +92,7 @@ function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPla
     disagreements: comparison.disagreements,
     tables,
     miss_beside_execution: missesBesideExecutions(view, comparison.targets.discovery_miss),
+    write_turn_holders: holdersOf(plan, Object.values(tables).flat()),
     placements: {
       console: consoleRows,
       master: masterRows,
@@ -103,6 +104,16 @@ function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPla
       verdict_mismatch,
     },
   };
+}
+
+/** The one write-turn holder of each listed table that has one (the plan's, as every surface names it). */
+function holdersOf(plan: ShadowPlanned["plan"], targets: readonly string[]): ShadowResponse["write_turn_holders"] {
+  const out: ShadowResponse["write_turn_holders"] = [];
+  for (const target of new Set(targets)) {
+    const holder = plan.byTarget.get(target)?.write_turn_holder;
+    if (holder) out.push({ target, holder });
+  }
+  return out.sort((a, b) => compareTargets(a.target, b.target));
 }
 
 /** scheduler-model.md §6.2: the comparison reads `queue/` and `running/` only, never `merge-executions/`. */

@@ -18,7 +18,7 @@ describe("the code lists", () => {
 
   it("give words to codes and only to codes (no inherited property is a word)", () => {
     expect(codeInWords("no_free_slot")).toBe("no free slot");
-    expect(codeInWords("write_turn_held")).toBe("merge running");
+    expect(codeInWords("write_turn_held")).toBe("write turn held");
     expect(codeInWords("promoted_for_age")).toBe("promoted for age");
     expect(codeInWords("some_new_code")).toBe("some new code");
     expect(codeInWords("toString")).toBe("toString");

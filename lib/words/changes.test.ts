@@ -15,7 +15,7 @@ describe("changes in words", () => {
     expect(classInWords("commit_ready")).toBe("commit ready");
     expect(classInWords(null)).toBe("not in the plan");
     expect(verdictInWords({ state: "would_place", code: null })).toBe("placed");
-    expect(verdictInWords({ state: "would_skip", code: "write_turn_stalled" })).toBe("merge stalled");
+    expect(verdictInWords({ state: "would_skip", code: "write_turn_stalled" })).toBe("write turn stalled");
     expect(verdictInWords(null)).toBe("not in the plan");
   });
 

@@ -2,7 +2,7 @@
 // drill-down and the command line's `diff` say it the same way (console-api.md "Time",
 // GET /scheduler/diff; "The decision journal"). Pure.
 import { CLASS_NAMES } from "../schema/codes";
-import { codeInWords } from "./codes";
+import { classLabel, codeInWords } from "./codes";
 import { formatBytes, formatCount } from "./format";
 import { stateInWords } from "./time-in-state";
 
@@ -17,7 +17,7 @@ export interface ExecutorFacts {
   bytes_total?: number;
 }
 
-export const classInWords = (c: string | null): string => (c === null ? "not in the plan" : c.replaceAll("_", " "));
+export const classInWords = (c: string | null): string => (c === null ? "not in the plan" : classLabel(c));
 
 export const verdictInWords = (v: Verdict): string =>
   v === null ? "not in the plan" : stateInWords(v.state, v.code ?? null);

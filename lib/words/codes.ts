@@ -3,7 +3,8 @@
 // glance away; no surface prints a raw code without its words.
 // The maps are typed by the code lists (lib/schema/codes.ts): a code without its words, or
 // words for a code that no longer exists, does not compile.
-import type { ClassReason, SkipReason, WhyNotCode, WriteTurnProgress } from "../schema/codes";
+import type { ClassName, ClassReason, SkipReason, WhyNotCode, WriteTurnProgress } from "../schema/codes";
+import { formatCount } from "../schema/format";
 
 /** class reasons (scheduler-model.md §4.1) */
 const CLASS_REASON_WORDS: Readonly<Record<ClassReason, string>> = {
@@ -22,17 +23,20 @@ const CLASS_REASON_WORDS: Readonly<Record<ClassReason, string>> = {
 
 /** write-turn progress (§7.1) */
 const WRITE_TURN_WORDS: Readonly<Record<WriteTurnProgress, string>> = {
-  held: "merge running",
-  stalled: "merge stalled",
+  held: "write turn held",
+  stalled: "write turn stalled",
   advancing: "advancing",
 };
 
-/** verdict and why-not codes (§5.6(f)) */
+/**
+ * verdict and why-not codes (§5.6(f)): each label says only what its code's messages say
+ * (./codes-agree.test.ts walks every code through the planner and checks it).
+ */
 const VERDICT_WORDS: Readonly<Record<WhyNotCode, string>> = {
   no_demand: "nothing to do",
-  tail_below_threshold: "tail: below threshold",
+  tail_below_threshold: "tail: not placed",
   no_executors: "no executor",
-  all_draining: "every executor draining",
+  all_draining: "no executor accepting",
   no_free_slot: "no free slot",
   insufficient_bytes: "too few bytes free",
   rate_limited: "rate limited",
@@ -40,17 +44,44 @@ const VERDICT_WORDS: Readonly<Record<WhyNotCode, string>> = {
   cooldown: "cooling down",
   failure_backoff: "backing off",
   needs_attention: "needs attention",
-  ownership_blocked: "owned elsewhere",
+  ownership_blocked: "ownership blocked",
   yield_to_prepared_commit: "yields to a commit",
-  turn_limit: "turn limit reached",
+  turn_limit: "max consecutive turns",
   policy_frozen: "policy frozen",
-  policy_draining: "policy draining",
+  policy_draining: "policy: drain",
   kind_not_allowed: "kind not allowed",
   already_running: "already running",
-  cycle_limit: "a later cycle",
-  write_turn_held: "merge running",
-  write_turn_stalled: "merge stalled",
+  cycle_limit: "next cycle",
+  write_turn_held: "write turn held",
+  write_turn_stalled: "write turn stalled",
 };
+
+/** Classes in words (scheduler-model.md §2.7): "commit ready" on every page, the CLI and the review. */
+const CLASS_WORDS: Readonly<Record<ClassName, string>> = {
+  recovery: "recovery",
+  critical: "critical",
+  commit_ready: "commit ready",
+  normal: "normal",
+  maintenance: "maintenance",
+  tail: "tail",
+  idle: "idle",
+};
+
+export function classLabel(name: string): string {
+  return Object.hasOwn(CLASS_WORDS, name) ? CLASS_WORDS[name as ClassName] : name.replaceAll("_", " ");
+}
+
+/** A verdict in the one short form of every list, page and the command line: "place → worker-2", "skip: ownership blocked". */
+export function verdictLabel(
+  v: { state: "would_place"; executor: string } | { state: "would_skip"; code: string },
+): string {
+  return v.state === "would_place" ? `place → ${v.executor}` : `skip: ${codeInWords(v.code)}`;
+}
+
+/** A place in line with its kind, so two "1"s of different kinds never look alike: "1 · merge_wal". */
+export function positionLabel(p: { rank: number; kind: string } | null): string {
+  return p === null ? "—" : `${formatCount(p.rank)} · ${p.kind}`;
+}
 
 const WORDS: ReadonlyMap<string, string> = new Map(
   Object.entries({ ...CLASS_REASON_WORDS, ...WRITE_TURN_WORDS, ...VERDICT_WORDS }),

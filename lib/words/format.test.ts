@@ -9,7 +9,6 @@ import {
   formatLeft,
   formatScore,
   formatTime,
-  slotsText,
   waitText,
 } from "./format";
 
@@ -47,7 +46,6 @@ describe("format", () => {
     expect(formatScore(15.16)).toBe("15.2");
     expect(waitText(158_000, "upper")).toBe("≥ 2m 38s");
     expect(waitText(158_000, "exact")).toBe("2m 38s");
-    expect(slotsText(1, 4, 3)).toBe("1/4 used · 3 free");
     expect(countOf(1, "assignment")).toBe("1 assignment");
     expect(countOf(2, "policy", "policies")).toBe("2 policies");
     expect(formatIn(1_201_000, 1_000)).toBe("in 20m 00s");

@@ -30,11 +30,6 @@ export function waitText(waitMs: number | null | undefined, bound: string | null
   return bound === "upper" ? `≥ ${formatDuration(waitMs)}` : formatDuration(waitMs);
 }
 
-/** One slot notation everywhere (issue 27): "1/4 used · 3 free". */
-export function slotsText(used: number, total: number, free: number): string {
-  return `${formatCount(used)}/${formatCount(total)} used · ${formatCount(free)} free`;
-}
-
 /** A future moment relative to the answer's now: "in 20m 01s", or "due now" once past. */
 export function formatIn(atMs: number | null | undefined, nowMs: number): string {
   if (atMs === null || atMs === undefined || !Number.isFinite(atMs)) return "—";

@@ -11,7 +11,7 @@ describe("timeInStateWords", () => {
         { state: "would_place", code: null, ms: 18 * 60_000 },
         { state: "gone", code: null, ms: 0 },
       ]),
-    ).toBe("4h 12m a later cycle, 1h 30m merge running, 18m 00s placed");
+    ).toBe("4h 12m next cycle, 1h 30m write turn held, 18m 00s placed");
     expect(timeInStateWords([])).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 // Time in state in words (console-api.md "The decision journal", `time_in_state`): "4h 12m
-// a later cycle, 1h 30m merge running, 18m placed" — the codes in the console's short words
+// next cycle, 1h 30m write turn held, 18m placed" — the codes in the console's short words
 // (lib/words/codes.ts), longest first as the API orders them. Shared by the table
 // page's history and the command line's `history <table>`.
 import type { HistoryResponse } from "@/lib/schema/api/history";
@@ -14,7 +14,7 @@ export function stateInWords(state: string, code: string | null): string {
   return code === null ? "skipped" : codeInWords(code);
 }
 
-/** "4h 12m a later cycle, 1h 30m merge running, 18m placed" (null: an empty window). */
+/** "4h 12m next cycle, 1h 30m write turn held, 18m placed" (null: an empty window). */
 export function timeInStateWords(t: HistoryResponse["time_in_state"]): string | null {
   const shown = t.filter((s) => s.ms > 0);
   if (shown.length === 0) return null;

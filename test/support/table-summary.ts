@@ -18,6 +18,7 @@ export function summaryRow(target: string, over: Partial<TableSummary> = {}): Ta
     backlog_class: "ok",
     verdict: { state: "would_skip", code: "no_free_slot", message: "m" },
     execution: null,
+    write_turn_holder: null,
     position: null,
     clock_skew_ms: null,
     ...over,

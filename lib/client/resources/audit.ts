@@ -1,5 +1,5 @@
 // The audit log (console-api.md `GET /api/v1/audit`): newest first, paged by cursor; a
-// pinned revision lists the entries written up to it; filters by target, actor, time and
+// pinned revision lists the entries written up to it; filters by target (exact or a substring), actor, time and
 // reason text (third version "Policy edits on a live fleet").
 import type { AuditResponse } from "@/lib/schema/api/audit";
 import { fetchJson } from "../fetch-json";
@@ -8,14 +8,24 @@ export const AUDIT_PAGE = 50;
 
 /** The audit filters a page carries in its URL and sends as they are. */
 export interface AuditFilters {
+  /** the exact table (links from a table's policy) */
   target: string | null;
+  /** a substring of the table, any case (the form's "Table contains") */
+  target_q: string | null;
   actor: string | null;
   from_ms: number | null;
   to_ms: number | null;
   q: string | null;
 }
 
-export const NO_AUDIT_FILTERS: AuditFilters = { target: null, actor: null, from_ms: null, to_ms: null, q: null };
+export const NO_AUDIT_FILTERS: AuditFilters = {
+  target: null,
+  target_q: null,
+  actor: null,
+  from_ms: null,
+  to_ms: null,
+  q: null,
+};
 
 export const auditKeys = {
   all: ["audit"] as const,
@@ -23,6 +33,7 @@ export const auditKeys = {
     [
       "audit",
       filters.target ?? "",
+      filters.target_q ?? "",
       filters.actor ?? "",
       filters.from_ms ?? "",
       filters.to_ms ?? "",

@@ -23,6 +23,8 @@ export interface Outage {
   /** the console's own last good snapshot, as the last `down` health answer reported it */
   snapshotRevision: number | null;
   snapshotAgeMs: number | null;
+  /** when that answer reached this tab (monotonic clock): the age keeps counting from it */
+  snapshotSeenAt: number | null;
   degraded: HealthResponse | null;
 }
 
@@ -37,8 +39,11 @@ const INITIAL: Outage = {
   lastGoodRevision: null,
   snapshotRevision: null,
   snapshotAgeMs: null,
+  snapshotSeenAt: null,
   degraded: null,
 };
+/** when a data answer last said etcd_unavailable on this tab (monotonic clock); a health answer asked before it cannot clear it */
+let unavailableNotedAt = -Infinity;
 let outage: Outage = INITIAL;
 const listeners = new Set<() => void>();
 
@@ -47,16 +52,25 @@ function record(next: Outage): void {
   listeners.forEach((l) => l());
 }
 
-function recordAnswer(body: HealthResponse): void {
+/**
+ * One health answer into the outage record. `down` is the server's own finding (no etcd
+ * endpoint answered), so it counts at once: the header turns stale with the first such
+ * answer, never "live" beside it. `askedAt`: when the request left (monotonic); an answer
+ * asked before a data answer found etcd unavailable does not clear that finding.
+ */
+function recordAnswer(body: HealthResponse, askedAt: number): void {
   if (body.status === "down") {
     record({
       ...outage,
-      polls: outage.polls + 1,
+      polls: Math.max(outage.polls + 1, OUTAGE_POLLS),
       cause: "etcd",
       snapshotRevision: body.snapshot?.revision ?? null,
       snapshotAgeMs: body.snapshot?.age_ms ?? null,
+      snapshotSeenAt: performance.now(),
       degraded: null,
     });
+  } else if (askedAt < unavailableNotedAt) {
+    return;
   } else {
     const revision = body.revision ?? body.snapshot?.revision ?? outage.lastGoodRevision;
     record({
@@ -75,11 +89,13 @@ function recordAnswer(body: HealthResponse): void {
  * without waiting for two health polls. The next good health poll clears it.
  */
 export function noteEtcdUnavailable(): void {
+  unavailableNotedAt = performance.now();
   record({ ...outage, polls: Math.max(outage.polls + 1, OUTAGE_POLLS), cause: "etcd" });
 }
 
 /** Health never throws for `down`: the banner needs the body, not an error. */
 export async function fetchHealth(signal?: AbortSignal): Promise<HealthResponse> {
+  const askedAt = performance.now();
   let res: Response;
   try {
     res = await fetch("/api/v1/health", { signal, cache: "no-store", headers: { accept: "application/json" } });
@@ -94,7 +110,7 @@ export async function fetchHealth(signal?: AbortSignal): Promise<HealthResponse>
     record({ ...outage, polls: outage.polls + 1, cause: "console" });
     throw new ApiError(res.status, `http_${res.status}`, `health answered HTTP ${res.status}`, null);
   }
-  recordAnswer(body);
+  recordAnswer(body, askedAt);
   return body;
 }
 
@@ -128,7 +144,7 @@ export async function pollHealth(signal?: AbortSignal): Promise<HealthResponse> 
   const shared = healthChannel();
   if (heard && !heard.used && performance.now() - heard.heardAt < SHARED_FRESH_MS) {
     heard.used = true;
-    recordAnswer(heard.body);
+    recordAnswer(heard.body, heard.heardAt);
     return heard.body;
   }
   const body = await fetchHealth(signal);
@@ -144,6 +160,11 @@ export function lastGoodRevision(): number | null {
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/** The outage as the header and the banner read it now (outside React: the fetchers, tests). */
+export function outageNow(): Outage & { down: boolean } {
+  return { ...outage, down: outage.polls >= OUTAGE_POLLS };
 }
 
 /** The tab's outage record; `down` once two polls in a row failed. Server render: no outage. */

@@ -9,6 +9,7 @@ import { failureAppliesTo, type TargetIndex } from "./context";
 import type { PlannerFence } from "./input";
 import type { PlanUnit } from "./units";
 import { writeTurnEntry, type WriteTurn } from "./write-turn";
+import { holderInWords, type WriteTurnHolder } from "./write-turn-holder";
 import { formatDuration, plural, whyNot, type WhyNot } from "./why-not";
 
 const POLICY_KIND: Record<PlanUnit["kind"], PolicyUnitKind> = {
@@ -40,6 +41,8 @@ export interface BlockerContext {
   fence: PlannerFence | undefined;
   /** the unfinished execution holding the write turn (write-turn.ts), null when none */
   writeTurn: WriteTurn | null;
+  /** the table's one write-turn holder (./write-turn-holder.ts) */
+  holder?: WriteTurnHolder | null;
   now: number;
 }
 
@@ -65,17 +68,24 @@ function runningEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
     });
   }
   if (u.kind === "merge_wal" && ctx.fence?.activeTaskClaimed) {
-    return whyNot("already_running", "The active merge_wal task holds a live claim: it is running now.", {
+    return whyNot("already_running", "The active merge_wal task holds a live claim: it is already running.", {
       kind: u.kind,
     });
   }
   const held = index?.liveAssignments[0];
   if (held) {
-    return whyNot(
-      "already_running",
-      `Assignment ${held.unit_id} (${held.kind}, ${held.state}) on ${held.executor} already holds this table's write turn.`,
-      { kind: u.kind, unit_id: held.unit_id, executor: held.executor, state: held.state },
-    );
+    const holder = ctx.holder?.type === "assignment" ? ctx.holder : null;
+    const words = holder
+      ? holderInWords(holder, ctx.now)
+      : `Write turn held by assignment ${held.unit_id} (${held.kind}) on ${held.executor} (${held.state})`;
+    return whyNot("already_running", `Already running or about to. ${words}. A new ${u.kind} waits until it ends.`, {
+      kind: u.kind,
+      unit_id: held.unit_id,
+      executor: held.executor,
+      state: held.state,
+      orphaned: holder?.orphaned ?? false,
+      bind_deadline_ms: held.bind_deadline_ms,
+    });
   }
   return null;
 }

@@ -86,15 +86,20 @@ export function noFitEntry(rows: readonly HeadroomRow[], check: ExecutorCheck): 
   if (n("draining")) parts.push(`${n("draining")} draining`);
   if (n("orphan")) parts.push(`${n("orphan")} without a live heartbeat`);
   if (n("executor_not_allowed")) parts.push(`${n("executor_not_allowed")} executor kind not in executors_allowed`);
-  if (n("rate_limited")) parts.push(`${n("rate_limited")} at ${check.ratePerMin} placements per minute`);
+  if (n("rate_limited")) parts.push(`${n("rate_limited")} rate limited at ${check.ratePerMin} placements per minute`);
   if (n("insufficient_bytes")) {
     const need = n("insufficient_bytes") === 1 ? "needs" : "need";
     const has = n("insufficient_bytes") === 1 ? "has" : "best has";
-    parts.push(`${n("insufficient_bytes")} ${need} ${formatBytes(check.bytes)}, ${has} ${formatBytes(bestHas)}`);
+    parts.push(
+      `${n("insufficient_bytes")} with too few bytes free (${need} ${formatBytes(check.bytes)}, ${has} ${formatBytes(bestHas)})`,
+    );
   }
-  // The code names the furthest stage any executor reached: the closest to fitting.
+  // The code names the furthest stage any executor reached: the closest to fitting. Its
+  // words (lib/words/codes.ts) are the message's own: lib/words/codes-agree.test.ts checks.
   const code: WhyNotCode = furthest === "orphan" || furthest === "draining" ? "all_draining" : furthest;
-  return whyNot(code, `0/${rows.length} executors fit: ${parts.join(", ")}.`, {
+  const lead =
+    code === "all_draining" ? `0/${rows.length} executors fit, none accepting work` : `0/${rows.length} executors fit`;
+  return whyNot(code, `${lead}: ${parts.join(", ")}.`, {
     considered: rows.length,
     counts: Object.fromEntries(Object.entries(counts).filter(([, v]) => v > 0)),
     kind: check.kind,

@@ -159,6 +159,7 @@ export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number):
     passed_over: d.blocked,
     execution: executionSummary(d.writeTurn),
     write_turn: d.writeTurn,
+    write_turn_holder: d.holder,
     line_kind: d.candidate?.kind ?? null,
     clock_skew: clockSkew(d.demand, d.derived.oldest_pending_ms, d.index, now),
     eligibility,
@@ -191,6 +192,7 @@ export function copyTablePlan(t: TablePlan): TablePlan {
     passed_over: t.passed_over,
     execution: t.execution,
     write_turn: t.write_turn,
+    write_turn_holder: t.write_turn_holder,
     line_kind: t.line_kind,
     clock_skew: t.clock_skew,
     eligibility: t.eligibility,
@@ -227,6 +229,7 @@ export function planTable(
     retireSecs: ctx.limits.retireSecs,
     now,
     thresholds: ctx.thresholds,
+    heartbeats: fleet.heartbeats,
   });
   const eligibility = fence
     ? admissionEligibility({ kind: "merge_wal", target }, toTargetFence(fence, fence.activeTaskClaimed ?? false))

@@ -15,6 +15,7 @@ import type { TablePlan } from "./types";
 import { buildUnits, type MergeUnitScore, type PlanUnit } from "./units";
 import { whyNot, type Verdict, type WhyNot } from "./why-not";
 import { writeTurnOf, type WriteTurn } from "./write-turn";
+import { writeTurnHolder, type WriteTurnHolder } from "./write-turn-holder";
 
 /** §4.1 thresholds from the effective policy (§7.3: an edited policy changes verdicts). */
 export function mergeThresholds(policy: EffectivePolicy): MergeThresholds {
@@ -57,6 +58,8 @@ export interface TableDraft {
   blocked: WhyNot[];
   /** the unfinished execution holding the write turn, null when none */
   writeTurn: WriteTurn | null;
+  /** who holds the table's write turn (an execution, an assignment, a lock), null when none */
+  holder: WriteTurnHolder | null;
   /** the table's plan row, once planFleet has built it */
   plan: TablePlan | null;
 }
@@ -82,7 +85,11 @@ export interface TableInputs {
   now: number;
   /** `mergeThresholds(policy.effective)` when the caller already has it */
   thresholds?: MergeThresholds;
+  /** live heartbeats by executor id: an assignment whose executor has none is orphaned */
+  heartbeats?: ReadonlyMap<string, unknown>;
 }
+
+const NO_HEARTBEATS: ReadonlyMap<string, unknown> = new Map();
 
 /** Shared "nothing blocks" list (never mutated; a table that gains a blocker gets its own). */
 const NO_BLOCKERS: WhyNot[] = [];
@@ -121,8 +128,14 @@ export function draftTable(input: TableInputs): TableDraft {
   }
   let candidate: PlanUnit | null = null;
   const writeTurn = input.fence === undefined ? null : writeTurnOf(input.fence, now);
+  const holder = writeTurnHolder(
+    writeTurn,
+    input.fence,
+    input.index?.liveAssignments,
+    input.heartbeats ?? NO_HEARTBEATS,
+  );
   if (offer.length > 0) {
-    const ctx = { target, policy, index: input.index, fence: input.fence, writeTurn, now };
+    const ctx = { target, policy, index: input.index, fence: input.fence, writeTurn, holder, now };
     for (const u of offer) {
       const reasons = unitBlockers(u, ctx);
       if (reasons.length === 0) {
@@ -145,6 +158,7 @@ export function draftTable(input: TableInputs): TableDraft {
     candidate,
     blocked,
     writeTurn,
+    holder,
     plan: null,
   };
 }

@@ -9,6 +9,7 @@ import type { Scored } from "../score";
 import type { TableClassName, UnitKind, UnitScore } from "./units";
 import type { Verdict, WhyNot } from "./why-not";
 import type { ProgressState, WriteTurn } from "./write-turn";
+import type { WriteTurnHolder } from "./write-turn-holder";
 
 /** The unfinished execution holding the write turn, as the list shows it. */
 export interface ExecutionSummary {
@@ -90,6 +91,8 @@ export interface TablePlan {
   passed_over: WhyNot[];
   execution: ExecutionSummary | null;
   write_turn: WriteTurn | null;
+  /** the table's one write-turn holder, named the same by every surface (console-api.md "One capacity, one write turn") */
+  write_turn_holder: WriteTurnHolder | null;
   /** the kind of unit it waits in line for (its candidate's); its place and ETA are the plan's `line` */
   line_kind: string | null;
   clock_skew: ClockSkew | null;

@@ -61,7 +61,7 @@ describe("verdicts: each why-not code from a minimal case", () => {
     const t = table(f);
     expect(t.verdict).toMatchObject({
       code: "all_draining",
-      message: "0/2 executors fit: 1 draining, 1 without a live heartbeat.",
+      message: "0/2 executors fit, none accepting work: 1 draining, 1 without a live heartbeat.",
     });
     expect(t.why_not[0].detail.counts).toEqual({ orphan: 1, draining: 1 });
   });
@@ -85,7 +85,7 @@ describe("verdicts: each why-not code from a minimal case", () => {
     });
     expect(table(f).verdict).toMatchObject({
       code: "insufficient_bytes",
-      message: "0/1 executors fit: 1 needs 2.0 GiB, has 1.0 GiB.",
+      message: "0/1 executors fit: 1 with too few bytes free (needs 2.0 GiB, has 1.0 GiB).",
     });
   });
 
@@ -96,7 +96,7 @@ describe("verdicts: each why-not code from a minimal case", () => {
     const t = table(fleet({ tables: { t: hot() }, assignments: recent }));
     expect(t.verdict).toMatchObject({
       code: "rate_limited",
-      message: "0/1 executors fit: 1 at 6 placements per minute.",
+      message: "0/1 executors fit: 1 rate limited at 6 placements per minute.",
     });
     const older = recent.map((a) => ({ ...a, created_ms: NOW - 60_000 }));
     expect(table(fleet({ tables: { t: hot() }, assignments: older })).verdict.state).toBe("would_place");
@@ -297,7 +297,8 @@ describe("verdicts: each why-not code from a minimal case", () => {
     expect(t.verdict).toEqual({
       state: "would_skip",
       code: "insufficient_bytes",
-      message: "0/6 executors fit: 3 no free merge_wal slot, 2 draining, 1 needs 2.0 GiB, has 1.2 GiB.",
+      message:
+        "0/6 executors fit: 3 no free merge_wal slot, 2 draining, 1 with too few bytes free (needs 2.0 GiB, has 1.2 GiB).",
     });
     expect(t.why_not[0].detail).toMatchObject({
       considered: 6,

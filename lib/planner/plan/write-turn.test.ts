@@ -51,7 +51,7 @@ describe("write turn", () => {
         code: "write_turn_held",
         retryable: true,
         message:
-          "Execution exec-1 (running on worker-1 (http://worker-1:8080)) holds the write turn: merge-progress sequence 12, advanced 12s ago. A new merge_wal waits until it finishes.",
+          "The write turn is held by execution exec-1 (running on worker-1 (http://worker-1:8080)): merge-progress sequence 12, advanced 12s ago. A new merge_wal waits until it finishes.",
         detail: {
           kind: "merge_wal",
           execution_id: "exec-1",

@@ -75,7 +75,7 @@ export function writeTurnOf(fence: PlannerFence | undefined, now: number): Write
 
 function holderWords(turn: WriteTurn): string {
   const where = turn.instance ? `on ${turn.instance} (${turn.endpoint})` : `at ${turn.endpoint}`;
-  return `Execution ${turn.execution_id} (${turn.phase} ${where}) holds the write turn`;
+  return `The write turn is held by execution ${turn.execution_id} (${turn.phase} ${where})`;
 }
 
 function sequenceWords(turn: WriteTurn, now: number): string {

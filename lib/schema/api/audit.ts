@@ -20,6 +20,8 @@ const auditMs = (what: string) =>
 export const auditQuerySchema = z
   .object({
     target: targetParamSchema.optional(),
+    /** a substring of the target, any case (the audit page's "Table contains"); `target` is the exact name */
+    target_q: z.string().min(1, "target_q must not be empty").max(512, "target_q is at most 512 characters").optional(),
     // a token's name or a person's email (any case: emails are compared without it)
     actor: z.string().min(1, "actor must not be empty").max(320, "actor is at most 320 characters").optional(),
     from_ms: auditMs("from_ms"),

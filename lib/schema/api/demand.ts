@@ -70,6 +70,34 @@ export const executionSummarySchema = z.object({
   sequence: z.number().nullable(),
 });
 
+/**
+ * The table's one write-turn holder (console-api.md fourth version, "One capacity, one write
+ * turn"), named the same by every surface: an execution with its progress, an assignment
+ * (assigned or bound, orphaned when its executor has no live heartbeat) with its bind
+ * deadline, or the target lock of something else. `null`: nothing holds it.
+ */
+export const writeTurnHolderSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("execution"),
+    execution_id: z.string(),
+    executor: z.string(),
+    endpoint: z.string(),
+    phase: z.string(),
+    progress: z.enum(PROGRESS_STATES),
+    sequence: z.number().nullable(),
+  }),
+  z.object({
+    type: z.literal("assignment"),
+    unit_id: z.string(),
+    kind: z.string(),
+    executor: z.string(),
+    state: z.string(),
+    orphaned: z.boolean(),
+    bind_deadline_ms: z.number(),
+  }),
+  z.object({ type: z.literal("lock"), value: z.string(), execution_id: z.string().nullable() }),
+]);
+
 /** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
 export const positionSchema = z.object({ kind: z.string(), rank: z.number().int(), of: z.number().int() });
 
@@ -88,6 +116,7 @@ export const tableSummarySchema = z.object({
   backlog_class: backlogClassSchema,
   verdict: verdictSchema,
   execution: executionSummarySchema.nullable(),
+  write_turn_holder: writeTurnHolderSchema.nullable(),
   position: positionSchema.nullable(),
   /** how far a record of this table is ahead of `now_ms` (clock skew), null when none is */
   clock_skew_ms: z.number().nullable(),

@@ -6,10 +6,38 @@ export const executorsQuery = readQuerySchema;
 
 const slots = z.record(z.string(), z.number());
 
+/**
+ * One headroom of one kind, with its named parts (console-api.md fourth version, "One
+ * capacity, one write turn"): `free = max(0, total − reserved)` is what every verdict uses.
+ */
+export const slotHeadroomSchema = z.object({
+  total: z.number().int(),
+  /** live, non-released, non-shadow assignments (what the master counts, §5.2) */
+  reserved: z.number().int(),
+  /** the master's last shadow rows: its next pass replaces them, so they are not counted (§6.2 step 3) */
+  shadow: z.number().int(),
+  /** max(0, total − reserved): what every verdict uses */
+  free: z.number().int(),
+  /** unfinished executions running here outside any assignment: P1's planner does not count them */
+  legacy_running: z.number().int(),
+});
+export type SlotHeadroom = z.infer<typeof slotHeadroomSchema>;
+
+/** The byte headroom in the same parts (`total` 0: no byte budget, never byte-checked, §5.2). */
+export const byteHeadroomSchema = z.object({
+  total: z.number(),
+  reserved: z.number(),
+  shadow: z.number(),
+  free: z.number(),
+});
+export type ByteHeadroom = z.infer<typeof byteHeadroomSchema>;
+
 /** An unfinished `merge-executions/` record running on the executor (console-api.md "One answer, as of its moment"). */
 export const executorExecutionSchema = z.object({
   execution_id: z.string(),
   target: z.string(),
+  /** the execution's kind: its `maintenance` kind, else merge_wal */
+  kind: z.string(),
   phase: z.string(),
   /** the write turn's progress as the verdict judges it (§7.1): advancing, stalled or unknown */
   progress: z.enum(["advancing", "stalled", "unknown"]),
@@ -47,6 +75,9 @@ export const executorRowSchema = z.object({
   shadow_assignments: z.number().int(),
   /** max(0, bytes_reserved − bytes_total) when bytes_total > 0, else 0 */
   overcommitted_bytes: z.number(),
+  /** the one headroom per kind: what the verdict uses, with its parts (the flat fields above count shadow rows) */
+  slots: z.record(z.string(), slotHeadroomSchema),
+  bytes: byteHeadroomSchema,
 });
 export type ExecutorRow = z.infer<typeof executorRowSchema>;
 
@@ -67,6 +98,10 @@ export const executorsResponse = snapshotMetaSchema.extend({
     bytes_free_excluding_shadow: z.number(),
     bytes_total: z.number(),
     overcommitted: z.number().int(),
+    /** `slots` summed over live executors that accept work (not draining, not orphan) */
+    slots: z.record(z.string(), slotHeadroomSchema),
+    /** `bytes` summed over live, accepting executors with a byte budget */
+    bytes: byteHeadroomSchema,
   }),
 });
 export type ExecutorsResponse = z.infer<typeof executorsResponse>;

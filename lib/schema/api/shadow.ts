@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { OUTCOMES } from "@/lib/schema/codes";
 import { readQuerySchema, snapshotMetaSchema, whyNotCodeSchema } from "./common";
+import { writeTurnHolderSchema } from "./demand";
 
 export const shadowQuery = readQuerySchema;
 
@@ -36,6 +37,11 @@ export const shadowResponse = snapshotMetaSchema.extend({
       explanation: z.string(),
     }),
   ),
+  /**
+   * The write-turn holder of every listed table that has one (console-api.md fourth version,
+   * "One capacity, one write turn"): the same holder its table page and the overview name.
+   */
+  write_turn_holders: z.array(z.object({ target: z.string(), holder: writeTurnHolderSchema })),
   placements: z.object({
     console: z.array(placement),
     master: z.array(placement.extend({ created_ms: z.number() })),

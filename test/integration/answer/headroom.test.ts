@@ -3,7 +3,7 @@
 // shadow rows, overcommit, unbudgeted executors, orphans that are not "draining", no
 // overdue shadow rows, per-executor shadow agreement with its reason, and the table
 // detail naming the headroom its verdict used.
-import { demandDetail } from "@/lib/schema/api/demand";
+import { demandDetail, demandList } from "@/lib/schema/api/demand";
 import { executorsResponse } from "@/lib/schema/api/executors";
 import { assignmentsResponse } from "@/lib/schema/api/assignments";
 import { shadowResponse } from "@/lib/schema/api/shadow";
@@ -15,6 +15,7 @@ import { keys } from "@/lib/schema/keys";
 import { formatCount, formatTime } from "@/lib/schema/format";
 import { clientFor, q, okBody } from "../api/helpers";
 import { GiB, assignment, demandTable, heartbeat, put } from "./records";
+import { execution } from "@/lib/planner/plan/__fixtures__/fleet";
 
 let client: Etcd3;
 let app: RunningApp;
@@ -53,6 +54,16 @@ beforeAll(async () => {
   await row("h/busy", "u-assigned", "m-big", { state: "assigned" });
   await row("h/huge", "u-bound", "m-small", { state: "bound", reserved_bytes: 16 * GiB });
   await row("h/orphan", "u-orphan", "ghost", { state: "assigned", reserved_bytes: GiB });
+  // two merges run on m-big outside any assignment (the legacy queue's work), one inside h/busy's
+  const running = (target: string, id: string) =>
+    put(
+      client,
+      keys.mergeExecution(prefix, target),
+      execution({ id, target, endpoint: "http://m-big:8080", instance: "m-big" }),
+    );
+  await running("h/legacy-1", "exec-l1");
+  await running("h/legacy-2", "exec-l2");
+  await running("h/busy", "exec-busy");
   await demandTable(client, prefix, "h/a", 40, NOW - 600_000);
   await demandTable(client, prefix, "h/b", 30, NOW - 600_000);
   await demandTable(client, prefix, "h/busy", 20, NOW - 600_000);
@@ -109,7 +120,7 @@ describe("executors: headroom both ways", () => {
       bytes_reserved: GiB,
       overcommitted_bytes: 0,
     });
-    expect(body.totals).toEqual({
+    expect(body.totals).toMatchObject({
       executors: 4,
       draining: 1,
       orphans: 1,
@@ -121,6 +132,43 @@ describe("executors: headroom both ways", () => {
       bytes_total: 16 * GiB,
       overcommitted: 1,
     });
+  });
+
+  it("one headroom per kind with named parts: free = total − reserved (shadow rows and legacy executions beside it)", async () => {
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const byId = Object.fromEntries(body.executors.map((e) => [e.id, e]));
+    expect(byId["m-big"].slots).toEqual({
+      merge_wal: { total: 4, reserved: 1, shadow: 1, free: 3, legacy_running: 2 },
+    });
+    expect(byId["m-big"].bytes).toEqual({ total: 8 * GiB, reserved: 2 * GiB, shadow: 2 * GiB, free: 6 * GiB });
+    expect(byId["m-small"].slots.merge_wal).toEqual({ total: 2, reserved: 1, shadow: 0, free: 1, legacy_running: 0 });
+    expect(byId["w-unbudgeted"].slots.merge_wal).toEqual({
+      total: 2,
+      reserved: 0,
+      shadow: 1,
+      free: 2,
+      legacy_running: 0,
+    });
+    // the flat fields stay for API clients: they count the master's shadow rows
+    expect(byId["m-big"].slots_free).toEqual({ merge_wal: 2 });
+    // accepting executors only (not draining, not orphans); bytes over the budgeted ones
+    expect(body.totals.slots).toEqual({ merge_wal: { total: 8, reserved: 2, shadow: 2, free: 6, legacy_running: 2 } });
+    expect(body.totals.bytes).toEqual({ total: 16 * GiB, reserved: 18 * GiB, shadow: 2 * GiB, free: 6 * GiB });
+  });
+
+  it("the verdicts use `free`: no executor is given more merges than it has free", async () => {
+    const list = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, verdict: "would_place", limit: 100 })}`,
+      demandList,
+    );
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const given = new Map<string, number>();
+    for (const t of list.tables)
+      if (t.verdict.state === "would_place") given.set(t.verdict.executor, (given.get(t.verdict.executor) ?? 0) + 1);
+    expect(given.size).toBeGreaterThan(0);
+    for (const [id, n] of given)
+      expect(n).toBeLessThanOrEqual(body.executors.find((e) => e.id === id)!.slots.merge_wal.free);
   });
 
   it("assignments: a shadow row is never overdue; an unbound assigned row past its deadline is", async () => {

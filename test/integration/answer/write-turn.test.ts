@@ -76,11 +76,21 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       .filter((task) => task.target === INCIDENT.mergingTarget);
     expect(running).toHaveLength(1);
     const mergingTaskId = running[0].id;
+    // the one write-turn holder every surface names (console-api.md fourth version)
+    expect(t.write_turn_holder).toEqual({
+      type: "execution",
+      execution_id: "exec-0001",
+      executor: "worker-1",
+      endpoint: WORKER_URL,
+      phase: "running",
+      progress: "unknown",
+      sequence: 12,
+    });
     expect(t.verdict).toEqual({
       state: "would_skip",
       code: "write_turn_held",
       message:
-        `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn: merge-progress sequence 12, ` +
+        `The write turn is held by execution exec-0001 (running on worker-1 (${WORKER_URL})): merge-progress sequence 12, ` +
         "advanced 4m 00s ago. A new merge_wal waits until it finishes.",
     });
     expect(t.why_not).toEqual([
@@ -157,7 +167,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     const t = await detail(INCIDENT.mergingTarget, at);
     expect(t.verdict).toMatchObject({ state: "would_skip", code: "write_turn_stalled" });
     expect(skipOf(t.verdict).message).toBe(
-      `Execution exec-0001 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: merge-progress sequence 12, ` +
+      `The write turn is held by execution exec-0001 (running on worker-1 (${WORKER_URL})) but looks stalled: merge-progress sequence 12, ` +
         "not advanced for 10m 00s (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     );
     expect(t.why_not[0]).toMatchObject({
@@ -269,7 +279,7 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       state: "would_skip",
       code: "write_turn_stalled",
       message:
-        `Execution exec-0002 (running on worker-1 (${WORKER_URL})) holds the write turn but looks stalled: no merge-progress sequence reported yet, ` +
+        `The write turn is held by execution exec-0002 (running on worker-1 (${WORKER_URL})) but looks stalled: no merge-progress sequence reported yet, ` +
         "41m 00s since the execution started (idle timeout 10m 00s). Nothing new runs until it is reclaimed or finishes.",
     });
     expect(stalled.legacy.progress.stalled).toBe(true);
@@ -294,6 +304,21 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
       sequence: null,
     });
     expect(byTarget.get(INCIDENT.lockedTarget)).toMatchObject({ execution: null }); // a claim token is not an execution
+    // ... but it holds the write turn: the one holder is the lock, and the orphan's is its assignment
+    expect(byTarget.get(INCIDENT.lockedTarget)?.write_turn_holder).toEqual({
+      type: "lock",
+      value: INCIDENT.lockToken,
+      execution_id: null,
+    });
+    expect(byTarget.get(INCIDENT.orphanTarget)?.write_turn_holder).toMatchObject({
+      type: "assignment",
+      unit_id: INCIDENT.orphanUnitId,
+      executor: INCIDENT.orphanExecutor,
+      orphaned: true,
+    });
+    expect(skipOf(byTarget.get(INCIDENT.orphanTarget)!.verdict).message).toContain(
+      `Write turn held by assignment ${INCIDENT.orphanUnitId} (merge_wal) on ${INCIDENT.orphanExecutor} (assigned, orphaned: no live heartbeat); bind deadline`,
+    );
   });
 
   it("a finished execution no longer holds the turn", async () => {

@@ -296,6 +296,13 @@ describe("executors, assignments, failures, skipped, shadow", () => {
       bytes_free_excluding_shadow: 0,
       bytes_total: 0,
       overcommitted: 0,
+      // nothing accepts work: the one headroom of the fleet is empty too
+      slots: {},
+      bytes: { total: 0, reserved: 0, shadow: 0, free: 0 },
+    });
+    // the orphan's one headroom: its assignment reserved, nothing free
+    expect(byId.get(INCIDENT.orphanExecutor)?.slots).toEqual({
+      merge_wal: { total: 0, reserved: 1, shadow: 0, free: 0, legacy_running: 0 },
     });
   });
 

@@ -13,7 +13,10 @@ import { INCIDENT, seedScenarios } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { heartbeatValue, type SimExecutor } from "@/lib/sim/scenarios/fleet";
 import { formatBytes, formatTime } from "@/lib/words/format";
-import { codeInWords } from "@/lib/words/codes";
+import { classLabel, codeInWords, positionLabel, verdictLabel } from "@/lib/words/codes";
+import { positionText } from "@/lib/words/place-in-line";
+import { NO_HOLDER_WORDS, holderInWords } from "@/lib/words/write-turn";
+import { OUTCOME_MEANING } from "@/lib/words/outcomes";
 import { clientFor } from "../api/helpers";
 import { whyNotHeading } from "@/lib/cli/why";
 import { demandTable } from "../answer/records";
@@ -112,11 +115,21 @@ describe("why <table>", () => {
       expect(run.code).toBe(0);
       const lines = run.out.trimEnd().split("\n");
       expect(lines[0]).toBe(`${t.target}  (revision ${answer.revision}, evaluated at ${formatTime(NOW)})`);
+      // the pages' short form (lib/words verdictLabel), then what the table page adds
       const verdict =
         t.verdict.state === "would_place"
-          ? `would place on ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}`
-          : `would skip: ${codeInWords(t.verdict.code)} [${t.verdict.code}] — ${t.verdict.message}`;
+          ? `place → ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}`
+          : `skip: ${codeInWords(t.verdict.code)} [${t.verdict.code}] — ${t.verdict.message}`;
       expect(lines).toContain(`Verdict: ${verdict}`);
+      // place in line and the ETA, as the table page says them; the write-turn holder, as every surface names it
+      if (t.position)
+        expect(lines).toContain(
+          `Place in line: ${positionText(t.position)} tables waiting for a ${t.position.kind} turn, in planner order`,
+        );
+      expect(lines.some((l: string) => l.startsWith("ETA: "))).toBe(true);
+      expect(lines).toContain(
+        t.write_turn_holder === null ? NO_HOLDER_WORDS : holderInWords(t.write_turn_holder, answer.now_ms),
+      );
       if (t.why_not.length === 0) expect(lines).toContain("Why not: nothing holds it back: it would be placed now.");
       else expect(lines).toContain(`Why not (${t.why_not.length}):`);
       t.why_not.forEach((w: any, i: number) => {
@@ -177,20 +190,24 @@ describe("tables, executors, shadow", () => {
     expect(lines[0]).toBe(
       `${limit} of ${b.matched} matching tables (revision ${R}; ${b.total_tables} tables, ${b.tables_with_pending} with pending)`,
     );
-    expect(lines[1].split(/\s+/)).toEqual([
+    // the /tables page's columns and words (lib/words/columns.ts, lib/words/codes.ts)
+    expect(lines[1].split(/\s{2,}/)).toEqual([
       "TARGET",
       "CLASS",
+      "IN LINE",
       "PENDING",
-      "BYTES",
+      "TO MERGE",
       "WAIT",
       "SCORE",
       "BACKLOG",
       "VERDICT",
     ]);
-    const rows = lines.slice(2, 2 + limit).map((l) => l.split(/\s+/));
+    const rows = lines.slice(2, 2 + limit).map((l) => l.trim().split(/\s{2,}/));
     expect(rows.map((r) => r[0])).toEqual(b.tables.map((t: any) => t.target));
-    expect(rows.map((r) => r[1])).toEqual(b.tables.map((t: any) => t.class));
-    expect(rows.map((r) => r[2])).toEqual(b.tables.map((t: any) => t.pending_generations.toLocaleString("en-US")));
+    expect(rows.map((r) => r[1])).toEqual(b.tables.map((t: any) => classLabel(t.class)));
+    expect(rows.map((r) => r[2])).toEqual(b.tables.map((t: any) => positionLabel(t.position)));
+    expect(rows.map((r) => r[3])).toEqual(b.tables.map((t: any) => t.pending_generations.toLocaleString("en-US")));
+    expect(rows.map((r) => r.at(-1))).toEqual(b.tables.map((t: any) => verdictLabel(t.verdict)));
     // a listed wait that is a lower bound (incident/catching-up's) is explained once, under the rows
     const notes = b.tables.some((t: any) => t.age_bound === "upper")
       ? ["A wait marked ≥ is a lower bound: the exact flush time was pruned."]
@@ -246,10 +263,21 @@ describe("tables, executors, shadow", () => {
     expect(lines[0]).toContain(
       `${countOf(t.executors, "executor")} (${t.draining} draining), ${countOf(t.orphans, "orphan")}`,
     );
-    expect(lines[0]).toContain(`free bytes ${formatBytes(t.bytes_free)}`);
-    expect(lines.slice(2).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(
+    expect(lines.slice(2, 2 + api.body.executors.length).map((l) => l.split(/\s+/).slice(0, 3))).toEqual(
       api.body.executors.map((e: any) => [e.id, e.kind, e.orphan ? "orphan" : e.draining ? "draining" : "live"]),
     );
+    // free as the verdicts use it, with its parts: the fleet's and each executor's, kind by kind
+    for (const [kind, h] of Object.entries(t.slots) as [string, any][])
+      expect(
+        lines.find((l) => l.startsWith("all accepting") && l.split(/\s{2,}/)[1] === kind)?.split(/\s{2,}/),
+      ).toEqual(["all accepting", kind, ...[h.free, h.total, h.reserved, h.shadow, h.legacy_running].map(String)]);
+    for (const e of api.body.executors)
+      for (const [kind, h] of Object.entries(e.slots) as [string, any][])
+        expect(lines.find((l) => l.startsWith(`${e.id} `) && l.split(/\s{2,}/)[1] === kind)?.split(/\s{2,}/)).toEqual([
+          e.id,
+          kind,
+          ...[h.free, h.total, h.reserved, h.shadow, h.legacy_running].map(String),
+        ]);
     expect(t.orphans + t.draining).toBeGreaterThan(0);
     const json = await cli(["executors", ...pin(), "--json"]);
     expect(JSON.parse(json.out)).toEqual(sameAnswer(api.body));
@@ -263,10 +291,23 @@ describe("tables, executors, shadow", () => {
     expect(lines[0]).toBe(
       `Shadow comparison at revision ${api.body.revision}: ${countOf(api.body.disagreements, "disagreement")} (discovery_miss + phantom_task)`,
     );
-    for (const [outcome, n] of Object.entries(api.body.outcomes))
-      expect(lines.find((l) => l.startsWith(`${outcome} `))?.split(/\s+/)[1], outcome).toBe(
+    for (const [outcome, n] of Object.entries(api.body.outcomes)) {
+      const label = OUTCOME_MEANING[outcome as keyof typeof OUTCOME_MEANING].label;
+      expect(lines.find((l) => l.startsWith(`${label} `))?.split(/\s{2,}/)[1], outcome).toBe(
         (n as number).toLocaleString("en-US"),
       );
+    }
+    // the discovery misses by name
+    const misses: string[] = api.body.tables.discovery_miss;
+    if (misses.length > 0)
+      expect(lines).toContain(
+        `Discovery misses (${misses.length.toLocaleString("en-US")}), with the write-turn holder their table page names:`,
+      );
+    for (const target of misses.slice(0, 50))
+      expect(
+        lines.some((l) => l.startsWith(`  ${target}`)),
+        target,
+      ).toBe(true);
     expect(
       lines.some((l) =>
         l.startsWith(

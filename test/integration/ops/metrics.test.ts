@@ -182,9 +182,10 @@ describe("GET /api/metrics", () => {
     expect(v("console_executors", { state: "live" })).toBe(rows.filter((e) => !e.orphan && !e.draining).length);
     expect(v("console_executors", { state: "draining" })).toBe(executors.totals.draining);
     expect(v("console_executors", { state: "orphan" })).toBe(executors.totals.orphans);
-    for (const [kind, n] of Object.entries(executors.totals.slots_free))
-      expect(v("console_executor_free_slots", { kind }), kind).toBe(n);
-    expect(v("console_executor_free_bytes")).toBe(executors.totals.bytes_free);
+    // `free` as every verdict uses it, the parts' one name (console-api.md "One capacity")
+    for (const [kind, h] of Object.entries(executors.totals.slots))
+      expect(v("console_executor_free_slots", { kind }), kind).toBe(h.free);
+    expect(v("console_executor_free_bytes")).toBe(executors.totals.bytes.free);
 
     expect(v("console_failures_needing_attention")).toBe(failures.failures.filter((f) => f.needs_attention).length);
     expect(v("console_cooldowns_active")).toBe(failures.cooldowns.filter((c) => c.cooling).length);

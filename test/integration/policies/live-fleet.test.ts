@@ -202,6 +202,16 @@ describe("an audit you can search", () => {
       ["live/audit-a", "alice", "Backfill of Q3 orders"],
     ]);
     expect(await audit(`to_ms=${t0 - 1}&target=live%2Faudit-b`)).toEqual([]);
+    // target_q: any part of the table's name, any case (the audit page's "Table contains")
+    expect(await audit(`target_q=AUDIT-&from_ms=${t0}`)).toEqual([
+      ["live/audit-a", plainActor, "end of the backfill"],
+      ["live/audit-b", "deploy-bot", "nightly compaction window"],
+      ["live/audit-a", "alice", "Backfill of Q3 orders"],
+    ]);
+    expect(await audit(`target_q=audit-b&from_ms=${t0}`)).toEqual([
+      ["live/audit-b", "deploy-bot", "nightly compaction window"],
+    ]);
+    expect(await audit(`target=live&from_ms=${t0}`)).toEqual([]); // `target` stays the exact name
     const bad = await call(app.url, "GET", `/api/v1/audit?from_ms=${t1}&to_ms=${t0}`);
     expect([bad.status, bad.body.error.code]).toEqual([400, "invalid_query"]);
   });

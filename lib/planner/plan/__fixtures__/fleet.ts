@@ -1,5 +1,6 @@
 // Minimal fleets for the design-planner tests.
 import type { Assignment } from "@/lib/schema/assignments";
+import type { Execution } from "@/lib/schema/executions";
 import { emptyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { SealedTimes } from "@/lib/schema/sealed-times";
 import type { Heartbeat } from "@/lib/schema/executors";
@@ -100,4 +101,22 @@ export function finishedMerges(n: number): TaskRecord[] {
     finished_at: NOW - 700_000 + i,
     depends_on: [],
   }));
+}
+
+/** An unfinished worker merge execution (scheduler-model.md §2.8) on worker-1 for table `t`. */
+export function execution(extra: Partial<Execution> = {}): Execution {
+  return {
+    id: "exec-1",
+    target: "t",
+    endpoint: "http://worker-1:8080",
+    instance: "worker-1",
+    timeout_secs: 1800,
+    queue_timeout_secs: 600,
+    idle_timeout_secs: 600,
+    phase: "running",
+    reclaimed: false,
+    error: null,
+    protocol: 2,
+    ...extra,
+  };
 }

@@ -1,7 +1,7 @@
 // Place in line and ETA in words (console-api.md `position`, `eta`): a range, "now" or
 // "unknown", never negative.
-import { formatCount, formatDuration } from "@/components/ui/format";
-import type { TableDetail, TableSummary } from "@/lib/client/api-types";
+import { formatCount, formatDuration } from "./format";
+import type { TableDetail, TableSummary } from "../client/api-types";
 
 export function positionText(p: TableSummary["position"]): string {
   return p ? `${formatCount(p.rank)} of ${formatCount(p.of)}` : "—";

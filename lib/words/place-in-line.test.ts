@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { etaText, positionText } from "./place-in-line-words";
+import { etaText, positionText } from "./place-in-line";
 
 describe("place in line in words", () => {
   it("shows the ETA as a range, now, or unknown; never negative", () => {

@@ -155,7 +155,12 @@ const CASES: Record<WhyNotCode, PlannerFleet[]> = {
         t: {
           execution,
           targetLock: "merge-execution:exec-1",
-          progress: { sequence: 12, last_progress_revision: 7, last_progress_ms: NOW - 12_000, last_progress_bound: "exact" },
+          progress: {
+            sequence: 12,
+            last_progress_revision: 7,
+            last_progress_ms: NOW - 12_000,
+            last_progress_bound: "exact",
+          },
         },
       },
     }),
@@ -168,7 +173,12 @@ const CASES: Record<WhyNotCode, PlannerFleet[]> = {
         t: {
           execution,
           targetLock: "merge-execution:exec-1",
-          progress: { sequence: 12, last_progress_revision: 7, last_progress_ms: NOW - 3_600_000, last_progress_bound: "exact" },
+          progress: {
+            sequence: 12,
+            last_progress_revision: 7,
+            last_progress_ms: NOW - 3_600_000,
+            last_progress_bound: "exact",
+          },
         },
       },
     }),

@@ -11,6 +11,7 @@ import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
 import { encodedResponse, isCacheable } from "./encoded-response";
 import { classifyError } from "./errors";
 import { noteEtcdUnavailable } from "./etcd-seen";
+import { admitted, isHeavy } from "./heavy";
 import { metrics } from "@/lib/metrics";
 import { processWide } from "@/lib/schema/process-wide";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
@@ -49,6 +50,12 @@ export interface HandlerSpec<S extends z.ZodType> {
   body?: BodySpec;
   /** the request must carry If-Match (428 without it) */
   ifMatch?: boolean;
+  /**
+   * the request reads or plans the fleet as of another moment than the live one (histories,
+   * diffs, previews): it waits its client's turn in the heavy-work queue, or is refused with
+   * 503 overloaded (./heavy.ts). Unset: heavy when it pins a revision not held in memory.
+   */
+  heavy?: boolean;
 }
 
 /** What Next passes a route handler besides the request. */
@@ -210,7 +217,10 @@ export function apiHandler<S extends z.ZodType>(
         bodyIsForm: body?.form ?? false,
         ifMatch,
       };
-      const { value: result, header } = await withMinRevision(floor.revision, request, url, spec.query, () => run(ctx));
+      const answer = () => withMinRevision(floor.revision, request, url, spec.query, () => run(ctx));
+      const { value: result, header } = isHeavy(spec.heavy, parsed.data)
+        ? await admitted(request, answer)
+        : await answer();
       // a read whose bytes follow from its plan and query: encoded once, ETag / 304, compressed
       const response =
         result instanceof Response ? result : isCacheable(result) ? encodedResponse(request, result) : json(result);

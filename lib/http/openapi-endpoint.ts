@@ -47,7 +47,11 @@ export const ERRORS = {
     schema: "PolicyError",
   },
   "428": { description: "precondition_required: If-Match is missing", schema: "Error" },
-  "503": { description: "etcd_unavailable: no etcd member answered (retry_after_ms)", schema: "Error" },
+  "503": {
+    description:
+      "etcd_unavailable: no etcd member answered (retry_after_ms); or overloaded: the heavy-work queue has no room for this request now (a read pinned outside the live view, a history, a diff or a preview; console-api.md 'Overload and memory'): refused at once, retry after Retry-After seconds (retry_after_ms)",
+    schema: "Error",
+  },
   "504": { description: "etcd_timeout", schema: "Error" },
 } as const;
 export type ErrorStatus = keyof typeof ERRORS;

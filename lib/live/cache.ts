@@ -11,6 +11,7 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { advanceSequenceClock, type SequenceClock } from "@/lib/planner/progress";
 import { pingEtcd } from "./etcd-ping";
+import { Admission, HEAVY_WORK } from "./admission";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
@@ -84,6 +85,8 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
+  /** the one gate of heavy work in this process (reads and plans of other moments; lib/http/handler.ts admits through it) */
+  readonly heavyWork = new Admission(HEAVY_WORK);
 
   constructor(
     private readonly client: Etcd3,

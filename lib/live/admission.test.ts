@@ -111,7 +111,10 @@ describe("heavy-work admission", () => {
       const p = gate.run(`c${i}`, j.run);
       const outcome = await Promise.race([refusedWith(p), tick().then(() => "waiting")]);
       if (outcome instanceof Overloaded) refused = outcome;
-      else (jobs.push(j), answers.push(p));
+      else {
+        jobs.push(j);
+        answers.push(p);
+      }
     }
     expect(refused).toBeInstanceOf(Overloaded);
     // a job takes ≥ 250 ms on the gate's mean here, so at most 2 s ÷ 250 ms = 8 may wait before the promise passes 2 s

@@ -4,7 +4,10 @@ import { SHOULD_FALL, trendPerDay } from "../lib/planner/takeover/canary";
 
 export interface SoakRecord {
   minute: number;
+  /** the console's resident memory, averaged over the 5 minutes before this record */
   rss_mib: number;
+  /** V8's heap in use just after the console's last major GC (its live set) */
+  heap_live_mib: number;
   etcd_db_mib: number;
   etcd_db_in_use_mib: number;
   /** averages over the 5 minutes before this record (sampled every 30 s) */
@@ -97,6 +100,9 @@ export function verdicts(records: SoakRecord[], warmupMinutes: number, quotaMib:
       mib_after_warmup: rssBase,
       mib_now: last.rss_mib,
       growth_pct_per_hour: Math.round((rssSlope / rssBase) * 1000) / 10,
+      live_heap_mib: after.map((r) => r.heap_live_mib),
+      live_heap_growth_mib_per_hour:
+        Math.round(slope(after.map((r) => ({ x: r.minute / 60, y: r.heap_live_mib }))) * 10) / 10,
       holds: rssSlope / rssBase <= 0.1,
     },
     canary_last_30_min: {

@@ -45,6 +45,8 @@ const MIB = 1024 * 1024;
 const QUOTA_MIB = Number(/--quota-backend-bytes=(\d+)/.exec(demoEtcdFlags().join(" "))?.[1] ?? 2 ** 31) / MIB;
 
 interface Sample {
+  /** the console's resident memory (MiB) */
+  rss_mib: number;
   tables_with_pending: number;
   lines: Record<string, number>;
   legacy_queue: number;
@@ -54,9 +56,10 @@ interface Sample {
 }
 
 /** The live listing's counts: its `lines` come with a `?since=` answer, so each sample names the last listing. */
-function listingSampler(url: string, etcd: EtcdHttp) {
+function listingSampler(url: string, etcd: EtcdHttp, pid: number) {
   let listing: string | null = null;
   return async (): Promise<Sample | null> => {
+    const rss = round(treeRssBytes(pid) / MIB);
     for (let attempt = 0; attempt < 2; attempt++) {
       const res = await getJson(
         `${url}/api/v1/scheduler/demand?limit=1${listing ? `&since=${encodeURIComponent(listing)}` : ""}`,
@@ -77,6 +80,7 @@ function listingSampler(url: string, etcd: EtcdHttp) {
       };
       const outside = (o: string) => (tables[o] ?? []).filter((t) => !t.startsWith("incident/")).length;
       return {
+        rss_mib: rss,
         tables_with_pending: body.tables_with_pending,
         lines: body.changes.lines,
         legacy_queue: await etcd.count(`${P}/queue/`),
@@ -89,7 +93,9 @@ function listingSampler(url: string, etcd: EtcdHttp) {
 }
 
 /** Each field's mean over the samples (lines and outcomes by key). */
-function average(samples: Sample[]): Pick<SoakRecord, "tables_with_pending" | "lines" | "legacy_queue" | "outcomes"> {
+function average(
+  samples: Sample[],
+): Pick<SoakRecord, "rss_mib" | "tables_with_pending" | "lines" | "legacy_queue" | "outcomes"> {
   const n = Math.max(1, samples.length);
   const mean = (f: (s: Sample) => number) => round(samples.reduce((a, s) => a + f(s), 0) / n);
   const byKey = (f: (s: Sample) => Record<string, number>) => {
@@ -97,11 +103,18 @@ function average(samples: Sample[]): Pick<SoakRecord, "tables_with_pending" | "l
     return Object.fromEntries(keys.map((k) => [k, mean((s) => f(s)[k] ?? 0)]));
   };
   return {
+    rss_mib: mean((s) => s.rss_mib),
     tables_with_pending: mean((s) => s.tables_with_pending),
     lines: byKey((s) => s.lines),
     legacy_queue: mean((s) => s.legacy_queue),
     outcomes: byKey((s) => s.outcomes),
   };
+}
+
+/** The console's live set: V8's heap in use after the last major GC (`console_heap_live_bytes`). */
+async function liveHeapBytes(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/api/metrics`)).text();
+  return Number(/^console_heap_live_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
 }
 
 /** The canary report a user reads now (1 h window): its levels and the outcomes it warns rose. */
@@ -163,7 +176,7 @@ async function main(): Promise<void> {
       cliUser(world, 60_000),
       policySaver(world, 600_000),
     ]);
-    const sample = listingSampler(app.url, etcd);
+    const sample = listingSampler(app.url, etcd, app.process.pid!);
     const records: SoakRecord[] = [];
     const t0 = Date.now();
     let samples: Sample[] = [];
@@ -181,7 +194,7 @@ async function main(): Promise<void> {
       const coverage = await getJson(`${app.url}/api/v1/journal/coverage`);
       const record: SoakRecord = {
         minute: round((Date.now() - t0) / 60_000),
-        rss_mib: round(treeRssBytes(app.process.pid!) / MIB),
+        heap_live_mib: round((await liveHeapBytes(app.url)) / MIB),
         etcd_db_mib: round(db.dbSize / MIB),
         etcd_db_in_use_mib: round(db.dbSizeInUse / MIB),
         ...average(samples),
@@ -249,7 +262,14 @@ function chart(records: SoakRecord[]): string {
         line("legacy queue", "#dc2626", (r) => r.legacy_queue),
       ],
     },
-    { title: "Console resident memory", unit: "MiB", series: [line("RSS", "#9333ea", (r) => r.rss_mib)] },
+    {
+      title: "Console memory",
+      unit: "MiB",
+      series: [
+        line("RSS (5-min average)", "#9333ea", (r) => r.rss_mib),
+        line("live heap after GC", "#2563eb", (r) => r.heap_live_mib),
+      ],
+    },
     {
       title: "etcd database",
       unit: "MiB",

@@ -28,6 +28,11 @@ export interface EtcdConnection {
 /** gRPC's own (wall-clock) deadline of a unary call: ten times the call's, and at least 30 s. */
 const backstopMs = (callTimeoutMs: number) => Math.max(10 * callTimeoutMs, 30_000);
 
+/** The wall-clock gRPC deadline a call made outside etcd3's own methods sets (./fast-range.ts): the backstop only. */
+export function grpcDeadlineOf(client: EtcdClient): number {
+  return Date.now() + backstopMs(callTimeoutOf(client));
+}
+
 export function createEtcdClient(conn: EtcdConnection): EtcdClient {
   const callTimeoutMs = conn.callTimeoutMs ?? 3000;
   const options: IOptions = {

@@ -135,18 +135,26 @@ export class LegacyMaster {
       if (!executor) break;
       ops.push(...this.startOps(task, executor, now));
     }
-    // a table whose merge just finished waits for the next sweep (and one txn never names a key twice)
-    if (tick % this.rates.sweepEveryTicks === 0) ops.push(...this.sweep(now, new Set(finished)));
+    if (tick % this.rates.sweepEveryTicks === 0) {
+      const swept = this.sweep(now);
+      // a table whose merge just finished and is due again is queued in the same tick: its
+      // dedupe key passes to the new task (put, not deleted: one txn never names a key twice)
+      const requeued = new Set(
+        finished.filter((t) => swept.targets.has(t)).map((t) => keys.dedupe(this.prefix, "merge_wal", t)),
+      );
+      ops.splice(0, ops.length, ...ops.filter((op) => !(op.type === "delete" && requeued.has(op.key))), ...swept.ops);
+    }
     while (this.history.length > 0 && this.history[0].finishedAt < now - this.rates.taskHistoryMs)
       ops.push(del(keys.task(this.prefix, this.history.shift()!.id)));
     return { ops, publishes, finished: finished.length };
   }
 
   /** The master's merge sweep: every due table without an active merge gets one (dedupe, §1.2). */
-  private sweep(now: number, justFinished: ReadonlySet<string>): SimOp[] {
+  private sweep(now: number): { ops: SimOp[]; targets: Set<string> } {
     const ops: SimOp[] = [];
+    const targets = new Set<string>();
     for (const target of this.writers.targets()) {
-      if (this.active.has(target) || justFinished.has(target) || target.startsWith("incident/")) continue;
+      if (this.active.has(target) || target.startsWith("incident/")) continue;
       if (!this.writers.sweepDue(target, now)) continue;
       const id = uuidv7(now, 0x5000_0000 + (this.counter++ % 0x0fff_ffff));
       const record: TaskRecord = { id, kind: "merge_wal", target, state: "queued", enqueued_at: now, depends_on: [] };
@@ -157,9 +165,10 @@ export class LegacyMaster {
         put(keys.queued(this.prefix, id), value),
         put(keys.dedupe(this.prefix, "merge_wal", target), id),
       );
+      targets.add(target);
       this.stats.enqueued += 1;
     }
-    return ops;
+    return { ops, targets };
   }
 
   private startOps(task: ActiveTask, executor: SimExecutor, now: number): SimOp[] {

@@ -19,7 +19,7 @@ export interface WorldRates {
   mergeTicks: readonly [number, number];
   /** the share of merges that fail (retryable; the next sweep enqueues the table again) */
   failureShare: number;
-  /** the legacy merge sweep runs this often (ticks) */
+  /** the legacy merge sweep runs this often (ticks; every tick: a due table is never left unqueued for long) */
   sweepEveryTicks: number;
   /**
    * the sweep enqueues a table at this share of the planner's due point (score 1, or the
@@ -45,7 +45,7 @@ export const WORLD_RATES: Readonly<WorldRates> = Object.freeze({
   passGenerations: 256,
   mergeTicks: [8, 24] as const,
   failureShare: 0.04,
-  sweepEveryTicks: 5,
+  sweepEveryTicks: 1,
   sweepAhead: 0.9,
   progressEveryTicks: 5,
   heartbeatEveryTicks: 10,

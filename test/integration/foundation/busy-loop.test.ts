@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEtcdClient, type EtcdClient } from "@/lib/etcd/client";
 import { EtcdTimeout } from "@/lib/etcd/errors";
 import { readRange } from "@/lib/etcd/key-history";
+import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { pingEtcd } from "@/lib/live/etcd-ping";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
 import { until } from "../../support/observe";
@@ -60,6 +61,17 @@ describe("etcd calls on a busy event loop", () => {
     expect(outcomes).toEqual(Array(8).fill("answered"));
     // three "did not answer" in a row would have opened the member's breaker: the next call fails at once then
     expect(await settle(readRange(client, P, { key: `${P}/k` }))).toBe("answered");
+  });
+
+  it("so does a paged read of a prefix (the fleet read's own range calls)", async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const read = settle(readPrefixPaged(client, `${P}/`));
+      await turns(i % 4);
+      busy(3 * CALL_TIMEOUT_MS);
+      outcomes.push(await read);
+    }
+    expect(outcomes).toEqual(Array(8).fill("answered"));
   });
 
   it("the live cache's ping counts the loop's time too: a held thread does not make etcd unavailable", async () => {

@@ -73,17 +73,20 @@ function finishedTask(prefix: string, record: TaskRecord, executionId: string, n
   ];
 }
 
+/** A MergeWal task enqueued and started at `now`. */
+const runningMerge = (id: string, target: string, now: number): TaskRecord => ({
+  id,
+  kind: "merge_wal",
+  target,
+  state: "running",
+  enqueued_at: now,
+  started_at: now,
+  depends_on: [],
+});
+
 /** A new claimed merge on `target` holding the write turn through execution `executionId` on `executor`. */
 function startedMerge(prefix: string, target: string, id: string, executionId: string, executor: string, now: number) {
-  const record: TaskRecord = {
-    id,
-    kind: "merge_wal",
-    target,
-    state: "running",
-    enqueued_at: now,
-    started_at: now,
-    depends_on: [],
-  };
+  const record = runningMerge(id, target, now);
   const ops = [
     ...claimedTask(prefix, record),
     put(keys.mergeExecution(prefix, target), JSON.stringify(simExecution(executionId, target, executor))),
@@ -94,17 +97,7 @@ function startedMerge(prefix: string, target: string, id: string, executionId: s
 
 /** The seeded task of an incident's execution (`running/` names its target), or a stand-in with the seed's shape. */
 export function seededTask(running: readonly TaskRecord[], target: string, now: number): TaskRecord {
-  return (
-    running.find((t) => t.target === target) ?? {
-      id: uuidv7(now, 0x6fff_0000),
-      kind: "merge_wal",
-      target,
-      state: "running",
-      enqueued_at: now,
-      started_at: now,
-      depends_on: [],
-    }
-  );
+  return running.find((t) => t.target === target) ?? runningMerge(uuidv7(now, 0x6fff_0000), target, now);
 }
 
 /** Occasional writer flushes of an incident table. */

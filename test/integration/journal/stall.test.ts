@@ -14,7 +14,7 @@ import { journalPrefix, parseChunkKey } from "@/lib/schema/keys";
 import { journalCoverageSchema } from "@/lib/schema/api/journal";
 import { readJournalKeys } from "@/lib/etcd/journal-store";
 import { liveCache } from "@/lib/live/cache";
-import { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/time/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";
 
@@ -50,24 +50,10 @@ const kinds = async () =>
 describe("the decision journal when etcd stalls", () => {
   it("writes what it held once etcd answers again, and records no gap", async () => {
     const { journalCoverage } = await import("@/lib/time/journal-coverage");
-    sampler = new ShadowSampler({
-      client: (await import("@/lib/etcd/client")).etcdClient(),
-      prefix,
-      sample: async () => null,
-      intervalMs: 3_600_000,
-      electionTtlSecs: 15,
-      retryMs: 100,
-      etcdUnavailableMs: () => liveCache().lastUnavailableMs,
-      journal: {
-        evaluate: (await import("@/lib/time/sampling")).journalEvaluation,
-        retentionMs: 7 * 86_400_000,
-        maxBytes: 64 * 1_048_576,
-        flushMs: 300,
-        evalMs: 200,
-        checkpointMs: 3_600_000,
-        trimEveryMs: 500,
-      },
-    });
+    // the console's own etcd client (3 s call deadline), an election that outlives the stall
+    // (the contended fleet's own is 2 s), a trim every half second
+    const { etcdClient } = await import("@/lib/etcd/client");
+    sampler = await fleet.sampler({ trimEveryMs: 500 }, { electionTtlSecs: 15, client: etcdClient() });
     sampler.start();
     const journal = sampler.journal!;
     await until(async () => ((await kinds()).length > 0 ? true : undefined), 30_000, { what: "the first chunk" });

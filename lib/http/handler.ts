@@ -45,17 +45,17 @@ export interface HandlerSpec<S extends z.ZodType> {
   /** route label for logs and metrics, e.g. "/api/v1/scheduler/demand" */
   route: string;
   query: S;
-  access?: Access;
-  /** the request carries a body: JSON (or a form when `form`), at most `maxBytes` (64 KiB) */
-  body?: BodySpec;
-  /** the request must carry If-Match (428 without it) */
-  ifMatch?: boolean;
   /**
    * the request reads or plans the fleet as of another moment than the live one (histories,
    * diffs, previews): it waits its client's turn in the heavy-work queue, or is refused with
    * 503 overloaded (./heavy.ts). Unset: heavy when it pins a revision not held in memory.
    */
   heavy?: boolean;
+  access?: Access;
+  /** the request carries a body: JSON (or a form when `form`), at most `maxBytes` (64 KiB) */
+  body?: BodySpec;
+  /** the request must carry If-Match (428 without it) */
+  ifMatch?: boolean;
 }
 
 /** What Next passes a route handler besides the request. */

@@ -4,6 +4,7 @@
 // the small measuring helpers (CPU of a process tree, medians, the load average).
 import os from "node:os";
 import fs from "node:fs";
+import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { stringifyDemandEvent } from "../lib/schema/demand";
 import { keys } from "../lib/schema/keys";
@@ -98,32 +99,51 @@ export function startConsole(
   return startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: PREFIX, NEXT_TELEMETRY_DISABLED: "1" }, opts);
 }
 
-/** CPU time (ms) of `pid` and all its descendants (next start may run its server in a child). */
-export function treeCpuMs(pid: number): number {
+/** `measure` summed over `pid` and all its descendants (next start may run its server in a child). */
+function overTree(pid: number, measure: (pid: number) => number): number {
   let total = 0;
   const stack = [pid];
   while (stack.length > 0) {
     const p = stack.pop()!;
     try {
-      total += cpuMsOf(p);
+      total += measure(p);
+      for (const task of fs.readdirSync(`/proc/${p}/task`)) {
+        const children = fs.readFileSync(`/proc/${p}/task/${task}/children`, "utf8").trim();
+        if (children) for (const c of children.split(/\s+/)) stack.push(Number(c));
+      }
     } catch {
       continue; // exited
-    }
-    for (const task of fs.readdirSync(`/proc/${p}/task`)) {
-      const children = fs.readFileSync(`/proc/${p}/task/${task}/children`, "utf8").trim();
-      if (children) for (const c of children.split(/\s+/)) stack.push(Number(c));
     }
   }
   return total;
 }
 
-/** etcd's backend size (`etcdctl endpoint status -w json`, dbSize) in bytes. */
-export function etcdDbBytes(endpoints: string): number {
+/** CPU time (ms) of `pid` and all its descendants. */
+export const treeCpuMs = (pid: number): number => overTree(pid, cpuMsOf);
+
+/** Resident memory (bytes, VmRSS) of `pid` and all its descendants. */
+export const treeRssBytes = (pid: number): number =>
+  overTree(pid, (p) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0) * 1024);
+
+/** etcd's backend file (`dbSize`, what the quota counts) and the part of it in use (`dbSizeInUse`), in bytes. */
+export function etcdDbStatus(endpoints: string): { dbSize: number; dbSizeInUse: number } {
   const out = execFileSync("etcdctl", ["--endpoints", endpoints, "endpoint", "status", "-w", "json"], {
     env: { ...process.env, ETCDCTL_API: "3" },
   }).toString();
-  const status = JSON.parse(out) as { Status: { dbSize: number } }[];
-  return status[0].Status.dbSize;
+  const status = JSON.parse(out) as { Status: { dbSize: number; dbSizeInUse?: number } }[];
+  return { dbSize: status[0].Status.dbSize, dbSizeInUse: status[0].Status.dbSizeInUse ?? status[0].Status.dbSize };
+}
+
+/** etcd's backend size (`etcdctl endpoint status -w json`, dbSize) in bytes. */
+export const etcdDbBytes = (endpoints: string): number => etcdDbStatus(endpoints).dbSize;
+
+/** The demo's etcd flags (scripts/demo-etcd.flags: compaction, quota, snapshot count), as `npm run demo` starts it. */
+export function demoEtcdFlags(): string[] {
+  return fs
+    .readFileSync(path.join(__dirname, "../scripts/demo-etcd.flags"), "utf8")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
 }
 
 export interface Timed {

@@ -28,10 +28,15 @@ cleanup() {
 trap cleanup INT TERM EXIT
 
 echo "starting etcd on 127.0.0.1:$CLIENT_PORT (data in $DATA_DIR)"
-etcd --name demo --data-dir "$DATA_DIR" \
+# etcd that lasts (scripts/demo-etcd.flags: periodic compaction keeping 6 h of history, a
+# 4 GiB quota); DEMO_ETCD_RETENTION (e.g. 24h) keeps more history
+mapfile -t ETCD_FLAGS < <(grep -v -e '^#' -e '^$' scripts/demo-etcd.flags)
+etcd --name demo --data-dir "$DATA_DIR" "${ETCD_FLAGS[@]}" \
   --listen-client-urls "http://127.0.0.1:$CLIENT_PORT" --advertise-client-urls "http://127.0.0.1:$CLIENT_PORT" \
   --listen-peer-urls "http://127.0.0.1:$PEER_PORT" --initial-advertise-peer-urls "http://127.0.0.1:$PEER_PORT" \
-  --initial-cluster "demo=http://127.0.0.1:$PEER_PORT" --log-level error --logger zap >"$RUN_DIR/etcd.log" 2>&1 &
+  --initial-cluster "demo=http://127.0.0.1:$PEER_PORT" \
+  ${DEMO_ETCD_RETENTION:+--auto-compaction-retention="$DEMO_ETCD_RETENTION"} \
+  --log-level error --logger zap >"$RUN_DIR/etcd.log" 2>&1 &
 pids+=($!)
 node -e '
   const url = process.argv[1], end = Date.now() + 30000;
@@ -44,7 +49,8 @@ node -e '
 export ETCD_ENDPOINTS="http://127.0.0.1:$CLIENT_PORT"
 export ETCD_PREFIX="${ETCD_PREFIX:-/lance-context/master}"
 export PORT NEXT_TELEMETRY_DISABLED=1
-npx tsx lib/sim/cli.ts seed --scenario realistic,incidents
+# the seed lease outlives the demo (30 days): the incidents' leased keys stay while it runs
+npx tsx lib/sim/cli.ts seed --scenario realistic,incidents --lease-ttl-sec 2592000
 
 npx tsx lib/sim/cli.ts simulate --interval-ms 1000 > "$RUN_DIR/simulator.log" 2>&1 &
 pids+=($!)

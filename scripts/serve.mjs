@@ -193,6 +193,8 @@ const compress = compression();
 const STREAM_PATH = "/api/v1/scheduler/demand/stream";
 
 const server = http.createServer((req, res) => {
+  // whose line a heavy request waits in (lib/http/heavy.ts): the connection's address, never what the client says
+  req.headers["x-console-client"] = req.socket.remoteAddress ?? "";
   if ((req.url ?? "").startsWith(STREAM_PATH)) {
     gzipSharedEvents(req, res, acceptsGzip(req));
     handle(req, res);

@@ -12,8 +12,13 @@ function makeQueryClient(): QueryClient {
       queries: {
         staleTime: 2000,
         // A client error (404, 410, 400) won't heal by retrying; etcd outages are
-        // covered by the next refetch, which keeps the last good data meanwhile.
-        retry: (failures, error) => !(error instanceof ApiError && error.status < 500) && failures < 1,
+        // covered by the next refetch, which keeps the last good data meanwhile. A heavy read
+        // refused with 503 overloaded (console-api.md "Overload and memory") is asked again
+        // when the server says the queue may have room (Retry-After), a few times.
+        retry: (failures, error) =>
+          overloaded(error) ? failures < 3 : !(error instanceof ApiError && error.status < 500) && failures < 1,
+        retryDelay: (failures, error) =>
+          overloaded(error) ? (error.body?.retry_after_ms ?? 1000) : Math.min(1000 * 2 ** failures, 30_000),
         refetchOnWindowFocus: false,
       },
       // a write is never repeated behind the admin's back: a 4xx is an answer, and a lost
@@ -22,6 +27,8 @@ function makeQueryClient(): QueryClient {
     },
   });
 }
+
+const overloaded = (error: unknown): error is ApiError => error instanceof ApiError && error.code === "overloaded";
 
 let browserQueryClient: QueryClient | undefined;
 

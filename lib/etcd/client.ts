@@ -18,11 +18,19 @@ export interface EtcdConnection {
   endpoints: string[];
   auth?: { username: string; password: string };
   tls?: { caFile: string; certFile?: string; keyFile?: string };
-  /** deadline of each unary call (streams have none); default 3,000 ms */
+  /** deadline of each unary call in event-loop time (./fault-policy.ts; streams have none); default 3,000 ms */
   callTimeoutMs?: number;
   /** deadline of the first connection attempt of a call; default 2,000 ms */
   dialTimeoutMs?: number;
   fault?: FaultOptions;
+}
+
+/** gRPC's own (wall-clock) deadline of a unary call: ten times the call's, and at least 30 s. */
+const backstopMs = (callTimeoutMs: number) => Math.max(10 * callTimeoutMs, 30_000);
+
+/** The wall-clock gRPC deadline a call made outside etcd3's own methods sets (./fast-range.ts): the backstop only. */
+export function grpcDeadlineOf(client: EtcdClient): number {
+  return Date.now() + backstopMs(callTimeoutOf(client));
 }
 
 export function createEtcdClient(conn: EtcdConnection): EtcdClient {
@@ -48,8 +56,10 @@ export function createEtcdClient(conn: EtcdConnection): EtcdClient {
       // window-update round trips, which costs etcd and this process CPU on every read
       "grpc-node.flow_control_window": FLOW_CONTROL_WINDOW_BYTES,
     },
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + callTimeoutMs }),
-    faultHandling: faultHandling(conn.fault),
+    // gRPC's deadline is wall-clock time: only the backstop of the call deadline the fault
+    // policy keeps in event-loop time, so an answer waiting behind a held thread is not lost
+    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + backstopMs(callTimeoutMs) }),
+    faultHandling: faultHandling({ ...conn.fault, callTimeoutMs }),
   };
   const client = new Etcd3(options);
   callTimeouts().set(client, callTimeoutMs);

@@ -7,6 +7,7 @@ import "server-only";
 import type { IWatchResponse } from "etcd3";
 import type { EtcdClient } from "./client";
 import { raw } from "./raw";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
 
 /** Outside any prefix: only for callers that have none (a user limited to `P/` cannot watch it). */
 const UNPREFIXED_PROBE_KEY = "\0console-compact-probe";
@@ -23,25 +24,34 @@ export async function compactRevisionAt(
 ): Promise<number> {
   const client = raw(etcd);
   const stream = await client.watchClient.watch();
+  // both waits count event-loop time (lib/schema/deadline.ts): an answer that came while the
+  // thread was held is read, not taken for a silent etcd
+  const loopTime = { loopStepMs: LOOP_STEP_MS };
+  let created!: () => void;
+  const confirmed = new Promise<void>((resolve) => (created = resolve));
+  const cancelled = new Promise<number>((resolve, reject) => {
+    stream.on("data", (res: IWatchResponse) => {
+      const compact = Number(res.compact_revision || 0);
+      // etcd first confirms the watch ("created"), then cancels it with the compact revision
+      if (compact > 0 || res.canceled) resolve(compact);
+      else if (res.created) created();
+    });
+    stream.on("error", (e: Error) => reject(e));
+  });
+  cancelled.catch(() => undefined);
+  stream.write({ create_request: { key: Buffer.from(probeKey), start_revision: revision } });
   try {
-    return await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("compact-revision probe timed out")), timeoutMs);
-      stream.on("data", (res: IWatchResponse) => {
-        const compact = Number(res.compact_revision || 0);
-        // etcd first confirms the watch ("created"), then cancels it with the compact revision
-        if (compact > 0 || res.canceled) {
-          clearTimeout(timer);
-          resolve(compact);
-        } else if (res.created) {
-          clearTimeout(timer);
-          setTimeout(() => resolve(0), 300); // not compacted: no cancellation follows
-        }
-      });
-      stream.on("error", (e: Error) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      stream.write({ create_request: { key: Buffer.from(probeKey), start_revision: revision } });
+    const first = await withDeadline(
+      Promise.race([cancelled, confirmed]),
+      timeoutMs,
+      "compact-revision probe",
+      loopTime,
+    );
+    if (typeof first === "number") return first;
+    // created and not cancelled: not compacted, unless the cancellation is right behind
+    return await withDeadline(cancelled, 300, "compact-revision probe", loopTime).catch((e: unknown) => {
+      if (e instanceof DeadlineExceeded) return 0;
+      throw e;
     });
   } finally {
     stream.on("error", () => undefined); // the cancel below surfaces as a CANCELLED error

@@ -80,9 +80,9 @@ export function isMessageSizeError(e: unknown): boolean {
   return /message length|larger than max|message larger/i.test(messageOf(e));
 }
 
-/** The member did not answer: counts towards its breaker and may be retried on another member. */
+/** The member did not answer (refused, or no answer within the deadline): counts towards its breaker. */
 export function isHostDownError(e: unknown): boolean {
-  return e instanceof GRPCUnavailableError || e instanceof GRPCDeadlineExceededError;
+  return e instanceof GRPCUnavailableError || e instanceof GRPCDeadlineExceededError || e instanceof EtcdTimeout;
 }
 
 export function isCompactedError(e: unknown): boolean {

@@ -9,7 +9,7 @@ import { raw } from "./raw";
 // host sequence; message-size errors are never retried and never trip a breaker).
 import type { Metadata, ServiceError } from "@grpc/grpc-js";
 import { castGrpcError, EtcdInvalidAuthTokenError } from "etcd3";
-import { callTimeoutOf } from "./client";
+import { grpcDeadlineOf } from "./client";
 import { EtcdMessageTooLarge, isMessageSizeError } from "./errors";
 import { decodeRangeResponse, encodeRangeRequest, type DecodedRange, type RangeRequestFields } from "./range-codec";
 
@@ -79,7 +79,8 @@ export async function fastRange(etcd: EtcdClient, req: RangeRequestFields): Prom
             decodeRangeResponse,
             req,
             metadata,
-            { deadline: Date.now() + callTimeoutOf(client) },
+            // the call's deadline is the host guard's, in event-loop time (./fault-policy.ts); this is its backstop
+            { deadline: grpcDeadlineOf(client) },
             (error, value) => (error ? reject(notRetriedIfTooLarge(castGrpcError(error))) : resolve(value!)),
           );
         });

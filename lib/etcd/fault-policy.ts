@@ -3,12 +3,17 @@ import "server-only";
 // defaults because those treat RESOURCE_EXHAUSTED as recoverable: a too-large range
 // response would be retried three times, reset the channel and open the host breaker
 // for 5 s, blocking every following read. Here:
-// * host guard (one per member): a message-size error becomes EtcdMessageTooLarge (not
-//   recoverable: no retry, no channel reset, breaker untouched); only "member did not
-//   answer" errors count, and 3 in a row block that member for `openMs`;
+// * host guard (one per member): every call's deadline (`callTimeoutMs`) counts the event
+//   loop's time, not the wall clock's (lib/schema/deadline.ts LOOP_STEP_MS): an answer that
+//   came while the thread was held by other work is taken once it is free, not declared
+//   lost (gRPC's own wall-clock deadline is only a backstop, ./client.ts). A message-size
+//   error becomes EtcdMessageTooLarge (not recoverable: no retry, no channel reset, breaker
+//   untouched); only "member did not answer" errors count, and 3 in a row block that member
+//   for `openMs`;
 // * global: retries only UNAVAILABLE, on another member, at most `attempts` times.
 import { GRPCUnavailableError, type IOptions } from "etcd3";
-import { EtcdHostBlocked, EtcdMessageTooLarge, isHostDownError, isMessageSizeError } from "./errors";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
+import { EtcdHostBlocked, EtcdMessageTooLarge, EtcdTimeout, isHostDownError, isMessageSizeError } from "./errors";
 
 type FaultHandling = NonNullable<IOptions["faultHandling"]>;
 type Policy = NonNullable<FaultHandling["global"]>;
@@ -27,17 +32,27 @@ export interface FaultOptions {
   openMs?: number;
   /** total attempts of one call across members (UNAVAILABLE only) */
   attempts?: number;
+  /** one call's deadline, in event-loop time (default 3,000 ms) */
+  callTimeoutMs?: number;
 }
 
 export function hostGuard(host: string, opts: FaultOptions = {}): Policy {
   const breakAfter = opts.breakAfter ?? 3;
   const openMs = opts.openMs ?? 1000;
+  const callTimeoutMs = opts.callTimeoutMs ?? 3000;
   let downInARow = 0;
   let blockedUntil = 0;
   return policy(async (fn, signal) => {
     if (Date.now() < blockedUntil) throw new EtcdHostBlocked(host);
     try {
-      const result = await fn({ signal: signal ?? new AbortController().signal });
+      const call = Promise.resolve(fn({ signal: signal ?? new AbortController().signal }));
+      const result = await withDeadline(call, callTimeoutMs, `etcd ${host}`, { loopStepMs: LOOP_STEP_MS }).catch(
+        (e: unknown) => {
+          if (!(e instanceof DeadlineExceeded)) throw e;
+          call.catch(() => undefined); // its end (gRPC's backstop deadline) is no one's concern now
+          throw new EtcdTimeout(`${host}: no answer within ${callTimeoutMs} ms`);
+        },
+      );
       downInARow = 0;
       return result;
     } catch (e) {

@@ -9,7 +9,7 @@ import type { IWatchResponse, Watcher } from "etcd3";
 import type { EtcdClient } from "./client";
 import { raw } from "./raw";
 import type { WatchBreak } from "@/lib/schema/watch-break";
-import { withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
 import type { RawKv } from "./paged-read";
 import { EtcdTimeout, toEtcdError } from "./errors";
 
@@ -115,24 +115,17 @@ export async function watchPrefix(etcd: EtcdClient, prefix: string, opts: WatchO
 
   const timeoutMs = opts.createTimeoutMs ?? 2000;
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new EtcdTimeout(`watch ${prefix} not created within ${timeoutMs} ms`)),
-        timeoutMs,
+    const created = new Promise<void>((resolve, reject) => {
+      w.once("connected", () => resolve());
+      w.once("error", (e: Error) => reject(e));
+      w.once("disconnected", (e: Error) =>
+        reject(toEtcdError(e ?? new Error("watch stream closed"), `watch ${prefix}`)),
       );
-      timer.unref();
-      w.once("connected", () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      w.once("error", (e: Error) => {
-        clearTimeout(timer);
-        reject(e);
-      });
-      w.once("disconnected", (e: Error) => {
-        clearTimeout(timer);
-        reject(toEtcdError(e ?? new Error("watch stream closed"), `watch ${prefix}`));
-      });
+    });
+    // in event-loop time: a watch created while the thread was held is not etcd failing
+    await withDeadline(created, timeoutMs, `watch ${prefix}`, { loopStepMs: LOOP_STEP_MS }).catch((e: unknown) => {
+      created.catch(() => undefined);
+      throw e instanceof DeadlineExceeded ? new EtcdTimeout(`watch ${prefix} not created within ${timeoutMs} ms`) : e;
     });
   } catch (e) {
     broken = true;

@@ -12,6 +12,8 @@ export type ApiErrorCode =
   | "revision_compacted"
   | "etcd_unavailable"
   | "etcd_timeout"
+  // heavy work past its queue (console-api.md "Additions (fourth version)": Overload and memory)
+  | "overloaded"
   | "internal"
   // the write side (console-api.md PUT/DELETE/preview, Security, Additions)
   | "cross_site"
@@ -143,6 +145,15 @@ export function classifyError(e: unknown): Classified | null {
     case "EtcdTimeout":
     case "EtcdTimeoutError":
       return { status: 504, body: { error: { code: "etcd_timeout", message } } };
+    case "Overloaded": {
+      // lib/live/admission.ts: the heavy-work queue had no room; come back when it may
+      const retryAfterMs = numberField(e, "retryAfterMs") ?? 1000;
+      return {
+        status: 503,
+        body: { error: { code: "overloaded", message, retry_after_ms: retryAfterMs } },
+        headers: { "retry-after": String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+      };
+    }
     case "FutureRevision":
       return {
         status: 400,

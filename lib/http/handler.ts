@@ -11,6 +11,7 @@ import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
 import { encodedResponse, isCacheable } from "./encoded-response";
 import { classifyError } from "./errors";
 import { noteEtcdUnavailable } from "./etcd-seen";
+import { admitted, isHeavy } from "./heavy";
 import { metrics } from "@/lib/metrics";
 import { processWide } from "@/lib/schema/process-wide";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
@@ -46,6 +47,12 @@ export interface HandlerSpec<S extends z.ZodType> {
   /** route label for logs and metrics, e.g. "/api/v1/scheduler/demand" */
   route: string;
   query: S;
+  /**
+   * the request reads or plans the fleet as of another moment than the live one (histories,
+   * diffs, previews): it waits its client's turn in the heavy-work queue, or is refused with
+   * 503 overloaded (./heavy.ts). Unset: heavy when it pins a revision not held in memory.
+   */
+  heavy?: boolean;
   access?: Access;
   /** the request carries a body: JSON (or a form when `form`), at most `maxBytes` (64 KiB) */
   body?: BodySpec;
@@ -220,7 +227,10 @@ export function apiHandler<S extends z.ZodType>(
         bodyIsForm: body?.form ?? false,
         ifMatch,
       };
-      const { value: result, header } = await withMinRevision(floor.revision, request, url, spec.query, () => run(ctx));
+      const answer = () => withMinRevision(floor.revision, request, url, spec.query, () => run(ctx));
+      const { value: result, header } = isHeavy(spec.heavy, parsed.data)
+        ? await admitted(request, answer)
+        : await answer();
       // a read whose bytes follow from its plan and query: encoded once, ETag / 304, compressed
       const response =
         result instanceof Response ? result : isCacheable(result) ? encodedResponse(request, result) : json(result);

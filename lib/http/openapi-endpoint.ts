@@ -54,7 +54,7 @@ export const ERRORS = {
   "428": { description: "precondition_required: If-Match is missing", schema: "Error" },
   "503": {
     description:
-      "etcd_unavailable: no etcd member answered (retry_after_ms); on an OIDC sign-in: provider_unavailable (the provider did not answer within 5 s, or answered 5xx)",
+      "etcd_unavailable: no etcd member answered (retry_after_ms); or overloaded: the heavy-work queue has no room for this request now (a read pinned outside the live view, a history, a diff or a preview; console-api.md 'Overload and memory'): refused at once, retry after Retry-After seconds (retry_after_ms); on an OIDC sign-in: provider_unavailable (the provider did not answer within 5 s, or answered 5xx)",
     schema: "Error",
   },
   "504": { description: "etcd_timeout", schema: "Error" },

@@ -218,6 +218,16 @@ export function openApiDocument(endpoints: readonly Endpoint[] = ENDPOINTS): Jso
       `E${s}`,
       {
         description: ERRORS[s].description,
+        ...(s === "503"
+          ? {
+              headers: {
+                "Retry-After": {
+                  description: "with overloaded: seconds until the heavy-work queue may have room",
+                  schema: { type: "integer", minimum: 1 },
+                },
+              },
+            }
+          : {}),
         content: { "application/json": { schema: { $ref: `#/components/schemas/${ERRORS[s].schema}` } } },
       },
     ]),

@@ -10,6 +10,7 @@ import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { pingEtcd } from "./etcd-ping";
+import { Admission, HEAVY_WORK } from "./admission";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
@@ -84,6 +85,8 @@ export class LiveCache {
   lastUnavailableMs = 0;
   /** each view's running merges with their last progress, from etcd's history (./view-progress.ts) */
   private readonly progress: ViewProgress;
+  /** the one gate of heavy work in this process (reads and plans of other moments; lib/http/handler.ts admits through it) */
+  readonly heavyWork = new Admission(HEAVY_WORK);
 
   constructor(
     private readonly client: Etcd3,

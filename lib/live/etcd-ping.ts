@@ -4,13 +4,16 @@ import "server-only";
 import type { EtcdClient } from "@/lib/etcd/client";
 import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
 import { currentRevision } from "@/lib/etcd/paged-read";
-import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
 
 const PING_TIMEOUT_MS = 1500;
 
-/** `p`, or EtcdUnavailable after `ms`; its failures as lib/etcd's typed errors. */
+/**
+ * `p`, or EtcdUnavailable after `ms` of event-loop time (a ping whose answer waits behind a
+ * held thread is not etcd away); its failures as lib/etcd's typed errors.
+ */
 const etcdWithin = <T>(p: Promise<T>, ms: number, what: string): Promise<T> =>
-  withDeadline(p, ms, what).catch((e: unknown) => {
+  withDeadline(p, ms, what, { loopStepMs: LOOP_STEP_MS }).catch((e: unknown) => {
     throw e instanceof DeadlineExceeded ? new EtcdUnavailable(e.message) : toEtcdError(e, what);
   });
 

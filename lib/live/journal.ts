@@ -11,9 +11,13 @@ import "server-only";
 // * rollup: once per flush, the deltas of one closed period (ROLLUP_MS) become one chunk
 //   (lib/journal/rollup.ts), in a txn of its own guarded by the election and by the parts
 //   still being there — a 6 h read then opens dozens of chunks, not thousands.
-// A failed evaluation or write drops what was not written; the journal then starts again
+// A failed write keeps what it held and writes it first at the next flush (a chunk put again
+// is the same key and value), and a failed evaluation is made again at the next period: a
+// slow or briefly absent etcd loses nothing, so it leaves no gap. Only when etcd keeps
+// failing for FAILING_GAP_MS is what was not written dropped, and the journal starts again
 // with a checkpoint marked `etcd_unavailable`. A new leader starts with one marked
-// `no_sampler`. So a gap is always recorded, and no entry stands for an unevaluated moment.
+// `no_sampler`. So a gap is recorded whenever entries were lost, and only then, and no
+// entry stands for an unevaluated moment.
 import type { EtcdClient } from "@/lib/etcd/client";
 import type { Election } from "@/lib/etcd/election";
 import { readJournalKeys, readJournalValues, replaceJournalChunks } from "@/lib/etcd/journal-store";
@@ -61,6 +65,12 @@ const ROLLUP_MAX_PARTS = 2_000;
 /** a delta chunk is closed past this many entries (a few hundred KB at most once compressed) */
 const MAX_CHUNK_ENTRIES = 20_000;
 
+/**
+ * etcd failing the journal's writes (or the live view its evaluations) this long is etcd
+ * unreachable: what was held is dropped and a gap recorded. Shorter failures are retried.
+ */
+export const FAILING_GAP_MS = 30_000;
+
 export class JournalWriter {
   private log: JournalLog;
   private lastTrimMs = Number.NEGATIVE_INFINITY;
@@ -94,20 +104,40 @@ export class JournalWriter {
   restart(reason: "no_sampler" | "etcd_unavailable"): void {
     this.log.lost(reason);
     this.metas = null;
+    this.unwritten = [];
+    this.failingSinceMs = null;
   }
 
   /** when an evaluation or write of this journal last failed on etcd (0: never) */
   lastFailureMs = 0;
+  /** since when evaluations or writes fail without one succeeding (null: they do not) */
+  private failingSinceMs: number | null = null;
+  /** chunks drained whose write failed: put first at the next flush */
+  private unwritten: { key: string; value: string | Buffer }[] = [];
+
+  /**
+   * An evaluation or a write failed at `now`: kept for the next period, or, once etcd has
+   * failed for FAILING_GAP_MS, dropped with a gap (`etcd_unavailable`).
+   */
+  private failed(now: number): void {
+    this.lastFailureMs = now;
+    this.metas = null;
+    this.failingSinceMs ??= now;
+    if (now - this.failingSinceMs < FAILING_GAP_MS) return;
+    this.log.lost("etcd_unavailable");
+    this.unwritten = [];
+    this.failingSinceMs = null;
+  }
 
   async evaluate(): Promise<void> {
     let ev: JournalEvaluation | null;
     try {
       ev = await this.opts.evaluate();
     } catch (e) {
-      this.lastFailureMs = Date.now();
-      this.log.lost("etcd_unavailable");
+      this.failed(Date.now());
       throw e;
     }
+    this.failingSinceMs = null;
     if (ev && this.election.isHolder) {
       const at: Evaluation = { revision: ev.revision, now_ms: ev.now_ms };
       if (ev.capacities) at.capacities = ev.capacities;
@@ -118,10 +148,15 @@ export class JournalWriter {
   async flush(): Promise<void> {
     const now = Date.now();
     const chunks = this.log.drain(now);
-    const puts: { key: string; value: string | Buffer }[] = chunks.map((chunk) => {
-      const value = encodeChunk(chunk);
-      return { key: chunkKey(this.prefix, chunk, value.length, this.writer), value };
-    });
+    const written: { key: string; value: string | Buffer }[] = [
+      ...this.unwritten,
+      ...chunks.map((chunk) => {
+        const value = encodeChunk(chunk);
+        return { key: chunkKey(this.prefix, chunk, value.length, this.writer), value };
+      }),
+    ];
+    this.unwritten = [];
+    const puts = [...written];
     const deletes: { from: string; to: string }[] = [];
     try {
       if (now - this.lastTrimMs >= (this.opts.trimEveryMs ?? 60_000)) {
@@ -141,14 +176,19 @@ export class JournalWriter {
         this.metas = null;
         return;
       }
+      this.failingSinceMs = null;
       if (this.metas) {
         const kept = deletes.length === 0 ? this.metas : this.metas.filter((m) => m.key >= deletes[0].to);
-        this.metas = [...kept, ...puts.flatMap((p) => parseChunkKey(this.prefix, p.key) ?? [])];
+        // a chunk written again (its first write timed out yet took) is known already
+        const known = new Set(kept.map((m) => m.key));
+        this.metas = [
+          ...kept,
+          ...puts.flatMap((p) => (known.has(p.key) ? [] : (parseChunkKey(this.prefix, p.key) ?? []))),
+        ];
       }
     } catch (e) {
-      this.lastFailureMs = Date.now();
-      this.log.lost("etcd_unavailable");
-      this.metas = null;
+      this.unwritten = written;
+      this.failed(now);
       throw e;
     }
     await this.rollupQuietly(now);

@@ -42,6 +42,18 @@ function watchRestartsCounter(registers: Registry[]): Counter {
   return counter;
 }
 
+/** Heavy requests by what admission did (lib/live/admission.ts); every outcome starts at 0. */
+function heavyRequestsCounter(registers: Registry[]): Counter {
+  const counter = new Counter({
+    name: "console_heavy_requests_total",
+    help: "Heavy requests: run at once (outcome=run), after waiting their turn (queued) or refused with 503 overloaded (refused)",
+    labelNames: ["outcome"],
+    registers,
+  });
+  for (const outcome of ["run", "queued", "refused"]) counter.inc({ outcome }, 0);
+  return counter;
+}
+
 function create() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "console_" });
@@ -80,6 +92,12 @@ function create() {
       name: "console_pinned_views_total",
       help: "Views made for ?revision= reads: put back from the live view near it (path=rewound) or read in full (path=read)",
       labelNames: ["path"],
+      registers: r,
+    }),
+    heavyRequests: heavyRequestsCounter(r),
+    heavyWaiting: new Gauge({
+      name: "console_heavy_requests_waiting",
+      help: "Heavy requests (pinned reads outside the live view, histories, diffs, previews) waiting for their turn",
       registers: r,
     }),
     pages: new Counter({ name: "console_etcd_pages_total", help: "Pages read by full fleet reads", registers: r }),

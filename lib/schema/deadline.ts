@@ -18,6 +18,13 @@ export const DeadlineExceeded = crossBundle(
 );
 export type DeadlineExceeded = InstanceType<typeof DeadlineExceeded>;
 
+/**
+ * The step `loopStepMs` takes where a deadline is about etcd answering, not about this
+ * process being free to hear it (etcd calls, the ping, the health probe): a timer that fires
+ * later than this was the thread held by other work (a plan of the fleet).
+ */
+export const LOOP_STEP_MS = 100;
+
 export interface DeadlineOptions {
   /**
    * Count event-loop time, in steps of at most this (ms), instead of wall time: a step that

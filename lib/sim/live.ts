@@ -1,36 +1,33 @@
-// Live mode: time advances so the demo moves. Writers flush (sealed marks rise, with flush
-// times), the legacy side sweeps, queues, claims and runs merges like the master
-// (./legacy.ts) and each finished merge publishes its merged marks (§3.5, read–join–CAS), heartbeats and
-// the leader are re-published under a short lease kept alive, the leader reconciles the
-// demand cache `P/demand/` like the master (§6.1) and then runs its shadow pass (§6.2,
-// ./shadow-pass.ts: the master's shadow rows the canary compares with), and the `incidents` merge execution
-// reports progress. Tables named `incident/…` otherwise stay as seeded.
-// Merges keep pace with flushes in proportion to the backlog, so a long run keeps the
-// seeded backlog instead of draining it; a failed etcd call (etcd restarting) costs a tick,
-// never the simulator.
+// Live mode: the live world (./world.ts) stepped once a tick and written to etcd. Its
+// writes go in chunked txns (§8.2), its demand events through read–join–CAS (§3.5), the
+// leader's and executors' keys on a short lease kept alive (a lost lease is granted again
+// and its keys put again), cooldowns on leases of TASK_COOLDOWN_MAX_SECS (§9.2). Every
+// `reconcileEveryTicks` the leader's cycle runs (./master-cycle.ts: the cache reconcile, the
+// shadow pass, released bind deadlines). A failed etcd call costs a tick, never the run:
+// the tick's writes are kept and written first once etcd answers (the world waits for them).
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
-import { putValue, readValue } from "@/lib/etcd/kv";
-import { keptLease, type KeptLease } from "@/lib/etcd/leases";
-
-import { readPrefixPaged } from "@/lib/etcd/paged-read";
-import { executorMergedEvent, writerEvent } from "@/lib/planner/join";
-import { parseDemandEventKv, type DemandEvent } from "@/lib/schema/demand";
-import { SealedTimes } from "@/lib/schema/sealed-times";
+import { grantLease, keptLease, type KeptLease } from "@/lib/etcd/leases";
+import { readPrefixesAtRevision } from "@/lib/etcd/paged-read";
+import { writeChunked, type LeasedWriteOp } from "@/lib/etcd/writes";
 import { keys } from "@/lib/schema/keys";
+import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
+import type { FleetSnapshot } from "@/lib/snapshot/types";
+import { DEFAULT_COOLDOWN } from "@/lib/planner/cooldown";
 import { publishDemandEvent } from "./publish";
-import { reconcileDemandCache } from "./reconcile";
-import { fleetExecutors, heartbeatValue, leaderKvs, SIM_VERSIONS } from "./scenarios/fleet";
-import { INCIDENT } from "./scenarios/incidents";
-import { LegacyMaster, type LegacyFinish } from "./legacy";
-import { runMasterShadowPass } from "./shadow-pass";
+import { runMasterCycle } from "./master-cycle";
+import type { SimOp } from "./ops";
+import type { WorldRates } from "./rates";
 import { rng } from "./seed-kv";
+import { World, type WorldStep } from "./world";
 
 export interface LiveOptions {
   prefix: string;
   intervalMs?: number;
+  /** the writers' flushes per tick in all (default: the world's rates, README.md "Rates") */
   flushesPerTick?: number;
+  rates?: Partial<WorldRates>;
   leaseTtlSec?: number;
-  /** the leader's cache reconcile runs every this many ticks (the master's default: 30 s) */
+  /** the leader's cycle runs every this many ticks (the master's default: 30 s) */
   reconcileEveryTicks?: number;
   /** after this many ticks `master-b` is upgraded to the policy-aware version (default 600: 10 min at 1 s), so the demo shows a fleet mid-upgrade and then a homogeneous one */
   upgradeAfterTicks?: number;
@@ -47,39 +44,38 @@ export interface LiveStats {
   unchanged: number;
   /** ticks that met an etcd failure (and carried on) */
   failedTicks: number;
-  /** completed cache reconciles */
+  /** completed leader cycles (cache reconcile, shadow pass, bind deadlines) */
   reconciles: number;
-  /** the master's shadow passes written after them (./shadow-pass.ts) */
+  /** the master's shadow passes written in them (./shadow-pass.ts) */
   shadowPasses?: number;
-  /** Σ pending generations of the simulated (non-incident) shards after the last tick */
+  /** Σ pending generations of the simulated (non-incident) tables after the last tick */
   pending: number;
+  /** merges in the legacy queue, not yet claimed */
+  queued?: number;
 }
 
-interface ShardModel {
-  target: string;
-  shard: string;
-  sealed: number;
-  merged: number;
-  epoch: number;
-}
+/** The families the world is built from (one read, one revision). */
+const WORLD_FAMILIES = [
+  "demand-events/",
+  "executors/",
+  "assignments/",
+  "queue/",
+  "running/",
+  "tasks/",
+  "cooldown/",
+  "merge-failures/",
+  "merge-executions/",
+  "merge-progress/",
+  "catchup-active/",
+];
 
-async function loadModel(client: Etcd3, prefix: string): Promise<ShardModel[]> {
-  const eventsPrefix = keys.demandEvents(prefix);
-  const { kvs } = await readPrefixPaged(client, eventsPrefix);
-  const model: ShardModel[] = [];
-  for (const kv of kvs) {
-    const parsed = parseDemandEventKv(kv.key.slice(eventsPrefix.length), kv.value.toString("utf8"));
-    if (!parsed.ok || parsed.target.startsWith("incident/")) continue;
-    const e = parsed.event;
-    model.push({
-      target: parsed.target,
-      shard: parsed.shard,
-      sealed: e.sealed_through,
-      merged: e.merged_through ?? 0,
-      epoch: e.writer_epoch,
-    });
-  }
-  return model;
+async function readWorld(client: Etcd3, prefix: string): Promise<FleetSnapshot> {
+  const { revision, kvsByPrefix } = await readPrefixesAtRevision(
+    client,
+    WORLD_FAMILIES.map((f) => `${prefix}/${f}`),
+    { probePrefix: prefix },
+  );
+  return buildSnapshot(prefix, revision, groupByFamily(prefix, [...kvsByPrefix.values()].flat()));
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -94,15 +90,6 @@ const sleep = (ms: number, signal?: AbortSignal) =>
   });
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
-const pendingOf = (model: readonly ShardModel[]) => model.reduce((n, s) => n + Math.max(0, s.sealed - s.merged), 0);
-/** a finished merge of a table this small merges all of it */
-const SMALL_TABLE_PENDING = 16;
-
-function tablePending(model: readonly ShardModel[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const s of model) out.set(s.target, (out.get(s.target) ?? 0) + Math.max(0, s.sealed - s.merged));
-  return out;
-}
 
 /** Retries `load` until it answers (etcd may still be starting) or the run is stopped. */
 async function untilAnswered<T>(load: () => Promise<T>, opts: LiveOptions, what: string): Promise<T | null> {
@@ -121,171 +108,100 @@ async function untilAnswered<T>(load: () => Promise<T>, opts: LiveOptions, what:
 export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveStats> {
   const { prefix, signal } = opts;
   const log = opts.log ?? (() => undefined);
-  const random = rng(Date.now() & 0xffffffff);
   const stats: LiveStats = { ticks: 0, flushes: 0, merges: 0, unchanged: 0, failedTicks: 0, reconciles: 0, pending: 0 };
-  const model = (await untilAnswered(() => loadModel(client, prefix), opts, "reading the seeded demand")) ?? [];
-  if (model.length === 0)
+  const snapshot = await untilAnswered(() => readWorld(client, prefix), opts, "reading the seeded fleet");
+  if (snapshot === null) return stats;
+  if (snapshot.demandEvents.length === 0)
     log("live: no demand events under the prefix; seed a scenario first (only heartbeats will move)");
-  const seededPending = Math.max(1, pendingOf(model));
-  stats.pending = pendingOf(model);
-
-  const executors = fleetExecutors(Date.now());
-  const byTable = new Map<string, ShardModel[]>();
-  for (const s of model) byTable.set(s.target, [...(byTable.get(s.target) ?? []), s]);
-  const legacy = new LegacyMaster(client, prefix, executors, random);
-  await untilAnswered(() => legacy.load(), opts, "reading the legacy queue");
-  let budget = 0;
   const token = `leader-token-live-${Date.now().toString(36)}`;
+  const world = new World(snapshot, {
+    prefix,
+    startMs: Date.now(),
+    random: rng(Date.now() & 0xffffffff),
+    leaderToken: token,
+    rates: { ...opts.rates, ...(opts.reconcileEveryTicks ? { reconcileEveryTicks: opts.reconcileEveryTicks } : {}) },
+    flushesPerTick: opts.flushesPerTick,
+    upgradeAfterTicks: opts.upgradeAfterTicks,
+  });
+  stats.pending = world.writers.totalPending();
+
   let lease: KeptLease | null = null;
   let leaseId: string | null = null;
-  /** the leased keys (leader, heartbeats) live on one lease; a lost lease is re-granted and they are re-put */
-  const leased = async (): Promise<KeptLease> => {
-    if (lease && !lease.revoked()) return lease;
+  /** the `live` lease; a new one (the first, or after a loss) carries the leader, heartbeats and claims again */
+  const leased = async (now: number): Promise<void> => {
+    if (lease && !lease.revoked()) return;
     const next = keptLease(client, opts.leaseTtlSec ?? 10, (e) => {
-      log(`live: lease lost (${e.message}); keys will be re-put next tick`);
+      log(`live: lease lost (${e.message}); keys will be put again next tick`);
       if (lease === next) lease = null;
     });
-    leaseId = await next.grant();
-    for (const kv of leaderKvs(prefix, Date.now(), token).kvs) await next.put(kv.key, kv.value);
+    const id = await next.grant();
+    await write(world.onLease(now), id);
     lease = next;
-    return next;
+    leaseId = id;
   };
-
-  const execKey = keys.mergeExecution(prefix, INCIDENT.mergingTarget);
-  const progressKey = keys.mergeProgress(prefix, INCIDENT.mergingExecutionId);
-  const workKey = keys.mergeWork(prefix, INCIDENT.mergingExecutionId);
-  const incident = await untilAnswered(
-    async () => ({
-      merging: (await readValue(client, execKey)) !== null,
-      progress: await readValue(client, progressKey),
-    }),
-    opts,
-    "reading the incident execution",
-  );
-  const hasMergingIncident = incident?.merging ?? false;
-  let sequence = Number(JSON.parse(incident?.progress ?? '{"sequence":0}').sequence) || 0;
-
-  let reconciling: Promise<void> | null = null;
-  const reconcile = () => {
-    reconciling ??= reconcileDemandCache(client, prefix, token)
-      .then(async (r) => {
-        stats.reconciles += 1;
-        if (r.puts + r.deletes > 0)
-          log(`live: cache reconcile at revision ${r.revision}: ${r.puts} puts, ${r.deletes} deletes`);
-        // §6 step 8: the shadow pass follows the reconcile (its rows replaced wholesale)
-        const pass = await runMasterShadowPass(client, prefix, token);
-        stats.shadowPasses = (stats.shadowPasses ?? 0) + 1;
-        if (stats.shadowPasses % 10 === 1)
-          log(`live: shadow pass at revision ${pass.revision}: ${pass.placements} placements`);
-      })
-      .catch((e) => log(`live: cache reconcile failed: ${message(e)}`))
-      .finally(() => (reconciling = null));
+  const write = async (ops: readonly SimOp[], liveLease: string | null = leaseId): Promise<void> => {
+    if (ops.length === 0) return;
+    const cooldownLease = ops.some((op) => op.type === "put" && op.lease === "cooldown")
+      ? await grantLease(client, DEFAULT_COOLDOWN.maxSecs)
+      : null;
+    const leases = { live: liveLease, cooldown: cooldownLease };
+    const written: LeasedWriteOp[] = ops.map((op) =>
+      op.type === "put" ? { ...op, lease: op.lease ? (leases[op.lease] ?? undefined) : undefined } : op,
+    );
+    await writeChunked(client, written);
   };
-
-  const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
-  const tick = async () => {
-    const now = Date.now();
-    // publications of one shard run in order (they would only lose CAS races to each other)
-    const byShard = new Map<ShardModel, DemandEvent[]>();
-    const publish = (s: ShardModel, event: DemandEvent) => byShard.set(s, [...(byShard.get(s) ?? []), event]);
-    const backlog = model.filter((s) => s.sealed > s.merged);
-    let flushed = 0;
-    for (let i = 0; i < (opts.flushesPerTick ?? 20) && model.length > 0; i++) {
-      const s = backlog.length > 0 && random() < 0.7 ? pick(backlog) : pick(model);
-      const from = s.sealed;
-      s.sealed += 1 + Math.floor(random() * 3);
-      flushed += s.sealed - from;
-      const times: Record<string, number> = {};
-      for (let g = from + 1; g <= s.sealed; g++) times[String(g)] = now - (s.sealed - g) * 50;
-      publish(
-        s,
-        writerEvent({
-          shard: s.shard,
-          sealed: s.sealed,
-          bytes: s.sealed * 1_048_576,
-          epoch: s.epoch,
-          flushedAtMs: now,
-          sealedTimes: SealedTimes.fromRecord(times),
-        }),
-      );
-      stats.flushes += 1;
-    }
-    let failed: unknown = null;
-    try {
-      const l = await leased();
-      if (stats.ticks === (opts.upgradeAfterTicks ?? 600))
-        for (const e of executors) if (e.kind === "resident_master") e.version = SIM_VERSIONS.current;
-      for (const e of executors) await l.put(keys.executor(prefix, e.id), heartbeatValue(e, now));
-    } catch (e) {
-      failed = e;
-      log(`live: heartbeat failed: ${message(e)}`);
-    }
-    // the legacy side's merges (./legacy.ts) finish and merge as many generations as were
-    // flushed, scaled by backlog / seeded backlog: the backlog settles around its seeded size
-    budget += flushed * (pendingOf(model) / seededPending);
-    let finished: LegacyFinish[] = [];
-    try {
-      finished = await legacy.tick(stats.ticks, now, tablePending(model), leaseId);
-    } catch (e) {
-      failed = e;
-      log(`live: legacy queue failed: ${message(e)}`);
-    }
-    for (const f of finished.filter((x) => x.ok)) {
-      const shards = (byTable.get(f.target) ?? [])
-        .filter((s) => s.sealed > s.merged)
-        .sort((a, b) => b.sealed - b.merged - (a.sealed - a.merged));
-      // a small table is merged whole (so pending does not spread over the idle tail and every
-      // table that ever got a flush stay queued); a large one by what the budget allows
-      const tablePending = shards.reduce((n, s) => n + s.sealed - s.merged, 0);
-      let take =
-        tablePending <= SMALL_TABLE_PENDING
-          ? tablePending
-          : Math.max(1, Math.min(Math.floor(budget), 8 + Math.floor(random() * 56)));
-      for (const s of shards) {
-        if (take <= 0) break;
-        const step = Math.min(take, s.sealed - s.merged);
-        s.merged += step;
-        take -= step;
-        budget -= step;
-        publish(s, executorMergedEvent(s.shard, s.merged, now));
-      }
-      stats.merges += 1;
-    }
-    stats.pending = pendingOf(model);
-    if (hasMergingIncident && stats.ticks % 3 === 0) {
-      try {
-        await putValue(client, progressKey, JSON.stringify({ sequence: sequence + 1 }));
-        sequence += 1;
-        await putValue(
-          client,
-          workKey,
-          JSON.stringify({
-            sequence,
-            generations_done: sequence,
-            generations_total: 40 + sequence,
-            rows_merged: sequence * 100_000,
-          }),
-        );
-      } catch (e) {
-        failed = e;
-      }
+  /** publications of one shard run in order (they would only lose CAS races to each other) */
+  const publishAll = async (step: WorldStep): Promise<void> => {
+    const byShard = new Map<string, WorldStep["publishes"]>();
+    for (const p of step.publishes) {
+      const key = keys.demandEvent(prefix, p.target, p.event.shard);
+      byShard.set(key, [...(byShard.get(key) ?? []), p]);
     }
     await Promise.all(
-      [...byShard].map(async ([s, events]) => {
-        for (const event of events) {
-          try {
-            if (!(await publishDemandEvent(client, prefix, s.target, event))) stats.unchanged += 1;
-          } catch (e) {
-            failed = e;
-            log(`live: publish failed: ${message(e)}`);
-          }
-        }
+      [...byShard.values()].map(async (list) => {
+        for (const p of list) if (!(await publishDemandEvent(client, prefix, p.target, p.event))) stats.unchanged += 1;
       }),
     );
-    if (failed !== null) stats.failedTicks += 1;
-    else if (stats.ticks % (opts.reconcileEveryTicks ?? 30) === 0) reconcile();
   };
 
+  let cycling: Promise<void> | null = null;
+  const cycle = () => {
+    cycling ??= runMasterCycle(client, prefix, token, Date.now())
+      .then((r) => {
+        stats.reconciles += 1;
+        stats.shadowPasses = (stats.shadowPasses ?? 0) + 1;
+        if (stats.reconciles % 10 === 1 || r.released > 0)
+          log(
+            `live: cycle at revision ${r.revision}: ${r.cache} cache rows, ${r.placements} shadow placements, ${r.released} assignments released`,
+          );
+      })
+      .catch((e) => log(`live: leader cycle failed: ${message(e)}`))
+      .finally(() => (cycling = null));
+  };
+
+  /** the step not yet written (etcd failed): written before the world steps again */
+  let carried: WorldStep | null = null;
+  let stepped = 0;
+  const tick = async () => {
+    const now = Date.now();
+    await leased(now);
+    if (carried === null) {
+      carried = world.step(stepped++, now);
+      stats.flushes = world.stats.flushes;
+      stats.merges = world.stats.merges;
+    }
+    await write(carried.ops);
+    await publishAll(carried);
+    carried = null;
+    stats.pending = world.writers.totalPending();
+    stats.queued = world.legacy.queued();
+    if (stepped % world.rates.reconcileEveryTicks === 1) cycle();
+  };
+
+  // tick i is due at started + i × interval: a slow tick does not push every later one back
+  // (after a long stall, such as etcd away, the schedule starts again from now)
+  let started = Date.now();
+  const interval = opts.intervalMs ?? 1000;
   try {
     while (!signal?.aborted) {
       try {
@@ -298,12 +214,13 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
       opts.onTick?.(stats);
       if (stats.ticks % 10 === 1)
         log(
-          `live: tick ${stats.ticks}: ${stats.flushes} flushes, ${stats.merges} merges, ${stats.pending} generations pending`,
+          `live: tick ${stats.ticks}: ${stats.flushes} flushes, ${stats.merges} merges, ${stats.pending} generations pending, ${stats.queued ?? 0} queued`,
         );
-      await sleep(opts.intervalMs ?? 1000, signal);
+      if (Date.now() - (started + stats.ticks * interval) > 5 * interval) started = Date.now() - stats.ticks * interval;
+      await sleep(Math.max(0, started + stats.ticks * interval - Date.now()), signal);
     }
   } finally {
-    await reconciling;
+    await cycling;
     await (lease as KeptLease | null)?.revoke().catch(() => undefined);
   }
   return stats;

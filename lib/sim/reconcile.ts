@@ -5,17 +5,34 @@
 // parseable rows whose table has no events, in chunked txns guarded by the leader token.
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { readPrefixesAtRevision } from "@/lib/etcd/paged-read";
-import { writeChunked, type LeasedWriteOp } from "@/lib/etcd/writes";
+import { writeChunked } from "@/lib/etcd/writes";
 import { sameTableDemand } from "@/lib/planner/cache";
 import { stringifyTableDemand } from "@/lib/schema/demand";
 import { keys } from "@/lib/schema/keys";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
+import type { FleetSnapshot } from "@/lib/snapshot/types";
+import { del, put, type SimOp } from "./ops";
 
 export interface ReconcileResult {
   revision: number;
   puts: number;
   deletes: number;
+}
+
+/** The reconcile's writes for one snapshot (its `demandEvents` and `demandTables`). */
+export function reconcileOps(snapshot: FleetSnapshot, now: number): SimOp[] {
+  const { prefix } = snapshot;
+  const folded = foldSnapshot(snapshot);
+  const rows = new Map(snapshot.demandTables.map((row) => [row.target, row.record]));
+  const ops: SimOp[] = [];
+  for (const [target, record] of folded) {
+    const row = rows.get(target);
+    if (row !== undefined && sameTableDemand(record, row, true)) continue;
+    ops.push(put(keys.demandTable(prefix, target), stringifyTableDemand({ ...record, updated_ms: now })));
+  }
+  for (const target of rows.keys()) if (!folded.has(target)) ops.push(del(keys.demandTable(prefix, target)));
+  return ops;
 }
 
 export async function reconcileDemandCache(
@@ -30,21 +47,8 @@ export async function reconcileDemandCache(
     { probePrefix: prefix },
   );
   const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, [...kvsByPrefix.values()].flat()));
-  const folded = foldSnapshot(snapshot);
-  const rows = new Map(snapshot.demandTables.map((row) => [row.target, row.record]));
-  const ops: LeasedWriteOp[] = [];
-  for (const [target, record] of folded) {
-    const row = rows.get(target);
-    if (row !== undefined && sameTableDemand(record, row, true)) continue;
-    ops.push({
-      type: "put",
-      key: keys.demandTable(prefix, target),
-      value: stringifyTableDemand({ ...record, updated_ms: now }),
-    });
-  }
-  const puts = ops.length;
-  for (const target of rows.keys())
-    if (!folded.has(target)) ops.push({ type: "delete", key: keys.demandTable(prefix, target) });
+  const ops = reconcileOps(snapshot, now);
   if (ops.length > 0) await writeChunked(client, ops, { guard: { key: keys.leaderToken(prefix), value: leaderToken } });
+  const puts = ops.filter((op) => op.type === "put").length;
   return { revision, puts, deletes: ops.length - puts };
 }

@@ -7,17 +7,35 @@
 // except where the fleet moved between the master's pass and the console's sample.
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { readPrefixesAtRevision } from "@/lib/etcd/paged-read";
-import { writeChunked, type LeasedWriteOp } from "@/lib/etcd/writes";
+import { writeChunked } from "@/lib/etcd/writes";
 import { scoreTables } from "@/lib/planner/score";
 import { shadowPass } from "@/lib/planner/shadow";
 import { keys } from "@/lib/schema/keys";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
+import type { FleetSnapshot } from "@/lib/snapshot/types";
+import { del, put, type SimOp } from "./ops";
 
 export interface ShadowPassResult {
   revision: number;
   placements: number;
   deletes: number;
+}
+
+/** The pass's writes for one snapshot (its demand events, executors and assignments). */
+export function shadowPassOps(snapshot: FleetSnapshot, leaderToken: string, now: number): SimOp[] {
+  const pass = shadowPass({
+    scored: scoreTables(foldSnapshot(snapshot), now),
+    heartbeats: snapshot.executors,
+    assignments: snapshot.assignments.map((a) => ({ key: a.key, assignment: a.assignment })),
+    now,
+    plannerToken: leaderToken,
+    unitId: (_unit, i) => `shadow-${now.toString(36)}-${i}`,
+  });
+  const ops: SimOp[] = pass.deletes.map((key) => del(key));
+  for (const p of pass.placements)
+    ops.push(put(keys.assignment(snapshot.prefix, p.unit.target, p.assignment.unit_id), JSON.stringify(p.assignment)));
+  return ops;
 }
 
 export async function runMasterShadowPass(
@@ -32,21 +50,8 @@ export async function runMasterShadowPass(
     { probePrefix: prefix },
   );
   const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, [...kvsByPrefix.values()].flat()));
-  const pass = shadowPass({
-    scored: scoreTables(foldSnapshot(snapshot), now),
-    heartbeats: snapshot.executors,
-    assignments: snapshot.assignments.map((a) => ({ key: a.key, assignment: a.assignment })),
-    now,
-    plannerToken: leaderToken,
-    unitId: (_unit, i) => `shadow-${now.toString(36)}-${i}`,
-  });
-  const ops: LeasedWriteOp[] = pass.deletes.map((key) => ({ type: "delete", key }));
-  for (const p of pass.placements)
-    ops.push({
-      type: "put",
-      key: keys.assignment(prefix, p.unit.target, p.assignment.unit_id),
-      value: JSON.stringify(p.assignment),
-    });
+  const ops = shadowPassOps(snapshot, leaderToken, now);
   if (ops.length > 0) await writeChunked(client, ops, { guard: { key: keys.leaderToken(prefix), value: leaderToken } });
-  return { revision, placements: pass.placements.length, deletes: pass.deletes.length };
+  const deletes = ops.filter((op) => op.type === "delete").length;
+  return { revision, placements: ops.length - deletes, deletes };
 }

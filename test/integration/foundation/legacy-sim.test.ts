@@ -36,6 +36,7 @@ describe("the simulator's legacy side", () => {
     const live = runLive(client, {
       prefix,
       intervalMs: 0,
+      flushesPerTick: 2, // the tables stay due, so merges are running when the fleet is read
       signal: stop.signal,
       upgradeAfterTicks: 1_000_000,
       onTick: (s) => (enough = s.ticks >= 60 && s.merges >= 20),

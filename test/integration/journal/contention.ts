@@ -9,6 +9,7 @@ import { writerEvent } from "@/lib/planner/join";
 import { keys } from "@/lib/schema/keys";
 import { liveCache } from "@/lib/live/cache";
 import type { JournalOptions } from "@/lib/live/journal";
+import type { EtcdClient } from "@/lib/etcd/client";
 import { ShadowSampler } from "@/lib/time/sampler";
 import { until } from "../../support/observe";
 
@@ -37,8 +38,14 @@ export interface ContendedFleet {
   publishStep(step: number): Promise<number>;
   /** The worker's merge slots (with two, a second table is placed); returns the write's revision. */
   setSlots(slots: number): Promise<number>;
-  /** A sampler journalling this fleet (not started); `journal` overrides the fast defaults. */
-  sampler(journal?: Partial<JournalOptions>): Promise<ShadowSampler>;
+  /**
+   * A sampler journalling this fleet (not started); `journal` overrides the fast defaults,
+   * `electionTtlSecs` the 2 s election, `client` the test's own (30 s call deadline).
+   */
+  sampler(
+    journal?: Partial<JournalOptions>,
+    opts?: { electionTtlSecs?: number; client?: EtcdClient },
+  ): Promise<ShadowSampler>;
 }
 
 export function contendedFleet(
@@ -82,13 +89,13 @@ export function contendedFleet(
         .value(heartbeatValue(worker(slots), Date.now()));
       return Number(put.header.revision);
     },
-    sampler: async (journal = {}) =>
+    sampler: async (journal = {}, opts = {}) =>
       new ShadowSampler({
-        client: client(),
+        client: opts.client ?? client(),
         prefix: prefix(),
         sample: async () => null,
         intervalMs: 3_600_000,
-        electionTtlSecs: 2,
+        electionTtlSecs: opts.electionTtlSecs ?? 2,
         retryMs: 100,
         etcdUnavailableMs: () => liveCache().lastUnavailableMs,
         journal: {

@@ -29,7 +29,7 @@ export interface JournalKv {
   modRevision: number;
 }
 
-async function pagedRange(
+export async function pagedRange(
   client: Etcd3,
   from: Buffer,
   end: Buffer,

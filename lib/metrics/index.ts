@@ -173,6 +173,11 @@ function create() {
       help: "Decision-journal chunks not read: damaged, or naming a class, verdict code or shadow outcome this console does not know (the question they were read for is re-planned)",
       registers: r,
     }),
+    forecastChunksUnreadable: new Counter({
+      name: "console_forecast_chunks_unreadable_total",
+      help: "Forecast-journal chunks not read (damaged, or a version this console does not know): their forecasts and outcomes are left out of the calibration",
+      registers: r,
+    }),
     auditSkipped: new Counter({
       name: "console_audit_skipped_total",
       help: "Stored audit records left out of an audit read (not JSON, or failing their schema)",

@@ -1,0 +1,140 @@
+// Reading the forecasts back (console-api.md "Forecasts …": "The journal resolves
+// forecasts"): chunks in key order go in; out come each forecast's fate (./fate.ts) and the
+// calibration the next interval is set from (lib/planner/forecast/conformal.ts). Pure.
+//
+// The calibration at a moment T is a function of the stored chunks alone: T is the newest
+// chunk's `to_ms`, and the scores are those of the forecasts of each world and kind made in
+// the CALIBRATION_WINDOW_MS before T whose interval ended before T — the realised wait's
+// log-ratio, or, late without an outcome, the time waited so far (a lower bound, beyond the
+// interval already). Forecasts whose interval has not ended are left out whatever they did:
+// counting the ones already resolved early would favour short waits. At most the newest
+// MAX_CALIBRATION of each. The writer (lib/live/forecast-journal.ts) sets its intervals from
+// the very chunks it stored, and the one-table answer from those stored at its revision.
+import { RELIABILITY_LEVELS } from "@/lib/schema/forecast-codes";
+import { calibrationKey, type Calibration } from "@/lib/planner/forecast/calibration";
+import {
+  conformalBounds,
+  MAX_CALIBRATION,
+  nonconformity,
+  type ScoreBounds,
+} from "@/lib/planner/forecast/conformal";
+import { knownWait, type ForecastRecord } from "./fate";
+import type { ForecastChunk, SampledForecast } from "./records";
+
+/** Forecasts made this long before the calibration moment calibrate the next interval. */
+export const CALIBRATION_WINDOW_MS = 6 * 3_600_000;
+/** A forecast with no outcome this long after it was made stops being looked for (it stays `late`). */
+const OPEN_FOR_MS = 24 * 3_600_000;
+
+const openKey = (world: string, target: string) => `${world}\u0000${target}`;
+
+export interface LedgerOptions {
+  /** keep every record made at or after this (for a report); default: only what calibration needs */
+  keepFromMs?: number;
+}
+
+export class ForecastLedger {
+  private readonly open = new Map<string, ForecastRecord[]>();
+  /** per calibration key, the records made within the calibration window, in made order */
+  private readonly recent = new Map<string, ForecastRecord[]>();
+  /** records kept for a report, in made order */
+  readonly kept: ForecastRecord[] = [];
+  private cal: Map<string, Float64Array> = new Map();
+  private bounds = new Map<string, readonly (ScoreBounds | null)[]>();
+  /** the newest chunk's end (null: none yet) */
+  lastToMs: number | null = null;
+
+  constructor(private readonly opts: LedgerOptions = {}) {}
+
+  /** One stored chunk, in key order. */
+  add(chunk: ForecastChunk): void {
+    if (chunk.kind !== "delta") this.gap(this.lastToMs ?? chunk.from_ms);
+    for (const ev of chunk.evaluations) {
+      for (const o of ev.outcomes) {
+        const list = this.open.get(openKey(o.world, o.target));
+        if (!list) continue;
+        const left = list.filter((r) => {
+          if (o.kind !== null && o.kind !== r.f.kind) return true;
+          if (o.what === "turn") r.outcome = o.at_ms;
+          else r.withdrawn = o.at_ms;
+          return false;
+        });
+        if (left.length > 0) this.open.set(openKey(o.world, o.target), left);
+        else this.open.delete(openKey(o.world, o.target));
+      }
+      for (const f of ev.forecasts) this.enter(f);
+    }
+    this.lastToMs = Math.max(this.lastToMs ?? chunk.to_ms, chunk.to_ms);
+    this.recalibrate(this.lastToMs);
+  }
+
+  private enter(f: SampledForecast): void {
+    const key = calibrationKey(f.world, f.kind);
+    const r: ForecastRecord = {
+      f,
+      end: f.made_ms + f.high_ms,
+      outcome: null,
+      withdrawn: null,
+      lost: null,
+      bounds: this.bounds.get(key) ?? null,
+    };
+    const k = openKey(f.world, f.target);
+    const list = this.open.get(k);
+    if (list) list.push(r);
+    else this.open.set(k, [r]);
+    let recent = this.recent.get(key);
+    if (!recent) this.recent.set(key, (recent = []));
+    recent.push(r);
+    if (this.opts.keepFromMs !== undefined && f.made_ms >= this.opts.keepFromMs) this.kept.push(r);
+  }
+
+  /** A gap in the journal from `fromMs`: every forecast still open is lost there. */
+  private gap(fromMs: number): void {
+    for (const list of this.open.values()) for (const r of list) r.lost = fromMs;
+    this.open.clear();
+  }
+
+  private recalibrate(atMs: number): void {
+    const cal = new Map<string, Float64Array>();
+    const bounds = new Map<string, readonly (ScoreBounds | null)[]>();
+    for (const [key, records] of this.recent) {
+      let drop = 0;
+      while (drop < records.length && records[drop].f.made_ms < atMs - CALIBRATION_WINDOW_MS) drop++;
+      if (drop > 0) records.splice(0, drop);
+      const scores: number[] = [];
+      for (let i = records.length - 1; i >= 0 && scores.length < MAX_CALIBRATION; i--) {
+        const r = records[i];
+        if (r.end >= atMs) continue;
+        const wait = knownWait(r, atMs);
+        if (wait !== null) scores.push(nonconformity(wait.ms, r.f.point_ms));
+      }
+      if (records.length === 0) {
+        this.recent.delete(key);
+        continue;
+      }
+      const sorted = Float64Array.from(scores).sort();
+      cal.set(key, sorted);
+      bounds.set(
+        key,
+        RELIABILITY_LEVELS.map((level) => conformalBounds(sorted, level)),
+      );
+    }
+    this.cal = cal;
+    this.bounds = bounds;
+    for (const [k, list] of this.open) {
+      const left = list.filter((r) => r.f.made_ms >= atMs - OPEN_FOR_MS);
+      if (left.length === 0) this.open.delete(k);
+      else if (left.length < list.length) this.open.set(k, left);
+    }
+  }
+
+  /** The calibration at the newest chunk's end (sorted scores per world and kind). */
+  calibration(): Calibration {
+    return this.cal;
+  }
+
+  /** The forecasts of a table in a world that are still waiting for their outcome, oldest first. */
+  openFor(world: string, target: string): readonly ForecastRecord[] {
+    return this.open.get(openKey(world, target)) ?? [];
+  }
+}

@@ -38,6 +38,10 @@ export interface LiveOptions {
   log?: (line: string) => void;
   /** after each tick, with the stats so far */
   onTick?: (stats: Readonly<LiveStats>) => void;
+  /** the simulator's clock (default Date.now): a benchmark runs it on simulated time (bench/forecasts.ts) */
+  clock?: () => number;
+  /** waits between ticks (default: `intervalMs` of real time); a benchmark advances its clock here instead */
+  pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface LiveStats {
@@ -121,7 +125,8 @@ async function untilAnswered<T>(load: () => Promise<T>, opts: LiveOptions, what:
 export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveStats> {
   const { prefix, signal } = opts;
   const log = opts.log ?? (() => undefined);
-  const random = rng(Date.now() & 0xffffffff);
+  const clock = opts.clock ?? Date.now;
+  const random = rng(clock() & 0xffffffff);
   const stats: LiveStats = { ticks: 0, flushes: 0, merges: 0, unchanged: 0, failedTicks: 0, reconciles: 0, pending: 0 };
   const model = (await untilAnswered(() => loadModel(client, prefix), opts, "reading the seeded demand")) ?? [];
   if (model.length === 0)
@@ -129,13 +134,13 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
   const seededPending = Math.max(1, pendingOf(model));
   stats.pending = pendingOf(model);
 
-  const executors = fleetExecutors(Date.now());
+  const executors = fleetExecutors(clock());
   const byTable = new Map<string, ShardModel[]>();
   for (const s of model) byTable.set(s.target, [...(byTable.get(s.target) ?? []), s]);
   const legacy = new LegacyMaster(client, prefix, executors, random);
   await untilAnswered(() => legacy.load(), opts, "reading the legacy queue");
   let budget = 0;
-  const token = `leader-token-live-${Date.now().toString(36)}`;
+  const token = `leader-token-live-${clock().toString(36)}`;
   let lease: KeptLease | null = null;
   let leaseId: string | null = null;
   /** the leased keys (leader, heartbeats) live on one lease; a lost lease is re-granted and they are re-put */
@@ -146,7 +151,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
       if (lease === next) lease = null;
     });
     leaseId = await next.grant();
-    for (const kv of leaderKvs(prefix, Date.now(), token).kvs) await next.put(kv.key, kv.value);
+    for (const kv of leaderKvs(prefix, clock(), token).kvs) await next.put(kv.key, kv.value);
     lease = next;
     return next;
   };
@@ -167,13 +172,13 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
 
   let reconciling: Promise<void> | null = null;
   const reconcile = () => {
-    reconciling ??= reconcileDemandCache(client, prefix, token)
+    reconciling ??= reconcileDemandCache(client, prefix, token, clock())
       .then(async (r) => {
         stats.reconciles += 1;
         if (r.puts + r.deletes > 0)
           log(`live: cache reconcile at revision ${r.revision}: ${r.puts} puts, ${r.deletes} deletes`);
         // §6 step 8: the shadow pass follows the reconcile (its rows replaced wholesale)
-        const pass = await runMasterShadowPass(client, prefix, token);
+        const pass = await runMasterShadowPass(client, prefix, token, clock());
         stats.shadowPasses = (stats.shadowPasses ?? 0) + 1;
         if (stats.shadowPasses % 10 === 1)
           log(`live: shadow pass at revision ${pass.revision}: ${pass.placements} placements`);
@@ -184,7 +189,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
 
   const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
   const tick = async () => {
-    const now = Date.now();
+    const now = clock();
     // publications of one shard run in order (they would only lose CAS races to each other)
     const byShard = new Map<ShardModel, DemandEvent[]>();
     const publish = (s: ShardModel, event: DemandEvent) => byShard.set(s, [...(byShard.get(s) ?? []), event]);
@@ -300,7 +305,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
         log(
           `live: tick ${stats.ticks}: ${stats.flushes} flushes, ${stats.merges} merges, ${stats.pending} generations pending`,
         );
-      await sleep(opts.intervalMs ?? 1000, signal);
+      await (opts.pause ?? sleep)(opts.intervalMs ?? 1000, signal);
     }
   } finally {
     await reconciling;

@@ -155,20 +155,20 @@ describe("forecasts resolved from the journal's chunks", () => {
     ]);
   });
 
-  it("calibrates from the forecasts whose interval ended, a late one by the time it has waited", () => {
+  it("calibrates from the forecasts whose wait is known: the outcome came, or late by the time waited", () => {
     const ledger = new ForecastLedger();
     for (const c of CHUNKS) ledger.add(stored(c));
-    // at 120 s: legacy b (ended 30 s, waited 5 s); a (ends 150 s) and e (170 s) not yet
-    expect([...ledger.calibration().get(calibrationKey("legacy", "merge_wal"))!]).toEqual([
-      nonconformity(5_000, 20_000),
-    ]);
+    // at 120 s: legacy a (waited 65 s) and b (5 s); e (made at 70 s, its interval runs to 170 s) is open
+    expect([...ledger.calibration().get(calibrationKey("legacy", "merge_wal"))!]).toEqual(
+      [nonconformity(5_000, 20_000), nonconformity(65_000, 100_000)].sort((x, y) => x - y),
+    );
     // planner: d at 0 (ended 20 s, placed at 100 s: waited 100 s) and d at 70 s (ended 90 s,
     // waited 30 s); c was withdrawn before its interval ended: left out
     expect([...ledger.calibration().get(calibrationKey("planner", "merge_wal"))!]).toEqual(
       [nonconformity(100_000, 10_000), nonconformity(30_000, 10_000)].sort((x, y) => x - y),
     );
-    // a later chunk with nothing new: a (ended 150 s) now counts; e, still without its turn
-    // at 200 s (ended 170 s), counts by the 130 s it has waited, a lower bound
+    // a later chunk with nothing new: e, still without its turn at 200 s (its interval ended at
+    // 170 s), counts by the 130 s it has waited, a lower bound
     ledger.add(stored({ kind: "delta", from_ms: 120_000, to_ms: 200_000, evaluations: [] }));
     expect([...ledger.calibration().get(calibrationKey("legacy", "merge_wal"))!]).toEqual(
       [nonconformity(5_000, 20_000), nonconformity(65_000, 100_000), nonconformity(130_000, 40_000)].sort(

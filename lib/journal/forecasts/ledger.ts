@@ -4,11 +4,13 @@
 //
 // The calibration at a moment T is a function of the stored chunks alone: T is the newest
 // chunk's `to_ms`, and the scores are those of the forecasts of each world and kind made in
-// the CALIBRATION_WINDOW_MS before T whose interval ended before T — the realised wait's
-// log-ratio, or, late without an outcome, the time waited so far (a lower bound, beyond the
-// interval already). Forecasts whose interval has not ended are left out whatever they did:
-// counting the ones already resolved early would favour short waits. At most the newest
-// MAX_CALIBRATION of each. The writer (lib/live/forecast-journal.ts) sets its intervals from
+// the CALIBRATION_WINDOW_MS before T whose wait is known by T: the realised wait's log-ratio
+// once the outcome came, or, late without an outcome (the interval ended), the time waited
+// so far (a lower bound, beyond the interval already). Withdrawn, lost and open ones are
+// left out. At most the newest MAX_CALIBRATION of each. (The forecasts of the last few
+// minutes that resolved already are the quick ones; their slow siblings join once late, and
+// over a 6 h window that lean is small. Waiting for every interval to end instead starves a
+// first calibration whose intervals are too wide.) The writer (lib/live/forecast-journal.ts) sets its intervals from
 // the very chunks it stored, and the one-table answer from those stored at its revision.
 import { RELIABILITY_LEVELS } from "@/lib/schema/forecast-codes";
 import { calibrationKey, type Calibration } from "@/lib/planner/forecast/calibration";
@@ -103,10 +105,8 @@ export class ForecastLedger {
       if (drop > 0) records.splice(0, drop);
       const scores: number[] = [];
       for (let i = records.length - 1; i >= 0 && scores.length < MAX_CALIBRATION; i--) {
-        const r = records[i];
-        if (r.end >= atMs) continue;
-        const wait = knownWait(r, atMs);
-        if (wait !== null) scores.push(nonconformity(wait.ms, r.f.point_ms));
+        const wait = knownWait(records[i], atMs);
+        if (wait !== null) scores.push(nonconformity(wait.ms, records[i].f.point_ms));
       }
       if (records.length === 0) {
         this.recent.delete(key);

@@ -3,12 +3,15 @@
 // page, the overview and the command line print it as given. A moment is named by its time
 // ("until 2026-12-01 03:10:12Z"), never "in N min", so a sentence read later is not a
 // promise past its moment.
-import { formatCount, formatTime } from "@/lib/schema/format";
+import { formatCount, formatDuration, formatTime } from "@/lib/schema/format";
 import type { QueuePosition } from "../plan/types";
 import { plural } from "../plan/why-not";
 import type { BasisPart } from "./standing";
 
 const tasks = (n: number, kind: string) => `${formatCount(n)} ${kind} task${n === 1 ? "" : "s"}`;
+/** "in the last hour, one every 2s" (the mean time between their finishes) */
+const rate = (done: number, kind: string, gapMs: number) =>
+  `${tasks(done, kind)} finished in the last hour${done >= 2 ? `, one every ${formatDuration(gapMs)}` : ""}`;
 
 export const legacyBasis = {
   nothingPending: (): BasisPart => ({ basis_code: "nothing_pending", basis: "Nothing is pending: no turn to wait for." }),
@@ -26,13 +29,16 @@ export const legacyBasis = {
     basis_code: "not_queued",
     basis: `Not in the legacy queue: no ${kind} task is queued for it (the legacy sweep enqueues a table once it is due).`,
   }),
-  noThroughput: (kind: string): BasisPart => ({
+  noThroughput: (kind: string, done: number): BasisPart => ({
     basis_code: "no_throughput",
-    basis: `No basis: no ${kind} task finished in the last hour (tasks/ records with a finished_at), so there is no rate to go on.`,
+    basis:
+      done === 0
+        ? `No basis: no ${kind} task finished in the last hour (tasks/ records with a finished_at), so there is no rate to go on.`
+        : `No basis: only ${tasks(done, kind)} finished in the last hour (tasks/ records with a finished_at), too few for a rate.`,
   }),
-  estimate: (kind: string, p: QueuePosition, done: number, free: number): BasisPart => ({
+  estimate: (kind: string, p: QueuePosition, done: number, gapMs: number, free: number): BasisPart => ({
     basis_code: "estimate",
-    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} queued ${kind} tasks (id order, as the legacy workers claim them); ${tasks(done, kind)} finished in the last hour${free > 0 ? `; ${plural(free, "slot")} free` : ""}.`,
+    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} queued ${kind} tasks (id order, as the legacy workers claim them); ${rate(done, kind, gapMs)}${free > 0 ? `; ${plural(free, "slot")} free` : ""}.`,
   }),
 };
 
@@ -49,13 +55,10 @@ export const plannerBasis = {
     at_ms: until,
   }),
   notInLine: (message: string): BasisPart => ({ basis_code: "not_in_line", basis: `Not in the planner's line: ${message}` }),
-  noThroughput: (kind: string): BasisPart => ({
-    basis_code: "no_throughput",
-    basis: `No basis: no ${kind} task finished in the last hour (tasks/ records with state done and a finished_at), so there is no rate at which the line moves.`,
-  }),
-  estimate: (kind: string, p: QueuePosition, waiting: number, done: number): BasisPart => ({
+  noThroughput: legacyBasis.noThroughput,
+  estimate: (kind: string, p: QueuePosition, waiting: number, done: number, gapMs: number): BasisPart => ({
     basis_code: "estimate",
-    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} in the planner's ${kind} line, ${plural(waiting, "unit")} waiting ahead of it not placed now; ${tasks(done, kind)} finished in the last hour. If it stays in line (the legacy queue may run it first).`,
+    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} in the planner's ${kind} line, ${plural(waiting, "unit")} waiting ahead of it not placed now; ${rate(done, kind, gapMs)}. If it stays in line (the legacy queue may run it first).`,
   }),
 };
 

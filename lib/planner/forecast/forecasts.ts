@@ -101,7 +101,7 @@ export function rowForecasts(
   return tableForecasts(
     t.policy.effective.mode,
     legacyStanding(legacy, t.target, kind, level),
-    plannerStanding(t, line, level),
+    plannerStanding(t, line, legacy, level),
     calibration,
     level,
   );

@@ -8,6 +8,9 @@ import { normalQuantile } from "./conformal";
 import type { Standing } from "./standing";
 import { legacyBasis } from "./basis";
 
+/** Fewer finishes than this in the last hour give no rate (one or two say little of the next hundred). */
+export const MIN_FINISHES = 5;
+
 /** The legacy queue at one revision, indexed once for every table's standing. */
 export interface LegacyLine {
   /** kind → target → 1-based rank among the queued tasks of that kind, in id order */
@@ -20,6 +23,12 @@ export interface LegacyLine {
   running: ReadonlyMap<string, ReadonlyMap<string, number | null>>;
   /** kind → tasks that finished (done or failed) in (now − 1 h, now] */
   finished: ReadonlyMap<string, number>;
+  /**
+   * kind → the mean time between those finishes: (last − first) ÷ (n − 1), or the hour for a
+   * single one. Measured between finishes, not as n per hour, so a fleet observed for less
+   * than an hour (the `tasks/` records go back no further) is not read as slower than it is.
+   */
+  gap_ms: ReadonlyMap<string, number>;
   /** kind → slots of non-draining heartbeating executors not taken by a running task */
   free: ReadonlyMap<string, number>;
   /** kind → target → the end of a cooldown still running (the legacy sweep skips it until then) */
@@ -62,10 +71,20 @@ export function legacyLine(input: LegacyInputs, now: number): LegacyLine {
     busy.set(t.kind, (busy.get(t.kind) ?? 0) + 1);
   }
   const finished = new Map<string, number>();
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
   for (const t of input.tasks) {
-    if (t.finished_at == null || t.finished_at > now || t.finished_at <= now - COMPLETION_WINDOW_MS) continue;
+    const at = t.finished_at;
+    if (at == null || at > now || at <= now - COMPLETION_WINDOW_MS) continue;
     if (t.state !== "done" && t.state !== "failed") continue;
     finished.set(t.kind, (finished.get(t.kind) ?? 0) + 1);
+    first.set(t.kind, Math.min(first.get(t.kind) ?? at, at));
+    last.set(t.kind, Math.max(last.get(t.kind) ?? at, at));
+  }
+  const gap = new Map<string, number>();
+  for (const [kind, n] of finished) {
+    const between = last.get(kind)! - first.get(kind)!;
+    gap.set(kind, n >= 2 && between > 0 ? between / (n - 1) : COMPLETION_WINDOW_MS);
   }
   const free = new Map<string, number>();
   for (const [kind, slots] of input.slots) free.set(kind, Math.max(0, slots - (busy.get(kind) ?? 0)));
@@ -73,7 +92,7 @@ export function legacyLine(input: LegacyInputs, now: number): LegacyLine {
   for (const c of input.cooldowns) if (c.until_ms !== null && c.until_ms > now) nested(cooling, c.kind).set(c.target, c.until_ms);
   const sizes = new Map<string, number>();
   for (const [kind, byTarget] of rank) sizes.set(kind, byTarget.size);
-  return { rank, ids, queued: sizes, running, finished, free, cooling };
+  return { rank, ids, queued: sizes, running, finished, gap_ms: gap, free, cooling };
 }
 
 /**
@@ -109,8 +128,9 @@ export function legacyStanding(line: LegacyLine, target: string, kind: string | 
   }
   const position = { kind, rank: r, of: line.queued.get(kind) ?? r };
   const done = line.finished.get(kind) ?? 0;
-  if (done === 0) return { world: "legacy", kind, position, point_ms: null, spread: null, ...legacyBasis.noThroughput(kind) };
-  const gap = COMPLETION_WINDOW_MS / done;
+  if (done < MIN_FINISHES)
+    return { world: "legacy", kind, position, point_ms: null, spread: null, ...legacyBasis.noThroughput(kind, done) };
+  const gap = line.gap_ms.get(kind)!;
   const free = line.free.get(kind) ?? 0;
   // the r-th queued task starts once the free slots are taken and r − free more tasks finished
   const needed = Math.max(0, r - free);
@@ -120,6 +140,6 @@ export function legacyStanding(line: LegacyLine, target: string, kind: string | 
     position,
     point_ms: Math.round(needed * gap),
     spread: throughputSpread(needed, gap, level),
-    ...legacyBasis.estimate(kind, position, done, free),
+    ...legacyBasis.estimate(kind, position, done, gap, free),
   };
 }

@@ -2,16 +2,21 @@
 // `planner`): its rank in the planner's line (./../plan/line.ts, as the list shows it) and the
 // ETA of the first evaluation at which the console's own plan (the full design) says
 // `would_place` for it. In P1 the plan is a hypothesis the legacy queue acts beside: the line
-// moves as the tables ahead are merged, at about the rate the kind's tasks finish. Pure.
-import { COMPLETION_WINDOW_MS } from "../plan/fairness";
+// moves as the tables ahead of it leave it, and they leave when the legacy workers take them
+// (./legacy.ts: the same throughput both worlds go by). The legacy queue takes its Q queued
+// tables in its own order, so in one pass of it (Q finishes) each of the rank − 1 tables
+// ahead leaves at a time spread evenly over the pass: `waiting` of them have left after about
+// waiting ÷ (rank − 1) of it. With no legacy queue of the kind (the planner acting alone), a
+// table ahead leaves with each finish: waiting finishes. The interval is then set from how
+// these estimates missed (./conformal.ts). Pure.
 import type { PlanLine, TablePlan } from "../plan/types";
 import { plannerBasis } from "./basis";
-import { throughputSpread } from "./legacy";
+import { MIN_FINISHES, throughputSpread, type LegacyLine } from "./legacy";
 import type { Standing } from "./standing";
 
 const PAUSED = new Set(["frozen", "drain"]);
 
-export function plannerStanding(t: TablePlan, line: PlanLine, level: number): Standing {
+export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine, level: number): Standing {
   const kind = t.line_kind ?? t.units[0]?.kind ?? null;
   const none = { world: "planner" as const, kind, position: null, point_ms: null, spread: null };
   if (t.units.length === 0) return { ...none, ...plannerBasis.nothingPending() };
@@ -26,16 +31,19 @@ export function plannerStanding(t: TablePlan, line: PlanLine, level: number): St
       return { ...none, ...plannerBasis.cooling(message, (first.detail.until_ms as number | null | undefined) ?? null) };
     return { ...none, ...plannerBasis.notInLine(message) };
   }
-  const { position, waiting, placed, done } = standing;
+  const { position, waiting, placed } = standing;
   if (placed) return { ...none, position, point_ms: 0, spread: { low_ms: 0, high_ms: 0 }, ...plannerBasis.placedNow() };
-  if (done === 0) return { ...none, position, ...plannerBasis.noThroughput(position.kind) };
-  const gap = COMPLETION_WINDOW_MS / done;
+  const done = rates.finished.get(position.kind) ?? 0;
+  if (done < MIN_FINISHES) return { ...none, position, ...plannerBasis.noThroughput(position.kind, done) };
+  const gap = rates.gap_ms.get(position.kind)!;
+  const queued = rates.queued.get(position.kind) ?? 0;
+  const pass = Math.max(1, queued / Math.max(1, position.rank - 1));
   return {
     world: "planner",
     kind: position.kind,
     position,
-    point_ms: Math.round(waiting * gap),
-    spread: throughputSpread(waiting, gap, level),
-    ...plannerBasis.estimate(position.kind, position, waiting, done),
+    point_ms: Math.round(waiting * gap * pass),
+    spread: throughputSpread(waiting, gap * pass, level),
+    ...plannerBasis.estimate(position.kind, position, waiting, done, gap),
   };
 }

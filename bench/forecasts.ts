@@ -66,7 +66,8 @@ async function main(): Promise<void> {
 
   const evaluate = async () => {
     const revision = await currentRevision(client, PREFIX);
-    if (!(await cache.awaitRevision(revision, 60_000))) throw new Error(`the live view did not reach revision ${revision}`);
+    if (!(await cache.awaitRevision(revision, 60_000)))
+      throw new Error(`the live view did not reach revision ${revision}`);
     const view = await cache.current();
     const t = performance.now();
     const plan = planOnce(view, now);
@@ -116,7 +117,9 @@ async function main(): Promise<void> {
     for (const c of chunks) dump.add(c);
     writeFileSync(
       process.env.FORECAST_BENCH_DUMP,
-      JSON.stringify(dump.kept.map((r) => ({ ...r.f, fate: fateOf(r, now), realised: realisedOf(r), withdrawn: r.withdrawn }))),
+      JSON.stringify(
+        dump.kept.map((r) => ({ ...r.f, fate: fateOf(r, now), realised: realisedOf(r), withdrawn: r.withdrawn })),
+      ),
     );
   }
 
@@ -142,14 +145,16 @@ async function main(): Promise<void> {
         median_width_ms: s.median_width_ms,
         median_wait_ms: s.median_wait_ms,
         median_error_ms: s.median_error_ms,
-        width_over_wait: s.median_width_ms !== null && s.median_wait_ms ? round(s.median_width_ms / s.median_wait_ms) : null,
+        width_over_wait:
+          s.median_width_ms !== null && s.median_wait_ms ? round(s.median_width_ms / s.median_wait_ms) : null,
         reliability: s.reliability.map((r) => ({ level: r.level, coverage: round(r.coverage), resolved: r.resolved })),
       },
     ]),
   );
   const result = {
     at: new Date().toISOString(),
-    world: "realistic + incidents, live simulator (lib/sim); not yet the steady demo world of the issue 'a demo that runs for days'",
+    world:
+      "realistic + incidents, live simulator (lib/sim); not yet the steady demo world of the issue 'a demo that runs for days'",
     simulated_min: SIMULATED_MIN,
     warmup_min: WARMUP_MIN,
     eval_every_s: EVAL_EVERY_S,
@@ -161,7 +166,9 @@ async function main(): Promise<void> {
     stored: { chunks: chunks.length, bytes, bytes_per_hour: Math.round(bytes / ((WARMUP_MIN + SIMULATED_MIN) / 60)) },
     worlds,
   };
-  console.log(`${WARMUP_MIN} + ${SIMULATED_MIN} simulated min in ${Math.round(wallS)} s (${evaluations} evaluations, plan ${result.plan_ms_mean} ms each)`);
+  console.log(
+    `${WARMUP_MIN} + ${SIMULATED_MIN} simulated min in ${Math.round(wallS)} s (${evaluations} evaluations, plan ${result.plan_ms_mean} ms each)`,
+  );
   for (const [world, s] of Object.entries(worlds))
     console.log(
       `${world.padEnd(8)} made ${s.made}, resolved ${s.resolved} (within ${s.within}, early ${s.early}, late ${s.late}), open ${s.open}, withdrawn ${s.withdrawn}: coverage at 0.8 ${s.coverage}, median width ${s.median_width_ms} ms, median realised wait ${s.median_wait_ms} ms (width ÷ wait ${s.width_over_wait})`,

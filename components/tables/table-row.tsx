@@ -6,6 +6,7 @@ import { memo } from "react";
 import { AgeBoundMark, BacklogBadge, ClassBadge, VerdictText, WaitText } from "@/components/ui/badges";
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
 import { positionText } from "./place-in-line-words";
+import { WORLD_WORDS } from "@/lib/words/forecasts";
 import type { TableSummary } from "@/lib/client/api-types";
 import type { ListView, SortColumn } from "./list-view";
 
@@ -18,7 +19,8 @@ const COLUMNS: { column: SortColumn; label: string; numeric?: boolean; ascFirst?
     label: "in line",
     numeric: true,
     ascFirst: true,
-    title: "place in line among the tables waiting for the same kind of turn",
+    title:
+      "place in the planner's line among the tables waiting for the same kind of turn (if the planner ran them; a table's page gives the legacy queue's place too)",
   },
   { column: "score", label: "score", numeric: true },
   { column: "pending", label: "pending", numeric: true },
@@ -119,7 +121,11 @@ export const TableRow = memo(function TableRow({
       <span
         role="gridcell"
         className="num"
-        title={t.position ? `${positionText(t.position)} waiting for a ${t.position.kind} turn` : "not in line"}
+        title={
+          t.position
+            ? `${positionText(t.position)} in the planner's ${t.position.kind} line (${WORLD_WORDS.planner.other})`
+            : "not in the planner's line"
+        }
       >
         {t.position ? formatCount(t.position.rank) : "—"}
       </span>

@@ -2,10 +2,11 @@
 // and every why-not entry with its detail; executor filters with their per-reason counts).
 import { classReasonInWords } from "../words/class-reason";
 import { fieldInWords, formatField } from "../words/fields";
-import { formatBytes, formatDuration, formatScore, formatTime } from "../words/format";
+import { formatBytes, formatDuration, formatScore, formatTime, overdueText } from "../words/format";
 import { codeInWords, retryMeaningful } from "../words/codes";
 import type { DemandOne, Verdict, WhyNot } from "../client/api-types";
 import { countOf } from "./text";
+import { forecastLines } from "./forecast-lines";
 
 /** `counts` of an executor filter: how many executors failed at each stage. */
 function executorCounts(counts: Record<string, number>): string {
@@ -15,7 +16,14 @@ function executorCounts(counts: Record<string, number>): string {
 
 /** "needs attention [needs_attention], needs someone to act": the code in words, then the code itself. */
 export function whyNotHeading(w: WhyNot): string {
-  const meaning = retryMeaningful(w.code) ? (w.retryable ? ", clears by itself" : ", needs someone to act") : "";
+  // past its deadline a condition did not clear by itself: it is overdue, never "clears by itself" again
+  const meaning = !retryMeaningful(w.code)
+    ? ""
+    : w.overdue
+      ? `, ${overdueText(w.overdue.overdue_ms)}`
+      : w.retryable
+        ? ", clears by itself"
+        : ", needs someone to act";
   return `${codeInWords(w.code)} [${w.code}]${meaning}`;
 }
 
@@ -64,5 +72,6 @@ export function whyText(answer: DemandOne): string {
   ];
   if (t.why_not.length === 0) lines.push("Why not: nothing holds it back: it would be placed now.");
   else lines.push(`Why not (${t.why_not.length}):`, ...whyNotLines(t.why_not));
+  if (t.forecasts.length > 0) lines.push(...forecastLines(t.forecasts));
   return lines.join("\n");
 }

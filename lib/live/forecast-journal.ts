@@ -29,7 +29,12 @@ import {
 } from "@/lib/journal/forecasts/records";
 import { ForecastSampler, type SamplerInputs } from "@/lib/journal/forecasts/sampler";
 import { nextRollup } from "@/lib/journal/rollup";
-import { forecastChunkKey, forecastPrefix, parseForecastChunkKey, type ForecastChunkMeta } from "@/lib/schema/forecast-keys";
+import {
+  forecastChunkKey,
+  forecastPrefix,
+  parseForecastChunkKey,
+  type ForecastChunkMeta,
+} from "@/lib/schema/forecast-keys";
 
 export interface ForecastJournalOptions {
   /** the live moment's inputs (plan, legacy queue, task lookup); null when nothing new was planned */
@@ -41,7 +46,12 @@ export interface ForecastJournalOptions {
 const ROLLUP_MAX_BYTES = 768 * 1024;
 
 /** The trim: chunks ended before the retention horizon go, then the oldest while over the byte cap (the newest stays). */
-export function forecastTrim(metas: readonly ForecastChunkMeta[], nowMs: number, retentionMs: number, maxBytes: number) {
+export function forecastTrim(
+  metas: readonly ForecastChunkMeta[],
+  nowMs: number,
+  retentionMs: number,
+  maxBytes: number,
+) {
   let keep = 0;
   while (keep < metas.length - 1 && metas[keep].to_ms < nowMs - retentionMs) keep++;
   let bytes = metas.slice(keep).reduce((n, m) => n + m.bytes, 0);
@@ -138,7 +148,14 @@ export class ForecastWriter {
   }
 
   private keyOf(chunk: ForecastChunk, bytes: number): string {
-    const meta = { kind: chunk.kind, from_ms: chunk.from_ms, to_ms: chunk.to_ms, entries: forecastCount(chunk), outcomes: outcomeCount(chunk), bytes };
+    const meta = {
+      kind: chunk.kind,
+      from_ms: chunk.from_ms,
+      to_ms: chunk.to_ms,
+      entries: forecastCount(chunk),
+      outcomes: outcomeCount(chunk),
+      bytes,
+    };
     return forecastChunkKey(this.prefix, meta, this.writer);
   }
 
@@ -166,13 +183,20 @@ export class ForecastWriter {
     };
     const value = encodeForecastChunk(chunk);
     const key = this.keyOf(chunk, value.length);
-    if (!(await replaceJournalChunks(this.client, this.election, run.map((m) => m.key), { key, value }))) {
+    if (
+      !(await replaceJournalChunks(
+        this.client,
+        this.election,
+        run.map((m) => m.key),
+        { key, value },
+      ))
+    ) {
       this.metas = null;
       return;
     }
     const rolled = new Set(run.map((m) => m.key));
-    this.metas = [...this.metas.filter((m) => !rolled.has(m.key)), parseForecastChunkKey(this.prefix, key)!].sort((a, b) =>
-      a.key < b.key ? -1 : a.key > b.key ? 1 : 0,
+    this.metas = [...this.metas.filter((m) => !rolled.has(m.key)), parseForecastChunkKey(this.prefix, key)!].sort(
+      (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
     );
   }
 }

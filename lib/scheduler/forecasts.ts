@@ -53,7 +53,10 @@ function overdueOf(ledger: ForecastLedger, f: TableForecast, target: string, now
 }
 
 /** The table's forecasts at the planned moment, with the forecast journal's version they rest on. */
-export async function forecastsOf(planned: Planned, t: TablePlan): Promise<{ forecasts: ForecastView[]; version: string }> {
+export async function forecastsOf(
+  planned: Planned,
+  t: TablePlan,
+): Promise<{ forecasts: ForecastView[]; version: string }> {
   const { view, now, plan } = planned;
   const { ledger, version } = await forecastLedgerAt(view.revision);
   const forecasts = rowForecasts(t, plan.line, legacyLineAt(view.snapshot, now), ledger.calibration()).map((f) => ({
@@ -61,9 +64,4 @@ export async function forecastsOf(planned: Planned, t: TablePlan): Promise<{ for
     overdue: overdueOf(ledger, f, t.target, now),
   }));
   return { forecasts, version };
-}
-
-/** The forecast journal's version at a revision (part of a one-table answer's cache key). */
-export async function forecastVersionAt(revision: number): Promise<string> {
-  return (await forecastLedgerAt(revision)).version;
 }

@@ -40,4 +40,5 @@ export function parseForecastChunkKey(prefix: string, key: string): ForecastChun
 }
 
 /** The first key of the chunks starting at `ms` or later. */
-export const forecastTimeKey = (prefix: string, ms: number) => `${forecastPrefix(prefix)}${timeKey(Math.max(0, Math.floor(ms)))}`;
+export const forecastTimeKey = (prefix: string, ms: number) =>
+  `${forecastPrefix(prefix)}${timeKey(Math.max(0, Math.floor(ms)))}`;

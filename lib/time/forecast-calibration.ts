@@ -30,7 +30,8 @@ export async function forecastCalibration(q: CalibrationQuery): Promise<Calibrat
   let lastTo: number | null = null;
   for (const c of chunks) {
     const reason = gapReasonOf(c.kind);
-    if (reason && lastTo !== null && c.from_ms > from) gaps.push({ from_ms: Math.max(from, lastTo), to_ms: c.from_ms, reason });
+    if (reason && lastTo !== null && c.from_ms > from)
+      gaps.push({ from_ms: Math.max(from, lastTo), to_ms: c.from_ms, reason });
     ledger.add(c);
     lastTo = c.to_ms;
   }

@@ -16,7 +16,12 @@ import type { ForecastChunk } from "@/lib/journal/forecasts/records";
 import { FORECAST_ROLLUP_MS, forecastCount } from "@/lib/journal/forecasts/records";
 import { metrics } from "@/lib/metrics";
 import { BoundedMap } from "@/lib/schema/bounded-map";
-import { forecastPrefix, parseForecastChunkKey, type ForecastChunkMeta } from "@/lib/schema/forecast-keys";
+import {
+  forecastPrefix,
+  forecastTimeKey,
+  parseForecastChunkKey,
+  type ForecastChunkMeta,
+} from "@/lib/schema/forecast-keys";
 import type { JournalKv } from "@/lib/etcd/journal-store";
 
 /** Decoded chunks by key and mod_revision (a weight of one per forecast, ~100 B each: ~60 MB at most). */
@@ -33,7 +38,7 @@ export interface StoredChunkKey extends ForecastChunkMeta {
 /** The chunk keys at `revision` (in key = time order), parsed; keys that are not a chunk's are left out. */
 export async function forecastChunkKeys(revision: number, fromMs = 0): Promise<StoredChunkKey[]> {
   const prefix = etcdPrefix();
-  const kvs = await readChunkKeys(etcdClient(), forecastPrefix(prefix), forecastPrefix(prefix) + String(Math.max(0, fromMs)).padStart(15, "0"), revision);
+  const kvs = await readChunkKeys(etcdClient(), forecastPrefix(prefix), forecastTimeKey(prefix, fromMs), revision);
   return kvs.flatMap((kv) => {
     const meta = parseForecastChunkKey(prefix, kv.key);
     return meta ? [{ ...meta, modRevision: kv.modRevision }] : [];
@@ -45,7 +50,12 @@ export async function forecastChunks(keys: readonly StoredChunkKey[], revision: 
   const id = (k: { key: string; modRevision: number }) => `${k.key}\u0000${k.modRevision}`;
   const missing = keys.filter((k) => !DECODED.has(id(k)));
   if (missing.length > 0) {
-    const kvs: JournalKv[] = await readChunkValues(etcdClient(), missing[0].key, missing[missing.length - 1].key, revision);
+    const kvs: JournalKv[] = await readChunkValues(
+      etcdClient(),
+      missing[0].key,
+      missing[missing.length - 1].key,
+      revision,
+    );
     for (const kv of kvs) {
       try {
         DECODED.set(id(kv), decodeForecastChunk(kv.value));
@@ -95,15 +105,34 @@ async function fold(revision: number, version: string, before: Held | null): Pro
 export async function forecastLedgerAt(revision: number): Promise<{ ledger: ForecastLedger; version: string }> {
   try {
     const { version } = await chunkKeysVersion(etcdClient(), forecastPrefix(etcdPrefix()), revision);
-    if (newest?.version === version) return newest;
-    const held = pinned.get(version);
-    if (held) return held;
-    const made = await fold(revision, version, newest);
-    if (newest === null || made.keys.at(-1)?.key! >= (newest.keys.at(-1)?.key ?? "")) newest = made;
-    else pinned.set(version, made);
-    return made;
+    return await held(version, () => folding.then(() => foldOnce(revision, version)));
   } catch (e) {
     if (newest) return newest;
     throw e;
   }
+}
+
+/** The ledger of `version` when held, else the fold `make` (folds run one at a time: a carried ledger is fed once). */
+async function held(version: string, make: () => Promise<Held>): Promise<Held> {
+  if (newest?.version === version) return newest;
+  const kept = pinned.get(version);
+  if (kept) return kept;
+  const made = make();
+  folding = made.catch(() => undefined);
+  return made;
+}
+
+/** the fold in progress (the next waits for it) */
+let folding: Promise<unknown> = Promise.resolve();
+
+async function foldOnce(revision: number, version: string): Promise<Held> {
+  // a fold that ran while this one waited may have made it
+  if (newest?.version === version) return newest;
+  const kept = pinned.get(version);
+  if (kept) return kept;
+  const made = await fold(revision, version, newest);
+  const last = (h: Held) => h.keys.at(-1)?.key ?? "";
+  if (newest === null || last(made) >= last(newest)) newest = made;
+  else pinned.set(version, made);
+  return made;
 }

@@ -90,7 +90,8 @@ export function decodeForecastChunk(bytes: Buffer): ForecastChunk {
     throw new ForecastDecodeError(`not a forecast chunk: ${(e as Error).message}`);
   }
   const letter = CHUNK_LETTER_KIND.get(stored?.k);
-  const kind = letter === "delta" || letter === "after_no_sampler" || letter === "after_etcd_unavailable" ? letter : null;
+  const kind =
+    letter === "delta" || letter === "after_no_sampler" || letter === "after_etcd_unavailable" ? letter : null;
   if (stored?.v !== 1 || kind === null || !Array.isArray(stored.s) || !Array.isArray(stored.e))
     throw new ForecastDecodeError("not a forecast chunk (version 1)");
   const s = stored.s;
@@ -113,7 +114,13 @@ export function decodeForecastChunk(bytes: Buffer): ForecastChunk {
       now_ms,
       outcomes: outcomes.map(([t, w, what, k, at]) => {
         if (what !== 0 && what !== 1) throw new ForecastDecodeError(`bad outcome ${String(what)}`);
-        return { target: str(t), world: world(w), what: WHATS[what], kind: k === -1 ? null : str(k), at_ms: now_ms + num(at) };
+        return {
+          target: str(t),
+          world: world(w),
+          what: WHATS[what],
+          kind: k === -1 ? null : str(k),
+          at_ms: now_ms + num(at),
+        };
       }),
       forecasts: forecasts.map(([t, w, k, point, low, high, rank, of, calibrated, level]) => ({
         target: str(t),

@@ -14,12 +14,7 @@
 // the very chunks it stored, and the one-table answer from those stored at its revision.
 import { RELIABILITY_LEVELS } from "@/lib/schema/forecast-codes";
 import { calibrationKey, type Calibration } from "@/lib/planner/forecast/calibration";
-import {
-  conformalBounds,
-  MAX_CALIBRATION,
-  nonconformity,
-  type ScoreBounds,
-} from "@/lib/planner/forecast/conformal";
+import { conformalBounds, MAX_CALIBRATION, nonconformity, type ScoreBounds } from "@/lib/planner/forecast/conformal";
 import { knownWait, type ForecastRecord } from "./fate";
 import type { ForecastChunk, SampledForecast } from "./records";
 

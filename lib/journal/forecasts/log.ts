@@ -24,7 +24,7 @@ export class ForecastLog {
     const tip = this.pending.at(-1);
     this.pending = [];
     if (!tip) return null;
-    const from = this.handedTo ?? (evaluations[0]?.now_ms ?? tip.now_ms);
+    const from = this.handedTo ?? evaluations[0]?.now_ms ?? tip.now_ms;
     const chunk: ForecastChunk = {
       kind: this.handedTo === null ? this.restart : "delta",
       from_ms: from,

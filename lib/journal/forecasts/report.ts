@@ -84,9 +84,19 @@ function worldScore(records: readonly ForecastRecord[], atMs: number): WorldScor
 }
 
 /** Each world's score over the forecasts made in [fromMs, toMs], as they stand at `toMs`. */
-export function worldScores(records: readonly ForecastRecord[], fromMs: number, toMs: number): Record<ForecastWorld, WorldScore> {
+export function worldScores(
+  records: readonly ForecastRecord[],
+  fromMs: number,
+  toMs: number,
+): Record<ForecastWorld, WorldScore> {
   const inWindow = records.filter((r) => r.f.made_ms >= fromMs && r.f.made_ms <= toMs);
   return Object.fromEntries(
-    FORECAST_WORLDS.map((w) => [w, worldScore(inWindow.filter((r) => r.f.world === w), toMs)]),
+    FORECAST_WORLDS.map((w) => [
+      w,
+      worldScore(
+        inWindow.filter((r) => r.f.world === w),
+        toMs,
+      ),
+    ]),
   ) as Record<ForecastWorld, WorldScore>;
 }

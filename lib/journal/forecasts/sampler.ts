@@ -54,7 +54,8 @@ export class ForecastSampler {
       const running = legacy.running.get(kind)?.get(target);
       let at: number | null | undefined;
       if (running !== undefined) at = running ?? now;
-      else if (legacy.ids.get(kind)?.get(target) === id) continue; // still queued
+      else if (legacy.ids.get(kind)?.get(target) === id)
+        continue; // still queued
       else at = taskById(id)?.started_at;
       out.push({ target, world: "legacy", what: at == null ? "withdrawn" : "turn", kind, at_ms: at ?? now });
       this.legacyOpen.delete(target);
@@ -77,7 +78,8 @@ export class ForecastSampler {
   private sample({ now, plan, legacy, calibration, level }: SamplerInputs): SampledForecast[] {
     const due = new Set<string>();
     const isDue = (target: string) => now - (this.lastSampled.get(target) ?? -Infinity) >= SAMPLE_EVERY_MS;
-    for (const byTarget of legacy.rank.values()) for (const target of byTarget.keys()) if (isDue(target)) due.add(target);
+    for (const byTarget of legacy.rank.values())
+      for (const target of byTarget.keys()) if (isDue(target)) due.add(target);
     for (const t of plan.tables) if (t.line_kind !== null && isDue(t.target)) due.add(t.target);
     const out: SampledForecast[] = [];
     for (const target of due) {

@@ -14,7 +14,10 @@ const rate = (done: number, kind: string, gapMs: number) =>
   `${tasks(done, kind)} finished in the last hour${done >= 2 ? `, one every ${formatDuration(gapMs)}` : ""}`;
 
 export const legacyBasis = {
-  nothingPending: (): BasisPart => ({ basis_code: "nothing_pending", basis: "Nothing is pending: no turn to wait for." }),
+  nothingPending: (): BasisPart => ({
+    basis_code: "nothing_pending",
+    basis: "Nothing is pending: no turn to wait for.",
+  }),
   running: (kind: string, started: number | null): BasisPart => ({
     basis_code: "running",
     basis: `A legacy ${kind} task is running on it${started === null ? "" : ` (started ${formatTime(started)})`}: its turn came.`,
@@ -54,7 +57,10 @@ export const plannerBasis = {
     basis: `Not in the planner's line while cooling down: ${message}`,
     at_ms: until,
   }),
-  notInLine: (message: string): BasisPart => ({ basis_code: "not_in_line", basis: `Not in the planner's line: ${message}` }),
+  notInLine: (message: string): BasisPart => ({
+    basis_code: "not_in_line",
+    basis: `Not in the planner's line: ${message}`,
+  }),
   noThroughput: legacyBasis.noThroughput,
   estimate: (kind: string, p: QueuePosition, waiting: number, done: number, gapMs: number): BasisPart => ({
     basis_code: "estimate",
@@ -69,4 +75,3 @@ export function calibrationBasis(level: number, resolved: number, needed: number
     ? `The ${pct} interval is set from ${plural(resolved, "resolved forecast")} of this world and kind (split conformal on the journal).`
     : `Not calibrated yet: ${formatCount(resolved)} of the ${formatCount(needed)} resolved forecasts of this world and kind it needs; the interval is the rate's own spread, not yet checked against outcomes.`;
 }
-

@@ -7,9 +7,6 @@ export type Calibration = ReadonlyMap<string, Float64Array>;
 
 export const calibrationKey = (world: ForecastWorld, kind: string) => `${world}:${kind}`;
 
-/** No resolved forecast yet: every interval says it is not calibrated. */
-export const NO_CALIBRATION: Calibration = new Map();
-
 /** The sorted scores of a world and kind (empty when none). */
 export function scoresOf(calibration: Calibration, world: ForecastWorld, kind: string): Float64Array {
   return calibration.get(calibrationKey(world, kind)) ?? EMPTY;

@@ -89,7 +89,8 @@ export function legacyLine(input: LegacyInputs, now: number): LegacyLine {
   const free = new Map<string, number>();
   for (const [kind, slots] of input.slots) free.set(kind, Math.max(0, slots - (busy.get(kind) ?? 0)));
   const cooling = new Map<string, Map<string, number>>();
-  for (const c of input.cooldowns) if (c.until_ms !== null && c.until_ms > now) nested(cooling, c.kind).set(c.target, c.until_ms);
+  for (const c of input.cooldowns)
+    if (c.until_ms !== null && c.until_ms > now) nested(cooling, c.kind).set(c.target, c.until_ms);
   const sizes = new Map<string, number>();
   for (const [kind, byTarget] of rank) sizes.set(kind, byTarget.size);
   return { rank, ids, queued: sizes, running, finished, gap_ms: gap, free, cooling };
@@ -110,10 +111,18 @@ export function throughputSpread(needed: number, gapMs: number, level: number): 
 
 /** A table's standing in the legacy world; `kind`: its head unit's kind (null: nothing pending). */
 export function legacyStanding(line: LegacyLine, target: string, kind: string | null, level: number): Standing {
-  if (kind === null) return { world: "legacy", kind, position: null, point_ms: null, spread: null, ...legacyBasis.nothingPending() };
+  if (kind === null)
+    return { world: "legacy", kind, position: null, point_ms: null, spread: null, ...legacyBasis.nothingPending() };
   const started = line.running.get(kind)?.get(target);
   if (started !== undefined)
-    return { world: "legacy", kind, position: null, point_ms: null, spread: null, ...legacyBasis.running(kind, started) };
+    return {
+      world: "legacy",
+      kind,
+      position: null,
+      point_ms: null,
+      spread: null,
+      ...legacyBasis.running(kind, started),
+    };
   const r = line.rank.get(kind)?.get(target);
   if (r === undefined) {
     const until = line.cooling.get(kind)?.get(target);

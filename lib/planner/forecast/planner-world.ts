@@ -28,7 +28,10 @@ export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine,
     const first = t.why_not[0];
     const message = first?.message ?? (t.verdict.state === "would_skip" ? t.verdict.message : "");
     if (first?.code === "cooldown")
-      return { ...none, ...plannerBasis.cooling(message, (first.detail.until_ms as number | null | undefined) ?? null) };
+      return {
+        ...none,
+        ...plannerBasis.cooling(message, (first.detail.until_ms as number | null | undefined) ?? null),
+      };
     return { ...none, ...plannerBasis.notInLine(message) };
   }
   const { position, waiting, placed } = standing;

@@ -205,6 +205,8 @@ export const whyNotSchema = z.object({
   message: z.string(),
   retryable: z.boolean(),
   detail: z.unknown(),
+  /** it was to clear by a deadline that has passed: it did not clear by itself (console-api.md "Forecasts …": deadlines) */
+  overdue: z.object({ deadline_ms: z.number(), overdue_ms: z.number() }).optional(),
 });
 export const unitSchema = z.object({
   kind: z.string(),
@@ -286,7 +288,6 @@ export const legacyViewSchema = z.object({
   eligibility: z.object({ code: z.string(), message: z.string() }).nullable(),
   progress: mergeProgressSchema,
 });
-
 
 /** A record timestamped after `now_ms`: the wait is not silently 0 s. */
 export const clockSkewSchema = z.object({

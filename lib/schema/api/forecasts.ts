@@ -45,7 +45,6 @@ export const forecastSchema = z.object({
   at_ms: z.number().nullable(),
   overdue: overdueForecastSchema.nullable(),
 });
-export type Forecast = z.infer<typeof forecastSchema>;
 
 const MAX_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_CALIBRATION_WINDOW_MS = 6 * 3_600_000;

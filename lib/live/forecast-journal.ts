@@ -41,6 +41,8 @@ export interface ForecastJournalOptions {
   evaluate: () => Promise<Omit<SamplerInputs, "calibration"> | null>;
   retentionMs: number;
   maxBytes: number;
+  /** one chunk per this period at most (default FORECAST_FLUSH_MS, a minute; tests write faster) */
+  flushMs?: number;
 }
 
 const ROLLUP_MAX_BYTES = 768 * 1024;
@@ -126,7 +128,7 @@ export class ForecastWriter {
       puts.push({ key: this.keyOf(chunk, value.length), value });
     }
     const deletes: { from: string; to: string }[] = [];
-    if (now - this.lastTrimMs >= FORECAST_FLUSH_MS) {
+    if (now - this.lastTrimMs >= (this.opts.flushMs ?? FORECAST_FLUSH_MS)) {
       this.lastTrimMs = now;
       const keepFrom = forecastTrim(this.metas, now, this.opts.retentionMs, this.opts.maxBytes);
       if (keepFrom) deletes.push({ from: forecastPrefix(this.prefix), to: keepFrom });
@@ -162,7 +164,7 @@ export class ForecastWriter {
   /** A closed hour's chunks as one (the same evaluations in the same order: every reader folds it alike). */
   private async rollup(now: number): Promise<void> {
     if (!this.election.isHolder || this.metas === null) return;
-    const run = nextRollup(this.metas, now - FORECAST_FLUSH_MS, {
+    const run = nextRollup(this.metas, now - (this.opts.flushMs ?? FORECAST_FLUSH_MS), {
       periodMs: FORECAST_ROLLUP_MS,
       maxBytes: ROLLUP_MAX_BYTES,
       maxParts: 200,

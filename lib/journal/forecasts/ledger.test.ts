@@ -178,6 +178,33 @@ describe("forecasts resolved from the journal's chunks", () => {
     expect(ledger.openFor("legacy", "e").map((r) => r.f.made_ms)).toEqual([70_000]);
   });
 
+  it("calibrates from at most CALIBRATION_PER_MINUTE of a minute's forecasts, evenly spaced in the order made", () => {
+    // 90 forecasts in one minute (rank order: the short waits first), each resolved at its point × (1 + i/100)
+    const forecasts = Array.from({ length: 90 }, (_, i) => f(`t${i}`, "legacy", 0, 10_000 * (i + 1), 0, 10_000_000));
+    const outcomes = forecasts.map((x, i) => turn(x.target, "legacy", Math.round(x.point_ms * (1 + i / 100))));
+    const ledger = new ForecastLedger();
+    ledger.add(
+      stored({ kind: "after_no_sampler", from_ms: 0, to_ms: 1, evaluations: [{ now_ms: 0, outcomes: [], forecasts }] }),
+    );
+    ledger.add(
+      stored({
+        kind: "delta",
+        from_ms: 1,
+        to_ms: 20_000_000,
+        evaluations: [{ now_ms: 19_000_000, outcomes, forecasts: [] }],
+      }),
+    );
+    const picked = [
+      0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45, 48, 51, 54, 57, 60, 63, 66, 69, 72, 75, 78, 81, 84,
+      87,
+    ];
+    expect([...ledger.calibration().get(calibrationKey("legacy", "merge_wal"))!]).toEqual(
+      picked
+        .map((i) => nonconformity(Math.round(10_000 * (i + 1) * (1 + i / 100)), 10_000 * (i + 1)))
+        .sort((x, y) => x - y),
+    );
+  });
+
   it("hands out one chunk per drain, the first of a term and the first after a lost write marked with the gap", () => {
     const log = new ForecastLog();
     expect(log.drain()).toBeNull();

@@ -7,7 +7,11 @@
 // the CALIBRATION_WINDOW_MS before T whose wait is known by T: the realised wait's log-ratio
 // once the outcome came, or, late without an outcome (the interval ended), the time waited
 // so far (a lower bound, beyond the interval already). Withdrawn, lost and open ones are
-// left out. At most the newest MAX_CALIBRATION of each. (The forecasts of the last few
+// left out. At most CALIBRATION_PER_MINUTE of each minute's forecasts (the first made), and
+// at most the newest MAX_CALIBRATION in all: the forecasts of one minute share that minute's
+// rate and its error, so a set of thousands made in the same minute would say the next
+// interval can be as narrow as one minute's spread; the minutes apart say how much the
+// estimate's own error moves from one minute to the next. (The forecasts of the last few
 // minutes that resolved already are the quick ones; their slow siblings join once late, and
 // over a 6 h window that lean is small. Waiting for every interval to end instead starves a
 // first calibration whose intervals are too wide.) The writer (lib/live/forecast-journal.ts) sets its intervals from
@@ -20,10 +24,35 @@ import type { ForecastChunk, SampledForecast } from "./records";
 
 /** Forecasts made this long before the calibration moment calibrate the next interval. */
 export const CALIBRATION_WINDOW_MS = 6 * 3_600_000;
+/** At most this many forecasts made in one minute calibrate (per world and kind). */
+export const CALIBRATION_PER_MINUTE = 30;
 /** A forecast with no outcome this long after it was made stops being looked for (it stays `late`). */
 const OPEN_FOR_MS = 24 * 3_600_000;
 
 const openKey = (world: string, target: string) => `${world}\u0000${target}`;
+
+/**
+ * The scores of `records` (in made order) whose wait is known at `atMs`: of each minute's, at
+ * most CALIBRATION_PER_MINUTE, evenly spaced in the order made (the first ones of a minute
+ * are the tables first in line: taking those alone would favour short waits).
+ */
+function minuteScores(records: readonly ForecastRecord[], atMs: number): number[] {
+  const scores: number[] = [];
+  let start = 0;
+  while (start < records.length) {
+    const minute = Math.floor(records[start].f.made_ms / 60_000);
+    let end = start;
+    const known: number[] = [];
+    for (; end < records.length && Math.floor(records[end].f.made_ms / 60_000) === minute; end++) {
+      const wait = knownWait(records[end], atMs);
+      if (wait !== null) known.push(nonconformity(wait.ms, records[end].f.point_ms));
+    }
+    const take = Math.min(known.length, CALIBRATION_PER_MINUTE);
+    for (let j = 0; j < take; j++) scores.push(known[Math.floor((j * known.length) / take)]);
+    start = end;
+  }
+  return scores;
+}
 
 export interface LedgerOptions {
   /** keep every record made at or after this (for a report); default: only what calibration needs */
@@ -98,11 +127,8 @@ export class ForecastLedger {
       let drop = 0;
       while (drop < records.length && records[drop].f.made_ms < atMs - CALIBRATION_WINDOW_MS) drop++;
       if (drop > 0) records.splice(0, drop);
-      const scores: number[] = [];
-      for (let i = records.length - 1; i >= 0 && scores.length < MAX_CALIBRATION; i--) {
-        const wait = knownWait(records[i], atMs);
-        if (wait !== null) scores.push(nonconformity(wait.ms, records[i].f.point_ms));
-      }
+      const scores = minuteScores(records, atMs);
+      if (scores.length > MAX_CALIBRATION) scores.splice(0, scores.length - MAX_CALIBRATION);
       if (records.length === 0) {
         this.recent.delete(key);
         continue;

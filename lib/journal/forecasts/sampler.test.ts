@@ -58,21 +58,21 @@ describe("the forecast sampler", () => {
     const first = sampler.evaluate(moment(NOW, TABLES, [qb, qc], []));
     expect(first.outcomes).toEqual([]);
     // legacy: b first in the queue takes the free slot at once (0 s); c waits for one finish (100 s)
-    // planner: a is placed; b is next, nothing unplaced ahead of it (0 s); c waits behind b (one finish)
+    // planner: a is placed; b is placed once the one table ahead of it leaves (one finish), c
+    // once both have (two); the legacy queue of 2 is no longer than the line ahead of them
     expect(first.forecasts.map((f) => [f.world, f.target, f.rank, f.of, f.point_ms, f.calibrated])).toEqual([
       ["legacy", "b", 1, 2, 0, false],
-      ["planner", "b", 2, 3, 0, false],
+      ["planner", "b", 2, 3, 100_000, false],
       ["legacy", "c", 2, 2, 100_000, false],
-      ["planner", "c", 3, 3, 100_000, false],
+      ["planner", "c", 3, 3, 200_000, false],
     ]);
-    // not calibrated yet: the interval is the rate's own spread around the point (z of 0.9 = 1.28155);
-    // in the planner's line b has one table ahead and the legacy queue 2 tasks: a pass of it takes
-    // 2 finishes per table ahead (./planner-world.ts), so b's spread is twice as wide
+    // not calibrated yet: the interval is the rate's own spread around the point, k finishes
+    // ± z·√k of them (z of 0.9 = 1.28155): k = 0 and 1 → [0, 128 s] and [0, 228 s]; k = 2 → [19 s, 381 s]
     expect(first.forecasts.map((f) => [f.low_ms, f.high_ms])).toEqual([
       [0, 128_155],
-      [0, 256_310],
       [0, 228_155],
       [0, 228_155],
+      [18_761, 381_239],
     ]);
 
     // 30 s later a was merged: the plan places b (the legacy queue has not started it yet)

@@ -3,12 +3,13 @@
 // ETA of the first evaluation at which the console's own plan (the full design) says
 // `would_place` for it. In P1 the plan is a hypothesis the legacy queue acts beside: the line
 // moves as the tables ahead of it leave it, and they leave when the legacy workers take them
-// (./legacy.ts: the same throughput both worlds go by). The legacy queue takes its Q queued
-// tables in its own order, so in one pass of it (Q finishes) each of the rank − 1 tables
-// ahead leaves at a time spread evenly over the pass: `waiting` of them have left after about
-// waiting ÷ (rank − 1) of it. With no legacy queue of the kind (the planner acting alone), a
-// table ahead leaves with each finish: waiting finishes. The interval is then set from how
-// these estimates missed (./conformal.ts). Pure.
+// (./legacy.ts: the same throughput both worlds go by). The plan places the first few of the
+// line; a table with `waiting` unplaced ones ahead is placed once waiting + 1 of the rank − 1
+// ahead of it have left. The legacy queue takes its Q queued tables in its own order, so in
+// one pass of it (Q finishes) each table ahead leaves at a time spread evenly over the pass:
+// k of them have left after about k ÷ rank of it. With no legacy queue of the kind (the
+// planner acting alone), a table ahead leaves with each finish: k finishes. The interval is
+// then set from how these estimates missed (./conformal.ts). Pure.
 import type { PlanLine, TablePlan } from "../plan/types";
 import { plannerBasis } from "./basis";
 import { MIN_FINISHES, throughputSpread, type LegacyLine } from "./legacy";
@@ -40,13 +41,13 @@ export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine,
   if (done < MIN_FINISHES) return { ...none, position, ...plannerBasis.noThroughput(position.kind, done) };
   const gap = rates.gap_ms.get(position.kind)!;
   const queued = rates.queued.get(position.kind) ?? 0;
-  const pass = Math.max(1, queued / Math.max(1, position.rank - 1));
+  const pass = Math.max(1, queued / position.rank);
   return {
     world: "planner",
     kind: position.kind,
     position,
-    point_ms: Math.round(waiting * gap * pass),
-    spread: throughputSpread(waiting, gap * pass, level),
+    point_ms: Math.round((waiting + 1) * gap * pass),
+    spread: throughputSpread(waiting + 1, gap * pass, level),
     ...plannerBasis.estimate(position.kind, position, waiting, done, gap),
   };
 }

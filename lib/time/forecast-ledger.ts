@@ -9,7 +9,8 @@ import "server-only";
 // afresh when any went (a trim, an hourly rollup); decoded chunks are kept by key and
 // mod_revision (a key at one mod_revision holds one value).
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { chunkKeysVersion, readChunkKeys, readChunkValues } from "@/lib/etcd/forecast-store";
+import { readChunkKeys, readChunkValues } from "@/lib/etcd/forecast-store";
+import { journalKeysVersion } from "@/lib/etcd/journal-store";
 import { decodeForecastChunk, ForecastDecodeError } from "@/lib/journal/forecasts/codec";
 import { CALIBRATION_WINDOW_MS, ForecastLedger } from "@/lib/journal/forecasts/ledger";
 import type { ForecastChunk } from "@/lib/journal/forecasts/records";
@@ -104,7 +105,7 @@ async function fold(revision: number, version: string, before: Held | null): Pro
  */
 export async function forecastLedgerAt(revision: number): Promise<{ ledger: ForecastLedger; version: string }> {
   try {
-    const { version } = await chunkKeysVersion(etcdClient(), forecastPrefix(etcdPrefix()), revision);
+    const version = await journalKeysVersion(etcdClient(), forecastPrefix(etcdPrefix()), revision);
     return await held(version, () => folding.then(() => foldOnce(revision, version)));
   } catch (e) {
     if (newest) return newest;

@@ -8,17 +8,9 @@ import { demand, fleet, heartbeat, NOW } from "@/lib/planner/plan/__fixtures__/f
 import { legacyLine } from "@/lib/planner/forecast/legacy";
 import type { Calibration } from "@/lib/planner/forecast/calibration";
 import type { TaskRecord } from "@/lib/schema/tasks";
+import { task } from "@/lib/planner/forecast/__fixtures__/tasks";
 import { ForecastSampler } from "./sampler";
 
-const task = (id: string, target: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
-  id,
-  kind: "merge_wal",
-  target,
-  state: "queued",
-  enqueued_at: NOW - 600_000,
-  depends_on: [],
-  ...extra,
-});
 /** 11 merges finished 100 s apart in the last hour: one every 100 s */
 const FINISHED = Array.from({ length: 11 }, (_, i) =>
   task(`0000-done-${String(i).padStart(2, "0")}`, `done/${i}`, {

@@ -13,18 +13,8 @@ import {
   normalQuantile,
   SCORE_FLOOR_MS,
 } from "./conformal";
-
-/** A small seeded generator (mulberry32), so each fast-check run draws its own errors reproducibly. */
-function mulberry(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// each fast-check run draws its own errors reproducibly, with the simulator's seeded generator (mulberry32)
+import { rng } from "@/lib/sim/seed-kv";
 
 /** Exchangeable (i.i.d.) log-errors of one of several shapes: normal, skewed, heavy-tailed, lumpy. */
 function errorSource(shape: number, spread: number, bias: number, random: () => number): () => number {
@@ -82,7 +72,7 @@ describe("conformal bounds", () => {
         fc.constantFrom(0.5, 0.7, 0.8, 0.9),
         fc.constantFrom(49, 99, 199),
         (seed, shape, spread, bias, level, n) => {
-          const random = mulberry(seed);
+          const random = rng(seed);
           const error = errorSource(shape, spread, bias, random);
           const point = () => Math.round(random() * 600_000);
           // realised = the wait the error makes of the point: its score is the error itself
@@ -115,7 +105,7 @@ describe("conformal bounds", () => {
   });
 
   it("converge: the coverage of many draws approaches the level as the calibration set grows", () => {
-    const random = mulberry(20261201);
+    const random = rng(20261201);
     const error = errorSource(1, 0.6, 0.2, random);
     const gaps = [49, 499].map((n) => {
       let covered = 0;

@@ -5,7 +5,8 @@
 import type { TaskRecord } from "@/lib/schema/tasks";
 import { COMPLETION_WINDOW_MS } from "../plan/fairness";
 import { normalQuantile } from "./conformal";
-import type { Standing } from "./standing";
+import type { BasisPart, Standing } from "./standing";
+import type { QueuePosition } from "../plan/types";
 import { legacyBasis } from "./basis";
 
 /** Fewer finishes than this in the last hour give no rate (one or two say little of the next hundred). */
@@ -111,34 +112,26 @@ export function throughputSpread(needed: number, gapMs: number, level: number): 
 
 /** A table's standing in the legacy world; `kind`: its head unit's kind (null: nothing pending). */
 export function legacyStanding(line: LegacyLine, target: string, kind: string | null, level: number): Standing {
-  if (kind === null)
-    return { world: "legacy", kind, position: null, point_ms: null, spread: null, ...legacyBasis.nothingPending() };
+  /** no ETA, with the reason */
+  const none = (position: QueuePosition | null, basis: BasisPart): Standing => ({
+    world: "legacy",
+    kind,
+    position,
+    point_ms: null,
+    spread: null,
+    ...basis,
+  });
+  if (kind === null) return none(null, legacyBasis.nothingPending());
   const started = line.running.get(kind)?.get(target);
-  if (started !== undefined)
-    return {
-      world: "legacy",
-      kind,
-      position: null,
-      point_ms: null,
-      spread: null,
-      ...legacyBasis.running(kind, started),
-    };
+  if (started !== undefined) return none(null, legacyBasis.running(kind, started));
   const r = line.rank.get(kind)?.get(target);
   if (r === undefined) {
     const until = line.cooling.get(kind)?.get(target);
-    return {
-      world: "legacy",
-      kind,
-      position: null,
-      point_ms: null,
-      spread: null,
-      ...(until !== undefined ? legacyBasis.cooling(kind, until) : legacyBasis.notQueued(kind)),
-    };
+    return none(null, until !== undefined ? legacyBasis.cooling(kind, until) : legacyBasis.notQueued(kind));
   }
   const position = { kind, rank: r, of: line.queued.get(kind) ?? r };
   const done = line.finished.get(kind) ?? 0;
-  if (done < MIN_FINISHES)
-    return { world: "legacy", kind, position, point_ms: null, spread: null, ...legacyBasis.noThroughput(kind, done) };
+  if (done < MIN_FINISHES) return none(position, legacyBasis.noThroughput(kind, done));
   const gap = line.gap_ms.get(kind)!;
   const free = line.free.get(kind) ?? 0;
   // the r-th queued task starts once the free slots are taken and r − free more tasks finished

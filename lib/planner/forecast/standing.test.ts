@@ -7,16 +7,8 @@ import { demand, fleet, NOW } from "../plan/__fixtures__/fleet";
 import { legacyLine, legacyStanding, MIN_FINISHES } from "./legacy";
 import { plannerStanding } from "./planner-world";
 import { actingWorld, tableForecasts } from "./forecasts";
+import { task } from "./__fixtures__/tasks";
 
-const task = (id: string, target: string, extra: Partial<TaskRecord> = {}): TaskRecord => ({
-  id,
-  kind: "merge_wal",
-  target,
-  state: "queued",
-  enqueued_at: NOW - 600_000,
-  depends_on: [],
-  ...extra,
-});
 const finished = (n: number, gapMs: number) =>
   Array.from({ length: n }, (_, i) =>
     task(`0000-${i}`, `done/${i}`, {

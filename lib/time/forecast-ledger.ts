@@ -16,6 +16,8 @@ import { CALIBRATION_WINDOW_MS, ForecastLedger } from "@/lib/journal/forecasts/l
 import type { ForecastChunk } from "@/lib/journal/forecasts/records";
 import { FORECAST_ROLLUP_MS, forecastCount } from "@/lib/journal/forecasts/records";
 import { metrics } from "@/lib/metrics";
+import { classifyError } from "@/lib/http/errors";
+import { etcdAway } from "./revision-clock";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import {
   forecastPrefix,
@@ -101,15 +103,18 @@ async function fold(revision: number, version: string, before: Held | null): Pro
 
 /**
  * The ledger of the forecast chunks stored at `revision` and its keys' version. On an etcd
- * failure the last ledger read answers (the last good data), else the failure is thrown.
+ * failure the last ledger read answers (the last good data), else an empty one (version
+ * `unavailable`: every interval then says it is not calibrated), so a table's answer served
+ * from the held view while etcd is away does not fail for its forecasts.
  */
 export async function forecastLedgerAt(revision: number): Promise<{ ledger: ForecastLedger; version: string }> {
   try {
     const version = await journalKeysVersion(etcdClient(), forecastPrefix(etcdPrefix()), revision);
     return await held(version, () => folding.then(() => foldOnce(revision, version)));
   } catch (e) {
-    if (newest) return newest;
-    throw e;
+    // etcd away (or this revision compacted): the last good ledger, else none
+    if (!etcdAway(e) && classifyError(e)?.status !== 410) throw e;
+    return newest ?? { ledger: new ForecastLedger(), version: "unavailable" };
   }
 }
 

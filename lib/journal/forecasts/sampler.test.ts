@@ -9,7 +9,7 @@ import { legacyLine } from "@/lib/planner/forecast/legacy";
 import type { Calibration } from "@/lib/planner/forecast/calibration";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import { task } from "@/lib/planner/forecast/__fixtures__/tasks";
-import { ForecastSampler } from "./sampler";
+import { ForecastSampler, SAMPLE_TABLES_PER_MINUTE } from "./sampler";
 
 /** 11 merges finished 100 s apart in the last hour: one every 100 s */
 const FINISHED = Array.from({ length: 11 }, (_, i) =>
@@ -49,6 +49,8 @@ describe("the forecast sampler", () => {
     const qc = task("0002-queued-c", "c");
     const first = sampler.evaluate(moment(NOW, TABLES, [qb, qc], []));
     expect(first.outcomes).toEqual([]);
+    // tables never sampled go in an order that is neither rank nor fate (a hash of the name): c, then b
+    first.forecasts.sort((x, y) => (x.target < y.target ? -1 : x.target > y.target ? 1 : 0));
     // legacy: b first in the queue takes the free slot at once (0 s); c waits for one finish (100 s)
     // planner: a is placed; b is placed once the one table ahead of it leaves (one finish), c
     // once both have (two); the legacy queue of 2 is no longer than the line ahead of them
@@ -77,10 +79,29 @@ describe("the forecast sampler", () => {
     const rb = { ...qb, state: "running" as const, started_at: NOW + 45_000 };
     const third = sampler.evaluate(moment(NOW + 60_000, { b: TABLES.b, c: demand(0, NOW) }, [], [rb]));
     expect(third.outcomes).toEqual([
-      { target: "b", world: "legacy", what: "turn", kind: "merge_wal", at_ms: NOW + 45_000 },
       { target: "c", world: "legacy", what: "withdrawn", kind: "merge_wal", at_ms: NOW + 60_000 },
+      { target: "b", world: "legacy", what: "turn", kind: "merge_wal", at_ms: NOW + 45_000 },
       { target: "c", world: "planner", what: "withdrawn", kind: null, at_ms: NOW + 60_000 },
     ]);
     expect(third.forecasts).toEqual([]); // b runs (no estimate to sample); c is not in line
+  });
+});
+
+describe("the sampling budget", () => {
+  it("samples at most SAMPLE_TABLES_PER_MINUTE tables a minute, the least recently sampled first", () => {
+    const targets = Array.from({ length: 400 }, (_, i) => `q/${String(i).padStart(3, "0")}`);
+    const queue = targets.map((t, i) => task(`0001-${String(i).padStart(3, "0")}`, t));
+    const tables = Object.fromEntries(targets.map((t) => [t, demand(20, NOW - 3_600_000)]));
+    const sampler = new ForecastSampler();
+    const sampledTables = (ev: { forecasts: { target: string }[] }) => new Set(ev.forecasts.map((f) => f.target));
+    const first = sampledTables(sampler.evaluate(moment(NOW, tables, queue, [])));
+    expect(first.size).toBe(SAMPLE_TABLES_PER_MINUTE);
+    // 30 s on, half a minute's budget (150): the 100 tables not sampled yet, and no other (due once a minute)
+    const second = sampledTables(sampler.evaluate(moment(NOW + 30_000, tables, queue, [])));
+    expect([...second].sort()).toEqual(targets.filter((t) => !first.has(t)));
+    // a minute after the first: the 50 left and 150 more: 200 of the first minute's tables, due again
+    const third = sampledTables(sampler.evaluate(moment(NOW + 60_000, tables, queue, [])));
+    expect(third.size).toBe(200);
+    expect([...third].every((t) => first.has(t))).toBe(true);
   });
 });

@@ -19,6 +19,20 @@ import type { ForecastEvaluation, ForecastOutcome, SampledForecast } from "./rec
 
 /** console-api.md: at most one forecast a minute per table. */
 export const SAMPLE_EVERY_MS = 60_000;
+/**
+ * At most this many tables are sampled a minute (a budget refilled evenly), the least recently
+ * sampled first: a queue thousands long (the demo's grows to 3,000) would otherwise journal
+ * ~4 MB an hour; 300 keeps it near 0.6 MB, and still samples a few hundred tables in line about
+ * once a minute. Which tables is not decided by how they fare, so the score stays unbiased.
+ */
+export const SAMPLE_TABLES_PER_MINUTE = 300;
+
+/** A stable order among tables last sampled at the same time (FNV-1a of the name): not rank, not fate. */
+function tieBreak(target: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < target.length; i++) h = Math.imul(h ^ target.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
 
 export interface SamplerInputs {
   now: number;
@@ -35,9 +49,14 @@ export class ForecastSampler {
   /** target → the kind and queued task id its legacy forecasts ranked */
   private readonly legacyOpen = new Map<string, { kind: string; id: string }>();
   private readonly plannerOpen = new Set<string>();
+  /** tables that may still be sampled (refilled at SAMPLE_TABLES_PER_MINUTE) and the evaluation it was counted at */
+  private allowance = SAMPLE_TABLES_PER_MINUTE;
+  private allowanceAt: number | null = null;
 
   /** A new term (after a gap): nothing sampled before is looked for. */
   reset(): void {
+    this.allowance = SAMPLE_TABLES_PER_MINUTE;
+    this.allowanceAt = null;
     this.lastSampled.clear();
     this.legacyOpen.clear();
     this.plannerOpen.clear();
@@ -74,15 +93,27 @@ export class ForecastSampler {
     return out;
   }
 
-  /** The tables due (none sampled in the last minute) in either world's line, each world's estimate. */
+  /**
+   * The tables due (none sampled in the last minute) in either world's line, the least recently
+   * sampled first, within the minute's budget: each world's estimate.
+   */
   private sample({ now, plan, legacy, calibration, level }: SamplerInputs): SampledForecast[] {
+    if (this.allowanceAt !== null)
+      this.allowance = Math.min(
+        SAMPLE_TABLES_PER_MINUTE,
+        this.allowance + (SAMPLE_TABLES_PER_MINUTE * Math.max(0, now - this.allowanceAt)) / SAMPLE_EVERY_MS,
+      );
+    this.allowanceAt = now;
     const due = new Set<string>();
     const isDue = (target: string) => now - (this.lastSampled.get(target) ?? -Infinity) >= SAMPLE_EVERY_MS;
     for (const byTarget of legacy.rank.values())
       for (const target of byTarget.keys()) if (isDue(target)) due.add(target);
     for (const t of plan.tables) if (t.line_kind !== null && isDue(t.target)) due.add(t.target);
+    const last = (target: string) => this.lastSampled.get(target) ?? -Infinity;
+    const order = [...due].sort((a, b) => last(a) - last(b) || tieBreak(a) - tieBreak(b) || (a < b ? -1 : 1));
     const out: SampledForecast[] = [];
-    for (const target of due) {
+    for (const target of order) {
+      if (this.allowance < 1) break;
       const t = plan.byTarget.get(target);
       if (!t) continue;
       let sampled = false;
@@ -107,7 +138,9 @@ export class ForecastSampler {
         else this.plannerOpen.add(target);
         sampled = true;
       }
-      if (sampled) this.lastSampled.set(target, now);
+      // looked at: not again within the minute, whether it had an estimate to record or not
+      this.lastSampled.set(target, now);
+      if (sampled) this.allowance -= 1;
     }
     return out;
   }

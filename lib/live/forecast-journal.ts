@@ -29,6 +29,7 @@ import {
 } from "@/lib/journal/forecasts/records";
 import { ForecastSampler, type SamplerInputs } from "@/lib/journal/forecasts/sampler";
 import { nextRollup } from "@/lib/journal/rollup";
+import { forecastTrim } from "@/lib/journal/forecasts/trim";
 import {
   forecastChunkKey,
   forecastPrefix,
@@ -46,20 +47,6 @@ export interface ForecastJournalOptions {
 }
 
 const ROLLUP_MAX_BYTES = 768 * 1024;
-
-/** The trim: chunks ended before the retention horizon go, then the oldest while over the byte cap (the newest stays). */
-export function forecastTrim(
-  metas: readonly ForecastChunkMeta[],
-  nowMs: number,
-  retentionMs: number,
-  maxBytes: number,
-) {
-  let keep = 0;
-  while (keep < metas.length - 1 && metas[keep].to_ms < nowMs - retentionMs) keep++;
-  let bytes = metas.slice(keep).reduce((n, m) => n + m.bytes, 0);
-  while (keep < metas.length - 1 && bytes > maxBytes) bytes -= metas[keep++].bytes;
-  return keep > 0 ? metas[keep].key : null;
-}
 
 export class ForecastWriter {
   private readonly log = new ForecastLog();
@@ -87,15 +74,23 @@ export class ForecastWriter {
     this.ledger = null;
   }
 
+  /** The stored chunk keys (read when this term does not know them: its start, or after a rollup that did not happen). */
+  private async storedKeys(revision?: number): Promise<ForecastChunkMeta[]> {
+    if (this.metas) return this.metas;
+    const base = forecastPrefix(this.prefix);
+    const at = revision ?? (await currentRevision(this.client, this.prefix));
+    const kvs = await readChunkKeys(this.client, base, base, at);
+    return (this.metas = kvs.flatMap((kv) => parseForecastChunkKey(this.prefix, kv.key) ?? []));
+  }
+
   /** The stored chunks of the calibration window, folded (once a term). */
   private async load(): Promise<ForecastLedger> {
-    const base = forecastPrefix(this.prefix);
     const revision = await currentRevision(this.client, this.prefix);
-    const kvs = await readChunkKeys(this.client, base, base, revision);
-    this.metas = kvs.flatMap((kv) => parseForecastChunkKey(this.prefix, kv.key) ?? []);
+    this.metas = null;
+    const metas = await this.storedKeys(revision);
     const ledger = new ForecastLedger();
-    const start = (this.metas.at(-1)?.to_ms ?? 0) - CALIBRATION_WINDOW_MS - FORECAST_ROLLUP_MS;
-    const read = this.metas.filter((m) => m.to_ms >= start);
+    const start = (metas.at(-1)?.to_ms ?? 0) - CALIBRATION_WINDOW_MS - FORECAST_ROLLUP_MS;
+    const read = metas.filter((m) => m.to_ms >= start);
     if (read.length > 0)
       for (const kv of await readChunkValues(this.client, read[0].key, read[read.length - 1].key, revision)) {
         try {
@@ -120,7 +115,14 @@ export class ForecastWriter {
   }
 
   async flush(now = Date.now()): Promise<void> {
-    if (this.ledger === null || this.metas === null) return;
+    if (this.ledger === null) return; // nothing evaluated this term yet
+    let metas: ForecastChunkMeta[];
+    try {
+      metas = await this.storedKeys();
+    } catch (e) {
+      this.restart("etcd_unavailable");
+      throw e;
+    }
     const chunk = this.log.drain();
     const puts: { key: string; value: Buffer }[] = [];
     if (chunk) {
@@ -130,7 +132,7 @@ export class ForecastWriter {
     const deletes: { from: string; to: string }[] = [];
     if (now - this.lastTrimMs >= (this.opts.flushMs ?? FORECAST_FLUSH_MS)) {
       this.lastTrimMs = now;
-      const keepFrom = forecastTrim(this.metas, now, this.opts.retentionMs, this.opts.maxBytes);
+      const keepFrom = forecastTrim(metas, now, this.opts.retentionMs, this.opts.maxBytes);
       if (keepFrom) deletes.push({ from: forecastPrefix(this.prefix), to: keepFrom });
     }
     if (puts.length === 0 && deletes.length === 0) return;
@@ -143,9 +145,10 @@ export class ForecastWriter {
       this.restart("etcd_unavailable");
       throw e;
     }
-    const kept = deletes.length === 0 ? this.metas : this.metas.filter((m) => m.key >= deletes[0].to);
+    const kept = deletes.length === 0 ? metas : metas.filter((m) => m.key >= deletes[0].to);
     this.metas = [...kept, ...puts.flatMap((p) => parseForecastChunkKey(this.prefix, p.key) ?? [])];
     if (chunk) this.ledger.add(chunk);
+    // a rollup that fails costs nothing written: the keys are read again at the next flush
     await this.rollup(now).catch(() => (this.metas = null));
   }
 

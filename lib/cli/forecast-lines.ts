@@ -18,7 +18,7 @@ function placeOf(f: Forecast): string {
 export function forecastLines(forecasts: readonly Forecast[]): string[] {
   const lines = ["When:"];
   for (const f of forecasts) {
-    lines.push(`  ${worldLabel(f.world, f.acting)}: place ${placeOf(f)}; its turn may come ${etaWords(f.eta)}`);
+    lines.push(`  ${worldLabel(f.world, f.acting)}: place ${placeOf(f)}; its turn may come: ${etaWords(f.eta)}`);
     lines.push(`     ${f.basis}`);
     if (f.overdue) lines.push(`     ${overdueForecastWords(f.overdue)}`);
   }

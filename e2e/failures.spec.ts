@@ -26,7 +26,9 @@ test("lists the ledger with needs-attention first and the cooldowns", async ({ p
   const compact = body.failures.find((f) => f.endpoint === "master:compact")!;
   expect(compact.next_retry_ms - Date.now()).toBeLessThan(120_000);
   await expect(rows.nth(2)).toContainText(
-    compact.next_retry_ms > Date.now() + 2000 ? /in 1m \d\ds|in \d+s|due now/ : /due now|in \d+s/,
+    compact.next_retry_ms > Date.now() + 2000
+      ? /in 1m \d\ds|in \d+s|due now/
+      : /due now|in \d+s|overdue by (\d+m )?\d+s/,
   );
   const cooldowns = page.getByTestId("cooldowns");
   await expect(cooldowns).toContainText("compaction failed: Not found: fragment 1207");

@@ -3,7 +3,7 @@
 // task cooldowns (§9.2); needs-attention first, next-retry countdowns, error text.
 import Link from "next/link";
 import { formatCount, formatTime } from "@/components/ui/format";
-import { formatIn, formatLeft } from "@/lib/words/format";
+import { formatIn, formatLeft, overdueText } from "@/lib/words/format";
 import { cooldownBelowThreshold } from "./cooldown-words";
 import { PageTitle } from "@/components/ui/page-title";
 import { Empty, QueryState } from "@/components/ui/query-state";
@@ -130,7 +130,10 @@ export function FailuresView() {
                                 {cooldownBelowThreshold(c.failures)}
                               </span>
                             ) : (
-                              <span className="muted">window ended {formatTime(c.until_ms)}</span>
+                              <span className="muted">
+                                window ended {formatTime(c.until_ms)}
+                                {c.overdue_ms != null && <> · {overdueText(c.overdue_ms)}, no success since</>}
+                              </span>
                             )}
                           </td>
                           <td className="mono">{c.last_error ?? "—"}</td>

@@ -8,6 +8,7 @@ import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
 import { PLACEMENT_NAMES, skipReasonInWords } from "@/lib/words/codes";
 import { OUTCOME_MEANING } from "@/lib/words/outcomes";
+import { PLACED_NEXT_WORDS } from "@/lib/words/forecasts";
 import { applyListView, parseListView } from "@/components/tables/list-view";
 import { HeadroomTable } from "@/components/executors/headroom-table";
 import { BACKLOG_CLASSES, CLASS_NAMES, type TableSummary } from "@/lib/client/api-types";
@@ -178,11 +179,11 @@ export function FleetOverview() {
             </div>
             <div className="grid grid-2 overview-lists" style={{ marginTop: 12 }}>
               <section className="panel" aria-label="placed next">
-                <h2>Placed next, in planner order</h2>
+                <h2 data-testid="placed-next-title">{PLACED_NEXT_WORDS.title}, in planner order</h2>
                 <TopTables tables={d.tables} nowMs={d.now_ms} empty="The planner places nothing now." />
                 <p className="muted" style={{ margin: "6px 0 0" }}>
                   {countOf(d.matched ?? d.tables.length, "table")} would be placed by {PLACEMENT_NAMES.design} at
-                  revision {formatCount(d.revision)}; the same rows lead /tables.
+                  revision {formatCount(d.revision)}; the same rows lead /tables. {PLACED_NEXT_WORDS.note}
                 </p>
               </section>
               <section className="panel" aria-label="stuck criticals">

@@ -1,7 +1,7 @@
 "use client";
 // The legacy task-queue view of one table (spec §2.8, §7.1, §9): queued/running, cooldown
 // window, failure ledger with next retry, lock holder, execution, eligibility, progress.
-import { formatCount, formatIn, formatLeft, formatTime } from "@/lib/words/format";
+import { formatCount, formatDuration, formatIn, formatLeft, formatTime, overdueText } from "@/lib/words/format";
 import { codeInWords } from "@/lib/words/codes";
 import { cooldownBelowThreshold } from "@/components/failures/cooldown-words";
 import { progressInWords } from "@/lib/words/progress";
@@ -90,7 +90,12 @@ function CooldownState({ c, now }: { c: Partial<Cooldown>; now: number }) {
         {cooldownBelowThreshold(failures)}
       </span>
     );
-  return <span className="muted">window ended {formatTime(c.until_ms)}</span>;
+  return (
+    <span className="muted">
+      window ended {formatTime(c.until_ms)}
+      {c.overdue_ms != null && <> · {overdueText(c.overdue_ms)}, no success since</>}
+    </span>
+  );
 }
 
 const PROGRESS_WORDS: Record<string, string> = {

@@ -15,7 +15,8 @@ import { DemandPanel } from "./demand-panel";
 import { HistoryChart, usePrefetchLiveHistory } from "./history-chart";
 import { LegacyPanel } from "./legacy-panel";
 import { PolicyPanel } from "./policy-panel";
-import { ClockSkewFlag, PlaceInLine } from "./place-in-line";
+import { ClockSkewFlag } from "./place-in-line";
+import { ForecastsPanel } from "./forecasts-panel";
 import { ShardsPanel } from "./shards-panel";
 import { WhyNotPanel } from "./why-not";
 
@@ -78,7 +79,7 @@ export function TableDetailView({ target, history }: { target: string; history?:
                   <code>{t.reason ?? "idle"}</code> — {classReasonInWords(t, t.score_breakdown)}
                 </div>
                 <ClockSkewFlag skew={t.clock_skew} />
-                <PlaceInLine table={t} />
+                <ForecastsPanel table={t} />
                 <div className="grid grid-2" style={{ marginTop: 10 }}>
                   <WhyNotPanel table={t} />
                   <DemandPanel table={t} />

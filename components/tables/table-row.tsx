@@ -7,6 +7,7 @@ import { AgeBoundMark, BacklogBadge, ClassBadge, VerdictText, WaitText } from "@
 import { formatBytes, formatCount, formatDuration, formatScore, formatTime } from "@/components/ui/format";
 import { positionText } from "@/lib/words/place-in-line";
 import { TABLE_COLUMNS } from "@/lib/words/columns";
+import { WORLD_WORDS } from "@/lib/words/forecasts";
 import { holderKey, holderLabel } from "@/lib/words/write-turn";
 import type { TableSummary } from "@/lib/client/api-types";
 import type { ListView, SortColumn } from "./list-view";
@@ -114,7 +115,11 @@ export const TableRow = memo(function TableRow({
       <span
         role="gridcell"
         className="num"
-        title={t.position ? `${positionText(t.position)} waiting for a ${t.position.kind} turn` : "not in line"}
+        title={
+          t.position
+            ? `${positionText(t.position)} in the planner's ${t.position.kind} line (${WORLD_WORDS.planner.other})`
+            : "not in the planner's line"
+        }
       >
         {t.position ? (
           <>

@@ -3,6 +3,7 @@
 import { fieldInWords, formatField } from "@/lib/words/fields";
 import { formatBytes, formatTime } from "@/components/ui/format";
 import { codeInWords, retryMeaningful } from "@/lib/words/codes";
+import { overdueText } from "@/lib/words/format";
 import type { TableDetail, WhyNot } from "@/lib/client/api-types";
 import { VerdictHeadroom } from "./verdict-headroom";
 
@@ -52,7 +53,15 @@ export function WhyNotList({ entries, testid = "why-not-item" }: { entries: WhyN
             {w.code}
           </code>{" "}
           {retryMeaningful(w.code) &&
-            (w.retryable ? (
+            (w.overdue ? (
+              <span
+                className="tag tag-warn"
+                title={`it was to clear by ${formatTime(w.overdue.deadline_ms)}: past that, it did not clear by itself`}
+                data-testid="why-not-retry"
+              >
+                {overdueText(w.overdue.overdue_ms)}
+              </span>
+            ) : w.retryable ? (
               <span
                 className="tag"
                 title="retryable: the condition clears by itself (time, capacity)"

@@ -15,6 +15,7 @@ import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { useCanary } from "@/lib/client/takeover-hooks";
 import { chronicCsv } from "./chronic-csv";
 import { useWindowMs, WindowPicker, WINDOWS } from "./window-picker";
+import { ForecastCalibration } from "./forecast-calibration";
 
 const fmt = (n: number | null, digits = 1) =>
   n === null ? "—" : n.toLocaleString("en-US", { maximumFractionDigits: digits });
@@ -149,6 +150,7 @@ export function CanaryReport() {
               </table>
             )}
           </section>
+          <ForecastCalibration windowMs={windowMs} />
           <section className="panel" aria-label="evidence digest" style={{ marginTop: 12 }}>
             <h2>Evidence for the takeover gate</h2>
             <p>

@@ -15,6 +15,7 @@ import type { HistoryResponse } from "../schema/api/history";
 import { shadowText } from "./shadow";
 import { tablesText } from "./tables";
 import { addTakeoverCommands } from "./takeover-commands";
+import { addForecastsCommand } from "./forecasts";
 import { whyText } from "./why";
 
 export const TOKEN_ENV = "SCHEDULER_CONSOLE_TOKEN";
@@ -202,6 +203,7 @@ function program(io: CliIo, answered: (code: number) => void): Command {
     (body) => shadowText(body),
   );
   addTakeoverCommands(root, { context, print, pin: (o, client) => pinOf(o, client, io) });
+  addForecastsCommand(root, { context, print, pin: (o, client) => pinOf(o, client, io) });
   addAuditCommand(root, { context, print, pin: (o, client) => pinOf(o, client, io), parseTime, positiveInt });
 
   root

@@ -6,9 +6,14 @@ import type { GatesResponse } from "../schema/api/takeover";
 import type { ConsoleClient, Query } from "./client";
 import { canaryText, factsText, readyText } from "./takeover";
 
-const WINDOWS: Record<string, number> = { "1h": 3_600_000, "6h": 21_600_000, "24h": 86_400_000, "7d": 604_800_000 };
+export const WINDOWS: Record<string, number> = {
+  "1h": 3_600_000,
+  "6h": 21_600_000,
+  "24h": 86_400_000,
+  "7d": 604_800_000,
+};
 
-function parseWindow(value: string): number {
+export function parseWindow(value: string): number {
   const ms = WINDOWS[value];
   if (ms === undefined) throw new InvalidArgumentError(`--window must be one of ${Object.keys(WINDOWS).join(", ")}.`);
   return ms;

@@ -2,12 +2,12 @@
 // and every why-not entry with its detail; executor filters with their per-reason counts).
 import { classReasonInWords } from "../words/class-reason";
 import { fieldInWords, formatField } from "../words/fields";
-import { formatBytes, formatDuration, formatScore, formatTime } from "../words/format";
+import { formatBytes, formatDuration, formatScore, formatTime, overdueText } from "../words/format";
 import { codeInWords, retryMeaningful, verdictLabel } from "../words/codes";
-import { etaText, positionText } from "../words/place-in-line";
 import { NO_HOLDER_WORDS, holderInWords } from "../words/write-turn";
 import type { DemandOne, Verdict, WhyNot } from "../client/api-types";
 import { countOf } from "./text";
+import { forecastLines } from "./forecast-lines";
 
 /** `counts` of an executor filter: how many executors failed at each stage. */
 function executorCounts(counts: Record<string, number>): string {
@@ -17,7 +17,14 @@ function executorCounts(counts: Record<string, number>): string {
 
 /** "needs attention [needs_attention], needs someone to act": the code in words, then the code itself. */
 export function whyNotHeading(w: WhyNot): string {
-  const meaning = retryMeaningful(w.code) ? (w.retryable ? ", clears by itself" : ", needs someone to act") : "";
+  // past its deadline a condition did not clear by itself: it is overdue, never "clears by itself" again
+  const meaning = !retryMeaningful(w.code)
+    ? ""
+    : w.overdue
+      ? `, ${overdueText(w.overdue.overdue_ms)}`
+      : w.retryable
+        ? ", clears by itself"
+        : ", needs someone to act";
   return `${codeInWords(w.code)} [${w.code}]${meaning}`;
 }
 
@@ -51,21 +58,6 @@ export function verdictInWords(v: Verdict): string {
     : `${verdictLabel(v)} [${v.code}] — ${v.message}`;
 }
 
-/**
- * Place in line and ETA, as the table page says them (console-api.md `position`, `eta`).
- * One line per forecast, so the per-world forecasts can each add theirs.
- */
-export function lineText(t: DemandOne["table"]): string[] {
-  if (t.pending_generations === 0 && t.units.length === 0) return [];
-  const place = t.position
-    ? `Place in line: ${positionText(t.position)} tables waiting for a ${t.position.kind} turn, in planner order`
-    : "Place in line: not in line (nothing of it is waiting for a turn now)";
-  const eta = t.eta
-    ? `${etaText(t.eta)} (${t.eta.basis})`
-    : `${etaText(t.eta)} (no basis: nothing of that kind finished in the last hour)`;
-  return [place, `ETA: ${eta}`];
-}
-
 export function whyText(answer: DemandOne): string {
   const t = answer.table;
   const wait =
@@ -79,10 +71,10 @@ export function whyText(answer: DemandOne): string {
     `Class: ${classReasonInWords(t, t.score_breakdown)}`,
     `Pending: ${countOf(t.pending_generations, "generation")}, ${formatBytes(t.pending_bytes)}, ${wait}; score ${formatScore(t.score)}; backlog ${t.backlog_class}; ${countOf(t.shards.length, "shard")}`,
     `Verdict: ${verdictInWords(t.verdict)}`,
-    ...lineText(t),
     t.write_turn_holder === null ? NO_HOLDER_WORDS : holderInWords(t.write_turn_holder, answer.now_ms),
   ];
   if (t.why_not.length === 0) lines.push("Why not: nothing holds it back: it would be placed now.");
   else lines.push(`Why not (${t.why_not.length}):`, ...whyNotLines(t.why_not));
+  if (t.forecasts.length > 0) lines.push(...forecastLines(t.forecasts));
   return lines.join("\n");
 }

@@ -126,7 +126,7 @@ describe("tables and why", () => {
     expect(rows[3]).toMatch(/place → worker-2$/);
   });
 
-  it("why: place in line, the ETA with its basis, and the write-turn holder with its overdue deadline", () => {
+  it("why: the write-turn holder with its overdue deadline; place and ETA only per world (./forecasts.test.ts)", () => {
     const answer = {
       revision: 7,
       now_ms: NOW,
@@ -137,11 +137,12 @@ describe("tables and why", () => {
         units: [{ kind: "compact" }],
         why_not: [],
         eta: { low_ms: 60_000, high_ms: 180_000, basis: "2 compact units waiting ahead of it" },
+        forecasts: [],
       },
     } as unknown as DemandOne;
     const lines = whyText(answer).split("\n");
-    expect(lines).toContain("Place in line: 1 of 3 tables waiting for a compact turn, in planner order");
-    expect(lines).toContain("ETA: in 1m 00s – 3m 00s (2 compact units waiting ahead of it)");
+    // one place and one ETA per world, never a second unnamed one beside them
+    expect(lines.filter((l) => l.startsWith("Place in line") || l.startsWith("ETA"))).toEqual([]);
     expect(lines).toContain(
       "Write turn held by assignment u-1 (merge_wal) on worker-gone (assigned, orphaned: no live heartbeat); bind deadline 2026-12-01 03:02:39Z passed: overdue by 7m 21s",
     );

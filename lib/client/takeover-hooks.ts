@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { fetchCanary, fetchFacts, fetchGates, fetchMasters, takeoverKeys } from "./resources/takeover";
 import { freshness, usePinnedRevision } from "./revision";
+import { fetchCalibration, forecastKeys } from "./resources/forecasts";
 
 export function useCanary(windowMs: number) {
   const revision = usePinnedRevision();
@@ -37,5 +38,15 @@ export function useGates(target: string, digest: string | null) {
     queryKey: takeoverKeys.gates(target, digest),
     queryFn: ({ signal }) => fetchGates(target, digest, signal),
     staleTime: 10_000,
+  });
+}
+
+/** How often each world's forecasts came true over the window (the canary page's calibration panel). */
+export function useForecastCalibration(windowMs: number) {
+  const revision = usePinnedRevision();
+  return useQuery({
+    queryKey: forecastKeys.calibration(revision, windowMs),
+    queryFn: ({ signal }) => fetchCalibration(revision, windowMs, signal),
+    ...freshness(revision, 60_000),
   });
 }

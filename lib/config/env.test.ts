@@ -136,7 +136,7 @@ describe("loadTakeoverEnv (the takeover gate)", () => {
 describe("loadJournalEnv (the decision journal)", () => {
   const journalFails = (env: Record<string, string>) => fails(env, loadJournalEnv);
 
-  it("applies the defaults: on, 7 days, 256 MiB, a write at most every 5 s, an evaluation every second, a checkpoint every 30 min", () => {
+  it("applies the defaults: on, 7 days, 256 MiB, a write at most every 5 s, an evaluation every second, a checkpoint every 30 min, 64 MiB of forecasts", () => {
     expect(loadJournalEnv({})).toEqual({
       enabled: true,
       retentionMs: 604_800_000,
@@ -144,7 +144,9 @@ describe("loadJournalEnv (the decision journal)", () => {
       flushMs: 5000,
       evalMs: 1000,
       checkpointMs: 1_800_000,
+      forecastMaxBytes: 67_108_864,
     });
+    expect(loadJournalEnv({ CONSOLE_FORECAST_MAX_MIB: "8" })).toMatchObject({ forecastMaxBytes: 8_388_608 });
     expect(
       loadJournalEnv({ CONSOLE_JOURNAL: "off", CONSOLE_JOURNAL_RETENTION_HOURS: "24", CONSOLE_JOURNAL_MAX_MIB: "64" }),
     ).toMatchObject({ enabled: false, retentionMs: 86_400_000, maxBytes: 67_108_864 });

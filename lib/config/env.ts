@@ -264,6 +264,8 @@ export const journalEnvSchema = z.object({
   CONSOLE_JOURNAL_EVAL_MS: positiveInt("CONSOLE_JOURNAL_EVAL_MS", 1000, 600_000),
   /** a checkpoint of every table at least this often (ms) */
   CONSOLE_JOURNAL_CHECKPOINT_MS: positiveInt("CONSOLE_JOURNAL_CHECKPOINT_MS", 1_800_000, 86_400_000),
+  /** the forecast journal's byte cap (MiB of stored chunks under P/console/forecasts/; kept as long as the journal) */
+  CONSOLE_FORECAST_MAX_MIB: positiveInt("CONSOLE_FORECAST_MAX_MIB", 64, 8192),
 });
 
 export interface JournalEnv {
@@ -273,6 +275,7 @@ export interface JournalEnv {
   flushMs: number;
   evalMs: number;
   checkpointMs: number;
+  forecastMaxBytes: number;
 }
 
 export function loadJournalEnv(source: Record<string, string | undefined> = process.env): JournalEnv {
@@ -284,6 +287,7 @@ export function loadJournalEnv(source: Record<string, string | undefined> = proc
     flushMs: e.CONSOLE_JOURNAL_FLUSH_MS,
     evalMs: e.CONSOLE_JOURNAL_EVAL_MS,
     checkpointMs: e.CONSOLE_JOURNAL_CHECKPOINT_MS,
+    forecastMaxBytes: e.CONSOLE_FORECAST_MAX_MIB * 1_048_576,
   };
 }
 

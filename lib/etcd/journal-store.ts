@@ -29,7 +29,7 @@ export interface JournalKv {
   modRevision: number;
 }
 
-async function pagedRange(
+export async function pagedRange(
   client: Etcd3,
   from: Buffer,
   end: Buffer,
@@ -74,14 +74,16 @@ export async function readJournalKeys(etcd: EtcdClient, base: string): Promise<s
 /**
  * What says whether the chunk keys changed since a read: how many there are and the newest
  * mod_revision among them (a put moves the latter, a trim the former), from one count-only
- * and one keys-only read of a single key.
+ * and one keys-only read of a single key, at `revision` (absent: now; the forecast journal's
+ * answers read their chunks at the view's revision).
  */
-export async function journalKeysVersion(etcd: EtcdClient, base: string): Promise<string> {
+export async function journalKeysVersion(etcd: EtcdClient, base: string, revision?: number): Promise<string> {
   const client = raw(etcd);
   const b = Buffer.from(base);
+  const at = revision === undefined ? undefined : String(revision);
   try {
     const [count, newest] = await Promise.all([
-      client.kv.range({ key: b, range_end: prefixRangeEnd(b), count_only: true }),
+      client.kv.range({ key: b, range_end: prefixRangeEnd(b), count_only: true, revision: at }),
       client.kv.range({
         key: b,
         range_end: prefixRangeEnd(b),
@@ -89,6 +91,7 @@ export async function journalKeysVersion(etcd: EtcdClient, base: string): Promis
         limit: 1,
         sort_order: "Descend",
         sort_target: "Mod",
+        revision: at,
       }),
     ]);
     return `${count.count}:${newest.kvs[0]?.mod_revision ?? 0}`;

@@ -28,6 +28,7 @@ import {
 import { canaryQuery, canaryResponseSchema } from "@/lib/schema/api/canary";
 import { factsQuery, factsResponseSchema, mastersQuery, mastersResponseSchema } from "@/lib/schema/api/fleet";
 import { gatesQuerySchema, gatesResponseSchema } from "@/lib/schema/api/takeover";
+import { calibrationQuery, calibrationResponseSchema } from "@/lib/schema/api/forecasts";
 import { READ_ERRORS, WRITE_ERRORS, TARGET, type Endpoint } from "./openapi-endpoint";
 
 export const CONSOLE_ENDPOINTS: Endpoint[] = [
@@ -119,6 +120,18 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
       "The shadow outcomes over a window (1 h, 6 h, 24 h, 7 d) as observations: level and trend, placement agreement, chronic tables, the evidence digest",
     query: canaryQuery,
     responses: { "200": { description: "the canary report", schema: canaryResponseSchema } },
+    errors: READ_ERRORS,
+  },
+  {
+    method: "get",
+    path: "/api/v1/forecasts/calibration",
+    operationId: "getForecastCalibration",
+    tag: "takeover",
+    access: "read",
+    summary:
+      "How often each world's forecasts came true over a window (default 6 h): made, resolved (within, early, late), open, coverage at the stated level, median width and error, and the reliability at other levels",
+    query: calibrationQuery,
+    responses: { "200": { description: "the forecasts' score", schema: calibrationResponseSchema } },
     errors: READ_ERRORS,
   },
   {

@@ -191,6 +191,23 @@ function create() {
       help: "Decision-journal chunks not read: damaged, or naming a class, verdict code or shadow outcome this console does not know (the question they were read for is re-planned)",
       registers: r,
     }),
+    forecastCoverage: new Gauge({
+      name: "console_forecast_coverage",
+      help: "Share of the last 6 h's resolved ETA forecasts that fell within their stated (0.8) interval, per world (GET /api/v1/forecasts/calibration)",
+      labelNames: ["world"],
+      registers: r,
+    }),
+    forecastsResolved: new Gauge({
+      name: "console_forecasts_resolved",
+      help: "ETA forecasts of the last 6 h resolved (within, early or late), per world: what console_forecast_coverage rests on",
+      labelNames: ["world"],
+      registers: r,
+    }),
+    forecastChunksUnreadable: new Counter({
+      name: "console_forecast_chunks_unreadable_total",
+      help: "Forecast-journal chunks not read (damaged, or a version this console does not know): their forecasts and outcomes are left out of the calibration",
+      registers: r,
+    }),
     auditSkipped: new Counter({
       name: "console_audit_skipped_total",
       help: "Stored audit records left out of an audit read (not JSON, or failing their schema)",

@@ -4,6 +4,7 @@ import "server-only";
 import type { AssignmentRow, AssignmentsQuery, AssignmentsResponse } from "@/lib/schema/api/assignments";
 import type { FleetView } from "@/lib/live/cache";
 import { compareTargets } from "@/lib/planner/order";
+import { overdueMs } from "@/lib/planner/deadline";
 import { snapshotMeta, type Evaluation } from "@/lib/time/evaluation";
 
 export function assignmentsResponse(
@@ -30,6 +31,7 @@ export function assignmentsResponse(
       age_ms: Math.max(0, now - a.created_ms),
       // shadow rows are never bound in P1 (§2.5, §6.2): their deadline is not a promise
       overdue: a.state !== "bound" && a.state !== "shadow" && now > a.bind_deadline_ms,
+      overdue_ms: a.state !== "bound" && a.state !== "shadow" ? overdueMs(a.bind_deadline_ms, now) : null,
     });
   }
   rows.sort(

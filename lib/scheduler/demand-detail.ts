@@ -19,6 +19,7 @@ import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
 import { snapshotMeta } from "@/lib/time/evaluation";
 import { shadowFor, type ShadowPlanned } from "@/lib/live/plan";
 import { executorAgreement } from "@/lib/planner/plan/agreement";
+import { forecastsOf, type ForecastView } from "./forecasts";
 
 function shardsOf(view: FleetView, target: string): TableDetail["shards"] {
   const table = view.tables.get(target);
@@ -167,15 +168,17 @@ export async function demandDetailAnswer(q: DemandQuery & { target: string }): P
     throw notFound(
       `table ${JSON.stringify(q.target)} has neither demand events nor a cache row at revision ${planned.view.revision}`,
     );
+  // the forecasts rest on the forecast journal at the revision too: its version is part of the key
+  const { forecasts, version } = await forecastsOf(planned, t);
   return cacheable(
     answerKey(
       "demand-detail",
       identityOf(planned.plan),
       viewKey(planned.view, planned.evaluation),
       planned.now,
-      q.target,
+      `${q.target}\u0000${version}`,
     ),
-    () => detailBody(planned, t),
+    () => detailBody(planned, t, forecasts),
   );
 }
 
@@ -184,7 +187,7 @@ export async function demandDetail(q: DemandQuery & { target: string }): Promise
   return (await demandDetailAnswer(q)).body() as DemandDetail;
 }
 
-function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
+function detailBody(planned: ShadowPlanned, t: TablePlan, forecasts: ForecastView[]): DemandDetail {
   const { view, now, evaluation, plan } = planned;
   const target = t.target;
   const cacheRow = view.snapshot.demandTables.find((d) => d.target === target) ?? null;
@@ -196,6 +199,8 @@ function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
     leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
     table: {
       ...tableSummary(t, plan.line),
+      // the acting world's place (console-api.md "Forecasts …": the top level equals forecasts[0])
+      position: forecasts[0].position,
       shards: shardsOf(view, target),
       shard_count: t.shards,
       score_breakdown: t.score_breakdown,
@@ -211,7 +216,8 @@ function detailBody(planned: ShadowPlanned, t: TablePlan): DemandDetail {
         effective: t.policy.effective as unknown as Record<string, unknown>,
         sources: t.policy.sources as unknown as Record<string, unknown>,
       },
-      eta: t.line_kind === null ? null : plan.line.etaOf(t),
+      eta: forecasts[0].eta,
+      forecasts,
       clock_skew: t.clock_skew,
       headroom: HEADROOM_EXCLUDING_SHADOW,
       executor_agreement: agreementOf(t, planned),

@@ -3,6 +3,7 @@ import "server-only";
 // (§9.1) and task cooldowns (§9.2); needs-attention first, then soonest retry.
 import { correctOnRead } from "@/lib/planner/failure-ledger";
 import { isCooling } from "@/lib/planner/cooldown";
+import { overdueMs } from "@/lib/planner/deadline";
 import { compareTargets } from "@/lib/planner/order";
 import type { CooldownRow, FailureRow, FailuresQuery, FailuresResponse } from "@/lib/schema/api/failures";
 import type { FleetView } from "@/lib/live/cache";
@@ -25,6 +26,7 @@ export function failureRows(view: FleetView, now: number, target?: string): Fail
       last_error: record.last_error,
       corrected,
       retry_in_ms: Math.max(0, record.next_retry_ms - now),
+      overdue_ms: overdueMs(record.next_retry_ms, now),
     });
   }
   return rows.sort(
@@ -46,6 +48,7 @@ export function cooldownRows(view: FleetView, now: number, target?: string): Coo
       failures: cooldown.failures,
       until_ms: cooldown.until_ms,
       cooling: isCooling(cooldown, now),
+      overdue_ms: overdueMs(cooldown.until_ms, now),
       last_error: cooldown.last_error,
     });
   }

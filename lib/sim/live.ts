@@ -35,6 +35,10 @@ export interface LiveOptions {
   log?: (line: string) => void;
   /** after each tick, with the stats so far */
   onTick?: (stats: Readonly<LiveStats>) => void;
+  /** the simulator's clock (default Date.now): a benchmark runs it on simulated time (bench/forecasts.ts) */
+  clock?: () => number;
+  /** waits between ticks (default: `intervalMs` of real time); a benchmark advances its clock here instead */
+  pause?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 export interface LiveStats {
@@ -108,16 +112,17 @@ async function untilAnswered<T>(load: () => Promise<T>, opts: LiveOptions, what:
 export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveStats> {
   const { prefix, signal } = opts;
   const log = opts.log ?? (() => undefined);
+  const clock = opts.clock ?? Date.now;
   const stats: LiveStats = { ticks: 0, flushes: 0, merges: 0, unchanged: 0, failedTicks: 0, reconciles: 0, pending: 0 };
   const snapshot = await untilAnswered(() => readWorld(client, prefix), opts, "reading the seeded fleet");
   if (snapshot === null) return stats;
   if (snapshot.demandEvents.length === 0)
     log("live: no demand events under the prefix; seed a scenario first (only heartbeats will move)");
-  const token = `leader-token-live-${Date.now().toString(36)}`;
+  const token = `leader-token-live-${clock().toString(36)}`;
   const world = new World(snapshot, {
     prefix,
-    startMs: Date.now(),
-    random: rng(Date.now() & 0xffffffff),
+    startMs: clock(),
+    random: rng(clock() & 0xffffffff),
     leaderToken: token,
     rates: { ...opts.rates, ...(opts.reconcileEveryTicks ? { reconcileEveryTicks: opts.reconcileEveryTicks } : {}) },
     flushesPerTick: opts.flushesPerTick,
@@ -166,7 +171,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
 
   let cycling: Promise<void> | null = null;
   const cycle = () => {
-    cycling ??= runMasterCycle(client, prefix, token, Date.now())
+    cycling ??= runMasterCycle(client, prefix, token, clock())
       .then((r) => {
         stats.reconciles += 1;
         stats.shadowPasses = (stats.shadowPasses ?? 0) + 1;
@@ -183,7 +188,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
   let carried: WorldStep | null = null;
   let stepped = 0;
   const tick = async () => {
-    const now = Date.now();
+    const now = clock();
     await leased(now);
     if (carried === null) {
       carried = world.step(stepped++, now);
@@ -200,7 +205,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
 
   // tick i is due at started + i × interval: a slow tick does not push every later one back
   // (after a long stall, such as etcd away, the schedule starts again from now)
-  let started = Date.now();
+  let started = clock();
   const interval = opts.intervalMs ?? 1000;
   try {
     while (!signal?.aborted) {
@@ -216,8 +221,8 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
         log(
           `live: tick ${stats.ticks}: ${stats.flushes} flushes, ${stats.merges} merges, ${stats.pending} generations pending, ${stats.queued ?? 0} queued`,
         );
-      if (Date.now() - (started + stats.ticks * interval) > 5 * interval) started = Date.now() - stats.ticks * interval;
-      await sleep(Math.max(0, started + stats.ticks * interval - Date.now()), signal);
+      if (clock() - (started + stats.ticks * interval) > 5 * interval) started = clock() - stats.ticks * interval;
+      await (opts.pause ?? sleep)(Math.max(0, started + stats.ticks * interval - clock()), signal);
     }
   } finally {
     await cycling;

@@ -15,6 +15,8 @@ import { Election, RollingLease } from "@/lib/etcd/election";
 import { currentRevision, readPrefixPaged } from "@/lib/etcd/paged-read";
 import { metrics } from "@/lib/metrics";
 import { JournalWriter, type JournalOptions } from "@/lib/live/journal";
+import { ForecastWriter, type ForecastJournalOptions } from "@/lib/live/forecast-journal";
+import { FORECAST_FLUSH_MS } from "@/lib/journal/forecasts/records";
 import { shadowSampleSchema, type ShadowSample } from "@/lib/schema/api/shadow";
 import { clockSampleSchema, type ClockSample } from "@/lib/schema/api/revisions";
 import { clockKey, historyKey, historyPrefix, samplerElectionKey } from "@/lib/schema/keys";
@@ -43,6 +45,8 @@ export interface SamplerOptions {
   retryMs?: number;
   /** the decision journal (absent: none is kept) */
   journal?: JournalOptions;
+  /** the forecast journal, evaluated with the decision journal's cadence (absent: none is kept) */
+  forecasts?: ForecastJournalOptions;
   /** when this process last found etcd away (its live cache's re-reads), 0: never — names a journal gap */
   etcdUnavailableMs?: () => number;
 }
@@ -62,6 +66,7 @@ export class ShadowSampler {
   private readonly clockLease: RollingLease;
   private readonly loops: Loop[];
   readonly journal: JournalWriter | null;
+  readonly forecasts: ForecastWriter | null;
   private readonly retryMs: number;
   /** one per leadership won or lost: a tick of an earlier term never re-arms its timer */
   private term = 0;
@@ -87,6 +92,13 @@ export class ShadowSampler {
       this.loops.push({ everyMs: journal.opts.evalMs, timer: null, run: () => journal.evaluate() });
       this.loops.push({ everyMs: journal.opts.flushMs, timer: null, run: () => journal.flush() });
     }
+    this.forecasts =
+      journal && opts.forecasts ? new ForecastWriter(opts.client, opts.prefix, this.election, opts.forecasts) : null;
+    const forecasts = this.forecasts;
+    if (journal && forecasts) {
+      this.loops.push({ everyMs: journal.opts.evalMs, timer: null, run: () => forecasts.evaluate() });
+      this.loops.push({ everyMs: forecasts.opts.flushMs ?? FORECAST_FLUSH_MS, timer: null, run: () => forecasts.flush() });
+    }
   }
 
   get isLeader(): boolean {
@@ -102,6 +114,7 @@ export class ShadowSampler {
     if (this.electionTimer) clearTimeout(this.electionTimer);
     // a clean stop writes what the journal holds first (its next leader starts after a recorded gap)
     if (this.election.isHolder) await this.journal?.flush().catch(() => undefined);
+    if (this.election.isHolder) await this.forecasts?.flush().catch(() => undefined);
     this.setLeader(false);
     await this.election.resign();
     this.historyLease.release();
@@ -127,6 +140,7 @@ export class ShadowSampler {
     // the cache's re-reads back off to 5 s; a lease outlives an outage by up to one TTL
     const recent = Date.now() - lastFailure <= 2 * this.retryMs + 2 * (this.opts.electionTtlSecs ?? 10) * 1000 + 5000;
     this.journal?.restart(lastFailure > 0 && recent ? "etcd_unavailable" : "no_sampler");
+    this.forecasts?.restart(lastFailure > 0 && recent ? "etcd_unavailable" : "no_sampler");
     if (on) return;
     for (const loop of this.loops) {
       if (loop.timer) clearTimeout(loop.timer);

@@ -15,6 +15,9 @@ import { shadowFor } from "@/lib/live/plan";
 import { yieldToEventLoop } from "@/lib/live/plan-entry";
 import { processWide } from "@/lib/schema/process-wide";
 import { snapshotInputs } from "@/lib/snapshot/inputs";
+import { taskLookup } from "@/lib/snapshot/forecast-inputs";
+import { legacyLineAt } from "@/lib/scheduler/forecasts";
+import type { ForecastJournalOptions } from "@/lib/live/forecast-journal";
 
 /** One history sample from the live view (what the sampler records every minute). */
 export async function currentShadowSample(): Promise<ShadowSample> {
@@ -79,6 +82,22 @@ export async function journalEvaluation(): Promise<JournalEvaluation | null> {
   };
 }
 
+let lastForecast = "";
+/**
+ * The live moment's forecast inputs for the forecast journal (console-api.md "Forecasts …"),
+ * or null when the plan is the one already evaluated: the plan of the view at its revision,
+ * made at its own `now`, as the one-table answer at `?revision=R&now_ms=now` makes it.
+ */
+export async function forecastEvaluation(): ReturnType<ForecastJournalOptions["evaluate"]> {
+  const planned = await shadowFor(await liveCache().current(), undefined);
+  const now = planned.evaluation.now;
+  const key = `${planned.view.revision}:${now}`;
+  if (key === lastForecast) return null;
+  lastForecast = key;
+  const snapshot = planned.view.snapshot;
+  return { now, plan: planned.plan, legacy: legacyLineAt(snapshot, now), taskById: taskLookup(snapshot) };
+}
+
 /** Starts this replica's sampler once; null when `CONSOLE_SHADOW_SAMPLER=off`. */
 export function ensureSampler(): ShadowSampler | null {
   let made = false;
@@ -93,6 +112,7 @@ export function ensureSampler(): ShadowSampler | null {
       intervalMs: env.shadowSampleMs,
       electionTtlSecs: env.electionTtlSecs,
       journal: journalOptions(),
+      forecasts: forecastOptions(),
       etcdUnavailableMs: () => liveCache().lastUnavailableMs,
     });
   });
@@ -111,4 +131,10 @@ function journalOptions() {
     evalMs: j.evalMs,
     checkpointMs: j.checkpointMs,
   };
+}
+
+function forecastOptions(): ForecastJournalOptions | undefined {
+  const j = journalEnv();
+  if (!j.enabled) return undefined;
+  return { evaluate: forecastEvaluation, retentionMs: j.retentionMs, maxBytes: j.forecastMaxBytes };
 }

@@ -5,7 +5,8 @@ export const TABLE_COLUMNS = {
   class: { label: "class" },
   position: {
     label: "in line",
-    title: "place in line among the tables waiting for the same kind of turn, with that kind",
+    title:
+      "place in the planner's line among the tables waiting for the same kind of turn, with that kind (if the planner ran them; a table's page gives the legacy queue's place too)",
   },
   score: { label: "score" },
   pending: { label: "pending" },

@@ -49,6 +49,8 @@ describe("format", () => {
     expect(countOf(1, "assignment")).toBe("1 assignment");
     expect(countOf(2, "policy", "policies")).toBe("2 policies");
     expect(formatIn(1_201_000, 1_000)).toBe("in 20m 00s");
+    expect(formatIn(1_000, 1_000)).toBe("due now");
+    expect(formatIn(1_000, 191_000)).toBe("overdue by 3m 10s");
     expect(formatLeft(1_000, 2_000)).toBe("ended");
     expect(formatAgo(5_000, 1_000)).toBe("just now");
     expect(formatScore(null)).toBe("—");

@@ -30,11 +30,18 @@ export function waitText(waitMs: number | null | undefined, bound: string | null
   return bound === "upper" ? `≥ ${formatDuration(waitMs)}` : formatDuration(waitMs);
 }
 
-/** A future moment relative to the answer's now: "in 20m 01s", or "due now" once past. */
+/**
+ * A future moment relative to the answer's now: "in 20m 01s", "due now" at it, and once past
+ * "overdue by 3m 10s" — never the promise again after its moment (console-api.md "Forecasts …").
+ */
 export function formatIn(atMs: number | null | undefined, nowMs: number): string {
   if (atMs === null || atMs === undefined || !Number.isFinite(atMs)) return "—";
-  return atMs <= nowMs ? "due now" : `in ${formatDuration(atMs - nowMs)}`;
+  if (atMs < nowMs) return overdueText(nowMs - atMs);
+  return atMs === nowMs ? "due now" : `in ${formatDuration(atMs - nowMs)}`;
 }
+
+/** A deadline passed `ms` ago: "overdue by 3m 10s". */
+export const overdueText = (ms: number) => `overdue by ${formatDuration(ms)}`;
 
 /** Time left until `untilMs` at the answer's now, never negative: "16m 34s left" or "ended". */
 export function formatLeft(untilMs: number | null | undefined, nowMs: number): string {

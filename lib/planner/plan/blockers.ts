@@ -11,6 +11,8 @@ import type { PlanUnit } from "./units";
 import { writeTurnEntry, type WriteTurn } from "./write-turn";
 import { holderInWords, type WriteTurnHolder } from "./write-turn-holder";
 import { formatDuration, plural, whyNot, type WhyNot } from "./why-not";
+import { overdueAt } from "../deadline";
+import { formatTime } from "@/lib/schema/format";
 
 const POLICY_KIND: Record<PlanUnit["kind"], PolicyUnitKind> = {
   merge_wal: "MergeWal",
@@ -73,6 +75,27 @@ function runningEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
     });
   }
   const held = index?.liveAssignments[0];
+  // a placement not bound by its bind deadline is not one the master will see through: past it,
+  // the entry says so and no longer that it clears by itself (the master must release it)
+  const late = held && held.state !== "bound" ? overdueAt(held.bind_deadline_ms, ctx.now) : null;
+  if (held && late) {
+    return {
+      ...whyNot(
+        "already_running",
+        `Assignment ${held.unit_id} (${held.kind}, ${held.state}) on ${held.executor} holds this table's write turn; it was to be bound by ${formatTime(late.deadline_ms)} and is overdue by ${formatDuration(late.overdue_ms)}: until the master releases it, nothing else is placed here.`,
+        {
+          kind: u.kind,
+          unit_id: held.unit_id,
+          executor: held.executor,
+          state: held.state,
+          bind_deadline_ms: held.bind_deadline_ms,
+          overdue_ms: late.overdue_ms,
+        },
+      ),
+      retryable: false,
+      overdue: late,
+    };
+  }
   if (held) {
     const holder = ctx.holder?.type === "assignment" ? ctx.holder : null;
     const words = holder

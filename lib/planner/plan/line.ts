@@ -7,7 +7,7 @@
 // names only the kind it waits in line for (`TablePlan.line_kind`).
 import { COMPLETION_WINDOW_MS } from "./fairness";
 import type { TableDraft } from "./table";
-import type { CarriedPlaces, Eta, PlanLine, PlannedPlacement, QueuePosition, TablePlan } from "./types";
+import type { CarriedPlaces, Eta, LineStanding, PlanLine, PlannedPlacement, QueuePosition, TablePlan } from "./types";
 import { compareOrderFields } from "../order";
 import { plural } from "./why-not";
 import { sameRun } from "@/lib/schema/same-run";
@@ -302,6 +302,21 @@ export class Line implements PlanLine {
     const w = this.waiting();
     const kind = this.ordered[i].candidate!.kind;
     return etaOf(kind, w.placed[i] === 1, w.waiting[i], this.completions.get(kind) ?? 0);
+  }
+
+  /** Row `t`'s place, the units of its kind waiting ahead of it, whether placed, and its kind's completions; null when not a candidate. */
+  standingOf(t: TablePlan): LineStanding | null {
+    const i = this.indexOf(t);
+    if (i < 0) return null;
+    const c = this.count();
+    const w = this.waiting();
+    const kind = this.ordered[i].candidate!.kind;
+    return {
+      position: { kind, rank: c.rank[i], of: c.of.get(kind)! },
+      waiting: w.waiting[i],
+      placed: w.placed[i] === 1,
+      done: this.completions.get(kind) ?? 0,
+    };
   }
 
   /** Every candidate's place and ETA in planner order (what two equal plans share, for tests that compare plans as JSON). */

@@ -151,12 +151,25 @@ export interface CarriedPlaces {
   kept: Int32Array;
 }
 
+/** A candidate's standing in line (./line.ts `standingOf`): what its ETA is made of. */
+export interface LineStanding {
+  position: QueuePosition;
+  /** candidates of its kind ahead of it that the plan does not place */
+  waiting: number;
+  /** the plan places it */
+  placed: boolean;
+  /** tasks of its kind done in the last hour */
+  done: number;
+}
+
 /** Each candidate's place in line among the candidates of its kind, and its ETA (./line.ts). */
 export interface PlanLine {
   /** a row's (of this plan) place; null when the table is not a candidate */
   positionOf(t: TablePlan): QueuePosition | null;
   /** null when the table is not a candidate, or nothing finished in the last hour to go on */
   etaOf(t: TablePlan): Eta | null;
+  /** null when the table is not a candidate */
+  standingOf(t: TablePlan): LineStanding | null;
   /** each row's rank in line (0: not a candidate); fastest for rows in planner order */
   ranksAlong(rows: readonly TablePlan[]): Int32Array;
   /** names this line: a line patched from it carries the places of the rows it shares (./line.ts) */

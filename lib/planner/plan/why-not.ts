@@ -3,6 +3,7 @@
 
 // The codes themselves are lib/schema/codes.ts `WHY_NOT_CODES`.
 import type { WhyNotCode } from "@/lib/schema/codes";
+import type { Overdue } from "../deadline";
 
 export type { WhyNotCode };
 
@@ -12,6 +13,8 @@ export interface WhyNot {
   /** true when the condition clears by itself (time, capacity); false when someone must act. */
   retryable: boolean;
   detail: Record<string, unknown>;
+  /** the condition was to clear by a deadline that has passed (../deadline.ts): it did not clear by itself */
+  overdue?: Overdue;
 }
 
 export type Verdict =

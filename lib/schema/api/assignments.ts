@@ -24,6 +24,8 @@ export const assignmentRowSchema = z.object({
   age_ms: z.number(),
   /** past bind_deadline_ms and not bound; never for shadow rows (they are never bound in P1) */
   overdue: z.boolean(),
+  /** how long past bind_deadline_ms (null: not overdue) */
+  overdue_ms: z.number().nullable(),
 });
 export type AssignmentRow = z.infer<typeof assignmentRowSchema>;
 

@@ -17,6 +17,7 @@ import {
   snapshotMetaSchema,
   targetParamSchema,
 } from "./common";
+import { etaSchema, forecastSchema, positionSchema } from "./forecasts";
 
 export const SORTS = ["planner", "pending", "wait", "score", "target", "position"] as const;
 
@@ -99,7 +100,6 @@ export const writeTurnHolderSchema = z.discriminatedUnion("type", [
 ]);
 
 /** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
-export const positionSchema = z.object({ kind: z.string(), rank: z.number().int(), of: z.number().int() });
 
 export const tableSummarySchema = z.object({
   target: z.string(),
@@ -234,6 +234,8 @@ export const whyNotSchema = z.object({
   message: z.string(),
   retryable: z.boolean(),
   detail: z.unknown(),
+  /** it was to clear by a deadline that has passed: it did not clear by itself (console-api.md "Forecasts …": deadlines) */
+  overdue: z.object({ deadline_ms: z.number(), overdue_ms: z.number() }).optional(),
 });
 export const unitSchema = z.object({
   kind: z.string(),
@@ -324,9 +326,6 @@ export const legacyViewSchema = z.object({
   progress: mergeProgressSchema,
 });
 
-/** When its turn may come: from the units ahead and the kind's recent completion rate. */
-export const etaSchema = z.object({ low_ms: z.number(), high_ms: z.number(), basis: z.string() });
-
 /** A record timestamped after `now_ms`: the wait is not silently 0 s. */
 export const clockSkewSchema = z.object({
   ahead_ms: z.number(),
@@ -366,7 +365,10 @@ export const tableDetail = tableSummarySchema.extend({
   legacy: legacyViewSchema,
   cache: z.object({ observed_revision: z.number(), updated_ms: z.number(), agrees_with_fold: z.boolean() }).nullable(),
   policy: z.object({ effective: z.record(z.string(), z.unknown()), sources: z.record(z.string(), z.unknown()) }),
+  /** the acting world's (`forecasts[0]`) */
   eta: etaSchema.nullable(),
+  /** both worlds' forecasts, the acting one first (console-api.md "Forecasts, per world …") */
+  forecasts: z.array(forecastSchema),
   clock_skew: clockSkewSchema.nullable(),
   headroom: headroomBasisSchema,
   executor_agreement: executorAgreementSchema,

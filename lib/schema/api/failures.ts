@@ -27,6 +27,8 @@ export const failureRowSchema = z.object({
   last_error: z.string(),
   corrected: z.boolean(),
   retry_in_ms: z.number(),
+  /** the retry time passed and the record is still there: how long ago (null: not yet) */
+  overdue_ms: z.number().nullable(),
 });
 export type FailureRow = z.infer<typeof failureRowSchema>;
 
@@ -36,6 +38,8 @@ export const cooldownRowSchema = z.object({
   failures: z.number().int(),
   until_ms: z.number().nullable(),
   cooling: z.boolean(),
+  /** the cooldown's end passed and the record is still there (no success since): how long ago (null: not yet, or no window) */
+  overdue_ms: z.number().nullable(),
   last_error: z.string(),
 });
 export type CooldownRow = z.infer<typeof cooldownRowSchema>;

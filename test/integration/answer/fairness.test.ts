@@ -1,8 +1,9 @@
 // Fairness is live, the place in line and the clock-skew flag, against a real etcd and
 // `next start` (console-api.md Additions): `max_consecutive_turns` from the `tasks/`
 // records of the last 24 h (the seed design's continuous merger against a prepared
-// compaction), `position` / `sort=position` / `eta` from the done tasks of the last hour,
-// and a table whose flushes are stamped in the future.
+// compaction), `position` / `sort=position` and the planner world's forecast from the
+// finished tasks of the last hour (console-api.md "Forecasts …"), and a table whose flushes
+// are stamped in the future.
 import { demandDetail, demandList } from "@/lib/schema/api/demand";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
@@ -46,6 +47,7 @@ beforeAll(async () => {
   await done("fair/yield", NOW - 30 * MIN, NOW - 20 * MIN);
   await done("other/x", NOW - 10 * MIN, NOW - 5 * MIN);
   await done("other/x", NOW - 9 * MIN, NOW - 5 * MIN);
+  await done("other/y", NOW - 45 * MIN, NOW - 40 * MIN);
   // three normal merges in line for one merge slot, and one whose flushes are stamped 2 minutes ahead
   await demandTable(client, prefix, "line/a", 40, NOW - 10 * MIN);
   await demandTable(client, prefix, "line/b", 30, NOW - 10 * MIN);
@@ -122,20 +124,42 @@ describe("place in line and ETA", () => {
       "skew/ahead": { kind: "merge_wal", rank: 4, of: 4 },
       "tail/x": null,
     });
-    // 4 merge_wal tasks finished in the last hour: one slot frees every 15 minutes
-    expect((await detail("line/a")).eta).toEqual({ low_ms: 0, high_ms: 0, basis: "It would be placed now." });
-    expect((await detail("line/b")).eta).toEqual({
-      low_ms: 0,
-      high_ms: 900_000,
-      basis: "0 merge_wal units waiting ahead of it; 4 merge_wal tasks finished in the last hour.",
+    // none is queued in the legacy queue, which acts on them (mode legacy): no legacy ETA, and
+    // the top level is the acting world's
+    const a = await detail("line/a");
+    expect(a.forecasts.map((f: any) => [f.world, f.acting, f.basis_code])).toEqual([
+      ["legacy", true, "not_queued"],
+      ["planner", false, "placed_now"],
+    ]);
+    expect([a.position, a.eta]).toEqual([null, null]);
+    expect(a.forecasts[1].eta).toEqual({ low_ms: 0, high_ms: 0, level: 0.8, basis: "The plan places it now." });
+    // 5 merge_wal tasks finished in the last hour, 45 min from the first to the last: one every
+    // 11m 15s. The planner places b once the one table ahead of it (a, placed) leaves: one
+    // finish; c once two have. No forecast resolved yet: the interval is the rate's own spread,
+    // k finishes ± 1.28155 √k (0.8), and the basis says so
+    const uncalibrated =
+      "Not calibrated yet: 0 of the 30 resolved forecasts of this world and kind it needs; the interval is the rate's own spread, not yet checked against outcomes.";
+    expect((await detail("line/b")).forecasts[1]).toMatchObject({
+      world: "planner",
+      position: { kind: "merge_wal", rank: 2, of: 4 },
+      point_ms: 675_000,
+      eta: {
+        low_ms: 0,
+        high_ms: 1_540_047,
+        level: 0.8,
+        basis: `Rank 2 of 4 in the planner's merge_wal line, 0 units waiting ahead of it not placed now; 5 merge_wal tasks finished in the last hour, one every 11m 15s. If it stays in line (the legacy queue may run it first). ${uncalibrated}`,
+      },
     });
-    expect((await detail("line/c")).eta).toEqual({
-      low_ms: 900_000,
-      high_ms: 1_800_000,
-      basis: "1 merge_wal unit waiting ahead of it; 4 merge_wal tasks finished in the last hour.",
+    expect((await detail("line/c")).forecasts[1]).toMatchObject({
+      point_ms: 1_350_000,
+      eta: { low_ms: 126_638, high_ms: 2_573_362, level: 0.8 },
     });
-    // an hour later none of those completions count: no rate, no ETA
-    expect((await detail("line/c", { now_ms: NOW + 61 * MIN })).eta).toBeNull();
+    // an hour later none of those finishes count: no rate, no ETA, and the reason
+    const later = (await detail("line/c", { now_ms: NOW + 61 * MIN })).forecasts[1];
+    expect(later).toMatchObject({ eta: null, basis_code: "no_throughput" });
+    expect(later.basis).toBe(
+      "No basis: no merge_wal task finished in the last hour (tasks/ records with a finished_at), so there is no rate to go on.",
+    );
   });
 
   it("sort=position lists by rank, ties in planner order", async () => {

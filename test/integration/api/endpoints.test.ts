@@ -321,6 +321,7 @@ describe("executors, assignments, failures, skipped, shadow", () => {
         bind_deadline_ms: NOW - 270_000,
         age_ms: 300_000,
         overdue: true,
+        overdue_ms: 270_000,
       },
     ]);
   });

@@ -14,7 +14,7 @@ import { keys } from "@/lib/schema/keys";
 import { heartbeatValue, type SimExecutor } from "@/lib/sim/scenarios/fleet";
 import { formatBytes, formatTime } from "@/lib/words/format";
 import { classLabel, codeInWords, positionLabel, verdictLabel } from "@/lib/words/codes";
-import { positionText } from "@/lib/words/place-in-line";
+import { forecastLines } from "@/lib/cli/forecast-lines";
 import { NO_HOLDER_WORDS, holderInWords } from "@/lib/words/write-turn";
 import { OUTCOME_MEANING } from "@/lib/words/outcomes";
 import { clientFor } from "../api/helpers";
@@ -121,12 +121,8 @@ describe("why <table>", () => {
           ? `place → ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}`
           : `skip: ${codeInWords(t.verdict.code)} [${t.verdict.code}] — ${t.verdict.message}`;
       expect(lines).toContain(`Verdict: ${verdict}`);
-      // place in line and the ETA, as the table page says them; the write-turn holder, as every surface names it
-      if (t.position)
-        expect(lines).toContain(
-          `Place in line: ${positionText(t.position)} tables waiting for a ${t.position.kind} turn, in planner order`,
-        );
-      expect(lines.some((l: string) => l.startsWith("ETA: "))).toBe(true);
+      // each world's place and ETA, as the table page says them (./forecast-lines.ts); the write-turn holder, as every surface names it
+      for (const line of forecastLines(t.forecasts)) expect(lines).toContain(line);
       expect(lines).toContain(
         t.write_turn_holder === null ? NO_HOLDER_WORDS : holderInWords(t.write_turn_holder, answer.now_ms),
       );

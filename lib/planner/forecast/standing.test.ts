@@ -1,0 +1,98 @@
+// Each world's standing and its basis (./legacy.ts, ./planner-world.ts, ./forecasts.ts):
+// an estimate from the place and the rate, or no ETA with the reason — never a made-up figure.
+import { describe, expect, it } from "vitest";
+import type { TaskRecord } from "@/lib/schema/tasks";
+import { planFleet } from "../plan/full-plan";
+import { demand, fleet, NOW } from "../plan/__fixtures__/fleet";
+import { legacyLine, legacyStanding, MIN_FINISHES } from "./legacy";
+import { plannerStanding } from "./planner-world";
+import { actingWorld, tableForecasts } from "./forecasts";
+import { task } from "./__fixtures__/tasks";
+
+const finished = (n: number, gapMs: number) =>
+  Array.from({ length: n }, (_, i) =>
+    task(`0000-${i}`, `done/${i}`, {
+      state: "done",
+      started_at: NOW - 3_000_000,
+      finished_at: NOW - 3_000_000 + i * gapMs,
+    }),
+  );
+
+describe("the legacy world's standing", () => {
+  const queue = [task("0003", "c"), task("0001", "a"), task("0002", "b")];
+  const line = (tasks: TaskRecord[], extra: Partial<Parameters<typeof legacyLine>[0]> = {}) =>
+    legacyLine({ queue, running: [], tasks, slots: new Map(), cooldowns: [], ...extra }, NOW);
+
+  it("ranks the queued tasks in id order and times them by the mean gap between the hour's finishes", () => {
+    const l = line(finished(21, 30_000)); // 21 finishes 30 s apart: one every 30 s
+    expect(l.gap_ms.get("merge_wal")).toBe(30_000);
+    const c = legacyStanding(l, "c", "merge_wal", 0.8);
+    expect(c).toMatchObject({
+      basis_code: "estimate",
+      position: { kind: "merge_wal", rank: 3, of: 3 },
+      point_ms: 90_000,
+    });
+    expect(c.basis).toBe(
+      "Rank 3 of 3 queued merge_wal tasks (id order, as the legacy workers claim them); 21 merge_wal tasks finished in the last hour, one every 30s.",
+    );
+  });
+
+  it("says why there is no ETA: too few finishes, not queued, cooling down, running, nothing pending", () => {
+    expect(legacyStanding(line(finished(MIN_FINISHES - 1, 30_000)), "a", "merge_wal", 0.8)).toMatchObject({
+      basis_code: "no_throughput",
+      point_ms: null,
+      basis:
+        "No basis: only 4 merge_wal tasks finished in the last hour (tasks/ records with a finished_at), too few for a rate.",
+    });
+    const l = line(finished(10, 30_000), {
+      cooldowns: [{ kind: "compact", target: "a", until_ms: NOW + 600_000 }],
+      running: [task("0009", "z", { state: "running", started_at: NOW - 5_000 })],
+    });
+    expect(legacyStanding(l, "a", "index_id", 0.8)).toMatchObject({ basis_code: "not_queued", point_ms: null });
+    expect(legacyStanding(l, "a", "compact", 0.8)).toMatchObject({ basis_code: "cooling_down", at_ms: NOW + 600_000 });
+    expect(legacyStanding(l, "z", "merge_wal", 0.8)).toMatchObject({ basis_code: "running", at_ms: NOW - 5_000 });
+    expect(legacyStanding(l, "a", null, 0.8)).toMatchObject({ basis_code: "nothing_pending", position: null });
+  });
+});
+
+describe("the planner world's standing and the acting world", () => {
+  it("gives the line's place; a paused table and a table out of line have no ETA, with the reason", () => {
+    const plan = planFleet(
+      fleet({
+        tables: { a: demand(300, NOW - 7_200_000), b: demand(60, NOW - 3_600_000), t: demand(3, NOW - 60_000) },
+        policies: { b: { v: 1, mode: "frozen" } },
+      }),
+      NOW,
+    );
+    const rates = legacyLine(
+      { queue: [], running: [], tasks: finished(10, 60_000), slots: new Map(), cooldowns: [] },
+      NOW,
+    );
+    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, rates, 0.8)).toMatchObject({
+      basis_code: "placed_now",
+      point_ms: 0,
+    });
+    expect(plannerStanding(plan.byTarget.get("b")!, plan.line, rates, 0.8)).toMatchObject({
+      basis_code: "paused",
+      basis: "Paused: its policy mode is frozen, so the planner places nothing new on it.",
+    });
+    // a tail is not in line: its why-not says why
+    const tail = plannerStanding(plan.byTarget.get("t")!, plan.line, rates, 0.8);
+    expect(tail.basis_code).toBe("not_in_line");
+    expect(tail.basis).toMatch(/^Not in the planner's line: merge_wal is a tail/);
+
+    expect(actingWorld("legacy")).toBe("legacy");
+    expect(actingWorld("active")).toBe("legacy");
+    expect(actingWorld("planner")).toBe("planner");
+    const legacy = legacyStanding(rates, "a", "merge_wal", 0.8);
+    const planner = plannerStanding(plan.byTarget.get("a")!, plan.line, rates, 0.8);
+    expect(tableForecasts("legacy", legacy, planner, new Map()).map((f) => [f.world, f.acting])).toEqual([
+      ["legacy", true],
+      ["planner", false],
+    ]);
+    expect(tableForecasts("planner", legacy, planner, new Map()).map((f) => [f.world, f.acting, f.eta])).toEqual([
+      ["planner", true, { low_ms: 0, high_ms: 0, level: 0.8, basis: "The plan places it now." }],
+      ["legacy", false, null],
+    ]);
+  });
+});

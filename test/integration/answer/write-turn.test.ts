@@ -83,7 +83,7 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
       executor: "worker-1",
       endpoint: WORKER_URL,
       phase: "running",
-      progress: "unknown",
+      progress: "advancing",
       sequence: 12,
     });
     expect(t.verdict).toEqual({
@@ -176,6 +176,8 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     });
     expect(t.legacy.progress.stalled).toBe(true);
     expect(t.legacy.execution).toMatchObject({ progress: "stalled" });
+    // the write-turn holder says what the verdict says
+    expect(t.write_turn_holder).toMatchObject({ type: "execution", progress: "stalled" });
     expect((await row(INCIDENT.mergingTarget, at)).execution).toMatchObject({ progress: "stalled" });
     expect(skipOf((await detail(INCIDENT.mergingTarget, at - 1)).verdict).code).toBe("write_turn_held");
   });

@@ -78,29 +78,31 @@ function runningEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
   // a placement not bound by its bind deadline is not one the master will see through: past it,
   // the entry says so and no longer that it clears by itself (the master must release it)
   const late = held && held.state !== "bound" ? overdueAt(held.bind_deadline_ms, ctx.now) : null;
+  // the holder in the words every surface gives it (./write-turn-holder.ts), deadline included
+  const holder = ctx.holder?.type === "assignment" ? ctx.holder : null;
+  const words = !held
+    ? ""
+    : holder
+      ? holderInWords(holder, ctx.now)
+      : `Write turn held by assignment ${held.unit_id} (${held.kind}) on ${held.executor} (${held.state})` +
+        (late
+          ? `; bind deadline ${formatTime(late.deadline_ms)} passed: overdue by ${formatDuration(late.overdue_ms)}`
+          : "");
   if (held && late) {
     return {
-      ...whyNot(
-        "already_running",
-        `Assignment ${held.unit_id} (${held.kind}, ${held.state}) on ${held.executor} holds this table's write turn; it was to be bound by ${formatTime(late.deadline_ms)} and is overdue by ${formatDuration(late.overdue_ms)}: until the master releases it, nothing else is placed here.`,
-        {
-          kind: u.kind,
-          unit_id: held.unit_id,
-          executor: held.executor,
-          state: held.state,
-          bind_deadline_ms: held.bind_deadline_ms,
-          overdue_ms: late.overdue_ms,
-        },
-      ),
+      ...whyNot("already_running", `${words}: until the master releases it, nothing else is placed here.`, {
+        kind: u.kind,
+        unit_id: held.unit_id,
+        executor: held.executor,
+        state: held.state,
+        bind_deadline_ms: held.bind_deadline_ms,
+        overdue_ms: late.overdue_ms,
+      }),
       retryable: false,
       overdue: late,
     };
   }
   if (held) {
-    const holder = ctx.holder?.type === "assignment" ? ctx.holder : null;
-    const words = holder
-      ? holderInWords(holder, ctx.now)
-      : `Write turn held by assignment ${held.unit_id} (${held.kind}) on ${held.executor} (${held.state})`;
     return whyNot("already_running", `Already running or about to. ${words}. A new ${u.kind} waits until it ends.`, {
       kind: u.kind,
       unit_id: held.unit_id,

@@ -75,11 +75,14 @@ describe("heavy requests past the queue", () => {
     const answers = await Promise.all(heavy);
     expect(live.map((r) => r.status)).toEqual([200, 200, 200]);
     const refused = answers.filter((a) => a.status !== 200);
+    // refused at once: without waiting in line, so faster than the slowest served (which waited
+    // for the reads ahead of it), and within a second on a machine that is not overloaded itself
+    const slowestServed = Math.max(...answers.filter((a) => a.status === 200).map((a) => a.ms));
     for (const a of refused) {
       expect([a.status, a.body.error?.code]).toEqual([503, "overloaded"]);
       expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
       expect(a.body.error?.retry_after_ms).toBeGreaterThanOrEqual(1000);
-      expect(a.ms).toBeLessThan(1000);
+      expect(a.ms).toBeLessThan(Math.max(1000, slowestServed));
     }
     // alone, client a holds the whole queue: `concurrency` run, `maxQueued` wait, the rest are refused
     expect(answers.length - refused.length).toBeGreaterThanOrEqual(HEAVY_WORK.concurrency);

@@ -224,8 +224,9 @@ test("eight /tables pages in one browser all stay live, at most three of them st
     const polled = health;
     await new Promise((r) => setTimeout(r, 8000)); // a window of asks counted: a wait for time itself
     const askedInWindow = [...asks.values()].reduce((a, b) => a + b, 0) - asked;
-    // the header's health poll is shared by the browser's nine pages too: about one a 2 s poll, not nine
-    expect(health - polled, "health polls of all nine pages in 8 s").toBeLessThanOrEqual(10);
+    // the header's health poll is shared by the browser's nine pages too: about one a 2 s poll (4 or
+    // 5 in the window, a few more when a loaded machine bunches them), not nine pages' own (~36)
+    expect(health - polled, "health polls of all nine pages in 8 s").toBeLessThanOrEqual(14);
     expect(askedInWindow, "`?since=` asks of all eight pages in 8 s").toBeLessThanOrEqual(
       pages.length - streaming.size,
     );

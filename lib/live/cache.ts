@@ -86,7 +86,7 @@ export interface LiveCacheOptions {
   rewindMaxKeys?: number;
   /** the revision clock of the same etcd and prefix, which dates each execution's progress (default: one of its own) */
   clock?: RevisionClock;
-  /** CONSOLE_MEMORY_MIB in bytes (default 1 GiB): bounds the pinned views and the change log */
+  /** CONSOLE_MEMORY_MIB in bytes (default 1 GiB): bounds the pinned views and the change log (./memory-budget.ts) */
   memoryBudgetBytes?: number;
 }
 

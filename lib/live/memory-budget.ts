@@ -1,8 +1,8 @@
 // The memory budget (console-api.md "Additions (fourth version)", Overload and memory):
 // CONSOLE_MEMORY_MIB bounds what the console keeps besides the live view and its plan. The
 // live view, the live plan and Next.js itself are the process's base (about 380 MiB at the
-// production fleet, docs/operations.md "Sizing"); of the budget, the pinned views get a
-// quarter and the change log a 64th. A pinned view larger than its share is served but not
+// production fleet, docs/operations.md "Sizing"); of the budget, the pinned views get an
+// eighth and the change log a 64th. A pinned view larger than its share is served but not
 // kept. Pure: the cache (./cache.ts) asks it what to keep.
 import type { FleetSnapshot, ListField } from "@/lib/snapshot/types";
 
@@ -32,7 +32,7 @@ export interface MemoryShares {
 
 /** What each bounded holder of memory may keep of `budgetBytes` (CONSOLE_MEMORY_MIB). */
 export function memoryShares(budgetBytes: number): MemoryShares {
-  return { pinnedViews: Math.floor(budgetBytes / 4), changeLog: Math.floor(budgetBytes / 64) };
+  return { pinnedViews: Math.floor(budgetBytes / 8), changeLog: Math.floor(budgetBytes / 64) };
 }
 
 const entries = (s: FleetSnapshot) =>

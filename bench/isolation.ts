@@ -15,7 +15,7 @@
 // targets this machine met.
 import "../lib/sim/node-entry";
 import { productionTarget } from "../lib/sim/scenarios/production";
-import { runLoad } from "../test/support/load-driver";
+import { closedLoop } from "./figures";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
 import { renderFigures, type FigureRow } from "./report";
@@ -34,7 +34,6 @@ import {
   withProductionStack,
   type BenchStack,
 } from "./stack";
-import { eventWriter } from "./visible";
 
 const PINS = 40;
 const HISTORIES = 20;
@@ -42,8 +41,6 @@ const DIFFS = 6;
 const QUIET_MS = Number(process.env.BENCH_QUIET_S ?? 60) * 1000;
 const ISOLATION_MS = Number(process.env.BENCH_ISOLATION_S ?? 20) * 1000;
 const CLIENTS = 32;
-const LOOP_WARMUP_S = 10;
-const LOOP_SECONDS = 30;
 const SCALE = 8;
 const PINS_AT_SCALE = 6;
 /** the default of CONSOLE_MEMORY_MIB (lib/config/env.ts), which the bench's consoles run with */
@@ -146,21 +143,6 @@ async function isolation(stack: BenchStack, revisions: number[]) {
   };
 }
 
-/** 4. The closed loop of ./figures.ts with the writer. */
-function closedLoop(stack: BenchStack) {
-  const targets = Array.from({ length: 500 }, (_, k) => productionTarget((k * 7919) % stack.tables));
-  return runLoad({
-    baseUrl: stack.app.url,
-    serverPid: stack.app.process.pid!,
-    clients: CLIENTS,
-    warmupMs: LOOP_WARMUP_S * 1000,
-    durationMs: LOOP_SECONDS * 1000,
-    targets,
-    writer: eventWriter(stack.etcd, stack.tables),
-    log: stack.log,
-  });
-}
-
 /** 5. The fleet grown to 8×, a console started on it, pinned reads of revisions before it started. */
 async function memoryAtScale(stack: BenchStack) {
   const tables = stack.tables * SCALE;
@@ -190,7 +172,7 @@ async function main(): Promise<void> {
     stack.log(pinnedLine(far));
     const iso = await isolation(stack, stack.past.slice(0, PINS));
     stack.log(`isolation ${JSON.stringify(iso)}`);
-    const loop = await closedLoop(stack);
+    const loop = await closedLoop(stack, "bytes");
     stack.log(
       `closed loop p95 ${loop.all.p95_ms} ms, ${loop.all.requests_per_s} requests/s, ${loop.all.errors} errors`,
     );
@@ -253,7 +235,7 @@ async function main(): Promise<void> {
     memory,
     far_pinned: far,
     isolation: iso,
-    closed_loop: { clients: CLIENTS, warmup_s: LOOP_WARMUP_S, seconds: LOOP_SECONDS, all: loop.all, rss: loop.rss },
+    closed_loop: { config: loop.config, all: loop.all, by_endpoint: loop.by_endpoint, rss: loop.rss },
     scale,
   };
   writeResult("isolation", result);

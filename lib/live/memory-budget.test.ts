@@ -7,9 +7,10 @@ import { HEAP_PER_ENCODED_BYTE, memoryShares, viewBytes } from "./memory-budget"
 const stats = (bytes: number) => ({ pages: 1, shrinks: 0, bytes, keys: 1, durationMs: 1 });
 
 describe("memoryShares (CONSOLE_MEMORY_MIB)", () => {
-  it("gives the pinned views an eighth of the budget and the change log a 64th", () => {
-    expect(memoryShares(1024 * 1_048_576)).toEqual({ pinnedViews: 128 * 1_048_576, changeLog: 16 * 1_048_576 });
-    expect(memoryShares(64 * 1_048_576)).toEqual({ pinnedViews: 8 * 1_048_576, changeLog: 1_048_576 });
+  it("gives the pinned views an eighth of the budget, the views the plans hold an eighth and the change log a 64th", () => {
+    const mib = 1_048_576;
+    expect(memoryShares(1024 * mib)).toEqual({ pinnedViews: 128 * mib, heldViews: 128 * mib, changeLog: 16 * mib });
+    expect(memoryShares(64 * mib)).toEqual({ pinnedViews: 8 * mib, heldViews: 8 * mib, changeLog: mib });
   });
 });
 

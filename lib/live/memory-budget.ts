@@ -2,7 +2,8 @@
 // CONSOLE_MEMORY_MIB bounds what the console keeps besides the live view and its plan. The
 // live view, the live plan and Next.js itself are the process's base (about 380 MiB at the
 // production fleet, docs/operations.md "Sizing"); of the budget, the pinned views get an
-// eighth and the change log a 64th. A pinned view larger than its share is served but not
+// eighth, the pinned views the exact plans hold (lib/live/plan.ts) another eighth and the
+// change log a 64th. A pinned view larger than its share is served but not
 // kept. Pure: the cache (./cache.ts) asks it what to keep.
 import type { FleetSnapshot, ListField } from "@/lib/snapshot/types";
 
@@ -26,13 +27,16 @@ const VIEW_FLOOR_BYTES = 64 * 1024;
 export interface MemoryShares {
   /** the pinned views' estimated bytes at most (least recently used dropped first) */
   pinnedViews: number;
+  /** the pinned views held by the exact plans at most (lib/live/plan.ts) */
+  heldViews: number;
   /** the change log's values at most (./change-log.ts) */
   changeLog: number;
 }
 
 /** What each bounded holder of memory may keep of `budgetBytes` (CONSOLE_MEMORY_MIB). */
 export function memoryShares(budgetBytes: number): MemoryShares {
-  return { pinnedViews: Math.floor(budgetBytes / 8), changeLog: Math.floor(budgetBytes / 64) };
+  const eighth = Math.floor(budgetBytes / 8);
+  return { pinnedViews: eighth, heldViews: eighth, changeLog: Math.floor(budgetBytes / 64) };
 }
 
 const entries = (s: FleetSnapshot) =>

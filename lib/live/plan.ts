@@ -31,6 +31,8 @@ import { readFloor } from "@/lib/live/read-floor";
 import { RevisionWaiters } from "@/lib/live/revision-waiters";
 import { processWide } from "@/lib/schema/process-wide";
 import { LRUCache } from "lru-cache";
+import { consoleEnv } from "@/lib/config/env";
+import { memoryShares, viewBytes } from "@/lib/live/memory-budget";
 import { evaluate, type Evaluation, type NowChoice } from "@/lib/time/evaluation";
 
 export type { Planned, ShadowPlanned };
@@ -99,7 +101,13 @@ function state(): PlanState {
   return processWide("scheduler-console.plan-state", () => {
     const created: PlanState = {
       preparers: new Map(),
-      exact: new LRUCache({ max: EXACT_PLANS }),
+      // the pinned views they hold count against the budget's share for held views; a plan
+      // whose view is over it is made for its request and not kept
+      exact: new LRUCache({
+        max: EXACT_PLANS,
+        maxSize: memoryShares(consoleEnv().memoryBudgetBytes).heldViews,
+        sizeCalculation: (e) => (e.view.pinned ? viewBytes(e.view.snapshot) : 1),
+      }),
       live: null,
       computing: null,
       trailing: null,

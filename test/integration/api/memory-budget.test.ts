@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { seedScenarios } from "@/lib/sim/seed";
-import { keys } from "@/lib/schema/keys";
+import { heartbeatPut } from "../../support/fleet-records";
 import { healthResponseSchema } from "@/lib/schema/api/health";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -27,27 +27,13 @@ beforeAll(async () => {
   client = clientFor(inject("etcdEndpoints"));
   await seedScenarios(client, ["production"], { prefix: P, leaseTtlSec: 3600 });
   for (let i = 0; i < PINS; i++) {
-    const put = await client
-      .put(keys.executor(P, `budget-${i}`))
-      .value(
-        JSON.stringify({
-          v: 1,
-          kind: "worker",
-          instance: `budget-${i}`,
-          version: "0.43.0",
-          kinds: ["merge_wal"],
-          slots_total: { merge_wal: 1 },
-          bytes_total: 0,
-          bytes_free_sample: 0,
-          draining: false,
-          heartbeat_ms: 1_700_000_000_000,
-        }),
-      )
-      .exec();
+    const executor = heartbeatPut(P, `budget-${i}`, 1);
+    const put = await client.put(executor.key).value(executor.value).exec();
     past.push(Number(put.header.revision));
   }
   // one more change: the console starts at a revision after every pinned one
-  await client.put(keys.executor(P, "budget-live")).value("{}").exec();
+  const live = heartbeatPut(P, "budget-live", 1);
+  await client.put(live.key).value(live.value).exec();
   app = await startApp({
     ETCD_ENDPOINTS: inject("etcdEndpoints"),
     ETCD_PREFIX: P,

@@ -29,7 +29,8 @@ const CLIENTS = 32;
 const LOOP_WARMUP_S = Number(process.env.BENCH_LOOP_WARMUP_S ?? 10);
 const LOOP_SECONDS = Number(process.env.BENCH_LOOP_SECONDS ?? 30);
 
-async function closedLoop(stack: BenchStack, client: LoadClientKind) {
+/** 32 clients in a closed loop over list, detail, executors and shadow, with the writer at 10 events/s. */
+export async function closedLoop(stack: BenchStack, client: LoadClientKind) {
   const targets = Array.from({ length: 500 }, (_, k) => productionTarget((k * 7919) % stack.tables));
   return runLoad({
     baseUrl: stack.app.url,

@@ -19,7 +19,19 @@ describe("loadEnv (console-api.md Configuration)", () => {
       adminTokens: [],
       viewerTokens: [],
       sessionSecret: null,
+      memoryBudgetBytes: 1024 * 1_048_576,
     });
+  });
+
+  it("CONSOLE_MEMORY_MIB: the memory budget in MiB (default 1024); a bad value names the variable", () => {
+    expect(loadEnv({ CONSOLE_MEMORY_MIB: " 512 " }).memoryBudgetBytes).toBe(512 * 1_048_576);
+    expect(loadEnv({ CONSOLE_MEMORY_MIB: "" }).memoryBudgetBytes).toBe(1024 * 1_048_576);
+    expect(fails({ CONSOLE_MEMORY_MIB: "1g" })).toBe(
+      'invalid configuration: CONSOLE_MEMORY_MIB must be a positive integer (MiB) (got "1g")',
+    );
+    expect(fails({ CONSOLE_MEMORY_MIB: "16" })).toBe(
+      'invalid configuration: CONSOLE_MEMORY_MIB must be 64..1048576 (MiB) (got "16")',
+    );
   });
 
   it("CONSOLE_SESSION_SECRET: unset or empty means per-process; short or blank fails, without echoing it", () => {

@@ -74,6 +74,15 @@ export const envSchema = z.object({
     )
     .refine((s) => s === undefined || s.trim() === "" || s.trim().length >= 32, "must be at least 32 characters")
     .transform((s) => sessionSecretOf({ CONSOLE_SESSION_SECRET: s })),
+  // console-api.md "Overload and memory": the held and pinned views, the change log and the
+  // caches stay within it (lib/live/memory-budget.ts); sizing in docs/operations.md
+  CONSOLE_MEMORY_MIB: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? "1024" : s.trim()))
+    .refine((s) => /^\d+$/.test(s), "must be a positive integer (MiB)")
+    .transform(Number)
+    .pipe(z.number().int().min(64, "must be 64..1048576 (MiB)").max(1_048_576, "must be 64..1048576 (MiB)")),
 });
 
 export interface ConsoleEnv {
@@ -88,6 +97,8 @@ export interface ConsoleEnv {
   viewerTokens: string[];
   /** CONSOLE_SESSION_SECRET, or null for a per-process random secret */
   sessionSecret: string | null;
+  /** CONSOLE_MEMORY_MIB in bytes */
+  memoryBudgetBytes: number;
 }
 
 /** CONSOLE_SESSION_SECRET as the session code uses it (trimmed; unset or empty → null). */
@@ -135,6 +146,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     adminTokens: e.CONSOLE_ADMIN_TOKENS,
     viewerTokens: e.CONSOLE_VIEWER_TOKENS,
     sessionSecret: e.CONSOLE_SESSION_SECRET,
+    memoryBudgetBytes: e.CONSOLE_MEMORY_MIB * 1_048_576,
   };
 }
 

@@ -4,7 +4,8 @@ import "server-only";
 // (a hash of them), so `If-None-Match` answers 304 without a body, and `Cache-Control:
 // no-cache` (not no-store) lets a browser keep them and revalidate. Errors never reach here
 // (the handler maps a throw to a no-store JSON error), so they are never cached. The cache
-// is bounded by bytes, least recently used first out.
+// is bounded by bytes (a 16th of CONSOLE_MEMORY_MIB: 64 MiB at the default; console-api.md
+// "Overload and memory"), least recently used first out.
 //
 // Compression is the console server's (scripts/serve.mjs): it gzips these bytes once per
 // digest (DIGEST_HEADER) and sends repeats from that gzip. Next drops a route handler's own Content-Encoding
@@ -12,8 +13,9 @@ import "server-only";
 // sent from here; the ETag names the identity bytes.
 import { createHash } from "node:crypto";
 import { metrics } from "@/lib/metrics";
+import { LRUCache } from "lru-cache";
+import { consoleEnv } from "@/lib/config/env";
 import { processWide } from "@/lib/schema/process-wide";
-import { BoundedMap } from "@/lib/schema/bounded-map";
 
 const MARK = Symbol.for("scheduler-console.cacheable");
 
@@ -52,17 +54,20 @@ interface Encoded {
  */
 const DIGEST_HEADER = "x-console-sha256";
 
-/** Byte budget of the cache. */
-export const CACHE_BYTES = 64 * 1024 * 1024;
+/** The cache's share of CONSOLE_MEMORY_MIB. */
+const BUDGET_SHARE = 1 / 16;
 
 interface CacheState {
-  /** least recently used first out, by bytes (the newest answer is kept whatever its size) */
-  entries: BoundedMap<string, Encoded>;
+  /** least recently used first out, by bytes (an answer larger than the whole is not kept) */
+  entries: LRUCache<string, Encoded>;
 }
 
 const cache = () =>
   processWide<CacheState>("scheduler-console.encoded-responses", () => ({
-    entries: new BoundedMap({ evict: "least-recently-used", weigh: (e) => e.bytes.length, maxWeight: CACHE_BYTES }),
+    entries: new LRUCache({
+      maxSize: Math.floor(consoleEnv().memoryBudgetBytes * BUDGET_SHARE),
+      sizeCalculation: (e) => Math.max(1, e.bytes.length),
+    }),
   }));
 
 /** Empty the cache (tests compare a cached answer with one encoded afresh). */
@@ -90,7 +95,7 @@ function lookup(answer: Cacheable): Encoded {
   m.responseCache.inc({ result: "miss" });
   const made = encode(answer.body());
   c.entries.set(answer.key, made);
-  m.responseCacheBytes.set(c.entries.weight);
+  m.responseCacheBytes.set(c.entries.calculatedSize);
   return made;
 }
 

@@ -272,7 +272,8 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     operationId: "getHealth",
     tag: "operations",
     access: "public",
-    summary: "etcd endpoints, leader, live-cache state and readiness; 503 while starting or when no endpoint answers",
+    summary:
+      "etcd endpoints, leader, live-cache state, memory (resident MiB beside CONSOLE_MEMORY_MIB, held and pinned views) and readiness; 503 while starting or when no endpoint answers",
     query: noQuerySchema,
     responses: {
       "200": { description: "etcd answers", schema: healthResponseSchema },

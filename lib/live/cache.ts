@@ -5,7 +5,10 @@ import "server-only";
 // no etcd read while nothing changed and a change costs work proportional to it (the
 // touched keys are re-parsed, the touched tables re-folded). A broken watch (compaction,
 // etcd restart) triggers one re-read and a new watch. `?revision=R` reads are pinned
-// snapshots kept in a small LRU. When etcd is unreachable requests fail fast (typed 503).
+// snapshots kept in an LRU bounded by their estimated bytes (CONSOLE_MEMORY_MIB,
+// ./memory-budget.ts). When etcd is unreachable requests fail fast (typed 503).
+import { LRUCache } from "lru-cache";
+import pLimit, { type LimitFunction } from "p-limit";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
@@ -22,7 +25,8 @@ import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { processWide } from "@/lib/schema/process-wide";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { consoleEnv } from "@/lib/config/env";
+import { memoryShares, viewBytes } from "./memory-budget";
 import { metrics } from "@/lib/metrics";
 import { LiveStore } from "@/lib/snapshot/store";
 
@@ -34,11 +38,28 @@ export interface CacheStatus {
   live: boolean;
 }
 
+/** What the cache keeps, for GET /api/v1/health's `memory` */
+export interface CacheMemory {
+  /** distinct views the plans hold besides the live one (lib/live/plan.ts) */
+  held_views: number;
+  /** pinned views kept */
+  pinned_views: number;
+  /** their estimated bytes (./memory-budget.ts) */
+  pinned_bytes: number;
+}
+
 /** a live watch is trusted this long without any sign of life before we ping etcd */
 const TRUST_WATCH_MS = 10_000;
-const PINNED_LRU = 4;
+/** pinned views kept at most, whatever their bytes (each also counts against the budget) */
+const PINNED_MAX = 8;
 /** how often the live store drops `tasks/` records older than its 24 h window */
 const TRIM_EVERY_MS = 60_000;
+/**
+ * Whole fleets of other moments read and planned at once for the points of histories, all
+ * requests together: one's etcd read overlaps the other's plan on the one thread, and two
+ * histories at once hold no more fleets than one (a pool per request bounded nothing).
+ */
+const WHOLE_FLEETS_AT_ONCE = 2;
 /** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
 const RECENT_LIVE = 2;
 
@@ -65,14 +86,22 @@ export interface LiveCacheOptions {
   rewindMaxKeys?: number;
   /** the revision clock of the same etcd and prefix, which dates each execution's progress (default: one of its own) */
   clock?: RevisionClock;
+  /** CONSOLE_MEMORY_MIB in bytes (default 1 GiB): bounds the pinned views and the change log (./memory-budget.ts) */
+  memoryBudgetBytes?: number;
 }
 
 export class LiveCache {
   private state: LiveState | null = null;
   private refreshing: Promise<LiveState> | null = null;
-  /** a view's place is renewed when `at` hands it out again (set below), not by other reads */
-  private pinned = new BoundedMap<number, Promise<FleetView>>({ evict: "least-recently-set", maxEntries: PINNED_LRU });
-  private recent = new BoundedMap<number, FleetView>({ evict: "least-recently-set", maxEntries: RECENT_LIVE });
+  /**
+   * The pinned views, bounded by their estimated bytes (the least recently handed out goes
+   * first); a view's place is renewed when `at` hands it out again, not by other reads.
+   */
+  private readonly pinned: LRUCache<number, FleetView>;
+  /** pinned reads in flight: concurrent requests for one revision share one read */
+  private readonly reading = new Map<number, Promise<FleetView>>();
+  private readonly changeLogBytes: number;
+  private recent = new LRUCache<number, FleetView>({ max: RECENT_LIVE });
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly reader: FleetReader;
   private lastRefolds = 0;
@@ -87,6 +116,8 @@ export class LiveCache {
   private readonly progress: ViewProgress;
   /** the one gate of heavy work in this process (reads and plans of other moments; lib/http/handler.ts admits through it) */
   readonly heavyWork = new Admission(HEAVY_WORK);
+  /** the one bound on whole fleets of other moments read and planned at once (history points) */
+  readonly wholeFleets: LimitFunction = pLimit(WHOLE_FLEETS_AT_ONCE);
 
   constructor(
     private readonly client: Etcd3,
@@ -95,6 +126,15 @@ export class LiveCache {
   ) {
     // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
     this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
+    const shares = memoryShares(opts.memoryBudgetBytes ?? 1024 * 1_048_576);
+    this.changeLogBytes = shares.changeLog;
+    // a view over its share is not kept (lru-cache stores nothing past maxEntrySize = maxSize)
+    this.pinned = new LRUCache({
+      max: PINNED_MAX,
+      maxSize: shares.pinnedViews,
+      // a view put back from the live one is set with its own size (see readPinned)
+      sizeCalculation: (view) => viewBytes(view.snapshot),
+    });
     this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
   }
 
@@ -129,16 +169,25 @@ export class LiveCache {
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
     const known = this.known(revision);
     if (known) return this.resolved({ ...known, live: false, pinned: true });
-    let p = this.pinned.get(revision);
+    const kept = this.pinned.get(revision); // most recently used now
+    if (kept) {
+      const view = await this.resolved(kept); // a date still open is looked at again
+      if (view !== kept && this.pinned.peek(revision) === kept)
+        this.pinned.set(revision, view, { size: this.pinned.info(revision)?.size });
+      return view;
+    }
+    const inFlight = this.reading.get(revision);
+    if (inFlight) return inFlight;
     // `keep: false` (a history point): read it without pushing the pages' pinned views out
-    if (!p && opts.keep === false) return this.readPinned(revision, opts.tasksSinceMs);
-    if (!p) {
-      p = this.readPinned(revision, opts.tasksSinceMs);
-      const read = p;
-      read.catch(() => this.pinned.get(revision) === read && this.pinned.delete(revision));
-    } else p = p.then((view) => this.resolved(view)); // a date still open is looked at again
-    this.pinned.set(revision, p); // most recently used last
-    return p;
+    if (opts.keep === false) return (await this.readPinned(revision, opts.tasksSinceMs)).view;
+    const read = this.readPinned(revision, opts.tasksSinceMs).then(({ view, bytes }) => {
+      this.pinned.set(revision, view, { size: bytes });
+      return view;
+    });
+    this.reading.set(revision, read);
+    const forget = () => this.reading.get(revision) === read && this.reading.delete(revision);
+    read.then(forget, forget);
+    return read;
   }
 
   /**
@@ -182,6 +231,17 @@ export class LiveCache {
     return undefined;
   }
 
+  /** What the cache keeps now (GET /api/v1/health `memory`). */
+  memory(): CacheMemory {
+    const live = this.state?.view ?? null;
+    const held = new Set([...this.heldBy.values()].flat().filter((v) => v !== live && v.revision !== live?.revision));
+    return {
+      held_views: new Set([...held].map((v) => v.revision)).size,
+      pinned_views: this.pinned.size,
+      pinned_bytes: this.pinned.calculatedSize,
+    };
+  }
+
   status(): CacheStatus {
     const s = this.state;
     if (!s) return { revision: null, age_ms: null, live: false };
@@ -200,38 +260,48 @@ export class LiveCache {
     this.state = null;
   }
 
-  private async readPinned(revision: number, tasksSinceMs: number | undefined): Promise<FleetView> {
+  /** The view at `revision` (put back or read) and its estimated bytes (./memory-budget.ts). */
+  private async readPinned(
+    revision: number,
+    tasksSinceMs: number | undefined,
+  ): Promise<{ view: FleetView; bytes: number }> {
     const started = performance.now();
     const rewinding = this.rewound(revision, tasksSinceMs); // from the live view as it is now
-    const rewound = await rewinding?.catch(() => null);
-    if (rewound) {
+    const rewound = await rewinding?.fleet.catch(() => null);
+    if (rewound && rewinding) {
       metrics().snapshotReadSeconds.observe({ mode: "rewound" }, (performance.now() - started) / 1000);
       metrics().pinnedViews.inc({ path: "rewound" });
-      return this.resolved(pinnedView(rewound, revision));
+      const view = await this.resolved(pinnedView(rewound, revision));
+      return { view, bytes: viewBytes(rewound.snapshot, rewinding.valueBytes) };
     }
     await this.ping(); // fail fast when etcd is down
     const read = await this.read("pinned", { revision, tasksSinceMs });
     metrics().pinnedViews.inc({ path: "read" });
-    return this.resolved(pinnedView(read, revision));
+    const view = await this.resolved(pinnedView(read, revision));
+    return { view, bytes: viewBytes(read.snapshot) };
   }
 
   /**
    * The fleet at `revision` put back from the live view (./rewind.ts) when the change log
    * holds every change since; null: read it in full.
    */
-  private rewound(revision: number, tasksSinceMs: number | undefined): Promise<Fleet> | null {
+  private rewound(
+    revision: number,
+    tasksSinceMs: number | undefined,
+  ): { fleet: Promise<Fleet>; valueBytes: number } | null {
     const s = this.state;
     if (!s || !s.live || revision >= s.store.revision) return null;
     const values = s.changes.valuesAt(revision);
     if (values === null || values.length > (this.opts.rewindMaxKeys ?? Infinity)) return null;
     const readAtMs = Date.now();
-    return rewoundView(this.client, this.prefix, this.viewOf(s), {
+    const fleet = rewoundView(this.client, this.prefix, this.viewOf(s), {
       revision,
       values,
       readAtMs,
       tasksSinceMs: tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS,
       heldTasksSinceMs: s.tasksSinceMs,
     });
+    return { fleet, valueBytes: values.reduce((n, v) => n + (v.value?.value.length ?? 0), 0) };
   }
 
   /** One full read through the fleet reader, counted in the read metrics. */
@@ -301,7 +371,7 @@ export class LiveCache {
       view: null,
       trimmedMs: Date.now(),
       tasksSinceMs: snapshot.readAtMs - TASKS_WINDOW_MS,
-      changes: new ChangeLog(snapshot.revision),
+      changes: new ChangeLog(snapshot.revision, this.changeLogBytes),
     };
     this.lastRefolds = 0;
     await old?.watch?.cancel();
@@ -388,7 +458,11 @@ export class LiveCache {
 export function liveCache(): LiveCache {
   return processWide(
     "scheduler-console.live-cache",
-    () => new LiveCache(etcdClient(), etcdPrefix(), { clock: revisionClock() }),
+    () =>
+      new LiveCache(etcdClient(), etcdPrefix(), {
+        clock: revisionClock(),
+        memoryBudgetBytes: consoleEnv().memoryBudgetBytes,
+      }),
   );
 }
 

@@ -30,7 +30,9 @@ import {
 import { readFloor } from "@/lib/live/read-floor";
 import { RevisionWaiters } from "@/lib/live/revision-waiters";
 import { processWide } from "@/lib/schema/process-wide";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { LRUCache } from "lru-cache";
+import { consoleEnv } from "@/lib/config/env";
+import { memoryShares, viewBytes } from "@/lib/live/memory-budget";
 import { evaluate, type Evaluation, type NowChoice } from "@/lib/time/evaluation";
 
 export type { Planned, ShadowPlanned };
@@ -76,7 +78,7 @@ export type PlanPreparer = (next: Planned, previous: Planned | null) => Iterator
 interface PlanState {
   /** by name: one per service (a module loaded again replaces its own) */
   preparers: Map<string, PlanPreparer>;
-  exact: BoundedMap<string, Entry>;
+  exact: LRUCache<string, Entry>;
   live: LiveEntry | null;
   /** the one newer live plan being made */
   computing: Promise<LiveEntry> | null;
@@ -99,7 +101,13 @@ function state(): PlanState {
   return processWide("scheduler-console.plan-state", () => {
     const created: PlanState = {
       preparers: new Map(),
-      exact: new BoundedMap({ evict: "least-recently-set", maxEntries: EXACT_PLANS }),
+      // the pinned views they hold count against the budget's share for held views; a plan
+      // whose view is over it is made for its request and not kept
+      exact: new LRUCache({
+        max: EXACT_PLANS,
+        maxSize: memoryShares(consoleEnv().memoryBudgetBytes).heldViews,
+        sizeCalculation: (e) => (e.view.pinned ? viewBytes(e.view.snapshot) : 1),
+      }),
       live: null,
       computing: null,
       trailing: null,
@@ -178,14 +186,13 @@ async function exactEntry(view: FleetView, now: number): Promise<Entry> {
   const s = state();
   const key = keyOf(view, now);
   if (s.live?.entry.key === key) return s.live.entry;
-  let entry = s.exact.get(key);
+  let entry = s.exact.get(key); // LRU: now the most recently used (planOnce's read is not a use)
   if (entry) {
-    s.exact.set(key, entry); // LRU: most recently used last (planOnce's read is not a use)
     publishHeld(s);
     return entry;
   }
   await yieldToEventLoop(); // let requests the current plans answer go first
-  entry = s.exact.get(key) ?? makeEntry(view, now, heldPlanAt(s, now)).entry;
+  entry = s.exact.peek(key) ?? makeEntry(view, now, heldPlanAt(s, now)).entry;
   s.exact.set(key, entry);
   publishHeld(s);
   return entry;
@@ -371,7 +378,7 @@ export function planOnce(view: FleetView, now: number): FleetPlan {
   const s = state();
   const key = keyOf(view, now);
   if (s.live?.entry.key === key) return s.live.entry.planned.plan;
-  const held = s.exact.get(key);
+  const held = s.exact.peek(key);
   if (held) return held.planned.plan;
   return makeEntry(view, now, heldPlanAt(s, now)).entry.planned.plan;
 }

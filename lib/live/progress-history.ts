@@ -19,7 +19,7 @@ import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readKeysAt, readRange, type KeyAt } from "@/lib/etcd/key-history";
 import type { RawKv } from "@/lib/etcd/paged-read";
 import { UNFINISHED_PHASES } from "@/lib/planner/plan/write-turn";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { LRUCache } from "lru-cache";
 import { parseExecution } from "@/lib/schema/executions";
 import { compactProbeKey } from "@/lib/schema/keys";
 import { parseMergeProgress } from "@/lib/schema/progress";
@@ -83,7 +83,7 @@ function isPoint(kind: Kind, executionId: string, mark: Mark, before: Mark): boo
 }
 
 export class ProgressHistory {
-  private readonly answers = new BoundedMap<string, Found>({ evict: "least-recently-used", maxEntries: KEPT });
+  private readonly answers = new LRUCache<string, Found>({ max: KEPT });
   /** the walks' answers per list of executions (the live store hands out the same list while that family is unchanged) */
   private readonly walked = new WeakMap<object, { progress: object; rows: Promise<Row[]> }>();
   /** the last compaction check: revisions from `lowest` on were all readable (`compact` 0), or `compact` was the compaction */

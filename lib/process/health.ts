@@ -120,6 +120,16 @@ export function healthResponse(): Promise<HealthAnswer> {
   return shared.round.answer;
 }
 
+function memoryFigures(): HealthResponse["memory"] {
+  const { held_views, pinned_views } = liveCache().memory();
+  return {
+    rss_mib: Math.round(process.memoryUsage.rss() / 1_048_576),
+    budget_mib: Math.round(consoleEnv().memoryBudgetBytes / 1_048_576),
+    held_views,
+    pinned_views,
+  };
+}
+
 async function probeAll(): Promise<HealthAnswer> {
   const probes = await Promise.all(consoleEnv().etcd.endpoints.map(probe));
   const answering = probes.filter((p) => p.ok);
@@ -156,6 +166,7 @@ async function probeAll(): Promise<HealthAnswer> {
       endpoints: probes.map(({ revision: _r, missed: _m, ...p }) => p),
       leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
       snapshot: reported,
+      memory: memoryFigures(),
     },
   };
 }

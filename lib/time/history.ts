@@ -45,6 +45,7 @@ import { withMovedBy } from "./history-moved-by";
 import { journalWindow, type JournalWindow } from "./journal-history";
 import { evaluate } from "./evaluation";
 import { planOnce } from "@/lib/live/plan";
+import { liveCache } from "@/lib/live/cache";
 import { historyStartOf } from "./history-start";
 import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "./revision-clock";
 
@@ -54,8 +55,6 @@ const CONCURRENCY = 32;
 export const EXACT_TABLE_PLANS = 40_000;
 /** whole-fleet points one request plans at most, whatever the fleet's size */
 export const MAX_EXACT_POINTS = 600;
-/** whole-fleet reads in flight at once */
-const EXACT_CONCURRENCY = 4;
 
 /** The window in revisions: [from, to] and where compaction cut it. */
 async function windowOf(
@@ -155,6 +154,29 @@ async function fleetPlanPoint(target: string, revision: number): Promise<History
   const evaluation = await evaluate(view, {});
   const t = planOnce(view, evaluation.now).byTarget.get(target);
   return t ? pointOf(revision, evaluation.revision_time, t, evaluation.now, "fleet_plan") : null; // null: the table did not exist then
+}
+
+/**
+ * Every point's whole fleet read and planned, through the process's one bound on such work
+ * (`liveCache().wholeFleets`, shared by every request: two histories at once hold no more
+ * fleets than one). After a failure no further point starts; the first failure rejects.
+ */
+async function fleetPlanPoints(target: string, revisions: readonly number[]): Promise<(HistoryPoint | null)[]> {
+  const { wholeFleets } = liveCache();
+  let failed = false;
+  return Promise.all(
+    revisions.map((revision) =>
+      wholeFleets(async () => {
+        if (failed) return null;
+        try {
+          return await fleetPlanPoint(target, revision);
+        } catch (e) {
+          failed = true;
+          throw e;
+        }
+      }),
+    ),
+  );
 }
 
 /** The table's own figures at `revision`, from its own keys alone (its verdict is not re-planned: null). */
@@ -293,7 +315,7 @@ async function replayPoints(
   if (revisions.length > 0) await clock.timeOf(revisions[0]);
   const whole = revisions.length <= limit;
   const points = whole
-    ? await mapPooled(revisions, EXACT_CONCURRENCY, (revision) => fleetPlanPoint(target, revision))
+    ? await fleetPlanPoints(target, revisions)
     : await figuresOnlyPoints(prefix, clock, target, histories, revisions, now);
   return {
     points: points.filter((p): p is HistoryPoint => p !== null),

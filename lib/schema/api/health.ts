@@ -15,5 +15,16 @@ export const healthResponseSchema = z.object({
   ),
   leader: leaderSchema,
   snapshot: z.object({ revision: z.number().int().nullable(), age_ms: z.number().int().nullable(), live: z.boolean() }),
+  /** console-api.md "Overload and memory": the process's resident memory beside CONSOLE_MEMORY_MIB */
+  memory: z.object({
+    /** the server process's resident set (MiB, whole) */
+    rss_mib: z.number().int(),
+    /** CONSOLE_MEMORY_MIB */
+    budget_mib: z.number().int(),
+    /** views the plans hold besides the live one */
+    held_views: z.number().int(),
+    /** pinned views kept (the least recently used go first past the budget) */
+    pinned_views: z.number().int(),
+  }),
 });
 export type HealthResponse = z.infer<typeof healthResponseSchema>;

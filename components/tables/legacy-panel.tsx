@@ -1,7 +1,7 @@
 "use client";
 // The legacy task-queue view of one table (spec §2.8, §7.1, §9): queued/running, cooldown
 // window, failure ledger with next retry, lock holder, execution, eligibility, progress.
-import { formatCount, formatDuration, formatIn, formatLeft, formatTime, overdueText } from "@/lib/words/format";
+import { formatCount, formatIn, formatLeft, formatTime, overdueText } from "@/lib/words/format";
 import { codeInWords } from "@/lib/words/codes";
 import { cooldownBelowThreshold } from "@/components/failures/cooldown-words";
 import { progressInWords } from "@/lib/words/progress";

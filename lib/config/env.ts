@@ -156,7 +156,7 @@ export function resetConsoleEnv(): void {
 }
 
 // ---------------------------------------------------------------------------------------
-// The elected sampler (lib/time/sampler.ts): shadow history and the revision clock.
+// The elected sampler (lib/live/sampler.ts): shadow history and the revision clock.
 // A bad value is refused like any other variable, never replaced by the default.
 
 const positiveInt = (name: string, fallback: number, max: number) =>

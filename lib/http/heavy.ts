@@ -29,7 +29,7 @@ export function clientOf(request: Request): string {
   return `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown"}`;
 }
 
-/** `work` once the heavy-work queue admits it, or `Overloaded` at once (503 overloaded, errors.ts). */
+/** `work` once the heavy-work queue admits it, or `Overloaded` at once (503 overloaded, lib/schema/api/errors.ts). */
 export function admitted<T>(request: Request, work: () => Promise<T>): Promise<T> {
   return liveCache().heavyWork.run(clientOf(request), work);
 }

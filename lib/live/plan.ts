@@ -31,7 +31,7 @@ import { readFloor } from "@/lib/live/read-floor";
 import { RevisionWaiters } from "@/lib/live/revision-waiters";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
-import { evaluate, type Evaluation, type NowChoice } from "@/lib/time/evaluation";
+import { evaluate, type Evaluation, type NowChoice } from "@/lib/live/evaluation";
 
 export type { Planned, ShadowPlanned };
 

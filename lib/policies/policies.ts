@@ -20,7 +20,7 @@ import {
   type PreviewResponse,
   type SavedPolicyResponse,
 } from "@/lib/schema/api/policies";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { conflict, runWriteChecks } from "./write-checks";
 import { previewFor } from "./preview";
 import { checkTakeover, gateHeaders, NO_GATE_HEADERS, type GateAudit, type GateHeaders } from "@/lib/takeover/gates";

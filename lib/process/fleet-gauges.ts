@@ -12,7 +12,7 @@ import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } fro
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
 import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
 import { shadowFor } from "@/lib/live/plan";
-import { revisionClock } from "@/lib/time/revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 import { executorsResponse } from "@/lib/scheduler/executors";
 import { cooldownRows, failureRows } from "@/lib/scheduler/failures";
 

@@ -7,7 +7,7 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { toEtcdError } from "@/lib/etcd/errors";
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { historyKey, historyPrefix } from "@/lib/schema/keys";
-import { MAX_SAMPLE_CHARS } from "@/lib/time/sampler";
+import { MAX_SAMPLE_CHARS } from "@/lib/live/sampler";
 
 function parseCanarySample(value: string): CanarySample | null {
   if (value.length > MAX_SAMPLE_CHARS) return null;

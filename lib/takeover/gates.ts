@@ -18,7 +18,7 @@ import {
   type TakeoverGateName,
 } from "@/lib/schema/api/takeover";
 import { recentEvidenceDigests } from "./canary";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { fleetView } from "@/lib/live/fleet-view";
 import { mastersOf } from "./fleet-masters";
 import { observedDaysDetail, observedTime } from "./observed-days";

@@ -12,7 +12,7 @@ import { readableChunks } from "./journal-chunks";
 import { momentOf, type JournalMoment, type Moment } from "@/lib/journal/moment";
 import { chunkRange, coveredSpans } from "@/lib/journal/window";
 import { journalMetas } from "./journal-keys";
-import { revisionClock } from "./revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 
 /** how long after a revision's write the live plan may first evaluate it (watch delay, a busy plan) */
 const EVALUATED_WITHIN_MS = 120_000;

@@ -18,8 +18,8 @@ import { journalMoments } from "./diff-journal";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
 import { shadowFor, type ShadowPlanned } from "@/lib/live/plan";
 import type { HistoryStart } from "@/lib/schema/api/revisions";
-import { historyStartOf } from "./history-start";
-import { revisionClock } from "./revision-clock";
+import { historyStartOf } from "@/lib/live/history-start";
+import { revisionClock } from "@/lib/live/revision-clock";
 
 type VerdictKey = { state: "would_place" | "would_skip"; code: WhyNotCode | null };
 type TableFacts = {

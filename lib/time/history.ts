@@ -9,7 +9,7 @@ import "server-only";
 // prepared compaction), merge failures, cooldowns and assignments — are walked back through
 // etcd's history by mod_revision (lib/etcd/key-history.ts): one point per revision at which
 // one of them changed. Keys deleted before the window's end are not found (no value is left
-// to walk back from). Every point is dated by the revision clock (./revision-clock.ts), as
+// to walk back from). Every point is dated by the revision clock (lib/live/revision-clock.ts), as
 // a page pinned at its revision is, and is one of:
 // * `journal`: the entry the live plan made at that revision (equal to the one-table answer
 //   at `?revision=R&now_ms=<now_ms>`);
@@ -38,15 +38,15 @@ import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { fleetView } from "@/lib/live/fleet-view";
 import { mapPooled } from "@/lib/schema/worker-pool";
 import { withMovedBy } from "./history-moved-by";
 import { journalWindow, type JournalWindow } from "./journal-history";
-import { evaluate } from "./evaluation";
+import { evaluate } from "@/lib/live/evaluation";
 import { planOnce } from "@/lib/live/plan";
-import { historyStartOf } from "./history-start";
-import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "./revision-clock";
+import { historyStartOf } from "@/lib/live/history-start";
+import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "@/lib/live/revision-clock";
 
 /** parallel etcd reads per request (keys walked, points evaluated) */
 const CONCURRENCY = 32;

@@ -20,7 +20,7 @@ import type { InputsAt } from "./history-moved-by";
 import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { mapPooled } from "@/lib/schema/worker-pool";
-import { revisionClock } from "./revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 
 export interface Span {
   from_ms: number;

@@ -22,7 +22,7 @@ import {
   type ReasonsQuery,
   type ReasonsResponse,
 } from "@/lib/schema/api/reasons";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { trimmedTo } from "./journal-coverage";
 
 /** console-api.md "Additions (third version)": a to_ms up to 5 minutes ahead reads as now */

@@ -15,7 +15,7 @@ import { historyResponseSchema } from "@/lib/schema/api/history";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { chunkKey, decodeChunk, encodeChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet, datesSettled } from "./contention";
 
@@ -37,7 +37,7 @@ const { publishStep, setSlots, tables: TABLES } = fleet;
 const api = async () => ({
   diff: (await import("@/lib/time/diff")).fleetDiff,
   sides: await import("@/lib/time/diff"),
-  evaluation: (await import("@/lib/time/sampling")).journalEvaluation,
+  evaluation: (await import("@/lib/process/sampling")).journalEvaluation,
 });
 const diff = async (q: Record<string, string>) =>
   diffResponseSchema.parse(await (await api()).diff(diffQuerySchema.parse(q)));

@@ -20,7 +20,7 @@ import { journalCoverageSchema } from "@/lib/schema/api/journal";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { decodeChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";
 

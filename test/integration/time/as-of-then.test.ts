@@ -26,7 +26,7 @@ let latest: number;
 const api = () => ({
   list: import("@/lib/scheduler/demand").then((m) => m.demandList),
   detail: import("@/lib/scheduler/demand-detail").then((m) => m.demandDetail),
-  clock: import("@/lib/time/revision-clock").then((m) => m.revisionTimeOf),
+  clock: import("@/lib/time/revisions").then((m) => m.revisionTimeOf),
   history: import("@/lib/time/history").then((m) => m.demandHistory),
   diff: import("@/lib/time/diff").then((m) => m.fleetDiff),
 });

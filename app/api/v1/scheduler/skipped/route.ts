@@ -1,7 +1,6 @@
 import { apiHandler } from "@/lib/http/handler";
 import { skippedResponse } from "@/lib/scheduler/skipped";
-import { evaluate } from "@/lib/time/evaluation";
-import { fleetView } from "@/lib/live/fleet-view";
+import { evaluate, fleetView } from "@/lib/live/fleet-view";
 import { skippedQuery } from "@/lib/schema/api/skipped";
 
 export const dynamic = "force-dynamic";

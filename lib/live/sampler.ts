@@ -97,7 +97,11 @@ export class ShadowSampler {
     const forecasts = this.forecasts;
     if (journal && forecasts) {
       this.loops.push({ everyMs: journal.opts.evalMs, timer: null, run: () => forecasts.evaluate() });
-      this.loops.push({ everyMs: forecasts.opts.flushMs ?? FORECAST_FLUSH_MS, timer: null, run: () => forecasts.flush() });
+      this.loops.push({
+        everyMs: forecasts.opts.flushMs ?? FORECAST_FLUSH_MS,
+        timer: null,
+        run: () => forecasts.flush(),
+      });
     }
   }
 

@@ -6,7 +6,7 @@
 //
 //   npm run bench                 # all of them
 //   npm run bench -- --only=api,load
-//   npm run bench -- --report-only  # re-render report.md from the JSON already there
+//   npm run bench -- --report-only  # re-render bench/results/report.md from the JSON already there
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

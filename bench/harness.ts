@@ -1,5 +1,5 @@
 // What every benchmark process shares with bench/all.ts, which runs each one and renders
-// report.md: the figures in bench/results/<name>.json, and a failure as exit code 1.
+// bench/results/report.md: the figures in bench/results/<name>.json, and a failure as exit code 1.
 import fs from "node:fs";
 import path from "node:path";
 

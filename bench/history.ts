@@ -338,7 +338,7 @@ export const historyLine = (r: HistoryResult) =>
 if (require.main === module) {
   runBench(async () => {
     const replan = process.argv.includes("--replan");
-    // `--scale N`: the fleet and its journal at N× the production tables (the result goes to history-N.json)
+    // `--scale N`: the fleet and its journal at N× the production tables (the result goes to bench/results/history-N.json)
     const at = process.argv.indexOf("--scale");
     const scale = at < 0 ? 1 : Number(process.argv[at + 1]);
     if (!(scale >= 1)) fail(`--scale wants a number ≥ 1, not ${process.argv[at + 1]}`);

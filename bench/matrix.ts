@@ -12,7 +12,7 @@
 //   * events pushed per tab, and bytes per event (the SSE frame, and on the wire).
 // Then, with the browser closed, a closed loop (test/support/load-driver.ts, a writer at
 // 10 events/s) with 1, 2, 4, … clients until its p95 crosses 100 ms. The cold pinned read ÷
-// the etcdctl floor is bench/figures.ts's; the report shows it from figures.json.
+// the etcdctl floor is bench/figures.ts's; the report shows it from bench/results/figures.json.
 // Writes bench/results/matrix.json. Set BENCH_MATRIX_LOOP=0 to skip the closed loop.
 import "../lib/sim/node-entry";
 import fs from "node:fs";

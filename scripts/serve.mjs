@@ -209,7 +209,7 @@ const server = http.createServer((req, res) => {
   });
 });
 server.listen(port, hostname, () => {
-  // where a server-rendered page asks this server's own API (lib/client/server-reads.ts): loopback
+  // where a server-rendered page asks this server's own API (lib/http/self-reads.ts): loopback
   // when it listens on every address
   const host = ["0.0.0.0", "::"].includes(hostname) ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
   process.env.CONSOLE_SELF_ORIGIN = `http://${host}:${server.address().port}`;

@@ -1,5 +1,5 @@
 // console-api.md "Configuration": a bad value fails with ONE line naming the variable
-// (STYLE.md, t3's env.js idea). Shared by every block of ./env.ts and ./sso-env.ts.
+// (STYLE.md, the idea of t3's env module). Shared by every block of ./env.ts and ./sso-env.ts.
 import type { z } from "zod";
 
 /** One-line configuration error; `variable` is the offending environment variable. */

@@ -1,5 +1,5 @@
 // console-api.md "Configuration": the environment, validated once at start-up. A bad
-// value fails with ONE line naming the variable (t3's env.js idea, STYLE.md).
+// value fails with ONE line naming the variable (the idea of t3's env module, STYLE.md).
 import { z } from "zod";
 import { ConfigError, parseBlock } from "./config-error";
 import { loadSsoEnv, resetSsoEnv } from "./sso-env";

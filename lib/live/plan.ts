@@ -343,7 +343,7 @@ async function entryForRequest(view: FleetView, now: NowRequest): Promise<{ entr
 
 function answer<T extends Planned>(requested: FleetView, entry: Entry, planned: T, evaluation: Evaluation): T {
   // an answer from the live plan is labeled by the plan's own view (the bytes of its repeats
-  // stay the same: ./encoded-response.ts); an exact one at the same content keeps the
+  // stay the same: lib/http/encoded-response.ts); an exact one at the same content keeps the
   // revision it asked for (pinned) or the newest (`?now_ms` on the live view)
   const fromLivePlan = !requested.pinned && evaluation.now_basis === "server_clock";
   const view =
@@ -353,7 +353,7 @@ function answer<T extends Planned>(requested: FleetView, entry: Entry, planned: 
 
 /**
  * The plan a request asked for: `?now_ms` and pinned revisions exactly (a pinned one at
- * its revision's time, see ./meta.ts `evaluate`); live ones from the newest completed plan
+ * its revision's time, see ./evaluation.ts `evaluate`); live ones from the newest completed plan
  * (see above). Use the returned `view`: it is the revision the plan was made at (or the
  * request's own when the fleet content is the same).
  */

@@ -1,9 +1,9 @@
 import "server-only";
 // The policy endpoints' services (console-api.md "GET/PUT/DELETE /api/v1/policies/{target}"
 // and Additions "Policy edits an admin can trust"). Access, same-origin, the body's type and
-// size and If-Match are the wrapper's (handler.ts); here: validation with the reason
+// size and If-Match are the wrapper's (lib/http/handler.ts); here: validation with the reason
 // (422 invalid_policy, every issue at once), then the ordered write checks of
-// policy-checks.ts (412, 404, 422 no_change, 409 preview_stale), then one CAS txn writing
+// ./write-checks.ts (412, 404, 422 no_change, 409 preview_stale), then one CAS txn writing
 // the policy and its audit record (412 on a lost race, 409 on a newer stored version).
 // Every refusal answers before anything is written.
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
@@ -61,7 +61,7 @@ export async function listPolicies(revision?: number): Promise<PolicyListRespons
 export interface WriteHeaders {
   reason: string | null;
   raw: Headers;
-  /** the takeover gate's headers (./takeover-gate.ts) */
+  /** the takeover gate's headers (lib/takeover/gates.ts) */
   gate?: GateHeaders;
 }
 

@@ -1,4 +1,4 @@
-// Moved here from lib/process/health.test.ts with the helper; the loop-time deadline is the
+// Moved here from the health test of lib/process with the helper; the loop-time deadline is the
 // health probe's: a loop blocked by a fleet plan does not turn an answer that is already
 // waiting into a spurious "down".
 import { readFile } from "node:fs/promises";

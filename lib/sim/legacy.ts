@@ -5,7 +5,7 @@
 // advancing while it runs), and a merge ends as a `tasks/` record `done` or `failed` with
 // `started_at`/`finished_at`; a done merge publishes its merged marks (./writers.ts). Finished
 // records are deleted once older than the master's task history. Pure: a tick returns what
-// to write. `incident/…` tables are never swept (their lives are ./incident-lives.ts).
+// to write. `incident/…` tables are never swept (their lives: lib/sim/README.md "Incident lives").
 import { KEY_DIRS, keys } from "@/lib/schema/keys";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import { uuidv7 } from "@/lib/schema/task-id";

@@ -6,7 +6,7 @@
 // what arrived since the last one, plus a share of the way back to the seeded backlog
 // (README.md "Rates"). The other tables seeded with pending work are written to now and
 // then and merged whole; the idle tail stays idle. `incident/…` tables move only by their
-// lives (./incident-lives.ts).
+// lives (lib/sim/README.md "Incident lives").
 import { foldEvent } from "@/lib/planner/fold";
 import { executorMergedEvent, joinEvent, writerEvent } from "@/lib/planner/join";
 import { scoreTable, type Scored } from "@/lib/planner/score";

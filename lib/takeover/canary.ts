@@ -17,7 +17,7 @@ import { shadowFor } from "@/lib/live/plan";
 /**
  * The digest binds the window and the observations it rests on (not the live comparison,
  * which moves with every revision): an admin who read this report sends it back as
- * X-Evidence-Digest (./takeover-gate.ts).
+ * X-Evidence-Digest (./gates.ts).
  */
 export function evidenceDigest(windowMs: number, toMs: number, report: CanaryHistoryReport): string {
   const basis = JSON.stringify({

@@ -4,7 +4,7 @@
 // every run, starts the console on the build in the working directory (sampler off: nothing
 // but the seed is ever written), and prints one sha-256 of each answer's body per URL, every
 // URL pinned with ?revision= (or a time window) and now_ms. Run it on two builds and compare
-// the output:   npx tsx test/support/answers-digest.ts > answers.txt
+// the output:   npx tsx test/support/answers-digest.ts > "$OUT"
 // What an answer says about the process that made it, not about the fleet, is blanked before
 // hashing (`wallClock` below): when the read was made (`read_at_ms`), the answering process's
 // part of a listing's name, the live clock of a live-only answer (`now_ms` of the takeover

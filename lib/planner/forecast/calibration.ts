@@ -1,5 +1,5 @@
 // The scores that calibrate the next interval, per world and kind (./conformal.ts), as the
-// journal's resolved forecasts give them (lib/journal/forecasts/resolve.ts `calibrationOf`).
+// journal's resolved forecasts give them (lib/journal/forecasts/ledger.ts `calibration()`).
 import type { ForecastWorld } from "@/lib/schema/forecast-codes";
 
 /** Sorted (ascending) nonconformity scores by `calibrationKey(world, kind)`. */

@@ -121,7 +121,7 @@ describe("why <table>", () => {
           ? `place → ${t.verdict.executor}, reserving ${formatBytes(t.verdict.reserved_bytes)}`
           : `skip: ${codeInWords(t.verdict.code)} [${t.verdict.code}] — ${t.verdict.message}`;
       expect(lines).toContain(`Verdict: ${verdict}`);
-      // each world's place and ETA, as the table page says them (./forecast-lines.ts); the write-turn holder, as every surface names it
+      // each world's place and ETA, as the table page says them (lib/cli/forecast-lines.ts); the write-turn holder, as every surface names it
       for (const line of forecastLines(t.forecasts)) expect(lines).toContain(line);
       expect(lines).toContain(
         t.write_turn_holder === null ? NO_HOLDER_WORDS : holderInWords(t.write_turn_holder, answer.now_ms),

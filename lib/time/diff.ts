@@ -10,7 +10,7 @@ import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { DiffQuery, DiffResponse, ExecutorState } from "@/lib/schema/api/diff";
 import type { OutcomeCounts } from "@/lib/schema/api/shadow";
-import type { WhyNotCode } from "@/lib/schema/codes";
+import { verdictKey, type VerdictKey } from "@/lib/journal/entry";
 import type { Moment, JournalMoment } from "@/lib/journal/moment";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
@@ -21,7 +21,6 @@ import type { HistoryStart } from "@/lib/schema/api/revisions";
 import { historyStartOf } from "@/lib/live/history-start";
 import { revisionClock } from "@/lib/live/revision-clock";
 
-type VerdictKey = { state: "would_place" | "would_skip"; code: WhyNotCode | null };
 type TableFacts = {
   class: DiffResponse["tables"]["class_changed"][number]["before"];
   verdict: VerdictKey;
@@ -56,10 +55,7 @@ export async function replannedSide(revision: number, nowMs?: number): Promise<S
   for (const t of planned.plan.tables) {
     tables.set(t.target, {
       class: t.class,
-      verdict:
-        t.verdict.state === "would_place"
-          ? { state: "would_place", code: null }
-          : { state: "would_skip", code: t.verdict.code },
+      verdict: verdictKey(t.verdict),
       pending: t.pending_generations > 0,
     });
   }
@@ -99,7 +95,7 @@ async function journalSide(m: JournalMoment): Promise<SideFacts> {
     const demand = view.tables.get(target);
     tables.set(target, {
       class: s.class as TableFacts["class"],
-      verdict: { state: s.verdict.state, code: s.verdict.code },
+      verdict: verdictKey(s.verdict),
       pending: demand !== undefined && deriveTable(demand).pending_generations > 0,
     });
   }

@@ -20,6 +20,7 @@ import "server-only";
 // * `figures_only`: past that, the table's own keys alone, folded and scored with the same
 //   parsers, fold and planner: its demand, wait, class and score are the page's, and its
 //   verdict is null — an honest gap, never a verdict the page would not give.
+import { verdictKey } from "@/lib/journal/entry";
 import { planFleet, type TablePlan } from "@/lib/planner/plan";
 import {
   DEFAULT_HISTORY_WINDOW_MS,
@@ -135,12 +136,7 @@ function pointOf(
     wait_ms: t.wait_ms,
     class: t.class,
     score: t.score,
-    verdict:
-      basis === "figures_only"
-        ? null
-        : t.verdict.state === "would_place"
-          ? { state: "would_place", code: null }
-          : { state: "would_skip", code: t.verdict.code },
+    verdict: basis === "figures_only" ? null : verdictKey(t.verdict),
     executor: basis === "fleet_plan" && t.verdict.state === "would_place" ? t.verdict.executor : null,
     now_ms: now,
     basis,

@@ -272,7 +272,7 @@ describe("the diff from the decision journal", () => {
 
   it("the chunk keys are held between requests: re-read only when a writer appended (just those) or trimmed (all)", async () => {
     await sampler.stop(); // nothing writes now but this test
-    const { journalMetas } = await import("@/lib/time/journal-keys");
+    const { journalMetas } = await import("@/lib/journal/reader");
     const first = await journalMetas();
     expect(await journalMetas()).toBe(first); // unchanged keys: the held list itself
     const last = first.at(-1)!;
@@ -290,7 +290,7 @@ describe("the diff from the decision journal", () => {
   it("a table's chunks kept decoded are not fetched again; kept or fetched, the same chunks", async () => {
     // the sampler is stopped (above): the chunks stay as they are
     const { readJournalValuesWhere } = await import("@/lib/etcd/journal-store");
-    const { tableChunks } = await import("@/lib/time/journal-chunks");
+    const { tableChunks } = await import("@/lib/journal/reader");
     const base = journalPrefix(prefix);
     const all = await readJournalValues(client, base, base, null);
     expect(all.length).toBeGreaterThanOrEqual(3);

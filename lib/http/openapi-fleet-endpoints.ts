@@ -26,7 +26,7 @@ import {
   shadowResponse,
 } from "@/lib/schema/api/shadow";
 import { skippedQuery, skippedResponse } from "@/lib/schema/api/skipped";
-import { changeQuerySchema, revisionTime, revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
+import { changeQuerySchema, revisionTimeSchema, revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
 import { historyQuerySchema, historyResponseSchema } from "@/lib/schema/api/history";
 import { diffQuerySchema, diffResponseSchema } from "@/lib/schema/api/diff";
 import { READ_ERRORS, type Endpoint } from "./openapi-endpoint";
@@ -174,7 +174,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary: "A revision's wall time, or the newest revision at or before a wall time, with its basis and error",
     query: revisionTimeQuerySchema,
-    responses: { "200": { description: "the revision and when it was written", schema: revisionTime } },
+    responses: { "200": { description: "the revision and when it was written", schema: revisionTimeSchema } },
     errors: [...READ_ERRORS, "404"],
   },
   {
@@ -225,7 +225,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary: "The neighbouring revision at which something a page shows changed (step back / forward one change)",
     query: changeQuerySchema,
-    responses: { "200": { description: "the neighbouring revision and its time", schema: revisionTime } },
+    responses: { "200": { description: "the neighbouring revision and its time", schema: revisionTimeSchema } },
     errors: [...READ_ERRORS, "404"],
   },
 ];

@@ -29,7 +29,7 @@ export interface TableState {
 }
 
 /** The moment a plan was evaluated: the revision it read and the clock it ran at. */
-export interface Evaluation {
+export interface PlanEvaluation {
   revision: number;
   /** the planner's `now` (a time-driven change is entered at the evaluation that first sees it) */
   now_ms: number;

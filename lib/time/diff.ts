@@ -42,14 +42,14 @@ async function revisionOf(revision: number | undefined, atMs: number | undefined
 }
 
 /** The view at `revision`, answered as pinned: a live view there is evaluated at its own time too. */
-async function pinnedView(revision: number): Promise<FleetView> {
+async function viewAsPinned(revision: number): Promise<FleetView> {
   const view = await fleetView(revision);
   return view.pinned ? view : { ...view, pinned: true, live: false };
 }
 
 /** A side re-planned: the fleet read at `revision`, planned at its time (or at `nowMs`, as `?now_ms=` does). */
 export async function replannedSide(revision: number, nowMs?: number): Promise<SideFacts> {
-  const view = await pinnedView(revision);
+  const view = await viewAsPinned(revision);
   const planned = await shadowFor(view, nowMs);
   const tables = new Map<string, TableFacts>();
   for (const t of planned.plan.tables) {
@@ -88,7 +88,7 @@ function outcomesOf(planned: ShadowPlanned): OutcomeCounts {
  * table both missed and unplaced) and count phantom tasks, which are no table's.
  */
 async function journalSide(m: JournalMoment): Promise<SideFacts> {
-  const view = await pinnedView(m.revision);
+  const view = await viewAsPinned(m.revision);
   const [planned, time] = await Promise.all([shadowFor(view, m.now_ms), revisionClock().timeOf(m.revision)]);
   const tables = new Map<string, TableFacts>();
   for (const [target, s] of m.state) {

@@ -4,7 +4,7 @@
 import type { TableDemand } from "@/lib/schema/demand";
 import type { TargetIndex } from "./context";
 import type { ClockSkew } from "./types";
-import { formatDuration } from "./why-not";
+import { formatDurationFromZero } from "./why-not";
 
 /**
  * Timestamps up to this far ahead are not skew: a pinned plan's `now` is the clock rounded
@@ -54,7 +54,7 @@ export function clockSkew(
   const ahead = newest - now;
   const clamped = oldestPendingMs !== null && oldestPendingMs > now;
   const message =
-    `${RECORD_WORDS[record]} is timestamped ${formatDuration(ahead)} after now: the writer's clock and the console's disagree` +
+    `${RECORD_WORDS[record]} is timestamped ${formatDurationFromZero(ahead)} after now: the writer's clock and the console's disagree` +
     (clamped ? "; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait." : ".");
   return { ahead_ms: ahead, newest_ms: newest, record, wait_clamped: clamped, message };
 }

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { NOW_BASES, revisionParam, revisionTimeSchema } from "./common";
 
-export { revisionTimeSchema as revisionTime };
+export { revisionTimeSchema };
 export type RevisionTime = z.infer<typeof revisionTimeSchema>;
 export type NowBasis = (typeof NOW_BASES)[number];
 

@@ -31,7 +31,7 @@ const optionalText = z
   .optional()
   .transform((s) => (s === undefined || s === "" ? undefined : s));
 
-export const envSchema = z.object({
+const envSchema = z.object({
   ETCD_ENDPOINTS: z
     .string()
     .default("http://127.0.0.1:2379")
@@ -169,7 +169,7 @@ const positiveInt = (name: string, fallback: number, max: number) =>
     .pipe(z.number().int().min(1, `must be 1..${max}`).max(max, `must be 1..${max}`))
     .describe(name);
 
-export const samplerEnvSchema = z.object({
+const samplerEnvSchema = z.object({
   /** shadow-history period (ms) */
   CONSOLE_SHADOW_SAMPLE_MS: positiveInt("CONSOLE_SHADOW_SAMPLE_MS", 60_000, 86_400_000),
   /** sampler election lease TTL (s) */
@@ -208,7 +208,7 @@ export function samplerEnv(): SamplerEnv {
 // ---------------------------------------------------------------------------------------
 // The takeover gate (console-api.md "The takeover gate and the canary evidence").
 
-export const takeoverEnvSchema = z.object({
+const takeoverEnvSchema = z.object({
   /** the lowest master version (semver) that applies policies; unset: no master does */
   CONSOLE_POLICY_AWARE_VERSION: z
     .string()
@@ -247,7 +247,7 @@ export function takeoverEnv(): TakeoverEnv {
 // The decision journal the elected sampler writes (lib/live/journal.ts; console-api.md
 // "The decision journal"; sizing in docs/operations.md "Decision journal").
 
-export const journalEnvSchema = z.object({
+const journalEnvSchema = z.object({
   /** `off`: the sampler keeps no journal (history answers by re-planning, as before) */
   CONSOLE_JOURNAL: z
     .string()

@@ -7,7 +7,7 @@ import { ConfigError, parseBlock } from "./config-error";
 import { loadRbacFile, type RbacRule } from "./rbac-file";
 
 /** Where the provider sends the browser back: the console's own callback route. */
-export const OIDC_CALLBACK_PATH = "/api/v1/session/oidc/callback";
+const OIDC_CALLBACK_PATH = "/api/v1/session/oidc/callback";
 
 const OIDC_VARIABLES = [
   "CONSOLE_OIDC_ISSUER",
@@ -43,7 +43,7 @@ const checkedUrl = (extra?: (u: URL) => string | null) =>
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const ssoEnvSchema = z.object({
+const ssoEnvSchema = z.object({
   CONSOLE_OIDC_ISSUER: checkedUrl(),
   CONSOLE_OIDC_CLIENT_ID: optional.pipe(z.string().max(256, "is longer than 256 characters").optional()),
   CONSOLE_OIDC_CLIENT_SECRET: optional.pipe(z.string().max(1024, "is longer than 1024 characters").optional()),

@@ -53,7 +53,7 @@ interface Encoded {
 const DIGEST_HEADER = "x-console-sha256";
 
 /** Byte budget of the cache. */
-export const CACHE_BYTES = 64 * 1024 * 1024;
+const CACHE_BYTES = 64 * 1024 * 1024;
 
 interface CacheState {
   /** least recently used first out, by bytes (the newest answer is kept whatever its size) */

@@ -82,7 +82,7 @@ export function json(body: unknown, init: { status?: number; headers?: Record<st
 }
 
 /** Query string → plain object; a key given several times becomes an array (repeatable params). */
-export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(params.keys())) {
     const all = params.getAll(key);

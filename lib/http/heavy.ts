@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { liveCache } from "@/lib/live/cache";
 
 /** Set by the server (scripts/serve.mjs) from the connection, over anything the client sent. */
-export const CLIENT_ADDRESS_HEADER = "x-console-client";
+const CLIENT_ADDRESS_HEADER = "x-console-client";
 
 /**
  * A request is heavy when its route says so (histories, diffs, previews) or when it pins a
@@ -23,7 +23,7 @@ export function isHeavy(routeSaysHeavy: boolean | undefined, query: unknown): bo
  * the session), hashed, else the address it came from. A client can only move itself
  * between lines.
  */
-export function clientOf(request: Request): string {
+function clientOf(request: Request): string {
   const credential = request.headers.get("authorization") ?? request.headers.get("cookie");
   if (credential) return `credential:${createHash("sha256").update(credential).digest("hex").slice(0, 16)}`;
   return `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown"}`;

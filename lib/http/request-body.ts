@@ -4,7 +4,7 @@ import "server-only";
 // too), valid JSON (400), If-Match required where a write replaces a record (428).
 import { ApiError } from "@/lib/schema/api/errors";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * A refusal that leaves the request body unread (or cancelled mid-stream) closes the

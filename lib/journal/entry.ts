@@ -65,7 +65,7 @@ function entryVerdict(v: Verdict): TableState["verdict"] {
 }
 
 /** The table's entry in a plan made at `now`, with its §6.2 shadow outcome (null when the pass named none). */
-export function tableState(t: TablePlan, shadowOutcome: OutcomeName | null, now: number): TableState {
+function tableState(t: TablePlan, shadowOutcome: OutcomeName | null, now: number): TableState {
   return {
     class: t.class,
     verdict: entryVerdict(t.verdict),

@@ -24,9 +24,9 @@ export interface Evaluation {
  * time is unknown, or `?now=server`) plans at the clock rounded down to NOW_STEP_MS, so its
  * pages and repeats share one plan; the response's `now_ms` says which.
  */
-export const NOW_STEP_MS = 2000;
+const NOW_STEP_MS = 2000;
 
-export function defaultNow(): number {
+function defaultNow(): number {
   return Math.floor(Date.now() / NOW_STEP_MS) * NOW_STEP_MS;
 }
 

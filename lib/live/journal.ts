@@ -69,7 +69,7 @@ const MAX_CHUNK_ENTRIES = 20_000;
  * etcd failing the journal's writes (or the live view its evaluations) this long is etcd
  * unreachable: what was held is dropped and a gap recorded. Shorter failures are retried.
  */
-export const FAILING_GAP_MS = 30_000;
+const FAILING_GAP_MS = 30_000;
 
 export class JournalWriter {
   private log: JournalLog;

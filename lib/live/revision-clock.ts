@@ -33,7 +33,7 @@ export function etcdAway(e: unknown): boolean {
 }
 
 /** scheduler-model.md §5.1: heartbeat lease TTL max(ETCD_LEASE_TTL_SECS, 5), default 30 s; a live heartbeat was put within it. */
-export const HEARTBEAT_TTL_MS = 30_000;
+const HEARTBEAT_TTL_MS = 30_000;
 /** a client clock a little ahead of ours is not "the future" */
 export const FUTURE_SLACK_MS = 2000;
 /**

@@ -18,7 +18,7 @@ export interface DatedProgress {
 
 type Found = Awaited<ReturnType<ProgressHistory["pointsOf"]>>;
 
-export async function datedProgress(points: readonly ProgressPoint[], clock: RevisionClock): Promise<DatedProgress> {
+async function datedProgress(points: readonly ProgressPoint[], clock: RevisionClock): Promise<DatedProgress> {
   // each revision once, one at a time: merges started together share a revision, and a revision
   // older than the clock's samples is dated from the records current at it (a few reads each)
   const times = new Map<number, number | null>();

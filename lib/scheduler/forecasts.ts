@@ -15,7 +15,7 @@ import { forecastLedgerAt } from "@/lib/scheduler/forecast-ledger";
 import type { Planned } from "@/lib/live/plan";
 
 /** An earlier sampled forecast whose interval ended before now without its outcome. */
-export interface OverdueForecast {
+interface OverdueForecast {
   made_ms: number;
   low_ms: number;
   high_ms: number;

@@ -21,12 +21,12 @@ export const INDEX_TYPES = ["btree", "zonemap"] as const;
 export const BACKPRESSURE_MODES = ["off", "metric", "delay_admission"] as const;
 export type PolicyExecutorKind = (typeof POLICY_EXECUTOR_KINDS)[number];
 export type PolicyUnitKind = (typeof POLICY_UNIT_KINDS)[number];
-export type PolicyTurnKind = (typeof POLICY_TURN_KINDS)[number];
+type PolicyTurnKind = (typeof POLICY_TURN_KINDS)[number];
 
 /** A field of a stored document: absent or null = inherit. */
 const inherit = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 /** The largest whole number a policy field takes: zod 4's `z.int()` is bounded to safe integers. */
-export const POLICY_INT_MAX = Number.MAX_SAFE_INTEGER;
+const POLICY_INT_MAX = Number.MAX_SAFE_INTEGER;
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 /** A bound in words, the way every message states it: "a whole number between 1 and 9,007,199,254,740,991". */
 export const intBoundWords = (min: number) => `a whole number between ${grouped(min)} and ${grouped(POLICY_INT_MAX)}`;

@@ -52,7 +52,7 @@ export function skippedKey(
 }
 
 /** A snapshot with no records (every list empty). */
-export function emptySnapshot(
+function emptySnapshot(
   prefix: string,
   revision: number,
   meta: { readAtMs?: number; stats?: SnapshotReadStats } = {},

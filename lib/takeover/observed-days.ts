@@ -14,7 +14,7 @@ import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 export interface ObservedTime extends Observed {
   days: number;

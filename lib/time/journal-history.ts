@@ -21,7 +21,7 @@ import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { mapPooled } from "@/lib/schema/worker-pool";
 import { revisionClock } from "@/lib/live/revision-clock";
 
-export interface Span {
+interface Span {
   from_ms: number;
   to_ms: number;
   /**
@@ -47,7 +47,7 @@ export interface JournalWindow {
   inputs: Map<number, InputsAt>;
 }
 
-export const stateKey = (s: TableState | null): StateKey =>
+const stateKey = (s: TableState | null): StateKey =>
   s === null ? { state: "gone", code: null } : verdictKey(s.verdict);
 
 function journalPoint(revision: number, nowMs: number, s: TableState | null, before: TableState | null): HistoryPoint {

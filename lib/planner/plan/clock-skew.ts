@@ -10,7 +10,7 @@ import { formatDurationFromZero } from "./why-not";
  * Timestamps up to this far ahead are not skew: a pinned plan's `now` is the clock rounded
  * down to 2 s (lib/live/evaluation.ts NOW_STEP_MS), so a record written in those 2 s is not news.
  */
-export const CLOCK_SKEW_TOLERANCE_MS = 2000;
+const CLOCK_SKEW_TOLERANCE_MS = 2000;
 
 const RECORD_WORDS: Record<ClockSkew["record"], string> = {
   flush: "A flush of this table",

@@ -29,7 +29,7 @@ export interface CycleLimit {
   outcome: Decision;
 }
 
-export function cycleLimitOf(limits: PlannerLimits): CycleLimit {
+function cycleLimitOf(limits: PlannerLimits): CycleLimit {
   const cycle = limits.maxPlacementsPerCycle ?? Infinity;
   const entry = whyNot(
     "cycle_limit",
@@ -39,7 +39,7 @@ export function cycleLimitOf(limits: PlannerLimits): CycleLimit {
   return { entry, outcome: { verdict: skipVerdict(entry), whyNot: [entry] } };
 }
 
-export function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): number {
+function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): number {
   return kind === "merge_wal" ? mergeBytes : limits.maintenanceBytes;
 }
 

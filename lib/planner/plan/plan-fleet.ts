@@ -117,7 +117,7 @@ function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
   );
 }
 
-export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
+function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
   const result: Decision =

@@ -13,7 +13,7 @@ import { formatDurationFromZero, whyNot, type WhyNot } from "./why-not";
 /** Execution phases that still hold the write turn (§2.8). */
 export const UNFINISHED_PHASES: ReadonlySet<string> = new Set(["reserved", "running", "uncertain", "recovering"]);
 
-export const EXECUTION_LOCK_PREFIX = "merge-execution:";
+const EXECUTION_LOCK_PREFIX = "merge-execution:";
 
 export type ProgressState = "advancing" | "stalled" | "unknown";
 

@@ -5,7 +5,7 @@ import { MIN_CANARY_SAMPLES, OUTCOMES, type OutcomeName } from "@/lib/schema/cod
 import { LISTED_OUTCOMES, type CanarySample, type OutcomeTrend } from "@/lib/schema/api/canary";
 
 /** A table is chronic when it is in one listed outcome in at least this share of the samples. */
-export const CHRONIC_SHARE = 0.5;
+const CHRONIC_SHARE = 0.5;
 /** §6.2 canary doc: these should trend down (discovery_miss) or stay ≈ 0 (phantom_task). */
 export const SHOULD_FALL = ["discovery_miss", "phantom_task"] as const;
 

@@ -11,7 +11,7 @@ export const assignmentsQuerySchema = z.object({
 });
 export type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
 
-export const assignmentRowSchema = z.object({
+const assignmentRowSchema = z.object({
   unit_id: z.string(),
   kind: z.string(),
   target: z.string(),

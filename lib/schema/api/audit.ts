@@ -6,7 +6,7 @@ import { z } from "zod";
 import { revisionParam, targetParamSchema } from "./common";
 import { allowingRuleSchema } from "./session";
 
-export const AUDIT_CURSOR = /^[\w.-]{1,128}$/;
+const AUDIT_CURSOR = /^[\w.-]{1,128}$/;
 
 /** Unix milliseconds of an audit filter bound (inclusive). */
 const auditMs = (what: string) =>
@@ -70,7 +70,7 @@ export const auditRecordSchema = z.object({
   rule: allowingRuleSchema.nullable().catch(null),
 });
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.string(),
   at_ms: z.number().int(),
   actor: z.string(),

@@ -44,7 +44,7 @@ export const demandQuerySchema = z.object({
 });
 export type DemandQuery = z.output<typeof demandQuerySchema>;
 
-export const ageBoundSchema = z.enum(["exact", "upper"]).nullable();
+const ageBoundSchema = z.enum(["exact", "upper"]).nullable();
 
 /** A unit score; an infinite one (repair with missing fragments) travels as "infinity". */
 export const scoreSchema = z.union([z.number(), z.literal("infinity")]);
@@ -60,10 +60,10 @@ export const verdictSchema = z.discriminatedUnion("state", [
 ]);
 
 /** How the write-turn holder's merge-progress sequence moves (console-api.md "One answer"). */
-export const PROGRESS_STATES = ["advancing", "stalled", "unknown"] as const;
+const PROGRESS_STATES = ["advancing", "stalled", "unknown"] as const;
 
 /** The unfinished execution holding the table's write turn, for the list. */
-export const executionSummarySchema = z.object({
+const executionSummarySchema = z.object({
   id: z.string(),
   phase: z.string(),
   endpoint: z.string(),
@@ -101,7 +101,7 @@ export const writeTurnHolderSchema = z.discriminatedUnion("type", [
 
 /** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
 
-export const tableSummarySchema = z.object({
+const tableSummarySchema = z.object({
   target: z.string(),
   class: classNameSchema,
   class_rank: z.number().int(),
@@ -152,7 +152,7 @@ export const demandList = snapshotMetaSchema.extend({
 export type DemandList = z.infer<typeof demandList>;
 
 /** `[at, wait_ms, score, position.rank, position.of]`: a kept row whose moving fields changed. */
-export const demandPatchSchema = z.tuple([
+const demandPatchSchema = z.tuple([
   z.number().int(),
   z.number().nullable(),
   scoreSchema,
@@ -162,7 +162,7 @@ export const demandPatchSchema = z.tuple([
 export type DemandPatch = z.infer<typeof demandPatchSchema>;
 
 /** `[from, to, by]`: the rank in line of each row at `from`…`to` (inclusive) moves by `by`. */
-export const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
+const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 
 /**
  * `?since=<listing>`: the whole listing (every page) as changes to the one named. The new
@@ -202,7 +202,7 @@ export const demandStreamQuerySchema = demandQuerySchema
 export type DemandStreamQuery = z.output<typeof demandStreamQuerySchema>;
 
 const mark = z.object({ value: z.number(), epoch: z.number() });
-export const shardDetailSchema = z.object({
+const shardDetailSchema = z.object({
   shard: z.string(),
   sealed: mark,
   merged: mark.nullable(),
@@ -216,7 +216,7 @@ export const shardDetailSchema = z.object({
   mod_revision: z.number().int().nullable(),
 });
 
-export const scoreBreakdownSchema = z.object({
+const scoreBreakdownSchema = z.object({
   by_generations: z.number(),
   by_bytes: z.number(),
   age_boost: z.number(),
@@ -229,7 +229,7 @@ export const scoreBreakdownSchema = z.object({
   max_turn_wait_secs: z.number(),
 });
 
-export const whyNotSchema = z.object({
+const whyNotSchema = z.object({
   code: whyNotCodeSchema,
   message: z.string(),
   retryable: z.boolean(),
@@ -237,7 +237,7 @@ export const whyNotSchema = z.object({
   /** it was to clear by a deadline that has passed: it did not clear by itself (console-api.md "Forecasts …": deadlines) */
   overdue: z.object({ deadline_ms: z.number(), overdue_ms: z.number() }).optional(),
 });
-export const unitSchema = z.object({
+const unitSchema = z.object({
   kind: z.string(),
   class: z.string(),
   class_rank: z.number().int(),
@@ -249,13 +249,8 @@ export const unitSchema = z.object({
 });
 
 // scheduler-model.md §7.1 merge-progress, read at the response's revision.
-export const PROGRESS_STATUSES = [
-  "reported",
-  "progress_details_unavailable",
-  "progress_unknown",
-  "no_active_record",
-] as const;
-export const mergeProgressSchema = z.object({
+const PROGRESS_STATUSES = ["reported", "progress_details_unavailable", "progress_unknown", "no_active_record"] as const;
+const mergeProgressSchema = z.object({
   status: z.enum(PROGRESS_STATUSES),
   task_id: z.string().nullable(),
   execution_id: z.string().nullable(),
@@ -269,7 +264,7 @@ export const mergeProgressSchema = z.object({
 });
 
 /** `P/target-locks/<hex>` in words: who holds the write turn and whether it lapses with a lease. */
-export const targetLockSchema = z.object({
+const targetLockSchema = z.object({
   value: z.string(),
   holder: z.enum(["execution", "claim"]),
   /** the execution named by `merge-execution:<id>`, null for a claim token */
@@ -280,7 +275,7 @@ export const targetLockSchema = z.object({
 });
 
 /** `P/merge-executions/<hex>` with what the verdict concluded about it. */
-export const executionViewSchema = z.object({
+const executionViewSchema = z.object({
   id: z.string(),
   target: z.string(),
   endpoint: z.string(),
@@ -314,7 +309,7 @@ export const executionViewSchema = z.object({
   mod_revision: z.number().int(),
 });
 
-export const legacyViewSchema = z.object({
+const legacyViewSchema = z.object({
   queued: z.boolean(),
   running: z.boolean(),
   task_ids: z.array(z.string()),
@@ -327,7 +322,7 @@ export const legacyViewSchema = z.object({
 });
 
 /** A record timestamped after `now_ms`: the wait is not silently 0 s. */
-export const clockSkewSchema = z.object({
+const clockSkewSchema = z.object({
   ahead_ms: z.number(),
   /** the newest timestamp of the table's records */
   newest_ms: z.number(),
@@ -339,11 +334,11 @@ export const clockSkewSchema = z.object({
 });
 
 /** Which headroom the verdict used: the design planner leaves shadow rows out (§6.2 step 3). */
-export const HEADROOM_BASES = ["excluding_shadow", "including_shadow"] as const;
-export const headroomBasisSchema = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
+const HEADROOM_BASES = ["excluding_shadow", "including_shadow"] as const;
+const headroomBasisSchema = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
 
 /** "Which executor?" from every source that names one, and why they differ. */
-export const executorAgreementSchema = z.object({
+const executorAgreementSchema = z.object({
   /** the design verdict's executor (null when it would skip) */
   verdict: z.string().nullable(),
   /** the console's §6.2 shadow pass (the master's rule) */
@@ -356,7 +351,7 @@ export const executorAgreementSchema = z.object({
   reasons: z.array(z.string()),
 });
 
-export const tableDetail = tableSummarySchema.extend({
+const tableDetail = tableSummarySchema.extend({
   shards: z.array(shardDetailSchema),
   shard_count: z.number().int(),
   score_breakdown: scoreBreakdownSchema.nullable(),

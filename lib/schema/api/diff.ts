@@ -6,7 +6,7 @@ import { classNameSchema, leaderSchema, REVISION_TIME_BASES, whyNotCodeSchema } 
 import { atMsParamSchema, historyStartSchema } from "./revisions";
 
 /** Unix ms from here on (2001-09-09): a smaller number of digits is a revision, a larger one a time */
-export const MS_FROM = 1_000_000_000_000;
+const MS_FROM = 1_000_000_000_000;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**

@@ -10,7 +10,7 @@ const slots = z.record(z.string(), z.number());
  * One headroom of one kind, with its named parts (console-api.md fourth version, "One
  * capacity, one write turn"): `free = max(0, total − reserved)` is what every verdict uses.
  */
-export const slotHeadroomSchema = z.object({
+const slotHeadroomSchema = z.object({
   total: z.number().int(),
   /** live, non-released, non-shadow assignments (what the master counts, §5.2) */
   reserved: z.number().int(),
@@ -24,7 +24,7 @@ export const slotHeadroomSchema = z.object({
 export type SlotHeadroom = z.infer<typeof slotHeadroomSchema>;
 
 /** The byte headroom in the same parts (`total` 0: no byte budget, never byte-checked, §5.2). */
-export const byteHeadroomSchema = z.object({
+const byteHeadroomSchema = z.object({
   total: z.number(),
   reserved: z.number(),
   shadow: z.number(),
@@ -33,7 +33,7 @@ export const byteHeadroomSchema = z.object({
 export type ByteHeadroom = z.infer<typeof byteHeadroomSchema>;
 
 /** An unfinished `merge-executions/` record running on the executor (console-api.md "One answer, as of its moment"). */
-export const executorExecutionSchema = z.object({
+const executorExecutionSchema = z.object({
   execution_id: z.string(),
   target: z.string(),
   /** the execution's kind: its `maintenance` kind, else merge_wal */
@@ -45,7 +45,7 @@ export const executorExecutionSchema = z.object({
   sequence: z.number().nullable(),
 });
 export type ExecutorExecution = z.infer<typeof executorExecutionSchema>;
-export const executorRowSchema = z.object({
+const executorRowSchema = z.object({
   id: z.string(),
   kind: z.string(),
   instance: z.string().nullable(),

@@ -15,7 +15,7 @@ export const failuresQuerySchema = z.object({
 });
 export type FailuresQuery = z.output<typeof failuresQuerySchema>;
 
-export const failureRowSchema = z.object({
+const failureRowSchema = z.object({
   target: z.string(),
   endpoint: z.string(),
   class: z.string(),
@@ -32,7 +32,7 @@ export const failureRowSchema = z.object({
 });
 export type FailureRow = z.infer<typeof failureRowSchema>;
 
-export const cooldownRowSchema = z.object({
+const cooldownRowSchema = z.object({
   kind: z.string(),
   target: z.string(),
   failures: z.number().int(),

@@ -6,7 +6,7 @@ import { readQuerySchema } from "./common";
 
 export const mastersQuery = readQuerySchema;
 
-export const masterRowSchema = z.object({
+const masterRowSchema = z.object({
   instance: z.string(),
   version: z.string().nullable(),
   policy_aware: z.boolean(),
@@ -23,7 +23,7 @@ export type MastersResponse = z.infer<typeof mastersResponseSchema>;
 
 /** The windows the canary report and the facts are read over: 1 h, 6 h, 24 h, 7 days. */
 export const EVIDENCE_WINDOWS_MS = [3_600_000, 21_600_000, 86_400_000, 604_800_000] as const;
-export const DEFAULT_WINDOW_MS = 86_400_000;
+const DEFAULT_WINDOW_MS = 86_400_000;
 export const windowParamSchema = z
   .string()
   .optional()

@@ -17,7 +17,7 @@ export const etaSchema = z.object({
 });
 
 /** An earlier sampled forecast of this world whose interval ended before now without its outcome. */
-export const overdueForecastSchema = z.object({
+const overdueForecastSchema = z.object({
   made_ms: z.number().int(),
   low_ms: z.number(),
   high_ms: z.number(),
@@ -61,7 +61,7 @@ export const calibrationQuery = readQuerySchema.extend({
 export type CalibrationQuery = z.output<typeof calibrationQuery>;
 
 const ms = z.number().nullable();
-export const worldScoreSchema = z.object({
+const worldScoreSchema = z.object({
   made: z.number().int(),
   /** within + early + late */
   resolved: z.number().int(),

@@ -63,7 +63,7 @@ export const clockSampleSchema = z.object({
 export type ClockSample = z.infer<typeof clockSampleSchema>;
 
 /** What a page shows, for "step back / forward one change" (GET /api/v1/revisions/change). */
-export const CHANGE_SCOPES = [
+const CHANGE_SCOPES = [
   "overview",
   "tables",
   "table",

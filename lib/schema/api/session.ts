@@ -11,11 +11,11 @@ export const sessionQuery = noQuerySchema;
 export const sessionGetQuery = z.strictObject({ target: targetParamSchema.optional() });
 
 /** Why a save would be refused (lib/words/rights.ts says each in words). */
-export const RIGHT_REFUSALS = ["read_only", "signed_out", "not_admin", "outside_targets"] as const;
+const RIGHT_REFUSALS = ["read_only", "signed_out", "not_admin", "outside_targets"] as const;
 export type RightRefusal = (typeof RIGHT_REFUSALS)[number];
 
 /** Where a right comes from: a token, a rule of CONSOLE_RBAC_FILE (by its index), or having signed in. */
-export const ruleRefSchema = z.object({
+const ruleRefSchema = z.object({
   source: z.enum(["token", "rbac_file", "sign_in"]),
   index: z.number().int().nullable(),
   /** `group team-orders` or `actor alice@example.com` (rules only) */
@@ -25,12 +25,12 @@ export const ruleRefSchema = z.object({
 /** The rule that allowed a save, as its audit entry records it: the rule and the glob that covered the target. */
 export const allowingRuleSchema = ruleRefSchema.extend({ glob: z.string() });
 
-export const grantSchema = ruleRefSchema.extend({
+const grantSchema = ruleRefSchema.extend({
   role: z.enum(["viewer", "admin"]),
   targets: z.array(z.string()),
 });
 
-export const targetRightSchema = z.object({
+const targetRightSchema = z.object({
   target: z.string(),
   can_write: z.boolean(),
   /** why not (null when `can_write`) */

@@ -4,7 +4,7 @@ import { readQuerySchema, skipReasonSchema, snapshotMetaSchema } from "./common"
 
 export const skippedQuery = readQuerySchema;
 
-export const skippedRecordSchema = z.object({
+const skippedRecordSchema = z.object({
   key: z.string(),
   family: z.string(),
   reason: skipReasonSchema,

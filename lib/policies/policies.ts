@@ -13,7 +13,7 @@ import type { AllowingRule, Principal } from "@/lib/auth";
 import { DEFAULT_POLICY_TARGET, POLICY_VERSION, type PolicyDocument } from "@/lib/schema/policy";
 import {
   changeReasonSchema,
-  policyTarget,
+  policyTargetSchema,
   type DeletedPolicyResponse,
   type PolicyListResponse,
   type PolicyResponse,
@@ -28,7 +28,7 @@ import { policyView, usableDoc } from "./view";
 
 /** The `{target}` path segment (1..512 characters; `_default` is the fleet default). */
 export function parseTarget(raw: string | undefined): string {
-  const parsed = policyTarget.safeParse(raw ?? "");
+  const parsed = policyTargetSchema.safeParse(raw ?? "");
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? "invalid target";
   throw new ApiError(400, "invalid_query", message, {

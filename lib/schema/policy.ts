@@ -52,7 +52,7 @@ function perKind(min: number) {
   );
 }
 
-const MergeSection = z.strictObject({
+const MergeSectionSchema = z.strictObject({
   min_generations: inherit(count(1)),
   min_bytes: inherit(count(0)),
   max_age_secs: inherit(count(1)),
@@ -60,15 +60,15 @@ const MergeSection = z.strictObject({
   continuous: inherit(z.boolean()),
 });
 
-const CompactSection = z.strictObject({
+const CompactSectionSchema = z.strictObject({
   min_fragments: inherit(count(1)),
   max_source_fragments: inherit(count(1)),
 });
 
-const IndexSection = z.strictObject({ type: inherit(z.enum(INDEX_TYPES)) });
+const IndexSectionSchema = z.strictObject({ type: inherit(z.enum(INDEX_TYPES)) });
 
 /** [PROPOSAL] backlog_class thresholds (scheduler-model.md §4.2); ok < warn ≤ … < critical. */
-const BacklogSection = z.strictObject({
+const BacklogSectionSchema = z.strictObject({
   warn_generations: inherit(count(1)),
   critical_generations: inherit(count(1)),
 });
@@ -81,13 +81,13 @@ export const PolicyDocumentSchema = z
     mode: inherit(z.enum(POLICY_MODES)),
     executors_allowed: inherit(allowList(POLICY_EXECUTOR_KINDS)),
     kinds_allowed: inherit(allowList(POLICY_UNIT_KINDS)),
-    merge: inherit(MergeSection),
-    compact: inherit(CompactSection),
-    index: inherit(IndexSection),
+    merge: inherit(MergeSectionSchema),
+    compact: inherit(CompactSectionSchema),
+    index: inherit(IndexSectionSchema),
     max_consecutive_turns: inherit(perKind(1)),
     max_turn_wait_secs: inherit(perKind(0)),
     backpressure: inherit(z.enum(BACKPRESSURE_MODES)),
-    backlog: inherit(BacklogSection),
+    backlog: inherit(BacklogSectionSchema),
   })
   .superRefine((doc, ctx) => {
     const m = doc.merge;

@@ -3,7 +3,7 @@
 // `target`, `actor`, `from_ms`, `to_ms` and `q` (a substring of the reason or of the
 // override reason, any case) (third version: "Policy edits on a live fleet").
 import { z } from "zod";
-import { revisionParam, targetParamSchema } from "./common";
+import { revisionParamSchema, targetParamSchema } from "./common";
 import { allowingRuleSchema } from "./session";
 
 const AUDIT_CURSOR = /^[\w.-]{1,128}$/;
@@ -35,7 +35,7 @@ export const auditQuerySchema = z
       .optional()
       .transform((v) => v ?? 50),
     cursor: z.string().regex(AUDIT_CURSOR, "cursor is not one this endpoint returned").optional(),
-    revision: revisionParam,
+    revision: revisionParamSchema,
   })
   .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, {
     message: "from_ms must not be after to_ms",

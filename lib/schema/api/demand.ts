@@ -8,11 +8,11 @@ import {
   classReasonSchema,
   whyNotCodeSchema,
   leaderSchema,
-  limitParam,
+  limitParamSchema,
   nowMsParamSchema,
   nowChoiceParamSchema,
   repeatable,
-  revisionParam,
+  revisionParamSchema,
   skippedSummarySchema,
   snapshotMetaSchema,
   targetParamSchema,
@@ -23,7 +23,7 @@ export const SORTS = ["planner", "pending", "wait", "score", "target", "position
 
 export const demandQuerySchema = z.object({
   target: targetParamSchema.optional(),
-  limit: limitParam,
+  limit: limitParamSchema,
   cursor: z.string().min(1).max(512).optional(),
   /** a `listing` from an earlier answer: answer only what changed since (the whole listing, unpaged) */
   since: z.string().min(1).max(512).optional(),
@@ -38,7 +38,7 @@ export const demandQuerySchema = z.object({
     .optional()
     .transform((v) => v ?? "planner"),
   order: z.enum(["asc", "desc"]).optional(),
-  revision: revisionParam,
+  revision: revisionParamSchema,
   now_ms: nowMsParamSchema,
   now: nowChoiceParamSchema,
 });
@@ -123,23 +123,26 @@ const tableSummarySchema = z.object({
 });
 export type TableSummary = z.infer<typeof tableSummarySchema>;
 
-const count = z.number().int();
-export const demandList = snapshotMetaSchema.extend({
+const countSchema = z.number().int();
+export const demandListSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   leader: leaderSchema,
-  total_tables: count,
-  tables_with_pending: count,
-  matched: count,
+  total_tables: countSchema,
+  tables_with_pending: countSchema,
+  matched: countSchema,
   /** tables with a record timestamped after `now_ms` (clock skew between writers and the console) */
-  clock_skew_tables: count,
+  clock_skew_tables: countSchema,
   counts: z.object({
     by_class: z.object(
-      Object.fromEntries(CLASS_NAMES.map((c) => [c, count])) as Record<(typeof CLASS_NAMES)[number], typeof count>,
+      Object.fromEntries(CLASS_NAMES.map((c) => [c, countSchema])) as Record<
+        (typeof CLASS_NAMES)[number],
+        typeof countSchema
+      >,
     ),
     by_backlog: z.object(
-      Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, count])) as Record<
+      Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, countSchema])) as Record<
         (typeof BACKLOG_CLASSES)[number],
-        typeof count
+        typeof countSchema
       >,
     ),
   }),
@@ -149,7 +152,7 @@ export const demandList = snapshotMetaSchema.extend({
   /** names this listing (plan and filters) for a later `?since=` */
   listing: z.string(),
 });
-export type DemandList = z.infer<typeof demandList>;
+export type DemandList = z.infer<typeof demandListSchema>;
 
 /** `[at, wait_ms, score, position.rank, position.of]`: a kept row whose moving fields changed. */
 const demandPatchSchema = z.tuple([
@@ -173,7 +176,7 @@ const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.number(
  * `lines` as its `of`. `changes: null` when the old listing is no longer known here: read
  * the listing again.
  */
-export const demandChanges = demandList.omit({ tables: true, next_cursor: true }).extend({
+export const demandChangesSchema = demandListSchema.omit({ tables: true, next_cursor: true }).extend({
   changes: z
     .object({
       since: z.string(),
@@ -186,7 +189,7 @@ export const demandChanges = demandList.omit({ tables: true, next_cursor: true }
     })
     .nullable(),
 });
-export type DemandChanges = z.infer<typeof demandChanges>;
+export type DemandChanges = z.infer<typeof demandChangesSchema>;
 
 /**
  * GET /api/v1/scheduler/demand/stream (issue 24): the live listing's changes, pushed as
@@ -201,11 +204,11 @@ export const demandStreamQuerySchema = demandQuerySchema
   .strict();
 export type DemandStreamQuery = z.output<typeof demandStreamQuerySchema>;
 
-const mark = z.object({ value: z.number(), epoch: z.number() });
+const markSchema = z.object({ value: z.number(), epoch: z.number() });
 const shardDetailSchema = z.object({
   shard: z.string(),
-  sealed: mark,
-  merged: mark.nullable(),
+  sealed: markSchema,
+  merged: markSchema.nullable(),
   sealed_bytes: z.number(),
   pending: z.number(),
   oldest_pending_ms: z.number().nullable(),
@@ -370,9 +373,9 @@ const tableDetail = tableSummarySchema.extend({
 });
 export type TableDetail = z.infer<typeof tableDetail>;
 
-export const demandDetail = snapshotMetaSchema.extend({
+export const demandDetailSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   leader: leaderSchema,
   table: tableDetail,
 });
-export type DemandDetail = z.infer<typeof demandDetail>;
+export type DemandDetail = z.infer<typeof demandDetailSchema>;

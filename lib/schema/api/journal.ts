@@ -5,7 +5,7 @@ import { noQuerySchema } from "./common";
 
 const GAP_REASONS = ["no_sampler", "etcd_unavailable", "trimmed"] as const;
 
-export const journalCoverageQuery = noQuerySchema;
+export const journalCoverageQuerySchema = noQuerySchema;
 
 const journalGapSchema = z.object({
   from_ms: z.number().int(),

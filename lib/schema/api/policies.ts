@@ -3,17 +3,17 @@
 // response schemas. The document itself is scheduler-model.md §7.3 (lib/schema/policy.ts).
 import { z } from "zod";
 import { EffectivePolicySchema, POLICY_MODES, PolicyDocumentSchema } from "@/lib/schema/policy";
-import { noQuerySchema, nowMsParamSchema, revisionParam, targetParamSchema } from "./common";
+import { noQuerySchema, nowMsParamSchema, revisionParamSchema, targetParamSchema } from "./common";
 import { scoreSchema, verdictSchema } from "./demand";
 
-export const policyTarget = targetParamSchema;
-export const policyQuerySchema = z.object({ revision: revisionParam });
+export const policyTargetSchema = targetParamSchema;
+export const policyQuerySchema = z.object({ revision: revisionParamSchema });
 export const previewQuerySchema = z.object({ now_ms: nowMsParamSchema });
 /** PUT and DELETE take no query parameters. */
-export const writeQuery = noQuerySchema;
+export const writeQuerySchema = noQuerySchema;
 
 /** The PUT / preview body: a sparse policy document (null or absent = inherit). */
-export const policyBody = PolicyDocumentSchema;
+export const policyBodySchema = PolicyDocumentSchema;
 
 /** `X-Change-Reason`: why the admin changes the policy; kept in the audit entry. */
 export const CHANGE_REASON_MAX = 500;
@@ -51,8 +51,8 @@ export const policyResponseSchema = z.object({
 });
 export type PolicyResponse = z.infer<typeof policyResponseSchema>;
 
-export const savedPolicyResponse = policyResponseSchema.extend({ audit_id: z.string() });
-export type SavedPolicyResponse = z.infer<typeof savedPolicyResponse>;
+export const savedPolicyResponseSchema = policyResponseSchema.extend({ audit_id: z.string() });
+export type SavedPolicyResponse = z.infer<typeof savedPolicyResponseSchema>;
 
 export const deletedPolicyResponseSchema = z.object({
   target: z.string(),

@@ -1,7 +1,7 @@
 // console-api.md "Time: every revision has a wall time": GET /api/v1/revisions/time and
 // the console's durable clock samples.
 import { z } from "zod";
-import { NOW_BASES, revisionParam, revisionTimeSchema } from "./common";
+import { NOW_BASES, revisionParamSchema, revisionTimeSchema } from "./common";
 
 export { revisionTimeSchema };
 export type RevisionTime = z.infer<typeof revisionTimeSchema>;
@@ -48,7 +48,7 @@ export type HistoryStart = z.infer<typeof historyStartSchema>;
 
 /** Exactly one of `revision` and `at_ms`. */
 export const revisionTimeQuerySchema = z
-  .object({ revision: revisionParam, at_ms: atMsParamSchema.optional() })
+  .object({ revision: revisionParamSchema, at_ms: atMsParamSchema.optional() })
   .refine((q) => (q.revision === undefined) !== (q.at_ms === undefined), {
     message: "give exactly one of revision and at_ms",
     path: ["revision"],

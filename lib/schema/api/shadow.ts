@@ -4,19 +4,19 @@ import { OUTCOMES } from "@/lib/schema/codes";
 import { readQuerySchema, snapshotMetaSchema, whyNotCodeSchema } from "./common";
 import { writeTurnHolderSchema } from "./demand";
 
-export const shadowQuery = readQuerySchema;
+export const shadowQuerySchema = readQuerySchema;
 
-const count = z.number().int();
+const countSchema = z.number().int();
 export const outcomeCountsSchema = z.object(
-  Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>,
+  Object.fromEntries(OUTCOMES.map((o) => [o, countSchema])) as Record<(typeof OUTCOMES)[number], typeof countSchema>,
 );
 export type OutcomeCounts = z.infer<typeof outcomeCountsSchema>;
 
-const placement = z.object({ target: z.string(), executor: z.string(), reserved_bytes: z.number() });
-export const shadowResponse = snapshotMetaSchema.extend({
+const placementSchema = z.object({ target: z.string(), executor: z.string(), reserved_bytes: z.number() });
+export const shadowResponseSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   outcomes: outcomeCountsSchema,
-  disagreements: count,
+  disagreements: countSchema,
   tables: z.object(
     Object.fromEntries(OUTCOMES.map((o) => [o, z.array(z.string())])) as Record<
       (typeof OUTCOMES)[number],
@@ -43,8 +43,8 @@ export const shadowResponse = snapshotMetaSchema.extend({
    */
   write_turn_holders: z.array(z.object({ target: z.string(), holder: writeTurnHolderSchema })),
   placements: z.object({
-    console: z.array(placement),
-    master: z.array(placement.extend({ created_ms: z.number() })),
+    console: z.array(placementSchema),
+    master: z.array(placementSchema.extend({ created_ms: z.number() })),
     agree: z.boolean(),
     only_console: z.array(z.string()),
     only_master: z.array(z.string()),
@@ -75,7 +75,7 @@ export const shadowResponse = snapshotMetaSchema.extend({
     ),
   }),
 });
-export type ShadowResponse = z.infer<typeof shadowResponse>;
+export type ShadowResponse = z.infer<typeof shadowResponseSchema>;
 
 const ms = z
   .string()
@@ -93,7 +93,7 @@ export const shadowSampleSchema = z.object({
   at_ms: z.number().int(),
   revision: z.number().int(),
   outcomes: outcomeCountsSchema,
-  disagreements: count,
+  disagreements: countSchema,
 });
 export type ShadowSample = z.infer<typeof shadowSampleSchema>;
 

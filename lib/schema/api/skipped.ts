@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { readQuerySchema, skipReasonSchema, snapshotMetaSchema } from "./common";
 
-export const skippedQuery = readQuerySchema;
+export const skippedQuerySchema = readQuerySchema;
 
 const skippedRecordSchema = z.object({
   key: z.string(),
@@ -10,5 +10,5 @@ const skippedRecordSchema = z.object({
   reason: skipReasonSchema,
   detail: z.string().nullable(),
 });
-export const skippedResponse = snapshotMetaSchema.extend({ skipped: z.array(skippedRecordSchema) });
-export type SkippedResponse = z.infer<typeof skippedResponse>;
+export const skippedResponseSchema = snapshotMetaSchema.extend({ skipped: z.array(skippedRecordSchema) });
+export type SkippedResponse = z.infer<typeof skippedResponseSchema>;

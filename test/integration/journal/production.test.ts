@@ -14,7 +14,7 @@ import { testPrefix } from "../../support/prefix";
 import { seedScenarios } from "@/lib/sim";
 import { PRODUCTION_TABLES } from "@/lib/sim/scenarios/production";
 import { journalPrefix } from "@/lib/schema/keys";
-import { demandList, demandQuerySchema, type TableSummary } from "@/lib/schema/api/demand";
+import { demandListSchema, demandQuerySchema, type TableSummary } from "@/lib/schema/api/demand";
 import { historyResponseSchema } from "@/lib/schema/api/history";
 import { journalCoverageSchema } from "@/lib/schema/api/journal";
 import { readJournalValues } from "@/lib/etcd/journal-store";
@@ -47,7 +47,7 @@ async function pinnedFleet(revision: number, nowMs: number): Promise<Map<string,
   const rows = new Map<string, TableSummary>();
   let cursor: string | undefined;
   do {
-    const page = demandList.parse(
+    const page = demandListSchema.parse(
       await list(
         demandQuerySchema.parse(
           cursor

@@ -9,7 +9,7 @@ import { api } from "../api/helpers";
 import { INCIDENT } from "@/lib/sim";
 import { hex } from "@/lib/schema/keys";
 import { errorBodySchema } from "@/lib/schema/api/common";
-import { demandDetail } from "@/lib/schema/api/demand";
+import { demandDetailSchema } from "@/lib/schema/api/demand";
 import { diffResponseSchema } from "@/lib/schema/api/diff";
 import { historyResponseSchema } from "@/lib/schema/api/history";
 import { revisionTimeSchema } from "@/lib/schema/api/revisions";
@@ -105,16 +105,16 @@ describe("good answers", () => {
     const t = revisionTimeSchema.parse((await api(app.url, `/api/v1/revisions/time?revision=${seeded}`)).body);
     expect(t).toMatchObject({ basis: "record_timestamps", at_ms: t0 + 15_000, error_ms: 15_000 });
     const target = encodeURIComponent(INCIDENT.mergingTarget);
-    const then = demandDetail.parse(
+    const then = demandDetailSchema.parse(
       (await api(app.url, `/api/v1/scheduler/demand?target=${target}&revision=${seeded}`)).body,
     );
     expect(then).toMatchObject({ now_basis: "revision_time", now_ms: t.at_ms, revision_time: t });
-    const today = demandDetail.parse(
+    const today = demandDetailSchema.parse(
       (await api(app.url, `/api/v1/scheduler/demand?target=${target}&revision=${seeded}&now=server`)).body,
     );
     expect(today.now_basis).toBe("server_clock");
     expect(today.table.wait_ms! - then.table.wait_ms!).toBeGreaterThan(2 * HOUR_MS - 60_000);
-    const live = demandDetail.parse((await api(app.url, `/api/v1/scheduler/demand?target=${target}`)).body);
+    const live = demandDetailSchema.parse((await api(app.url, `/api/v1/scheduler/demand?target=${target}`)).body);
     expect(live).toMatchObject({ now_basis: "server_clock", revision_time: null });
   });
 

@@ -6,7 +6,7 @@ import { loadSsoEnv, resetSsoEnv } from "./sso-env";
 
 export { ConfigError };
 
-const url = z
+const urlSchema = z
   .string()
   .trim()
   .refine((s) => {
@@ -26,7 +26,7 @@ const commaList = (s: string) =>
     .map((p) => p.trim())
     .filter((p) => p !== "");
 
-const optionalText = z
+const optionalTextSchema = z
   .string()
   .optional()
   .transform((s) => (s === undefined || s === "" ? undefined : s));
@@ -38,7 +38,7 @@ const envSchema = z.object({
     .transform(commaList)
     .pipe(
       z
-        .array(url)
+        .array(urlSchema)
         .min(1, "needs at least one URL")
         .refine(
           (hosts) => hosts.every((h) => h.startsWith("https:")) || hosts.every((h) => h.startsWith("http:")),
@@ -50,11 +50,11 @@ const envSchema = z.object({
     .default("/lance-context/master")
     .transform((s) => s.trim().replace(/\/+$/, ""))
     .pipe(z.string().min(1, "must not be empty (or only '/')")),
-  ETCD_USERNAME: optionalText,
-  ETCD_PASSWORD: optionalText,
-  ETCD_CA_FILE: optionalText,
-  ETCD_CERT_FILE: optionalText,
-  ETCD_KEY_FILE: optionalText,
+  ETCD_USERNAME: optionalTextSchema,
+  ETCD_PASSWORD: optionalTextSchema,
+  ETCD_CA_FILE: optionalTextSchema,
+  ETCD_CERT_FILE: optionalTextSchema,
+  ETCD_KEY_FILE: optionalTextSchema,
   PORT: z
     .string()
     .default("3000")

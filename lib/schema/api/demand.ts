@@ -354,7 +354,7 @@ const executorAgreementSchema = z.object({
   reasons: z.array(z.string()),
 });
 
-const tableDetail = tableSummarySchema.extend({
+const tableDetailSchema = tableSummarySchema.extend({
   shards: z.array(shardDetailSchema),
   shard_count: z.number().int(),
   score_breakdown: scoreBreakdownSchema.nullable(),
@@ -371,11 +371,11 @@ const tableDetail = tableSummarySchema.extend({
   headroom: headroomBasisSchema,
   executor_agreement: executorAgreementSchema,
 });
-export type TableDetail = z.infer<typeof tableDetail>;
+export type TableDetail = z.infer<typeof tableDetailSchema>;
 
 export const demandDetailSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   leader: leaderSchema,
-  table: tableDetail,
+  table: tableDetailSchema,
 });
 export type DemandDetail = z.infer<typeof demandDetailSchema>;

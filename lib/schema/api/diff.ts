@@ -14,7 +14,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{
  * Unix ms). Digits below MS_FROM are a revision, at or above it Unix ms; an ISO time needs
  * its zone (`Z` or an offset), so it never depends on the server's.
  */
-const momentParam = z
+const momentParamSchema = z
   .string()
   .refine(
     (v) => /^\d{1,16}$/.test(v) || (ISO.test(v) && Number.isFinite(Date.parse(v))),
@@ -33,8 +33,8 @@ const msOfMoment = (m: { revision: number } | { at_ms: number } | undefined, ms:
 
 export const diffQuerySchema = z
   .object({
-    from: momentParam,
-    to: momentParam,
+    from: momentParamSchema,
+    to: momentParamSchema,
     from_ms: atMsParamSchema.optional(),
     to_ms: atMsParamSchema.optional(),
   })

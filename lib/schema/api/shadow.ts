@@ -77,13 +77,13 @@ export const shadowResponseSchema = snapshotMetaSchema.extend({
 });
 export type ShadowResponse = z.infer<typeof shadowResponseSchema>;
 
-const ms = z
+const msSchema = z
   .string()
   .regex(/^\d+$/, "must be Unix milliseconds")
   .transform(Number)
   .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
 export const shadowHistoryQuerySchema = z
-  .object({ from_ms: ms.optional(), to_ms: ms.optional() })
+  .object({ from_ms: msSchema.optional(), to_ms: msSchema.optional() })
   .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, {
     message: "from_ms must be ≤ to_ms",
     path: ["from_ms"],

@@ -9,7 +9,7 @@
 //   process's first history request (another busy table's: it pays the route's, the revision
 //   clock's and the JIT's first use), then T's first (cold: nothing of this table read yet);
 //   then the median of 5 after it (what the console keeps across requests — the chunks
-//   decoded for the table, lib/time/journal-chunks.ts; what moved,
+//   decoded for the table, lib/journal/reader.ts; what moved,
 //   lib/time/history-moved-by.ts — is warm);
 // * in Chromium, /tables/T: how many history requests the chart makes until its summary
 //   shows, and the time from navigation to that summary.

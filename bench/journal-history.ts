@@ -223,7 +223,7 @@ export async function writeJournal(
 async function readBefore(target: string, fromMs: number, toMs: number) {
   const { etcdClient, etcdPrefix } = await import("../lib/etcd/client");
   const { readJournalValues } = await import("../lib/etcd/journal-store");
-  const { journalMetas } = await import("../lib/time/journal-keys");
+  const { journalMetas } = await import("../lib/journal/reader");
   const base = journalPrefix(etcdPrefix());
   const runs = chunkRuns(await journalMetas(), fromMs, toMs) ?? [];
   const read = await Promise.all(runs.map((r) => readJournalValues(etcdClient(), base, r.fromKey, r.toKey)));
@@ -239,7 +239,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const round = (x: number) => Math.round(x * 10) / 10;
 
 /**
- * A cold read each time: what the process keeps of chunks it decoded (lib/time/journal-chunks.ts:
+ * A cold read each time: what the process keeps of chunks it decoded (lib/journal/reader.ts:
  * one table's decodes, the chunks' shared skeletons) is dropped before it.
  */
 function forgetKept(): void {

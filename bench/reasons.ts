@@ -44,7 +44,7 @@ interface ReasonsRun {
 async function readBefore(fromMs: number, toMs: number, stepMs: number) {
   const { etcdClient, etcdPrefix } = await import("../lib/etcd/client");
   const { readJournalValues } = await import("../lib/etcd/journal-store");
-  const { journalMetas } = await import("../lib/time/journal-keys");
+  const { journalMetas } = await import("../lib/journal/reader");
   const range = chunkRange(await journalMetas(), fromMs, toMs);
   if (range === null) throw new Error("the bench's journal does not cover the window");
   const kvs = await readJournalValues(etcdClient(), journalPrefix(etcdPrefix()), range.fromKey, range.toKey);

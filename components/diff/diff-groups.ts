@@ -11,7 +11,7 @@ import {
   verdictInWords,
 } from "@/lib/words/changes";
 
-export type DiffMember = { key: string; text: string; target?: string; executor?: string };
+type DiffMember = { key: string; text: string; target?: string; executor?: string };
 
 export interface DiffGroup {
   id: string;

@@ -25,12 +25,12 @@ export interface ConfirmProps {
 }
 
 /** The save needs the target's name typed when it loses placements or edits `_default`. */
-export function needsTypedName(target: string, preview: PreviewResponse): boolean {
+function needsTypedName(target: string, preview: PreviewResponse): boolean {
   return target === DEFAULT_POLICY_TARGET || preview.summary.placements_lost > 0;
 }
 
 /** What a disabled confirm button waits for, in words (console-api.md third version: plain errors). */
-export function waitingFor(o: {
+function waitingFor(o: {
   reasonOk: boolean;
   reasonLength: number;
   nameOk: boolean;

@@ -8,7 +8,7 @@ import { labelOf } from "./fields";
 import styles from "./policies.module.css";
 
 /** Flattened `path → message` of react-hook-form's nested errors, in document order. */
-export function errorList(errors: FieldErrors<PolicyDocument>, prefix = ""): { path: string; message: string }[] {
+function errorList(errors: FieldErrors<PolicyDocument>, prefix = ""): { path: string; message: string }[] {
   const out: { path: string; message: string }[] = [];
   for (const [key, value] of Object.entries(errors)) {
     if (!value || typeof value !== "object") continue;

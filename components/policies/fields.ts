@@ -12,7 +12,7 @@ import {
 } from "@/lib/schema/policy";
 import { formatCount } from "@/lib/words/format";
 
-export type FieldKind = "int" | "bool" | "enum" | "list";
+type FieldKind = "int" | "bool" | "enum" | "list";
 
 export interface PolicyField {
   /** dot path inside the document, e.g. `merge.min_generations` */
@@ -162,7 +162,7 @@ export const POLICY_FIELDS: readonly PolicyField[] = [
   },
 ];
 
-export const FIELD_BY_PATH: ReadonlyMap<string, PolicyField> = new Map(POLICY_FIELDS.map((f) => [f.path, f]));
+const FIELD_BY_PATH: ReadonlyMap<string, PolicyField> = new Map(POLICY_FIELDS.map((f) => [f.path, f]));
 
 /** A field's label, or the path itself for a path no field has. */
 export const labelOf = (path: string) => FIELD_BY_PATH.get(path)?.label ?? path;

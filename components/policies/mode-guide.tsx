@@ -4,7 +4,7 @@
 import type { PolicyMode } from "@/lib/schema/policy";
 import styles from "./policies.module.css";
 
-export interface ModeWords {
+interface ModeWords {
   mode: PolicyMode;
   /** one line: what the mode is for */
   gist: string;
@@ -14,7 +14,7 @@ export interface ModeWords {
 
 const P1_IGNORES = "Nothing changes: a P1 master reads no policy; its task queue schedules the table as before.";
 
-export const MODE_GUIDE: readonly ModeWords[] = [
+const MODE_GUIDE: readonly ModeWords[] = [
   {
     mode: "legacy",
     gist: "the master's task queue schedules the table (the default)",

@@ -17,7 +17,7 @@ export const EFFECTS: { effect: PreviewEffectName; one: string; many: string; ba
   { effect: "promoted", one: "table promoted", many: "tables promoted", bad: false },
 ];
 
-export const countText = (count: number, one: string, many: string) => `${n(count)} ${count === 1 ? one : many}`;
+const countText = (count: number, one: string, many: string) => `${n(count)} ${count === 1 ? one : many}`;
 
 /** The one short verdict of every list (lib/words): "place → worker-2", "skip: ownership blocked". */
 const verdictText = (v: PreviewRow["before"]["verdict"]): string => verdictLabel(v);

@@ -25,7 +25,7 @@ export interface Segment {
   toMs: number;
 }
 
-export function classSegments(h: HistoryResponse): Segment[] {
+function classSegments(h: HistoryResponse): Segment[] {
   const out: Segment[] = [];
   for (const p of h.points) {
     const at = pointTime(p);
@@ -39,7 +39,7 @@ export function classSegments(h: HistoryResponse): Segment[] {
   return out;
 }
 
-export function verdictSegments(h: HistoryResponse): Segment[] {
+function verdictSegments(h: HistoryResponse): Segment[] {
   return verdictSpans(h.points, h.to_ms).map((s) => ({
     fill: s.state === "would_place" ? "seg-place" : s.state === "would_skip" ? "seg-skip" : "seg-none",
     label: s.state === "would_place" ? "placed" : s.state === "would_skip" ? (s.code ?? "skipped") : "figures only",

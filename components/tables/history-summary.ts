@@ -12,7 +12,7 @@ import { verdictSpans, type HistoryResponse, type VerdictSpan } from "@/lib/clie
 import { stateInWords } from "@/lib/words/time-in-state";
 
 /** shorter than the clock's precision (it reads to the minute) */
-export const BRIEF_MS = 60_000;
+const BRIEF_MS = 60_000;
 
 const minutes = (ms: number) => new Date(ms).toISOString().slice(11, 16);
 const seconds = (ms: number) => new Date(ms).toISOString().slice(11, 19);

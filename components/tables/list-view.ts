@@ -18,9 +18,9 @@ import {
   type TableSort,
 } from "@/lib/words/table-order";
 
-export const SORT_COLUMNS = TABLE_SORTS;
+const SORT_COLUMNS = TABLE_SORTS;
 export type SortColumn = TableSort;
-export type SortOrder = SortDirection;
+type SortOrder = SortDirection;
 
 export interface ListView {
   classes: ClassName[];

@@ -3,7 +3,7 @@ import Link from "next/link";
 import type { TableDetail } from "@/lib/client/api-types";
 
 /** Nested policy documents as dotted paths (`merge.min_generations`), arrays kept whole. */
-export function flattenPolicy(doc: Record<string, unknown>, prefix = ""): [string, unknown][] {
+function flattenPolicy(doc: Record<string, unknown>, prefix = ""): [string, unknown][] {
   return Object.entries(doc).flatMap(([key, value]) => {
     const path = prefix ? `${prefix}.${key}` : key;
     return value && typeof value === "object" && !Array.isArray(value)

@@ -31,7 +31,7 @@ export interface StepChartProps {
 
 export const PAD = { top: 10, right: 52, bottom: 24, left: 48 };
 /** the width drawn at until the box is measured (about a panel's on a laptop) */
-export const NOMINAL_WIDTH = 640;
+const NOMINAL_WIDTH = 640;
 
 /** 0 and four or five round steps up to at least `max` */
 function niceTicks(max: number): number[] {

@@ -43,7 +43,7 @@ function DetailValue({ value, name = "" }: { value: unknown; name?: string }) {
 }
 
 /** Why-not entries as a list: what holds it back, in words, with its code and detail. */
-export function WhyNotList({ entries, testid = "why-not-item" }: { entries: WhyNot[]; testid?: string }) {
+function WhyNotList({ entries, testid = "why-not-item" }: { entries: WhyNot[]; testid?: string }) {
   return (
     <ol style={{ margin: 0, paddingLeft: 18 }}>
       {entries.map((w, i) => (

@@ -21,7 +21,7 @@ type Doc = Record<string, unknown>;
 const section = (v: unknown): Doc => (v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Doc) : {});
 
 /** The stored `_default` with the knobs the facts inform set to what they imply (the rest kept). */
-export function suggestedDefault(stored: Doc | null, implies: FactsResponse["implies"]): Doc | null {
+function suggestedDefault(stored: Doc | null, implies: FactsResponse["implies"]): Doc | null {
   if (implies.critical_generations === null && implies.max_turn_wait_secs === null) return null;
   const doc: Doc = { ...(stored ?? {}) };
   if (implies.critical_generations !== null)

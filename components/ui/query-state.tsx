@@ -9,7 +9,7 @@ import { useOutage } from "@/lib/client/resources/health";
 /** An error that says etcd was away: once the header is live again it is the past, not the present. */
 const etcdAway = (e: unknown) => e instanceof ApiError && (e.code === "etcd_unavailable" || e.code === "etcd_timeout");
 
-export function describeError(error: unknown): string {
+function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     // etcd's own error text (gRPC deadlines, member back-off) is for the log, not the page
     if (error.code === "etcd_timeout") return "etcd did not answer in time (it or this machine is busy); try again";

@@ -11,7 +11,7 @@ import { startApp, type RunningApp } from "../../test/support/app";
 import { startEtcd, type EtcdCluster } from "../../test/support/etcd";
 import type { E2eState } from "./fixtures";
 
-export const E2E_PREFIX = "/lance-context/master";
+const E2E_PREFIX = "/lance-context/master";
 /** The realistic table the time-travel change touches (index in realisticTables()). */
 const CHANGED_TABLE_INDEX = 20;
 const CHANGED_BY = 5;
@@ -96,5 +96,3 @@ export async function startStack(opts: { production: boolean; log?: (line: strin
     throw e;
   }
 }
-
-export { flushGenerations };

@@ -39,7 +39,7 @@ export function readAuthConfig(env: Record<string, string | undefined> = process
   };
 }
 
-export const tokenNameKey = (role: "admin" | "viewer", token: string) => `${role} ${token}`;
+const tokenNameKey = (role: "admin" | "viewer", token: string) => `${role} ${token}`;
 
 /** The configured name of a token, or null (a plain token). */
 export function nameOfToken(config: AuthConfig, role: "admin" | "viewer", token: string): string | null {
@@ -47,7 +47,7 @@ export function nameOfToken(config: AuthConfig, role: "admin" | "viewer", token:
 }
 
 /** Some rule of CONSOLE_RBAC_FILE makes the people it names admins (and people can sign in). */
-export function peopleMayWrite(config: AuthConfig): boolean {
+function peopleMayWrite(config: AuthConfig): boolean {
   return Boolean(config.oidc) && (config.rules ?? []).some((r) => r.role === "admin");
 }
 

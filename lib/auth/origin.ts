@@ -8,7 +8,7 @@ import "server-only";
 export type OriginVerdict = { ok: true } | { ok: false; reason: string };
 
 /** The host (with port) this request was addressed to, preferring the proxy's view. */
-export function requestHost(headers: Headers, url: string): string | null {
+function requestHost(headers: Headers, url: string): string | null {
   const forwarded = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
   if (forwarded) return forwarded.toLowerCase();
   const host = headers.get("host");

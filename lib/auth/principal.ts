@@ -1,7 +1,7 @@
 import "server-only";
 
 // Who sent a request (console-api.md Security; "Single sign-on and team rights").
-export type Role = "admin" | "viewer" | "anonymous";
+type Role = "admin" | "viewer" | "anonymous";
 
 export interface Principal {
   /** the audit's actor: a token's name (or `admin:<12 hex>`), or a person's email (else the ID token's sub) */

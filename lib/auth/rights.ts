@@ -11,7 +11,7 @@ import { isReadOnly, type AuthConfig } from "./config";
 import type { Principal } from "./principal";
 
 /** Where a right comes from: a token, a rule of the file (by index), or having signed in at all. */
-export interface RuleRef {
+interface RuleRef {
   source: "token" | "rbac_file" | "sign_in";
   /** the rule's place in CONSOLE_RBAC_FILE (0-based); null for the other sources */
   index: number | null;

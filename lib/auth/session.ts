@@ -45,7 +45,7 @@ export const derivedKey = (config: AuthConfig, material: string) =>
   );
 
 /** HMAC(secret, sorted tokens and their names): 32 bytes of HS256 key. */
-export function sessionKey(config: AuthConfig): Uint8Array {
+function sessionKey(config: AuthConfig): Uint8Array {
   return derivedKey(
     config,
     [

@@ -20,7 +20,7 @@ export interface AuditCli<O extends Options> {
 
 const quoted = (s: string | null) => (s === null ? "no reason recorded" : `“${s}”`);
 
-export function auditText(body: AuditResponse): string {
+function auditText(body: AuditResponse): string {
   const head = `Policy changes up to revision ${formatCount(body.revision)}: ${countOf(body.entries.length, "entry", "entries")}, newest first`;
   const lines = body.entries.flatMap((e) => [
     `${formatTime(e.at_ms)}  ${e.actor} changed ${e.target} (revision ${formatCount(e.mod_revision)}): ${quoted(e.reason)}`,

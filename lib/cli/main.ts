@@ -4,7 +4,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { formatDuration, formatTime } from "../words/format";
 import { BACKLOG_CLASSES, CLASS_NAMES } from "../schema/codes";
-import { revisionTime } from "../schema/api/revisions";
+import { revisionTimeSchema } from "../schema/api/revisions";
 import type { DemandList, DemandOne, ExecutorsResponse, ShadowResponse } from "../client/api-types";
 import { addAuditCommand } from "./audit";
 import { ApiFailure, ConsoleClient, type Query } from "./client";
@@ -81,7 +81,7 @@ async function pinOf(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promis
   const pin: Query = { now_ms: o.nowMs };
   if (o.revision !== undefined) pin.revision = o.revision;
   else if (o.at !== undefined) {
-    const t = await client.get("/api/v1/revisions/time", { at_ms: o.at }, revisionTime);
+    const t = await client.get("/api/v1/revisions/time", { at_ms: o.at }, revisionTimeSchema);
     pin.revision = t.revision;
     const written =
       t.at_ms === null
@@ -100,7 +100,7 @@ async function pinOf(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promis
 async function pinnedEnd(o: GlobalOptions, client: ConsoleClient, io: CliIo): Promise<number | undefined> {
   if (o.at !== undefined) return o.at;
   if (o.revision === undefined) return undefined;
-  const t = await client.get("/api/v1/revisions/time", { revision: o.revision }, revisionTime);
+  const t = await client.get("/api/v1/revisions/time", { revision: o.revision }, revisionTimeSchema);
   if (t.at_ms === null)
     throw new ApiFailure(null, "unknown_time", `revision ${o.revision} has no known time to end the window at`);
   if (!o.json)

@@ -34,7 +34,7 @@ function detailText(name: string, value: unknown): string {
   return formatField(name, value) ?? (typeof value === "object" ? JSON.stringify(value) : String(value));
 }
 
-export function whyNotLines(entries: readonly WhyNot[]): string[] {
+function whyNotLines(entries: readonly WhyNot[]): string[] {
   const lines: string[] = [];
   entries.forEach((w, i) => {
     lines.push(`  ${i + 1}. ${whyNotHeading(w)}`, `     ${w.message}`);
@@ -52,7 +52,7 @@ export function whyNotLines(entries: readonly WhyNot[]): string[] {
 }
 
 /** The verdict as the pages' short form says it (lib/words verdictLabel), then what the page adds. */
-export function verdictInWords(v: Verdict): string {
+function verdictInWords(v: Verdict): string {
   return v.state === "would_place"
     ? `${verdictLabel(v)}, reserving ${formatBytes(v.reserved_bytes)}`
     : `${verdictLabel(v)} [${v.code}] — ${v.message}`;

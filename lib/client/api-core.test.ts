@@ -1,7 +1,7 @@
 // The page and the command line read the API through one core: the same URL, the same
 // typed error from the same error body, the same check of an answer's shape.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { revisionTime } from "@/lib/schema/api/revisions";
+import { revisionTimeSchema } from "@/lib/schema/api/revisions";
 import { ApiFailure, ConsoleClient } from "@/lib/cli/client";
 import { ApiError, apiErrorOf, apiUrl, parseAnswer, queryString, readAnswer, targetPath } from "./api-core";
 import { buildQuery, fetchJson } from "./fetch-json";
@@ -60,10 +60,10 @@ describe("answers and errors", () => {
 
   it("an answer that does not fit its schema is unexpected_answer, naming where", () => {
     const ok = { revision: 7, at_ms: 1000, basis: "console_clock", error_ms: 5 };
-    expect(parseAnswer(revisionTime, ok, "/api/v1/revisions/time")).toEqual(ok);
+    expect(parseAnswer(revisionTimeSchema, ok, "/api/v1/revisions/time")).toEqual(ok);
     let e: unknown = null;
     try {
-      parseAnswer(revisionTime, { ...ok, revision: "7" }, "/api/v1/revisions/time");
+      parseAnswer(revisionTimeSchema, { ...ok, revision: "7" }, "/api/v1/revisions/time");
     } catch (thrown) {
       e = thrown;
     }
@@ -100,9 +100,9 @@ describe("the page and the command line agree", () => {
     const client = (body: unknown) =>
       new ConsoleClient({ url: "http://console", fetch: (async () => json(200, body)) as typeof fetch });
     const good = { revision: 7, at_ms: null, basis: "unknown", error_ms: null };
-    expect(await client(good).get("/api/v1/revisions/time", {}, revisionTime)).toEqual(good);
+    expect(await client(good).get("/api/v1/revisions/time", {}, revisionTimeSchema)).toEqual(good);
     const bad = await client({ revision: 7 })
-      .get("/api/v1/revisions/time", {}, revisionTime)
+      .get("/api/v1/revisions/time", {}, revisionTimeSchema)
       .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(ApiFailure);
     expect((bad as ApiFailure).code).toBe("unexpected_answer");

@@ -6,7 +6,7 @@ import { loadSsoEnv, resetSsoEnv } from "./sso-env";
 
 export { ConfigError };
 
-const url = z
+const urlSchema = z
   .string()
   .trim()
   .refine((s) => {
@@ -26,19 +26,19 @@ const commaList = (s: string) =>
     .map((p) => p.trim())
     .filter((p) => p !== "");
 
-const optionalText = z
+const optionalTextSchema = z
   .string()
   .optional()
   .transform((s) => (s === undefined || s === "" ? undefined : s));
 
-export const envSchema = z.object({
+const envSchema = z.object({
   ETCD_ENDPOINTS: z
     .string()
     .default("http://127.0.0.1:2379")
     .transform(commaList)
     .pipe(
       z
-        .array(url)
+        .array(urlSchema)
         .min(1, "needs at least one URL")
         .refine(
           (hosts) => hosts.every((h) => h.startsWith("https:")) || hosts.every((h) => h.startsWith("http:")),
@@ -50,11 +50,11 @@ export const envSchema = z.object({
     .default("/lance-context/master")
     .transform((s) => s.trim().replace(/\/+$/, ""))
     .pipe(z.string().min(1, "must not be empty (or only '/')")),
-  ETCD_USERNAME: optionalText,
-  ETCD_PASSWORD: optionalText,
-  ETCD_CA_FILE: optionalText,
-  ETCD_CERT_FILE: optionalText,
-  ETCD_KEY_FILE: optionalText,
+  ETCD_USERNAME: optionalTextSchema,
+  ETCD_PASSWORD: optionalTextSchema,
+  ETCD_CA_FILE: optionalTextSchema,
+  ETCD_CERT_FILE: optionalTextSchema,
+  ETCD_KEY_FILE: optionalTextSchema,
   PORT: z
     .string()
     .default("3000")
@@ -168,7 +168,7 @@ export function resetConsoleEnv(): void {
 }
 
 // ---------------------------------------------------------------------------------------
-// The elected sampler (lib/time/sampler.ts): shadow history and the revision clock.
+// The elected sampler (lib/live/sampler.ts): shadow history and the revision clock.
 // A bad value is refused like any other variable, never replaced by the default.
 
 const positiveInt = (name: string, fallback: number, max: number) =>
@@ -181,7 +181,7 @@ const positiveInt = (name: string, fallback: number, max: number) =>
     .pipe(z.number().int().min(1, `must be 1..${max}`).max(max, `must be 1..${max}`))
     .describe(name);
 
-export const samplerEnvSchema = z.object({
+const samplerEnvSchema = z.object({
   /** shadow-history period (ms) */
   CONSOLE_SHADOW_SAMPLE_MS: positiveInt("CONSOLE_SHADOW_SAMPLE_MS", 60_000, 86_400_000),
   /** sampler election lease TTL (s) */
@@ -220,7 +220,7 @@ export function samplerEnv(): SamplerEnv {
 // ---------------------------------------------------------------------------------------
 // The takeover gate (console-api.md "The takeover gate and the canary evidence").
 
-export const takeoverEnvSchema = z.object({
+const takeoverEnvSchema = z.object({
   /** the lowest master version (semver) that applies policies; unset: no master does */
   CONSOLE_POLICY_AWARE_VERSION: z
     .string()
@@ -259,7 +259,7 @@ export function takeoverEnv(): TakeoverEnv {
 // The decision journal the elected sampler writes (lib/live/journal.ts; console-api.md
 // "The decision journal"; sizing in docs/operations.md "Decision journal").
 
-export const journalEnvSchema = z.object({
+const journalEnvSchema = z.object({
   /** `off`: the sampler keeps no journal (history answers by re-planning, as before) */
   CONSOLE_JOURNAL: z
     .string()

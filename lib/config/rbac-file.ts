@@ -6,7 +6,7 @@ import { parseDocument } from "yaml";
 import { z } from "zod";
 import { ConfigError } from "./config-error";
 
-export const RBAC_ROLES = ["viewer", "admin"] as const;
+const RBAC_ROLES = ["viewer", "admin"] as const;
 export type RbacRole = (typeof RBAC_ROLES)[number];
 
 /** One rule of the file; `index` is its place in the file (0-based), named in messages and the audit. */
@@ -20,7 +20,7 @@ export interface RbacRule {
 }
 
 /** What a glob may be: `*` alone, a prefix ending in `*`, or an exact name; `*` nowhere else. */
-export function globProblem(glob: string): string | null {
+function globProblem(glob: string): string | null {
   if (glob.trim() !== glob || glob === "") return "must be a non-empty name without surrounding spaces";
   if (glob.length > 512) return "is longer than 512 characters";
   if (glob.slice(0, -1).includes("*")) return 'may hold "*" only at its end (`*` or a prefix such as `orders/*`)';

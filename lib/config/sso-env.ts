@@ -7,7 +7,7 @@ import { ConfigError, parseBlock } from "./config-error";
 import { loadRbacFile, type RbacRule } from "./rbac-file";
 
 /** Where the provider sends the browser back: the console's own callback route. */
-export const OIDC_CALLBACK_PATH = "/api/v1/session/oidc/callback";
+const OIDC_CALLBACK_PATH = "/api/v1/session/oidc/callback";
 
 const OIDC_VARIABLES = [
   "CONSOLE_OIDC_ISSUER",
@@ -32,25 +32,25 @@ function urlProblem(s: string): string | null {
   return null;
 }
 
-const optional = z
+const optionalSchema = z
   .string()
   .optional()
   .transform((s) => (s === undefined || s.trim() === "" ? undefined : s.trim()));
 
 const checkedUrl = (extra?: (u: URL) => string | null) =>
-  optional.superRefine((s, ctx) => {
+  optionalSchema.superRefine((s, ctx) => {
     const problem = s === undefined ? null : (urlProblem(s) ?? extra?.(new URL(s)) ?? null);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
-export const ssoEnvSchema = z.object({
+const ssoEnvSchema = z.object({
   CONSOLE_OIDC_ISSUER: checkedUrl(),
-  CONSOLE_OIDC_CLIENT_ID: optional.pipe(z.string().max(256, "is longer than 256 characters").optional()),
-  CONSOLE_OIDC_CLIENT_SECRET: optional.pipe(z.string().max(1024, "is longer than 1024 characters").optional()),
+  CONSOLE_OIDC_CLIENT_ID: optionalSchema.pipe(z.string().max(256, "is longer than 256 characters").optional()),
+  CONSOLE_OIDC_CLIENT_SECRET: optionalSchema.pipe(z.string().max(1024, "is longer than 1024 characters").optional()),
   CONSOLE_OIDC_REDIRECT_URL: checkedUrl((u) =>
     u.pathname === OIDC_CALLBACK_PATH ? null : `must end in the console's callback path ${OIDC_CALLBACK_PATH}`,
   ),
-  CONSOLE_RBAC_FILE: optional,
+  CONSOLE_RBAC_FILE: optionalSchema,
 });
 
 export interface OidcEnv {

@@ -36,7 +36,7 @@ export interface FaultOptions {
   callTimeoutMs?: number;
 }
 
-export function hostGuard(host: string, opts: FaultOptions = {}): Policy {
+function hostGuard(host: string, opts: FaultOptions = {}): Policy {
   const breakAfter = opts.breakAfter ?? 3;
   const openMs = opts.openMs ?? 1000;
   const callTimeoutMs = opts.callTimeoutMs ?? 3000;
@@ -71,7 +71,7 @@ export function hostGuard(host: string, opts: FaultOptions = {}): Policy {
   });
 }
 
-export function retryUnavailable(opts: FaultOptions = {}): Policy {
+function retryUnavailable(opts: FaultOptions = {}): Policy {
   const attempts = Math.max(1, opts.attempts ?? 3);
   return policy(async (fn, signal) => {
     for (let attempt = 1; ; attempt++) {

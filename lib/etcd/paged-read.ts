@@ -15,7 +15,7 @@ import { FutureRevision, RevisionCompacted, isCompactedError, isMessageSizeError
 import { readCounters } from "./metrics-counters";
 
 export const PAGE_START_KEYS = 512;
-export const PAGE_MIN_KEYS = 8;
+const PAGE_MIN_KEYS = 8;
 export const PAGE_BUDGET_BYTES = 1_048_576;
 
 /**

@@ -22,7 +22,7 @@ export interface RangeRequestFields {
  */
 export const KV_MEMO: unique symbol = Symbol("kv memo");
 
-export interface DecodedKv {
+interface DecodedKv {
   key: string;
   value: Buffer;
   modRevision: number;

@@ -31,7 +31,7 @@ export interface ChunkedWriteOptions {
 }
 
 /** A guarded chunk lost its compare (another leader, a changed token). */
-export class GuardFailed extends Error {
+class GuardFailed extends Error {
   readonly code = "guard_failed";
   constructor(key: string) {
     super(`write guard failed: ${key} no longer holds the expected value`);

@@ -7,10 +7,10 @@ import "server-only";
 import { authorizeSave, checkSameOrigin, isAuthError, type AllowingRule, type Principal } from "@/lib/auth";
 import { readGate } from "@/lib/auth/read-gate";
 import { processWide } from "@/lib/schema/process-wide";
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/schema/api/errors";
 
 /** Answers null when the request may read, or the error Response to send instead. */
-export type ReadAuthorizer = (request: Request) => Promise<Response | null>;
+type ReadAuthorizer = (request: Request) => Promise<Response | null>;
 
 type Slot = { authorize: ReadAuthorizer };
 

@@ -5,7 +5,7 @@ import "server-only";
 // plan object (a re-plan after a watch change, or at a new `now`) is a new key even when
 // its rows are the same, and the strong ETag (a hash of the bytes) then still matches.
 import type { FleetView } from "@/lib/live/cache";
-import type { Evaluation } from "@/lib/time/evaluation";
+import type { Evaluation } from "@/lib/live/evaluation";
 import { processWide } from "@/lib/schema/process-wide";
 
 interface PlanIds {
@@ -24,7 +24,7 @@ export function identityOf(value: object): string {
   return `#${id}`;
 }
 
-/** Everything of a view and its evaluation that reaches the bytes (lib/time/evaluation.ts snapshotMeta, the content). */
+/** Everything of a view and its evaluation that reaches the bytes (lib/live/evaluation.ts snapshotMeta, the content). */
 export function viewKey(view: FleetView, evaluation?: Evaluation): unknown[] {
   return [
     view.contentId,

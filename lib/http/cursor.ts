@@ -3,7 +3,7 @@ import "server-only";
 // the revision and `now` the first page was planned at, the offset of the next row, and a
 // fingerprint of the filters and sort, so a cursor cannot be replayed against another query.
 import { createHash } from "node:crypto";
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/schema/api/errors";
 
 export interface Cursor {
   revision: number;

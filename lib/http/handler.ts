@@ -1,7 +1,7 @@
 import "server-only";
 // STYLE.md "thin route handlers behind one wrapper": request id, access (viewer / admin,
 // same-origin for every non-GET), zod-parsed query (400 invalid_query), the body's content
-// type and size, If-Match for writes, typed errors → contract codes (errors.ts), one
+// type and size, If-Match for writes, typed errors → contract codes (lib/schema/api/errors.ts), one
 // structured JSON log line and a latency observation per request. Because the wrapper owns
 // these checks, a handler cannot forget one: it only parses, calls and returns.
 import { randomUUID } from "node:crypto";
@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { AllowingRule, Principal } from "@/lib/auth";
 import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
 import { encodedResponse, isCacheable } from "./encoded-response";
-import { classifyError } from "./errors";
+import { classifyError } from "@/lib/schema/api/errors";
 import { noteEtcdUnavailable } from "./etcd-seen";
 import { admitted, isHeavy } from "./heavy";
 import { metrics } from "@/lib/metrics";
@@ -82,7 +82,7 @@ export function json(body: unknown, init: { status?: number; headers?: Record<st
 }
 
 /** Query string → plain object; a key given several times becomes an array (repeatable params). */
-export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(params.keys())) {
     const all = params.getAll(key);

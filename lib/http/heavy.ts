@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { liveCache } from "@/lib/live/cache";
 
 /** Set by the server (scripts/serve.mjs) from the connection, over anything the client sent. */
-export const CLIENT_ADDRESS_HEADER = "x-console-client";
+const CLIENT_ADDRESS_HEADER = "x-console-client";
 
 /**
  * A request is heavy when its route says so (histories, diffs, previews) or when it pins a
@@ -23,13 +23,13 @@ export function isHeavy(routeSaysHeavy: boolean | undefined, query: unknown): bo
  * the session), hashed, else the address it came from. A client can only move itself
  * between lines.
  */
-export function clientOf(request: Request): string {
+function clientOf(request: Request): string {
   const credential = request.headers.get("authorization") ?? request.headers.get("cookie");
   if (credential) return `credential:${createHash("sha256").update(credential).digest("hex").slice(0, 16)}`;
   return `address:${request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown"}`;
 }
 
-/** `work` once the heavy-work queue admits it, or `Overloaded` at once (503 overloaded, errors.ts). */
+/** `work` once the heavy-work queue admits it, or `Overloaded` at once (503 overloaded, lib/schema/api/errors.ts). */
 export function admitted<T>(request: Request, work: () => Promise<T>): Promise<T> {
   return liveCache().heavyWork.run(clientOf(request), work);
 }

@@ -25,7 +25,7 @@ const waitOrScoreMoved = (a: TableSummary, b: TableSummary): boolean =>
   !sameMoving(a.wait_ms, b.wait_ms) || !sameMoving(a.score, b.score);
 
 /** `[from, to, by]`: the rows at `from`…`to` (inclusive) of the new listing moved `by` places in line. */
-export type Shift = [number, number, number];
+type Shift = [number, number, number];
 
 export interface ListingChanges {
   /** positions (in the new listing, ascending) of the rows to send whole */

@@ -39,7 +39,7 @@ export interface Digest {
 }
 
 /** A listing's rows' places in one line (PlanLine.placesAlong). */
-export interface Placed {
+interface Placed {
   line: object;
   at: Int32Array;
 }

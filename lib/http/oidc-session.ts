@@ -11,7 +11,7 @@ import { SignInError } from "@/lib/auth/errors";
 import { beginSignIn, finishSignIn } from "@/lib/auth/oidc";
 import { clearedTransactionCookie, SIGN_IN_COOKIE, transactionCookie } from "@/lib/auth/oidc-transaction";
 import { signPersonSession } from "@/lib/auth/session";
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { safeNext } from "./session";
 
 const escapeHtml = (s: string) =>

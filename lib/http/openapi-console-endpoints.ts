@@ -8,27 +8,32 @@ import { auditQuerySchema, auditResponseSchema } from "@/lib/schema/api/audit";
 import { healthResponseSchema } from "@/lib/schema/api/health";
 import {
   deletedPolicyResponseSchema,
-  policyBody,
+  policyBodySchema,
   policyListResponseSchema,
   policyQuerySchema,
   policyResponseSchema,
   previewQuerySchema,
   previewResponseSchema,
-  savedPolicyResponse,
+  savedPolicyResponseSchema,
 } from "@/lib/schema/api/policies";
 import {
-  oidcCallbackQuery,
-  oidcLoginQuery,
-  sessionGetQuery,
+  oidcCallbackQuerySchema,
+  oidcLoginQuerySchema,
+  sessionGetQuerySchema,
   sessionResponseSchema,
   signedInResponseSchema,
   signedOutResponseSchema,
   signInBodySchema,
 } from "@/lib/schema/api/session";
-import { canaryQuery, canaryResponseSchema } from "@/lib/schema/api/canary";
-import { factsQuery, factsResponseSchema, mastersQuery, mastersResponseSchema } from "@/lib/schema/api/fleet";
+import { canaryQuerySchema, canaryResponseSchema } from "@/lib/schema/api/canary";
+import {
+  factsQuerySchema,
+  factsResponseSchema,
+  mastersQuerySchema,
+  mastersResponseSchema,
+} from "@/lib/schema/api/fleet";
 import { gatesQuerySchema, gatesResponseSchema } from "@/lib/schema/api/takeover";
-import { calibrationQuery, calibrationResponseSchema } from "@/lib/schema/api/forecasts";
+import { calibrationQuerySchema, calibrationResponseSchema } from "@/lib/schema/api/forecasts";
 import { READ_ERRORS, WRITE_ERRORS, TARGET, type Endpoint } from "./openapi-endpoint";
 
 export const CONSOLE_ENDPOINTS: Endpoint[] = [
@@ -78,9 +83,9 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
       "X-Override-Gates",
       "X-Override-Reason",
     ],
-    body: { schema: policyBody, description: "the sparse policy document (null or absent = inherit)" },
+    body: { schema: policyBodySchema, description: "the sparse policy document (null or absent = inherit)" },
     responses: {
-      "200": { description: "saved; ETag = the new mod_revision", schema: savedPolicyResponse, etag: true },
+      "200": { description: "saved; ETag = the new mod_revision", schema: savedPolicyResponseSchema, etag: true },
     },
     errors: WRITE_ERRORS,
   },
@@ -106,7 +111,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     summary:
       "What saving the body would change on one revision: changed tables, the blast-radius summary, its digest and range warnings (writes nothing)",
     query: previewQuerySchema,
-    body: { schema: policyBody, description: "the proposed document (`{}` previews deleting an override)" },
+    body: { schema: policyBodySchema, description: "the proposed document (`{}` previews deleting an override)" },
     responses: { "200": { description: "the preview", schema: previewResponseSchema } },
     errors: ["400", "401", "403", "413", "415", "422", "503", "504"],
   },
@@ -118,7 +123,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary:
       "The shadow outcomes over a window (1 h, 6 h, 24 h, 7 d) as observations: level and trend, placement agreement, chronic tables, the evidence digest",
-    query: canaryQuery,
+    query: canaryQuerySchema,
     responses: { "200": { description: "the canary report", schema: canaryResponseSchema } },
     errors: READ_ERRORS,
   },
@@ -130,7 +135,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary:
       "How often each world's forecasts came true over a window (default 6 h): made, resolved (within, early, late), open, coverage at the stated level, median width and error, and the reliability at other levels",
-    query: calibrationQuery,
+    query: calibrationQuerySchema,
     responses: { "200": { description: "the forecasts' score", schema: calibrationResponseSchema } },
     errors: READ_ERRORS,
   },
@@ -142,7 +147,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary:
       "Tables and hot share, generation sizes, task durations and failure shares per kind (nearest-rank), and what they imply",
-    query: factsQuery,
+    query: factsQuerySchema,
     responses: { "200": { description: "the facts", schema: factsResponseSchema } },
     errors: READ_ERRORS,
   },
@@ -154,7 +159,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary:
       "Each resident master's version against CONSOLE_POLICY_AWARE_VERSION, and whether the fleet is homogeneous",
-    query: mastersQuery,
+    query: mastersQuerySchema,
     responses: { "200": { description: "the masters", schema: mastersResponseSchema } },
     errors: READ_ERRORS,
   },
@@ -190,7 +195,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "public",
     summary:
       "Who this request is signed in as (a token or the OpenID Connect provider), until when, every right they have, whether the console is read-only, and with ?target= whether they may save that target's policy and why not",
-    query: sessionGetQuery,
+    query: sessionGetQuerySchema,
     responses: { "200": { description: "the session", schema: sessionResponseSchema } },
     errors: ["400"],
   },
@@ -202,7 +207,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "public",
     summary:
       "Sign in through the OpenID Connect provider (CONSOLE_OIDC_*): 302 to its authorization endpoint (code flow with PKCE, state and nonce sealed in an httpOnly cookie for ten minutes); return_to is a path of this console (anything else lands on /policies)",
-    query: oidcLoginQuery,
+    query: oidcLoginQuerySchema,
     responses: {
       "302": { description: "to the provider", location: true },
       "303": {
@@ -226,7 +231,7 @@ export const CONSOLE_ENDPOINTS: Endpoint[] = [
     access: "public",
     summary:
       "The provider's answer (CONSOLE_OIDC_REDIRECT_URL): state, the PKCE verifier, the nonce and the ID token's signature are checked; the person (the ID token's email, else sub) gets the session cookie and a page that moves on to return_to",
-    query: oidcCallbackQuery,
+    query: oidcCallbackQuerySchema,
     responses: {
       "200": {
         description: "signed in: the session cookie is set; a page that moves on to return_to",

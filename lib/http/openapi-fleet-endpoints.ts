@@ -2,17 +2,17 @@ import "server-only";
 // The contract's entries for the fleet as the planner sees it (tags `scheduler` and `time`):
 // demand, executors, assignments, shadow, failures, skipped records, a table's history, two
 // moments compared, the revision clock, the journal's coverage and the reasons view.
-import { assignmentsQuerySchema, assignmentsResponse } from "@/lib/schema/api/assignments";
+import { assignmentsQuerySchema, assignmentsResponseSchema } from "@/lib/schema/api/assignments";
 import {
-  demandChanges,
-  demandDetail,
-  demandList,
+  demandChangesSchema,
+  demandDetailSchema,
+  demandListSchema,
   demandQuerySchema,
   demandStreamQuerySchema,
 } from "@/lib/schema/api/demand";
-import { executorsQuery, executorsResponse } from "@/lib/schema/api/executors";
-import { failuresQuerySchema, failuresResponse } from "@/lib/schema/api/failures";
-import { journalCoverageSchema, journalCoverageQuery } from "@/lib/schema/api/journal";
+import { executorsQuerySchema, executorsResponseSchema } from "@/lib/schema/api/executors";
+import { failuresQuerySchema, failuresResponseSchema } from "@/lib/schema/api/failures";
+import { journalCoverageSchema, journalCoverageQuerySchema } from "@/lib/schema/api/journal";
 import {
   reasonTargetsQuerySchema,
   reasonTargetsResponseSchema,
@@ -22,11 +22,11 @@ import {
 import {
   shadowHistoryQuerySchema,
   shadowHistoryResponseSchema,
-  shadowQuery,
-  shadowResponse,
+  shadowQuerySchema,
+  shadowResponseSchema,
 } from "@/lib/schema/api/shadow";
-import { skippedQuery, skippedResponse } from "@/lib/schema/api/skipped";
-import { changeQuerySchema, revisionTime, revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
+import { skippedQuerySchema, skippedResponseSchema } from "@/lib/schema/api/skipped";
+import { changeQuerySchema, revisionTimeSchema, revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
 import { historyQuerySchema, historyResponseSchema } from "@/lib/schema/api/history";
 import { diffQuerySchema, diffResponseSchema } from "@/lib/schema/api/diff";
 import { READ_ERRORS, type Endpoint } from "./openapi-endpoint";
@@ -45,7 +45,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     responses: {
       "200": {
         description: "the list, the changes since a listing, or one table",
-        schema: [demandList, demandChanges, demandDetail],
+        schema: [demandListSchema, demandChangesSchema, demandDetailSchema],
         cached: true,
       },
     },
@@ -75,9 +75,9 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     tag: "scheduler",
     access: "read",
     summary: "Executors with headroom and orphan rows",
-    query: executorsQuery,
+    query: executorsQuerySchema,
     headers: ["If-None-Match"],
-    responses: { "200": { description: "executors", schema: executorsResponse, cached: true } },
+    responses: { "200": { description: "executors", schema: executorsResponseSchema, cached: true } },
     errors: READ_ERRORS,
   },
   {
@@ -88,7 +88,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary: "Live assignments with bind age and overdue flag",
     query: assignmentsQuerySchema,
-    responses: { "200": { description: "assignments", schema: assignmentsResponse } },
+    responses: { "200": { description: "assignments", schema: assignmentsResponseSchema } },
     errors: READ_ERRORS,
   },
   {
@@ -98,9 +98,9 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     tag: "scheduler",
     access: "read",
     summary: "Shadow comparison: outcomes and placements, console vs master",
-    query: shadowQuery,
+    query: shadowQuerySchema,
     headers: ["If-None-Match"],
-    responses: { "200": { description: "the comparison", schema: shadowResponse, cached: true } },
+    responses: { "200": { description: "the comparison", schema: shadowResponseSchema, cached: true } },
     errors: READ_ERRORS,
   },
   {
@@ -122,7 +122,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary: "Merge failure ledger (read-time corrected) and task cooldowns",
     query: failuresQuerySchema,
-    responses: { "200": { description: "failures and cooldowns", schema: failuresResponse } },
+    responses: { "200": { description: "failures and cooldowns", schema: failuresResponseSchema } },
     errors: READ_ERRORS,
   },
   {
@@ -132,8 +132,8 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     tag: "scheduler",
     access: "read",
     summary: "Records skipped at one revision, with reasons",
-    query: skippedQuery,
-    responses: { "200": { description: "skipped records", schema: skippedResponse } },
+    query: skippedQuerySchema,
+    responses: { "200": { description: "skipped records", schema: skippedResponseSchema } },
     errors: READ_ERRORS,
   },
 
@@ -174,7 +174,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary: "A revision's wall time, or the newest revision at or before a wall time, with its basis and error",
     query: revisionTimeQuerySchema,
-    responses: { "200": { description: "the revision and when it was written", schema: revisionTime } },
+    responses: { "200": { description: "the revision and when it was written", schema: revisionTimeSchema } },
     errors: [...READ_ERRORS, "404"],
   },
   {
@@ -184,7 +184,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     tag: "time",
     access: "read",
     summary: "The decision journal's span, entries, bytes, retention and gaps (no_sampler, etcd_unavailable, trimmed)",
-    query: journalCoverageQuery,
+    query: journalCoverageQuerySchema,
     responses: { "200": { description: "what the journal covers", schema: journalCoverageSchema } },
     errors: READ_ERRORS,
   },
@@ -225,7 +225,7 @@ export const FLEET_ENDPOINTS: Endpoint[] = [
     access: "read",
     summary: "The neighbouring revision at which something a page shows changed (step back / forward one change)",
     query: changeQuerySchema,
-    responses: { "200": { description: "the neighbouring revision and its time", schema: revisionTime } },
+    responses: { "200": { description: "the neighbouring revision and its time", schema: revisionTimeSchema } },
     errors: [...READ_ERRORS, "404"],
   },
 ];

@@ -2,9 +2,9 @@ import "server-only";
 // The request body and If-Match of a write (console-api.md PUT /api/v1/policies): JSON only
 // (415), bounded size (413, read as a stream so a body without Content-Length is bounded
 // too), valid JSON (400), If-Match required where a write replaces a record (428).
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/schema/api/errors";
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * A refusal that leaves the request body unread (or cancelled mid-stream) closes the

@@ -3,7 +3,7 @@ import "server-only";
 // the httpOnly session cookie. Same-origin is the wrapper's rule for every POST/DELETE.
 import { clearedSessionCookie, isHttps, readAuthConfig, sessionAnswer, sessionCookie, signIn } from "@/lib/auth";
 import { signInBodySchema, type SessionResponse } from "@/lib/schema/api/session";
-import { ApiError } from "./errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { json } from "./handler";
 
 /** Who this request is signed in as, with their rights (and, with `target`, their right on it). */

@@ -29,7 +29,7 @@ export function gapReasonOf(kind: ChunkKind): GapReason | null {
   return kind === "after_no_sampler" ? "no_sampler" : kind === "after_etcd_unavailable" ? "etcd_unavailable" : null;
 }
 
-export const entryCount = (chunk: JournalChunk) =>
+const entryCount = (chunk: JournalChunk) =>
   chunk.evaluations.reduce((n, e) => n + e.changed.size + e.removed.length, 0);
 
 /** The chunk's key (lib/schema/keys.ts `journalChunkKey`) once it is `bytes` long. */

@@ -5,7 +5,7 @@
 // deltas. Pure.
 import { gapReasonOf, isCheckpoint, type ChunkMeta, type GapReason } from "./codec";
 
-export interface JournalGap {
+interface JournalGap {
   from_ms: number;
   to_ms: number;
   reason: GapReason;

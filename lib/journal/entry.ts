@@ -4,6 +4,7 @@
 // (./demand.ts) — and the diff that keeps only the tables whose entry
 // changed between two plans. Pure: no clock, no I/O (the sampler hands plans in).
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
+import type { Verdict } from "@/lib/planner/plan/why-not";
 import type { ClassName, OutcomeName, WhyNotCode } from "@/lib/schema/codes";
 import { factsOf, sameFacts, type DemandFacts } from "./demand";
 import type { Capacities, InputMarks } from "./inputs";
@@ -28,7 +29,7 @@ export interface TableState {
 }
 
 /** The moment a plan was evaluated: the revision it read and the clock it ran at. */
-export interface Evaluation {
+export interface PlanEvaluation {
   revision: number;
   /** the planner's `now` (a time-driven change is entered at the evaluation that first sees it) */
   now_ms: number;
@@ -45,15 +46,29 @@ export interface JournalEntry extends TableState {
   now_ms: number;
 }
 
+/** A verdict's state and code: what a history point, a diff's side and a time in state compare. */
+export type VerdictKey = { state: "would_place"; code: null } | { state: "would_skip"; code: WhyNotCode };
+
+/**
+ * The one projection of a verdict, the plan's (lib/planner/plan/why-not.ts `Verdict`) or an
+ * entry's, to its state and code: a placed table has no code, a skipped one no executor.
+ */
+export function verdictKey(v: Verdict | TableState["verdict"]): VerdictKey {
+  return v.state === "would_place" ? { state: "would_place", code: null } : { state: "would_skip", code: v.code };
+}
+
+/** A plan's verdict as an entry keeps it: its key (as `verdictKey`) and, when placed, the executor. */
+function entryVerdict(v: Verdict): TableState["verdict"] {
+  return v.state === "would_place"
+    ? { state: "would_place", code: null, executor: v.executor }
+    : { state: "would_skip", code: v.code, executor: null };
+}
+
 /** The table's entry in a plan made at `now`, with its §6.2 shadow outcome (null when the pass named none). */
-export function tableState(t: TablePlan, shadowOutcome: OutcomeName | null, now: number): TableState {
-  const v = t.verdict;
+function tableState(t: TablePlan, shadowOutcome: OutcomeName | null, now: number): TableState {
   return {
     class: t.class,
-    verdict:
-      v.state === "would_place"
-        ? { state: "would_place", code: null, executor: v.executor }
-        : { state: "would_skip", code: v.code, executor: null },
+    verdict: entryVerdict(t.verdict),
     write_turn: t.write_turn === null ? null : t.write_turn.progress === "stalled" ? "stalled" : "held",
     shadow_outcome: shadowOutcome,
     demand: factsOf(t, now),

@@ -6,7 +6,7 @@
 // A writer that starts (won the election) or lost a write begins again with a checkpoint
 // of every table, marked with why the journal has a gap before it; it never continues a
 // journal it could not write, so no entry stands for a moment nobody evaluated.
-import { diffStates, type Evaluation, type StateDiff, type TableState } from "./entry";
+import { diffStates, type PlanEvaluation, type StateDiff, type TableState } from "./entry";
 import type { ChunkKind, JournalChunk } from "./codec";
 import type { InputMarks } from "./inputs";
 
@@ -29,7 +29,7 @@ export class JournalLog {
   private open: JournalChunk | null = null;
   private openEntries = 0;
   /** the newest evaluation seen (it extends the covered span even when nothing changed) */
-  private tip: Evaluation | null = null;
+  private tip: PlanEvaluation | null = null;
   /** the end of the last chunk handed out */
   private handedTo: number | null = null;
   private lastCheckpointMs = Number.NEGATIVE_INFINITY;
@@ -44,7 +44,7 @@ export class JournalLog {
    * `marks`: the table's input marks at this evaluation (./inputs.ts), set on each delta entry
    * (a checkpoint's rows restate every table and are not marked: marking them all costs more).
    */
-  observe(ev: Evaluation, tables: ReadonlyMap<string, TableState>, marks?: (target: string) => InputMarks): void {
+  observe(ev: PlanEvaluation, tables: ReadonlyMap<string, TableState>, marks?: (target: string) => InputMarks): void {
     const tip = this.tip;
     if (tip && (ev.now_ms < tip.now_ms || (ev.now_ms === tip.now_ms && ev.revision <= tip.revision))) return;
     if (this.state !== null && ev.now_ms - this.lastCheckpointMs < this.opts.checkpointEveryMs) {
@@ -85,7 +85,7 @@ export class JournalLog {
    * next plan's, lib/journal/entry.ts planStates).
    */
   private enter(
-    ev: Evaluation,
+    ev: PlanEvaluation,
     tables: ReadonlyMap<string, TableState>,
     marks?: (target: string) => InputMarks,
     always = false,

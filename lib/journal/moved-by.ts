@@ -6,7 +6,7 @@
 // and the journal says which other tables were placed at the same evaluation.
 import { CLASS_NAMES } from "../schema/codes";
 
-export type MovedByCause = "demand" | "policy" | "capacity" | "table_ahead" | "clock" | "write_turn";
+type MovedByCause = "demand" | "policy" | "capacity" | "table_ahead" | "clock" | "write_turn";
 
 export interface MovedBy {
   cause: MovedByCause;

@@ -239,7 +239,7 @@ export function decodeSectioned(bytes: Buffer, only?: string): JournalChunk {
 }
 
 /**
- * What every one-table read of a chunk shares (lib/time/journal-chunks.ts keeps it per
+ * What every one-table read of a chunk shares (lib/journal/reader.ts keeps it per
  * chunk): the header; the placements, read and checked, with each evaluation's placed
  * tables; and, for each bucket, which evaluation each of its rows and removals belongs to.
  * A one-table read then opens its own bucket alone.

@@ -22,7 +22,7 @@ export const isDue = (s: TableState) => s.class !== "tail" && s.class !== "idle"
 export const codeOf = (s: TableState): ReasonCode => (s.verdict.state === "would_place" ? "placed" : s.verdict.code);
 
 /** One evaluation as the reasons view reads it: `codes[i]` is what `targets[i]` held (null: not due). */
-export interface CodeEvaluation {
+interface CodeEvaluation {
   revision: number;
   now_ms: number;
   targets: string[];

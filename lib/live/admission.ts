@@ -6,7 +6,7 @@ import "server-only";
 // the lines served in turn (the idea of Kubernetes' API Priority and Fairness), so one client
 // looping heavy reads delays another by one turn, not by its whole backlog. A request that
 // cannot be queued is refused at once with `Overloaded` (`503 overloaded` with Retry-After,
-// lib/http/errors.ts): when the queue is full, when its client already holds its fair share of
+// lib/schema/api/errors.ts): when the queue is full, when its client already holds its fair share of
 // it, or when the wait the queue already promises is longer than `maxWaitMs`. Never a timeout
 // after seconds of waiting. What runs is the caller's: today on the answering thread, later in
 // a worker pool behind the same gate.

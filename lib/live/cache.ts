@@ -19,7 +19,7 @@ import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
 import { pinnedView, UNRESOLVED, type Fleet, type FleetView } from "./view";
 import { ViewProgress } from "./view-progress";
-import { RevisionClock, revisionClock } from "@/lib/time/revision-clock";
+import { RevisionClock, revisionClock } from "@/lib/live/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";

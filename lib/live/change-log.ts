@@ -8,7 +8,7 @@
 import type { RawKv } from "@/lib/etcd/paged-read";
 
 /** the values kept: ~12,000 changes of the production fleet's demand events */
-export const CHANGE_LOG_BYTES = 16 * 1024 * 1024;
+const CHANGE_LOG_BYTES = 16 * 1024 * 1024;
 /** what one change costs besides its key and value (the record, the key's string header) */
 const OVERHEAD_BYTES = 96;
 

@@ -1,13 +1,16 @@
 import "server-only";
-// The fleet view a request asked for (pinned `?revision=` or live), for route handlers:
+// The fleet view a request asked for (pinned `?revision=` or live) and the time it is
+// evaluated at (./evaluation.ts), for route handlers:
 // they import the HTTP shell, the services, this file and lib/schema only (.dependency-cruiser.cjs "api-handlers-are-thin").
 // A pinned read's task window is the 24 h before the revision's own time (console-api.md
 // "Fairness is live" as of then, "A pinned read is evaluated as of its own time").
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { fleetView as cachedView, liveCache, type FleetView } from "@/lib/live/cache";
-import { etcdAway, revisionClock } from "@/lib/time/revision-clock";
+import { etcdAway, revisionClock } from "@/lib/live/revision-clock";
 
 export type { FleetView };
+/** and the clock the request's answer is evaluated at (`?now_ms`, the revision's time, or the server's) */
+export { evaluate } from "@/lib/live/evaluation";
 
 /** `keep: false`: a pinned view read once (a history point), not kept among the pages' pinned views. */
 export async function fleetView(revision?: number, opts: { keep?: boolean } = {}): Promise<FleetView> {

@@ -1,6 +1,6 @@
 import "server-only";
 // The forecast journal's writer, run by the elected sampler beside the decision journal
-// (lib/time/sampler.ts; console-api.md "Forecasts …": the journal samples forecasts, at most
+// (lib/live/sampler.ts; console-api.md "Forecasts …": the journal samples forecasts, at most
 // one a minute per table, and resolves them when the outcome happens). While this replica
 // holds the election:
 // * evaluate (with the decision journal's cadence): the live plan's forecasts sampled and the

@@ -32,11 +32,11 @@ import {
 } from "@/lib/journal/codec";
 import { nextRollup, rollUp } from "@/lib/journal/rollup";
 import { trimPlan } from "@/lib/journal/coverage";
-import type { Evaluation, TableState } from "@/lib/journal/entry";
+import type { PlanEvaluation, TableState } from "@/lib/journal/entry";
 import type { InputMarks } from "@/lib/journal/inputs";
 import { JournalLog } from "@/lib/journal/log";
 
-export interface JournalEvaluation extends Evaluation {
+export interface JournalEvaluation extends PlanEvaluation {
   tables: ReadonlyMap<string, TableState>;
   /** a table's input marks at this evaluation (absent: entries are not marked) */
   marks?: (target: string) => InputMarks;
@@ -69,7 +69,7 @@ const MAX_CHUNK_ENTRIES = 20_000;
  * etcd failing the journal's writes (or the live view its evaluations) this long is etcd
  * unreachable: what was held is dropped and a gap recorded. Shorter failures are retried.
  */
-export const FAILING_GAP_MS = 30_000;
+const FAILING_GAP_MS = 30_000;
 
 export class JournalWriter {
   private log: JournalLog;
@@ -139,7 +139,7 @@ export class JournalWriter {
     }
     this.failingSinceMs = null;
     if (ev && this.election.isHolder) {
-      const at: Evaluation = { revision: ev.revision, now_ms: ev.now_ms };
+      const at: PlanEvaluation = { revision: ev.revision, now_ms: ev.now_ms };
       if (ev.capacities) at.capacities = ev.capacities;
       this.log.observe(at, ev.tables, ev.marks);
     }

@@ -15,7 +15,7 @@ import type { Scored } from "@/lib/planner/score";
 import type { FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { metrics } from "@/lib/metrics";
-import type { Evaluation } from "@/lib/time/evaluation";
+import type { Evaluation } from "@/lib/live/evaluation";
 
 export interface Planned {
   view: FleetView;

@@ -33,7 +33,7 @@ import { processWide } from "@/lib/schema/process-wide";
 import { LRUCache } from "lru-cache";
 import { consoleEnv } from "@/lib/config/env";
 import { memoryShares, viewBytes } from "@/lib/live/memory-budget";
-import { evaluate, type Evaluation, type NowChoice } from "@/lib/time/evaluation";
+import { evaluate, type Evaluation, type NowChoice } from "@/lib/live/evaluation";
 
 export type { Planned, ShadowPlanned };
 

@@ -8,7 +8,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { liveCache } from "./cache";
 
 /** How long a read waits for the live view to reach its `min_revision`. */
-export const MIN_REVISION_WAIT_MS = 5000;
+const MIN_REVISION_WAIT_MS = 5000;
 
 const KEY = Symbol.for("scheduler-console.read-floor");
 

@@ -1,12 +1,12 @@
 import "server-only";
 // Each view's running merges with their last progress (console-api.md fourth version, "The
 // same answer from any replica, at any uptime"): where etcd's history says each last
-// progressed (./progress-history.ts), dated by the revision clock (lib/time/revision-clock.ts)
+// progressed (./progress-history.ts), dated by the revision clock (lib/live/revision-clock.ts)
 // as a pinned page dates its own revision. lib/live/cache.ts hands out no view without it:
 // live, put back, read in full or held by a plan, the same revision gets the same progress.
 import type { EtcdClient } from "@/lib/etcd/client";
 import type { ExecutionProgress } from "@/lib/planner/plan/input";
-import { etcdAway, type RevisionClock } from "@/lib/time/revision-clock";
+import { etcdAway, type RevisionClock } from "@/lib/live/revision-clock";
 import { COMPACTION_RECHECK_MS, ProgressHistory, type ProgressPoint } from "./progress-history";
 import { sameProgress, UNRESOLVED, withProgress, type FleetView } from "./view";
 
@@ -18,7 +18,7 @@ export interface DatedProgress {
 
 type Found = Awaited<ReturnType<ProgressHistory["pointsOf"]>>;
 
-export async function datedProgress(points: readonly ProgressPoint[], clock: RevisionClock): Promise<DatedProgress> {
+async function datedProgress(points: readonly ProgressPoint[], clock: RevisionClock): Promise<DatedProgress> {
   // each revision once, one at a time: merges started together share a revision, and a revision
   // older than the clock's samples is dated from the records current at it (a few reads each)
   const times = new Map<number, number | null>();

@@ -13,16 +13,16 @@ export interface CooldownConfig {
 }
 
 export const DEFAULT_COOLDOWN: CooldownConfig = { afterFailures: 3, baseSecs: 600, maxSecs: 21_600 };
-export const COOLDOWN_LAST_ERROR_MAX_CHARS = 512;
+const COOLDOWN_LAST_ERROR_MAX_CHARS = 512;
 
 /** A stored TaskCooldown (§2.8). */
 export type CooldownRecord = TaskCooldown;
 
-export function isCoolingKind(kind: TaskKind): boolean {
+function isCoolingKind(kind: TaskKind): boolean {
   return kind !== "merge_wal";
 }
 
-export function isCoolingCount(failures: number, config: CooldownConfig = DEFAULT_COOLDOWN): boolean {
+function isCoolingCount(failures: number, config: CooldownConfig = DEFAULT_COOLDOWN): boolean {
   return config.afterFailures > 0 && failures >= config.afterFailures;
 }
 

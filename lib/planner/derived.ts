@@ -3,7 +3,7 @@ import type { ShardDemand, TableDemand } from "@/lib/schema";
 
 /** Exact: the oldest pending generation's own flush time is kept. Upper: only a later one
  * is kept, so the true flush time is at or before it (a lower bound on the wait). */
-export type AgeBound = "exact" | "upper";
+type AgeBound = "exact" | "upper";
 
 export interface ShardDerived {
   pending: number;
@@ -11,13 +11,13 @@ export interface ShardDerived {
   bound: AgeBound | null;
 }
 
-export function shardPending(shard: ShardDemand): number {
+function shardPending(shard: ShardDemand): number {
   const merged = shard.merged === null ? 0 : shard.merged.value;
   return shard.sealed.value > merged ? shard.sealed.value - merged : 0;
 }
 
 /** Oldest pending flush time with its bound; null when nothing is pending or no time is kept. */
-export function shardOldestPending(shard: ShardDemand): { ms: number; bound: AgeBound } | null {
+function shardOldestPending(shard: ShardDemand): { ms: number; bound: AgeBound } | null {
   if (shardPending(shard) === 0) return null;
   const g0 = (shard.merged === null ? 0 : shard.merged.value) + 1;
   const times = shard.sealed_times;

@@ -46,7 +46,7 @@ export interface AdmissionRequest {
   resident?: { owned: boolean; draining: boolean; targets: readonly string[] };
 }
 
-export type EligibilityCode =
+type EligibilityCode =
   | "ok"
   | "kind_not_runnable"
   | "not_resident_eligible"

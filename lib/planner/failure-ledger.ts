@@ -8,8 +8,8 @@ export type { FailureClass };
 /** A stored ShardFailure (§2.8), the record this module reads and writes. */
 export type FailureLedgerRecord = ShardFailure;
 
-export const ATTENTION_ATTEMPTS = 15;
-export const LAST_ERROR_MAX_CHARS = 4096;
+const ATTENTION_ATTEMPTS = 15;
+const LAST_ERROR_MAX_CHARS = 4096;
 
 // §9.1 "explicit HTTP status": a marker not preceded by [a-z0-9_\-/], at least one
 // separator, the code, then end of text / whitespace / a closing punctuation mark.
@@ -75,7 +75,7 @@ export function classifyFailure(error: string): FailureClass {
   return "retryable";
 }
 
-export function needsAttention(cls: FailureClass, attempts: number): boolean {
+function needsAttention(cls: FailureClass, attempts: number): boolean {
   return attempts >= ATTENTION_ATTEMPTS || cls === "data_or_configuration" || cls === "ownership_unresolved";
 }
 

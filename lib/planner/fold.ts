@@ -5,7 +5,7 @@ import { SealedTimes, type DemandEvent, type ShardDemand, type TableDemand } fro
 export type FoldResult = "Changed" | "NotNewer" | "UnknownVersion";
 
 /** Event versions the fold understands (§2: absent/0 are read as 1). */
-export function isKnownDemandVersion(v: number): boolean {
+function isKnownDemandVersion(v: number): boolean {
   return v === 1 || v === 0;
 }
 

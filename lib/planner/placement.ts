@@ -7,9 +7,9 @@ import { compareTargets } from "./order";
 import { CLASS_RANK, type Scored } from "./score";
 
 /** `ROLLOUT_APPEND_LOCAL_MEMORY_BYTES` default (2 GiB). */
-export const DEFAULT_LOCAL_BUDGET_BYTES = 2_147_483_648;
+const DEFAULT_LOCAL_BUDGET_BYTES = 2_147_483_648;
 /** `ROLLOUT_APPEND_MAX_BYTES` default (64 MiB, the per-pass target). */
-export const DEFAULT_APPEND_MAX_BYTES = 67_108_864;
+const DEFAULT_APPEND_MAX_BYTES = 67_108_864;
 
 export interface ExpectedBytesOptions {
   localBudgetBytes?: number;
@@ -75,7 +75,7 @@ export interface PlaceResult {
   rows: HeadroomRow[];
 }
 
-export const MERGE_SLOTS: Readonly<SlotMap> = Object.freeze({ merge_wal: 1 });
+const MERGE_SLOTS: Readonly<SlotMap> = Object.freeze({ merge_wal: 1 });
 
 /** Place merge units (`ordered` must already be in planner order), the §5.4 rule. */
 export function place(ordered: readonly Scored[], rows: readonly HeadroomRow[], options: PlaceOptions): PlaceResult {

@@ -4,7 +4,7 @@
 // Only an increased `merge-progress.sequence` is progress — never a live lease, a Running
 // state or a heartbeat (§12).
 
-export type MergeProgressStatus = "reported" | "progress_details_unavailable" | "progress_unknown" | "no_active_record";
+type MergeProgressStatus = "reported" | "progress_details_unavailable" | "progress_unknown" | "no_active_record";
 
 /** MAINTENANCE_IDLE_TIMEOUT_SECS default. */
 export const IDLE_TIMEOUT_SECS = 600;

@@ -32,7 +32,7 @@ export const CLASS_RANK: Readonly<Record<PlannerClass, number>> = Object.freeze(
   tail: 5,
 });
 
-export type ScoreReason = "pending_at_or_above_critical" | "promoted_for_age" | "merge_score_due" | "below_threshold";
+type ScoreReason = "pending_at_or_above_critical" | "promoted_for_age" | "merge_score_due" | "below_threshold";
 
 export interface Scored {
   target: string;

@@ -64,7 +64,7 @@ export function compareShadow(
   return { counts, targets, disagreements: counts.discovery_miss + counts.phantom_task };
 }
 
-export interface AssignmentEntry {
+interface AssignmentEntry {
   /** full etcd key of the assignment row */
   key: string;
   assignment: Assignment;

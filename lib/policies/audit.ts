@@ -35,7 +35,7 @@ export function auditEntryOf(id: string, value: Buffer, modRevision: number): Au
 }
 
 /** What an audit listing keeps (console-api.md third version: `target`, `actor`, `from_ms`, `to_ms`, `q`). */
-export interface AuditFilter {
+interface AuditFilter {
   target?: string;
   /** a substring of the target, any case */
   target_q?: string;

@@ -13,14 +13,14 @@ import type { AllowingRule, Principal } from "@/lib/auth";
 import { DEFAULT_POLICY_TARGET, POLICY_VERSION, type PolicyDocument } from "@/lib/schema/policy";
 import {
   changeReasonSchema,
-  policyTarget,
+  policyTargetSchema,
   type DeletedPolicyResponse,
   type PolicyListResponse,
   type PolicyResponse,
   type PreviewResponse,
   type SavedPolicyResponse,
 } from "@/lib/schema/api/policies";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { conflict, runWriteChecks } from "./write-checks";
 import { previewFor } from "./preview";
 import { checkTakeover, gateHeaders, NO_GATE_HEADERS, type GateAudit, type GateHeaders } from "@/lib/takeover/gates";
@@ -28,7 +28,7 @@ import { policyView, usableDoc } from "./view";
 
 /** The `{target}` path segment (1..512 characters; `_default` is the fleet default). */
 export function parseTarget(raw: string | undefined): string {
-  const parsed = policyTarget.safeParse(raw ?? "");
+  const parsed = policyTargetSchema.safeParse(raw ?? "");
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? "invalid target";
   throw new ApiError(400, "invalid_query", message, {

@@ -16,7 +16,7 @@ import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/li
 import type { PreviewResponse } from "@/lib/schema/api/policies";
 import { usableDoc } from "./view";
 import { effectHash, encodeDigest, type PreviewDigest } from "./preview-digest";
-import { revisionClock } from "@/lib/time/revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 

@@ -11,7 +11,7 @@ import { sameSettings } from "@/lib/planner/policy";
 import { previewDigestSchema } from "@/lib/schema/api/policies";
 import type { PolicyDocument } from "@/lib/schema/policy";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { globCovers } from "@/lib/schema/target-glob";
 import { decisionSetsOn, evaluatePreview, reviewedEffect } from "./preview";
 import { decodeDigest } from "./preview-digest";

@@ -6,7 +6,7 @@ import "server-only";
 // instrumentation hook and the route handlers separately.
 import { fleetView } from "@/lib/live/cache";
 import { planFor } from "@/lib/live/plan";
-import { ensureSampler } from "@/lib/time/sampling";
+import { ensureSampler } from "@/lib/process/sampling";
 import { processWide } from "@/lib/schema/process-wide";
 
 /** retry delays of the first read while etcd is away (doubling, capped) */

@@ -12,14 +12,14 @@ import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } fro
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
 import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
 import { shadowFor } from "@/lib/live/plan";
-import { revisionClock } from "@/lib/time/revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 import { executorsResponse } from "@/lib/scheduler/executors";
 import { cooldownRows, failureRows } from "@/lib/scheduler/failures";
 
 const starving = (t: TablePlan) => t.units.some((u) => waitPromotes(u.wait_ms, u.kind, t.policy.effective));
 
 /** The per-table part of the facts: one pass over the plan's rows. */
-export function tableFacts(
+function tableFacts(
   plan: FleetPlan,
 ): Pick<
   FleetFacts,
@@ -53,7 +53,7 @@ export function tableFacts(
 }
 
 /** Executors by state and their headroom, exactly as GET /scheduler/executors totals them. */
-export function executorFacts(
+function executorFacts(
   response: ExecutorsResponse,
 ): Pick<FleetFacts, "executorsByState" | "freeSlotsByKind" | "freeBytes"> {
   const byState = Object.fromEntries(EXECUTOR_STATES.map((s) => [s, 0])) as Record<ExecutorState, number>;

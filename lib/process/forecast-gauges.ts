@@ -8,7 +8,7 @@ import { FORECAST_WORLDS } from "@/lib/schema/forecast-codes";
 import { DEFAULT_CALIBRATION_WINDOW_MS } from "@/lib/schema/api/forecasts";
 import { fleetView } from "@/lib/live/fleet-view";
 import { forecastCalibration } from "@/lib/time/forecast-calibration";
-import { forecastLedgerAt } from "@/lib/time/forecast-ledger";
+import { forecastLedgerAt } from "@/lib/scheduler/forecast-ledger";
 
 let lastVersion: string | null = null;
 

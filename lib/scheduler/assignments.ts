@@ -5,7 +5,7 @@ import type { AssignmentRow, AssignmentsQuery, AssignmentsResponse } from "@/lib
 import type { FleetView } from "@/lib/live/cache";
 import { compareTargets } from "@/lib/planner/order";
 import { overdueMs } from "@/lib/planner/deadline";
-import { snapshotMeta, type Evaluation } from "@/lib/time/evaluation";
+import { snapshotMeta, type Evaluation } from "@/lib/live/evaluation";
 
 export function assignmentsResponse(
   view: FleetView,

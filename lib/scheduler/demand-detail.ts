@@ -12,11 +12,11 @@ import type { DemandDetail, DemandQuery, TableDetail } from "@/lib/schema/api/de
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
 import { eventsOfTarget } from "@/lib/snapshot/demand-index";
 import { tableSummary } from "./demand";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/schema/api/errors";
 import { cooldownRows, failureRows } from "./failures";
 import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
 import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
-import { snapshotMeta } from "@/lib/time/evaluation";
+import { snapshotMeta } from "@/lib/live/evaluation";
 import { shadowFor, type ShadowPlanned } from "@/lib/live/plan";
 import { executorAgreement } from "@/lib/planner/plan/agreement";
 import { forecastsOf, type ForecastView } from "./forecasts";

@@ -24,7 +24,7 @@ import type { FleetPlan } from "@/lib/planner/plan/types";
 import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
 import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
-import { snapshotMeta, type Evaluation } from "@/lib/time/evaluation";
+import { snapshotMeta, type Evaluation } from "@/lib/live/evaluation";
 import { planFor } from "@/lib/live/plan";
 
 function dedupe(rows: ExecutorExecution[]): ExecutorExecution[] {

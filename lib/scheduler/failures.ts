@@ -7,7 +7,7 @@ import { overdueMs } from "@/lib/planner/deadline";
 import { compareTargets } from "@/lib/planner/order";
 import type { CooldownRow, FailureRow, FailuresQuery, FailuresResponse } from "@/lib/schema/api/failures";
 import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta, type Evaluation } from "@/lib/time/evaluation";
+import { snapshotMeta, type Evaluation } from "@/lib/live/evaluation";
 
 export function failureRows(view: FleetView, now: number, target?: string): FailureRow[] {
   const rows: FailureRow[] = [];

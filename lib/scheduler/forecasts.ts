@@ -1,7 +1,7 @@
 import "server-only";
 // A table's forecasts in the one-table answer (console-api.md "Forecasts, per world, that say
 // how often they come true"): both worlds', the acting one first, each interval set from the
-// forecast journal stored at the answer's revision (lib/time/forecast-ledger.ts), computed by
+// forecast journal stored at the answer's revision (lib/scheduler/forecast-ledger.ts), computed by
 // the one function the journal's writer samples with (lib/planner/forecast `rowForecasts`).
 // A forecast the journal sampled earlier whose interval ended without the outcome is named
 // `overdue` with how long, beside the fresh one.
@@ -11,11 +11,11 @@ import type { TablePlan } from "@/lib/planner/plan";
 import { CALIBRATION_WINDOW_MS, type ForecastLedger } from "@/lib/journal/forecasts/ledger";
 import { legacyLineOf } from "@/lib/snapshot/forecast-inputs";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
-import { forecastLedgerAt } from "@/lib/time/forecast-ledger";
+import { forecastLedgerAt } from "@/lib/scheduler/forecast-ledger";
 import type { Planned } from "@/lib/live/plan";
 
 /** An earlier sampled forecast whose interval ended before now without its outcome. */
-export interface OverdueForecast {
+interface OverdueForecast {
   made_ms: number;
   low_ms: number;
   high_ms: number;

@@ -1,7 +1,7 @@
 import "server-only";
 // GET /api/v1/scheduler/shadow (scheduler-model.md §6.2): the console's own shadow pass at
 // one revision — the five outcomes, their tables, and its placements beside the master's
-// recorded `state: shadow` rows. Plus the shadow history's read side (the sampler: ./sampling.ts).
+// recorded `state: shadow` rows. Plus the shadow history's read side (the sampler: lib/live/sampler.ts).
 import { executorAgreement, masterMismatchReason } from "@/lib/planner/plan/agreement";
 import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
@@ -10,10 +10,10 @@ import type { OutcomeCounts, ShadowResponse, ShadowSample } from "@/lib/schema/a
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { toEtcdError } from "@/lib/etcd/errors";
 import type { FleetView } from "@/lib/live/cache";
-import { readShadowHistory } from "@/lib/time/sampler";
+import { readShadowHistory } from "@/lib/live/sampler";
 import { answerKey, identityOf, viewKey } from "@/lib/http/answer-key";
 import { cacheable, type Cacheable } from "@/lib/http/encoded-response";
-import { snapshotMeta } from "@/lib/time/evaluation";
+import { snapshotMeta } from "@/lib/live/evaluation";
 import { shadowFor, type NowRequest, type ShadowPlanned } from "@/lib/live/plan";
 
 /** The shadow comparison as a cacheable answer: its bytes follow from the plan and the view. */

@@ -4,7 +4,7 @@ import "server-only";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import type { SkippedResponse } from "@/lib/schema/api/skipped";
 import type { FleetView } from "@/lib/live/cache";
-import { snapshotMeta, type Evaluation } from "@/lib/time/evaluation";
+import { snapshotMeta, type Evaluation } from "@/lib/live/evaluation";
 
 export function skippedSummary(snapshot: FleetSnapshot): { total: number; by_reason: Record<string, number> } {
   const by_reason: Record<string, number> = {};

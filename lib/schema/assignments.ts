@@ -6,13 +6,13 @@ import { SlotMapSchema } from "./executors";
 import { I64Schema, U32Schema, U64Schema } from "./numbers";
 import { parseVersioned, type Parsed } from "./parse";
 
-export const ASSIGNMENT_STATES = ["shadow", "assigned", "bound", "released"] as const;
-export const AssignmentStateSchema = z.enum(ASSIGNMENT_STATES);
+const ASSIGNMENT_STATES = ["shadow", "assigned", "bound", "released"] as const;
+const AssignmentStateSchema = z.enum(ASSIGNMENT_STATES);
 
 /** Shadow assignments expire this long after creation (§2.5, §6.2). */
 export const SHADOW_BIND_DEADLINE_MS = 30_000;
 
-export const AssignmentSchema = z.object({
+const AssignmentSchema = z.object({
   v: U32Schema.default(1),
   unit_id: z.string(),
   kind: TaskKindSchema,

@@ -15,7 +15,7 @@ describe("crossBundle", () => {
   });
 
   it("an ApiError thrown by another bundle's copy is answered with its own status, not as an internal error", async () => {
-    const [a, b] = await twoCopies(() => import("@/lib/http/errors"));
+    const [a, b] = await twoCopies(() => import("@/lib/schema/api/errors"));
     expect(a.ApiError).not.toBe(b.ApiError);
     const thrown = new a.ApiError(404, "not_found", "before the oldest readable revision");
     expect(thrown instanceof b.ApiError).toBe(true);

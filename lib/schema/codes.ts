@@ -67,8 +67,7 @@ export const CLASS_REASONS = [
 export type ClassReason = (typeof CLASS_REASONS)[number];
 
 /** A write turn's progress (§7.1) as its words name it. */
-export const WRITE_TURN_PROGRESS = ["held", "stalled", "advancing"] as const;
-export type WriteTurnProgress = (typeof WRITE_TURN_PROGRESS)[number];
+export type WriteTurnProgress = "held" | "stalled" | "advancing";
 
 /** Why a stored record was skipped (console-api.md `skipped`). */
 export const SKIP_REASONS = ["bad_key", "bad_json", "schema", "unknown_version", "too_large"] as const;

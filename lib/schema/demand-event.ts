@@ -5,8 +5,8 @@ import { z } from "zod";
 import { I64Schema, U32Schema, U64Schema } from "./numbers";
 import { SealedTimes, type SealedTimesRecord } from "./sealed-times";
 
-export const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
-export const DemandSourceSchema = z.enum(DEMAND_SOURCES);
+const DEMAND_SOURCES = ["writer", "executor", "scan"] as const;
+const DemandSourceSchema = z.enum(DEMAND_SOURCES);
 export type DemandSource = z.infer<typeof DemandSourceSchema>;
 
 const DECIMAL = /^[0-9]+$/;

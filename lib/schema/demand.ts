@@ -13,10 +13,10 @@ import { SealedTimes } from "./sealed-times";
 export * from "./demand-event";
 
 /** Mark = `{epoch, value}`; ordered by value first, then epoch (§2.2). */
-export const MarkSchema = z.object({ epoch: U64Schema, value: U64Schema });
+const MarkSchema = z.object({ epoch: U64Schema, value: U64Schema });
 export type Mark = z.infer<typeof MarkSchema>;
 
-export const ShardDemandSchema = z.object({
+const ShardDemandSchema = z.object({
   sealed: MarkSchema,
   merged: MarkSchema.nullable().default(null),
   sealed_bytes: U64Schema.default(0),
@@ -24,7 +24,7 @@ export const ShardDemandSchema = z.object({
 });
 export type ShardDemand = z.infer<typeof ShardDemandSchema>;
 
-export const TableDemandSchema = z.object({
+const TableDemandSchema = z.object({
   v: U32Schema.default(1),
   shards: z.record(z.string(), ShardDemandSchema).default({}),
   fragment_count: U64Schema.default(0),

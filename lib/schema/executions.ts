@@ -3,11 +3,11 @@ import { z } from "zod";
 import { U32Schema, U64Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
-export const MAINTENANCE_KINDS = ["compact", "index_id", "repair"] as const;
-export const EXECUTION_PHASES = ["reserved", "running", "uncertain", "recovering", "recovered", "finished"] as const;
-export const ExecutionPhaseSchema = z.enum(EXECUTION_PHASES);
+const MAINTENANCE_KINDS = ["compact", "index_id", "repair"] as const;
+const EXECUTION_PHASES = ["reserved", "running", "uncertain", "recovering", "recovered", "finished"] as const;
+const ExecutionPhaseSchema = z.enum(EXECUTION_PHASES);
 
-export const ExecutionSchema = z.object({
+const ExecutionSchema = z.object({
   /** omitted for worker merges */
   maintenance: z.enum(MAINTENANCE_KINDS).nullable().optional(),
   id: z.string(),

@@ -6,15 +6,15 @@ import { TaskKindSchema } from "./kinds";
 import { I64Schema, U32Schema, U64Schema } from "./numbers";
 import { parseVersioned, type Parsed } from "./parse";
 
-export const EXECUTOR_KINDS = ["resident_master", "worker", "catchup_job", "legacy_rpc"] as const;
-export const ExecutorKindSchema = z.enum(EXECUTOR_KINDS);
+const EXECUTOR_KINDS = ["resident_master", "worker", "catchup_job", "legacy_rpc"] as const;
+const ExecutorKindSchema = z.enum(EXECUTOR_KINDS);
 export type ExecutorKind = z.infer<typeof ExecutorKindSchema>;
 
 /** TaskKind → count; missing kinds mean 0 (§2.6). */
 export const SlotMapSchema = z.partialRecord(TaskKindSchema, U32Schema);
 export type SlotMap = z.infer<typeof SlotMapSchema>;
 
-export const HeartbeatSchema = z.object({
+const HeartbeatSchema = z.object({
   v: U32Schema.default(1),
   kind: ExecutorKindSchema,
   instance: z.string(),

@@ -4,11 +4,11 @@ import { z } from "zod";
 import { U32Schema, U64Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
-export const FAILURE_CLASSES = ["retryable", "deadline", "data_or_configuration", "ownership_unresolved"] as const;
-export const FailureClassSchema = z.enum(FAILURE_CLASSES);
+const FAILURE_CLASSES = ["retryable", "deadline", "data_or_configuration", "ownership_unresolved"] as const;
+const FailureClassSchema = z.enum(FAILURE_CLASSES);
 export type FailureClass = z.infer<typeof FailureClassSchema>;
 
-export const ShardFailureSchema = z.object({
+const ShardFailureSchema = z.object({
   target: z.string(),
   /** worker URL or `master:compact` / `master:index_id` / `master:repair` */
   endpoint: z.string(),

@@ -6,8 +6,7 @@ export const TASK_KINDS = ["compact", "merge_wal", "index_id", "repair"] as cons
 export const TaskKindSchema = z.enum(TASK_KINDS);
 export type TaskKind = z.infer<typeof TaskKindSchema>;
 
-export const KIND_LABELS = ["compact", "merge-wal", "index-id", "repair"] as const;
-export type KindLabel = (typeof KIND_LABELS)[number];
+export type KindLabel = "compact" | "merge-wal" | "index-id" | "repair";
 
 const LABEL_OF: Record<TaskKind, KindLabel> = {
   compact: "compact",

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { I64Schema, U32Schema } from "./numbers";
 import { parseVersioned, type Parsed } from "./parse";
 
-export const LeaderRecordSchema = z.object({
+const LeaderRecordSchema = z.object({
   v: U32Schema.default(1),
   token: z.string(),
   /** this master's executor id */

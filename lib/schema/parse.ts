@@ -34,7 +34,7 @@ export function utf8ByteLength(s: string): number {
 }
 
 /** Size check (cheap first: a string of L UTF-16 units is at most 3L UTF-8 bytes). */
-export function isTooLarge(value: string): boolean {
+function isTooLarge(value: string): boolean {
   if (value.length * 3 <= MAX_VALUE_BYTES) return false;
   if (value.length > MAX_VALUE_BYTES) return true;
   return utf8ByteLength(value) > MAX_VALUE_BYTES;
@@ -105,7 +105,7 @@ export function parsePlain<S extends z.ZodType>(schema: S, value: string): Parse
   return parseWith(schema, json.value);
 }
 
-export function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>> {
+function parseWith<S extends z.ZodType>(schema: S, body: unknown): Parsed<z.infer<S>> {
   const result = schema.safeParse(body);
   if (!result.success) return skip("schema", describeIssues(result.error));
   return { ok: true, value: result.data };

@@ -21,12 +21,12 @@ export const INDEX_TYPES = ["btree", "zonemap"] as const;
 export const BACKPRESSURE_MODES = ["off", "metric", "delay_admission"] as const;
 export type PolicyExecutorKind = (typeof POLICY_EXECUTOR_KINDS)[number];
 export type PolicyUnitKind = (typeof POLICY_UNIT_KINDS)[number];
-export type PolicyTurnKind = (typeof POLICY_TURN_KINDS)[number];
+type PolicyTurnKind = (typeof POLICY_TURN_KINDS)[number];
 
 /** A field of a stored document: absent or null = inherit. */
 const inherit = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 /** The largest whole number a policy field takes: zod 4's `z.int()` is bounded to safe integers. */
-export const POLICY_INT_MAX = Number.MAX_SAFE_INTEGER;
+const POLICY_INT_MAX = Number.MAX_SAFE_INTEGER;
 const grouped = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 /** A bound in words, the way every message states it: "a whole number between 1 and 9,007,199,254,740,991". */
 export const intBoundWords = (min: number) => `a whole number between ${grouped(min)} and ${grouped(POLICY_INT_MAX)}`;
@@ -52,7 +52,7 @@ function perKind(min: number) {
   );
 }
 
-const MergeSection = z.strictObject({
+const MergeSectionSchema = z.strictObject({
   min_generations: inherit(count(1)),
   min_bytes: inherit(count(0)),
   max_age_secs: inherit(count(1)),
@@ -60,15 +60,15 @@ const MergeSection = z.strictObject({
   continuous: inherit(z.boolean()),
 });
 
-const CompactSection = z.strictObject({
+const CompactSectionSchema = z.strictObject({
   min_fragments: inherit(count(1)),
   max_source_fragments: inherit(count(1)),
 });
 
-const IndexSection = z.strictObject({ type: inherit(z.enum(INDEX_TYPES)) });
+const IndexSectionSchema = z.strictObject({ type: inherit(z.enum(INDEX_TYPES)) });
 
 /** [PROPOSAL] backlog_class thresholds (scheduler-model.md §4.2); ok < warn ≤ … < critical. */
-const BacklogSection = z.strictObject({
+const BacklogSectionSchema = z.strictObject({
   warn_generations: inherit(count(1)),
   critical_generations: inherit(count(1)),
 });
@@ -81,13 +81,13 @@ export const PolicyDocumentSchema = z
     mode: inherit(z.enum(POLICY_MODES)),
     executors_allowed: inherit(allowList(POLICY_EXECUTOR_KINDS)),
     kinds_allowed: inherit(allowList(POLICY_UNIT_KINDS)),
-    merge: inherit(MergeSection),
-    compact: inherit(CompactSection),
-    index: inherit(IndexSection),
+    merge: inherit(MergeSectionSchema),
+    compact: inherit(CompactSectionSchema),
+    index: inherit(IndexSectionSchema),
     max_consecutive_turns: inherit(perKind(1)),
     max_turn_wait_secs: inherit(perKind(0)),
     backpressure: inherit(z.enum(BACKPRESSURE_MODES)),
-    backlog: inherit(BacklogSection),
+    backlog: inherit(BacklogSectionSchema),
   })
   .superRefine((doc, ctx) => {
     const m = doc.merge;

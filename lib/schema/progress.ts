@@ -4,11 +4,11 @@ import { z } from "zod";
 import { U64Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
-export const MergeProgressSchema = z.object({ sequence: U64Schema });
+const MergeProgressSchema = z.object({ sequence: U64Schema });
 export type MergeProgress = z.infer<typeof MergeProgressSchema>;
 
 /** Any JSON object with a `sequence`; every other field is kept as given. */
-export const MergeWorkReportSchema = z.looseObject({ sequence: U64Schema });
+const MergeWorkReportSchema = z.looseObject({ sequence: U64Schema });
 export type MergeWorkReport = z.infer<typeof MergeWorkReportSchema>;
 
 export function parseMergeProgress(value: string): Parsed<MergeProgress> {

@@ -5,10 +5,10 @@ import { TaskKindSchema } from "./kinds";
 import { I64Schema, U32Schema } from "./numbers";
 import { parsePlain, type Parsed } from "./parse";
 
-export const TASK_STATES = ["queued", "running", "done", "failed"] as const;
-export const TaskStateSchema = z.enum(TASK_STATES);
+const TASK_STATES = ["queued", "running", "done", "failed"] as const;
+const TaskStateSchema = z.enum(TASK_STATES);
 
-export const TaskRecordSchema = z.object({
+const TaskRecordSchema = z.object({
   id: z.string(),
   kind: TaskKindSchema,
   target: z.string(),
@@ -28,7 +28,7 @@ export function parseTaskRecord(value: string): Parsed<TaskRecord> {
 }
 
 /** §9.2: `until_ms` is null while failures are below the threshold. Never for merge_wal. */
-export const TaskCooldownSchema = z.object({
+const TaskCooldownSchema = z.object({
   kind: TaskKindSchema,
   target: z.string(),
   failures: U32Schema,

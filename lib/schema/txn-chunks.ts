@@ -3,16 +3,16 @@
 // An op larger than the budget goes alone. Every chunk is one txn (guarded by the caller).
 import { utf8ByteLength } from "./parse";
 
-export const MAX_OPS_PER_TXN = 100;
-export const MAX_TXN_BYTES = 786_432;
-export const OP_OVERHEAD_BYTES = 32;
+const MAX_OPS_PER_TXN = 100;
+const MAX_TXN_BYTES = 786_432;
+const OP_OVERHEAD_BYTES = 32;
 
 export type WriteOp = { type: "put"; key: string; value: string } | { type: "delete"; key: string };
 
 const size = (s: string | Uint8Array): number => (typeof s === "string" ? utf8ByteLength(s) : s.byteLength);
 
 /** put = key + value + 32; delete = key + 32 (bytes). */
-export function opCost(op: { key: string | Uint8Array; value?: string | Uint8Array }): number {
+function opCost(op: { key: string | Uint8Array; value?: string | Uint8Array }): number {
   return size(op.key) + (op.value === undefined ? 0 : size(op.value)) + OP_OVERHEAD_BYTES;
 }
 

@@ -6,7 +6,7 @@ import type { AssignmentEntry } from "@/lib/snapshot/types";
 import { put, del, type SimOp } from "./ops";
 
 /** released records are garbage-collected after this long (§5.5) */
-export const RELEASED_KEPT_MS = 3_600_000;
+const RELEASED_KEPT_MS = 3_600_000;
 
 /** What one cycle writes for the assignments as read: releases past the bind deadline, deletes of old releases. */
 export function bindDeadlineOps(assignments: readonly AssignmentEntry[], now: number): SimOp[] {

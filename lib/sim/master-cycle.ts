@@ -24,7 +24,7 @@ export interface CycleResult {
 }
 
 /** The families a cycle reads. */
-export const CYCLE_FAMILIES = (prefix: string) => [
+const CYCLE_FAMILIES = (prefix: string) => [
   keys.demandEvents(prefix),
   keys.demandTables(prefix),
   keys.executors(prefix),
@@ -32,7 +32,7 @@ export const CYCLE_FAMILIES = (prefix: string) => [
 ];
 
 /** A cycle's writes for one snapshot of its families. */
-export function masterCycleOps(snapshot: FleetSnapshot, leaderToken: string, now: number) {
+function masterCycleOps(snapshot: FleetSnapshot, leaderToken: string, now: number) {
   const cache = reconcileOps(snapshot, now);
   const shadow = shadowPassOps(snapshot, leaderToken, now);
   const released = bindDeadlineOps(snapshot.assignments, now);

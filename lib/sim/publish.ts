@@ -6,9 +6,9 @@ import { joinStoredValue } from "@/lib/planner/join";
 import type { DemandEvent } from "@/lib/schema/demand";
 import { keys } from "@/lib/schema/keys";
 
-export const PUBLISH_ATTEMPTS = 5;
+const PUBLISH_ATTEMPTS = 5;
 
-export class PublishError extends Error {
+class PublishError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "PublishError";

@@ -39,13 +39,13 @@ import type {
 
 type Skip = { ok: false; reason: SkipReason; detail: string; target?: string };
 /** One kv parsed: its entry, or why it was skipped. */
-export type Outcome<E> = { ok: true; entry: E } | Skip;
+export type ParsedKv<E> = { ok: true; entry: E } | Skip;
 /** The `leader` family's two keys: `P/leader` (a record) and `P/leader-token` (a bare string). */
 export type LeaderParsed = { kind: "leader"; leader: LeaderEntry } | { kind: "token"; token: string };
-export type EntryOutcome = Outcome<AnyEntry> | Outcome<LeaderParsed>;
+export type ParsedEntry = ParsedKv<AnyEntry> | ParsedKv<LeaderParsed>;
 
 /** `null` = the key belongs to another family sharing the read prefix (only `leader`). */
-type Parser<E> = (suffix: string, value: string, kv: SnapshotKv) => Outcome<E> | null;
+type Parser<E> = (suffix: string, value: string, kv: SnapshotKv) => ParsedKv<E> | null;
 
 interface FamilyBase {
   name: FamilyName;
@@ -66,7 +66,7 @@ export interface ListFamilyDef<F extends ListField> extends FamilyBase {
    * Optional fast path over the raw bytes (no UTF-8 decode, no JSON.parse); `undefined`
    * = not handled, use `parse`. Must give exactly what `parse` gives when it answers.
    */
-  parseBytes?: (suffix: string, kv: SnapshotKv) => Outcome<EntryOf[F]> | undefined;
+  parseBytes?: (suffix: string, kv: SnapshotKv) => ParsedKv<EntryOf[F]> | undefined;
 }
 
 /** `leader` fills two singular fields instead of a list. */
@@ -81,7 +81,7 @@ export type FamilyDef = ListFamily | LeaderFamilyDef;
 
 const badKey = (suffix: string, shape: string): Skip => skip("bad_key", `not ${shape}: ${JSON.stringify(suffix)}`);
 
-const entry = <E>(e: E): Outcome<E> => ({ ok: true, entry: e });
+const entry = <E>(e: E): ParsedKv<E> => ({ ok: true, entry: e });
 
 /** `<hex(target)>` keys with a bare-string value (locks, claims and fence helpers). */
 const targetValue: Parser<TargetValueEntry> = (suffix, value, kv) => {
@@ -333,18 +333,18 @@ export function parseFamilyKv<F extends ListField>(
   prefix: string,
   family: ListFamilyDef<F>,
   kv: SnapshotKv,
-): Outcome<EntryOf[F]> | null;
-export function parseFamilyKv(prefix: string, family: LeaderFamilyDef, kv: SnapshotKv): Outcome<LeaderParsed> | null;
-export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null;
-export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
+): ParsedKv<EntryOf[F]> | null;
+export function parseFamilyKv(prefix: string, family: LeaderFamilyDef, kv: SnapshotKv): ParsedKv<LeaderParsed> | null;
+export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): ParsedEntry | null;
+export function parseFamilyKv(prefix: string, family: FamilyDef, kv: SnapshotKv): ParsedEntry | null {
   const memo = kv as Memo;
-  if (memo[KV_MEMO] !== undefined) return memo[KV_MEMO] as EntryOutcome | null; // set below, by this function only
+  if (memo[KV_MEMO] !== undefined) return memo[KV_MEMO] as ParsedEntry | null; // set below, by this function only
   const outcome = parseUncached(prefix, family, kv);
   memo[KV_MEMO] = outcome;
   return outcome;
 }
 
-function parseUncached(prefix: string, family: FamilyDef, kv: SnapshotKv): EntryOutcome | null {
+function parseUncached(prefix: string, family: FamilyDef, kv: SnapshotKv): ParsedEntry | null {
   const suffix = keySuffix(prefix, family.relPrefix, kv.key);
   if (kv.value.length > MAX_VALUE_BYTES) {
     if (family.field === null && suffix !== "" && suffix !== "-token") return null;

@@ -35,7 +35,7 @@ function catchupOwner(value: string): { job: string; shared?: boolean } {
  * The fence records per target. `progress`: each unfinished execution's last progress from
  * etcd's history (lib/live/progress-history.ts); an execution without one has no known date.
  */
-export function fencesOf(
+function fencesOf(
   snapshot: FleetSnapshot,
   progress: ReadonlyMap<string, ExecutionProgress> = new Map(),
 ): Map<string, PlannerFence> {
@@ -76,7 +76,7 @@ export function fencesOf(
 const cacheOnlyTables = shared<object, TableDemand>("cache-only-tables");
 
 /** console-api.md: a table exists with demand events OR a cache row; a cache-only row plans as empty. */
-export function withCacheOnlyTables(
+function withCacheOnlyTables(
   snapshot: FleetSnapshot,
   tables: ReadonlyMap<string, TableDemand>,
 ): ReadonlyMap<string, TableDemand> {

@@ -24,7 +24,7 @@ export interface FleetRead {
   kvsByFamily: Map<FamilyName, SnapshotKv[]>;
 }
 
-export interface ReadFleetOptions {
+interface ReadFleetOptions {
   /** pin to this revision (time travel); a compacted one fails with RevisionCompacted */
   revision?: number;
   /** `tasks/` records from the UUIDv7 of this time on (default: read time − 24 h) */

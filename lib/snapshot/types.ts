@@ -57,11 +57,11 @@ export interface DemandEventEntry extends Stored {
   shard: string;
   event: DemandEvent;
 }
-export interface TableDemandEntry extends Stored {
+interface TableDemandEntry extends Stored {
   target: string;
   record: TableDemand;
 }
-export interface ExecutorEntry extends Stored {
+interface ExecutorEntry extends Stored {
   /** executor id = key suffix (raw) */
   id: string;
   heartbeat: Heartbeat;
@@ -76,7 +76,7 @@ export interface LeaderEntry extends Stored {
   record: LeaderRecord;
   lease: string;
 }
-export interface PolicyEntry extends Stored {
+interface PolicyEntry extends Stored {
   /** null for `policies/_default` */
   target: string | null;
   document: PolicyDocument;
@@ -85,26 +85,26 @@ export interface TaskEntry extends Stored {
   taskId: string;
   task: TaskRecord;
 }
-export interface CooldownEntry extends Stored {
+interface CooldownEntry extends Stored {
   kind: TaskKind;
   target: string;
   cooldown: TaskCooldown;
   lease: string;
 }
-export interface FailureEntry extends Stored {
+interface FailureEntry extends Stored {
   target: string;
   endpoint: string;
   failure: ShardFailure;
 }
-export interface ExecutionEntry extends Stored {
+interface ExecutionEntry extends Stored {
   target: string;
   execution: Execution;
 }
-export interface ProgressEntry extends Stored {
+interface ProgressEntry extends Stored {
   executionId: string;
   progress: MergeProgress;
 }
-export interface WorkEntry extends Stored {
+interface WorkEntry extends Stored {
   executionId: string;
   report: MergeWorkReport;
 }
@@ -115,7 +115,7 @@ export interface TargetValueEntry extends Stored {
   lease: string;
 }
 /** `claims/<task-id>` = bare token (leased). */
-export interface ClaimEntry extends Stored {
+interface ClaimEntry extends Stored {
   taskId: string;
   token: string;
   lease: string;

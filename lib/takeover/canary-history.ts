@@ -2,17 +2,17 @@ import "server-only";
 // The shadow-history samples with the canary's extras (./canary-sample.ts), read from
 // `P/console/shadow-history/` — the sampler's own keys (lib/live/sampler.ts). Values that are
 // not a sample are left out, as the history's read does.
-import { canarySample, type CanarySample } from "@/lib/schema/api/canary";
+import { canarySampleSchema, type CanarySample } from "@/lib/schema/api/canary";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { toEtcdError } from "@/lib/etcd/errors";
 import { readPrefixPaged } from "@/lib/etcd/paged-read";
 import { historyKey, historyPrefix } from "@/lib/schema/keys";
-import { MAX_SAMPLE_CHARS } from "@/lib/time/sampler";
+import { MAX_SAMPLE_CHARS } from "@/lib/live/sampler";
 
 function parseCanarySample(value: string): CanarySample | null {
   if (value.length > MAX_SAMPLE_CHARS) return null;
   try {
-    const parsed = canarySample.safeParse(JSON.parse(value));
+    const parsed = canarySampleSchema.safeParse(JSON.parse(value));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;

@@ -19,7 +19,7 @@ import { shadowFor } from "@/lib/live/plan";
  * which moves with every revision): an admin who read this report sends it back as
  * X-Evidence-Digest (./gates.ts).
  */
-export function evidenceDigest(windowMs: number, toMs: number, report: CanaryHistoryReport): string {
+function evidenceDigest(windowMs: number, toMs: number, report: CanaryHistoryReport): string {
   const basis = JSON.stringify({
     window_ms: windowMs,
     to_ms: toMs,
@@ -32,9 +32,9 @@ export function evidenceDigest(windowMs: number, toMs: number, report: CanaryHis
 }
 
 /** A report ends at the last sample of the hour before `endMs` (so it stays the same until the next sample), else at `endMs`. */
-export const SAMPLE_SLACK_MS = 3_600_000;
+const SAMPLE_SLACK_MS = 3_600_000;
 
-export function windowReport(samples: readonly CanarySample[], windowMs: number, endMs: number) {
+function windowReport(samples: readonly CanarySample[], windowMs: number, endMs: number) {
   const last = samples.findLast((s) => s.at_ms <= endMs);
   const toMs = last && last.at_ms > endMs - SAMPLE_SLACK_MS ? last.at_ms : endMs;
   const inWindow = samples.filter((s) => s.at_ms > toMs - windowMs && s.at_ms <= toMs);

@@ -9,7 +9,7 @@ import { compareTargets } from "@/lib/planner/order";
 import type { MastersResponse } from "@/lib/schema/api/fleet";
 import type { ReadQuery } from "@/lib/schema/api/common";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
-import { evaluate } from "@/lib/time/evaluation";
+import { evaluate } from "@/lib/live/evaluation";
 
 export function mastersOf(
   view: FleetView,

@@ -18,13 +18,13 @@ import {
   type TakeoverGateName,
 } from "@/lib/schema/api/takeover";
 import { recentEvidenceDigests } from "./canary";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { fleetView } from "@/lib/live/fleet-view";
 import { mastersOf } from "./fleet-masters";
 import { observedDaysDetail, observedTime } from "./observed-days";
 
 /** how old a canary report may be when its digest comes back (a sample arrives every minute) */
-export const EVIDENCE_RECENT_MS = 15 * 60_000;
+const EVIDENCE_RECENT_MS = 15 * 60_000;
 
 export interface GateHeaders {
   evidence: string | null;
@@ -44,7 +44,7 @@ export function gateHeaders(request: Request): GateHeaders {
 }
 
 /** The gates of switching `target` to planner now (every gate evaluated, none short-circuits). */
-export async function takeoverGates(target: string, evidence: string | null, nowMs: number): Promise<TakeoverGate[]> {
+async function takeoverGates(target: string, evidence: string | null, nowMs: number): Promise<TakeoverGate[]> {
   const env = takeoverEnv();
   const fleet = mastersOf(await fleetView(), env.policyAwareVersion);
   const aware = fleet.masters.filter((m) => m.policy_aware).length;

@@ -6,18 +6,15 @@ import "server-only";
 // chunk keys alone; for a table, its chunks are folded (the journal is bounded by its
 // retention and byte cap, CONSOLE_JOURNAL_RETENTION_HOURS / CONSOLE_JOURNAL_MAX_MIB), once:
 // the fold is kept per table, and a later check folds only the chunks written since.
-import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
-import { readJournalKeys, readJournalValues } from "@/lib/etcd/journal-store";
-import { journalPrefix, parseChunkKey } from "@/lib/schema/keys";
 import { isCheckpoint, type ChunkMeta } from "@/lib/journal/codec";
-import { readableChunks } from "@/lib/time/journal-chunks";
+import { journalMetas, readChunks } from "@/lib/journal/reader";
 import { emptyFold, foldObserved, observedIn, type Observed, type ObservedFold } from "@/lib/journal/observed";
 import { formatTime } from "@/lib/schema/format";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 
-export const DAY_MS = 86_400_000;
+const DAY_MS = 86_400_000;
 
 export interface ObservedTime extends Observed {
   days: number;
@@ -37,8 +34,6 @@ const cachedFolds = () =>
   );
 
 async function tableObserved(
-  client: EtcdClient,
-  base: string,
   firstKey: string,
   metas: readonly ChunkMeta[],
   target: string,
@@ -48,10 +43,8 @@ async function tableObserved(
   const hit = cache.get(target);
   // the journal's start moved (trimmed): fold again from it
   const resume = hit && hit.firstKey === firstKey && metas.some((m) => m.key === hit.lastKey) ? hit : null;
-  const kvs = await readJournalValues(client, base, resume ? `${resume.lastKey}\u0000` : firstKey, null);
-  const readable = readableChunks(kvs);
-  if (readable === null) return observedIn([], null, nowMs); // an unreadable chunk: nothing counts as observed (the gate refuses)
-  const chunks = readable.map((chunk, i) => ({ key: kvs[i].key, chunk }));
+  const chunks = await readChunks([{ fromKey: resume ? `${resume.lastKey}\u0000` : firstKey, toKey: null }]);
+  if (chunks === null) return observedIn([], null, nowMs); // an unreadable chunk: nothing counts as observed (the gate refuses)
   const settled = chunks.filter((c) => c.chunk.to_ms <= nowMs); // what a later check sees the same
   const fold = foldObserved(
     resume ? structuredClone(resume.fold) : emptyFold(),
@@ -68,12 +61,7 @@ async function tableObserved(
 }
 
 export async function observedTime(target: string, nowMs: number): Promise<ObservedTime> {
-  const client = etcdClient();
-  const prefix = etcdPrefix();
-  const base = journalPrefix(prefix);
-  const metas = (await readJournalKeys(client, base))
-    .map((k) => parseChunkKey(prefix, k))
-    .filter((m): m is ChunkMeta => m !== null);
+  const metas = await journalMetas();
   const first = metas.find((m) => isCheckpoint(m.kind));
   let observed: Observed;
   if (!first) observed = observedIn([], null, nowMs);
@@ -86,7 +74,7 @@ export async function observedTime(target: string, nowMs: number): Promise<Obser
       evaluations: isCheckpoint(m.kind) ? [{ revision: 0, now_ms: m.from_ms, changed: new Map(), removed: [] }] : [],
     }));
     observed = observedIn(fromKeys, null, nowMs);
-  } else observed = await tableObserved(client, base, first.key, metas, target, nowMs);
+  } else observed = await tableObserved(first.key, metas, target, nowMs);
   return { ...observed, days: observed.ms / DAY_MS };
 }
 

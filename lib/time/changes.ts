@@ -17,10 +17,10 @@ import { policyKeys } from "@/lib/schema/keys";
 import { FAMILIES, familyPrefix } from "@/lib/snapshot/families";
 import type { FamilyName } from "@/lib/snapshot/types";
 import { currentRevision } from "@/lib/etcd/paged-read";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { ownKeys } from "@/lib/journal/inputs";
 import { RevisionCompacted } from "@/lib/etcd/errors";
-import { revisionClock } from "./revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 import { overviewStep } from "./overview-step";
 
 /** Every family the console reads: what the overview and the skipped-records page show. */

@@ -4,15 +4,11 @@ import "server-only";
 // an evaluation the live plan made (lib/journal/moment.ts): the revision it read and the
 // clock it ran at, so it is the pinned plan at `?revision=&now_ms=` of that side. Only the
 // chunks around each moment are fetched (lib/journal/window.ts `chunkRange`).
-import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { readJournalValues } from "@/lib/etcd/journal-store";
-import { journalPrefix } from "@/lib/schema/keys";
 import type { ChunkMeta } from "@/lib/journal/codec";
-import { readableChunks } from "./journal-chunks";
+import { journalMetas, readChunks } from "@/lib/journal/reader";
 import { momentOf, type JournalMoment, type Moment } from "@/lib/journal/moment";
 import { chunkRange, coveredSpans } from "@/lib/journal/window";
-import { journalMetas } from "./journal-keys";
-import { revisionClock } from "./revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 
 /** how long after a revision's write the live plan may first evaluate it (watch delay, a busy plan) */
 const EVALUATED_WITHIN_MS = 120_000;
@@ -33,10 +29,14 @@ async function readMoment(metas: readonly ChunkMeta[], moment: Moment): Promise<
   }
   const range = chunkRange(metas, fromMs, toMs);
   if (range === null) return null;
-  const base = journalPrefix(etcdPrefix());
-  const kvs = await readJournalValues(etcdClient(), base, range.fromKey, range.toKey);
-  const chunks = readableChunks(kvs);
-  return chunks === null ? null : momentOf(chunks, moment); // an unreadable chunk: that side is re-planned
+  const chunks = await readChunks([range]);
+  // an unreadable chunk: that side is re-planned
+  return chunks === null
+    ? null
+    : momentOf(
+        chunks.map((c) => c.chunk),
+        moment,
+      );
 }
 
 /** Each moment's evaluation from the journal (null where it does not cover that moment). */

@@ -10,7 +10,7 @@ import { compareTargets } from "@/lib/planner/order";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import type { DiffQuery, DiffResponse, ExecutorState } from "@/lib/schema/api/diff";
 import type { OutcomeCounts } from "@/lib/schema/api/shadow";
-import type { WhyNotCode } from "@/lib/schema/codes";
+import { verdictKey, type VerdictKey } from "@/lib/journal/entry";
 import type { Moment, JournalMoment } from "@/lib/journal/moment";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
@@ -18,10 +18,9 @@ import { journalMoments } from "./diff-journal";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
 import { shadowFor, type ShadowPlanned } from "@/lib/live/plan";
 import type { HistoryStart } from "@/lib/schema/api/revisions";
-import { historyStartOf } from "./history-start";
-import { revisionClock } from "./revision-clock";
+import { historyStartOf } from "@/lib/live/history-start";
+import { revisionClock } from "@/lib/live/revision-clock";
 
-type VerdictKey = { state: "would_place" | "would_skip"; code: WhyNotCode | null };
 type TableFacts = {
   class: DiffResponse["tables"]["class_changed"][number]["before"];
   verdict: VerdictKey;
@@ -43,23 +42,20 @@ async function revisionOf(revision: number | undefined, atMs: number | undefined
 }
 
 /** The view at `revision`, answered as pinned: a live view there is evaluated at its own time too. */
-async function pinnedView(revision: number): Promise<FleetView> {
+async function viewAsPinned(revision: number): Promise<FleetView> {
   const view = await fleetView(revision);
   return view.pinned ? view : { ...view, pinned: true, live: false };
 }
 
 /** A side re-planned: the fleet read at `revision`, planned at its time (or at `nowMs`, as `?now_ms=` does). */
 export async function replannedSide(revision: number, nowMs?: number): Promise<SideFacts> {
-  const view = await pinnedView(revision);
+  const view = await viewAsPinned(revision);
   const planned = await shadowFor(view, nowMs);
   const tables = new Map<string, TableFacts>();
   for (const t of planned.plan.tables) {
     tables.set(t.target, {
       class: t.class,
-      verdict:
-        t.verdict.state === "would_place"
-          ? { state: "would_place", code: null }
-          : { state: "would_skip", code: t.verdict.code },
+      verdict: verdictKey(t.verdict),
       pending: t.pending_generations > 0,
     });
   }
@@ -92,14 +88,14 @@ function outcomesOf(planned: ShadowPlanned): OutcomeCounts {
  * table both missed and unplaced) and count phantom tasks, which are no table's.
  */
 async function journalSide(m: JournalMoment): Promise<SideFacts> {
-  const view = await pinnedView(m.revision);
+  const view = await viewAsPinned(m.revision);
   const [planned, time] = await Promise.all([shadowFor(view, m.now_ms), revisionClock().timeOf(m.revision)]);
   const tables = new Map<string, TableFacts>();
   for (const [target, s] of m.state) {
     const demand = view.tables.get(target);
     tables.set(target, {
       class: s.class as TableFacts["class"],
-      verdict: { state: s.verdict.state, code: s.verdict.code },
+      verdict: verdictKey(s.verdict),
       pending: demand !== undefined && deriveTable(demand).pending_generations > 0,
     });
   }

@@ -13,8 +13,8 @@ import { FORECAST_ROLLUP_MS } from "@/lib/journal/forecasts/records";
 import { worldScores } from "@/lib/journal/forecasts/report";
 import { gapReasonOf } from "@/lib/journal/codec";
 import { fleetView } from "@/lib/live/fleet-view";
-import { evaluate } from "./evaluation";
-import { forecastChunkKeys, forecastChunks } from "./forecast-ledger";
+import { evaluate } from "@/lib/live/evaluation";
+import { forecastChunkKeys, forecastChunks } from "@/lib/scheduler/forecast-ledger";
 
 export async function forecastCalibration(q: CalibrationQuery): Promise<CalibrationResponse> {
   const view = await fleetView(q.revision);

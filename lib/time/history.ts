@@ -9,7 +9,7 @@ import "server-only";
 // prepared compaction), merge failures, cooldowns and assignments — are walked back through
 // etcd's history by mod_revision (lib/etcd/key-history.ts): one point per revision at which
 // one of them changed. Keys deleted before the window's end are not found (no value is left
-// to walk back from). Every point is dated by the revision clock (./revision-clock.ts), as
+// to walk back from). Every point is dated by the revision clock (lib/live/revision-clock.ts), as
 // a page pinned at its revision is, and is one of:
 // * `journal`: the entry the live plan made at that revision (equal to the one-table answer
 //   at `?revision=R&now_ms=<now_ms>`);
@@ -20,6 +20,7 @@ import "server-only";
 // * `figures_only`: past that, the table's own keys alone, folded and scored with the same
 //   parsers, fold and planner: its demand, wait, class and score are the page's, and its
 //   verdict is null — an honest gap, never a verdict the page would not give.
+import { verdictKey } from "@/lib/journal/entry";
 import { planFleet, type TablePlan } from "@/lib/planner/plan";
 import {
   DEFAULT_HISTORY_WINDOW_MS,
@@ -38,16 +39,16 @@ import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { fleetView } from "@/lib/live/fleet-view";
 import { mapPooled } from "@/lib/schema/worker-pool";
 import { withMovedBy } from "./history-moved-by";
 import { journalWindow, type JournalWindow } from "./journal-history";
-import { evaluate } from "./evaluation";
+import { evaluate } from "@/lib/live/evaluation";
 import { planOnce } from "@/lib/live/plan";
 import { liveCache } from "@/lib/live/cache";
-import { historyStartOf } from "./history-start";
-import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "./revision-clock";
+import { historyStartOf } from "@/lib/live/history-start";
+import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "@/lib/live/revision-clock";
 
 /** parallel etcd reads per request (keys walked, points evaluated) */
 const CONCURRENCY = 32;
@@ -134,12 +135,7 @@ function pointOf(
     wait_ms: t.wait_ms,
     class: t.class,
     score: t.score,
-    verdict:
-      basis === "figures_only"
-        ? null
-        : t.verdict.state === "would_place"
-          ? { state: "would_place", code: null }
-          : { state: "would_skip", code: t.verdict.code },
+    verdict: basis === "figures_only" ? null : verdictKey(t.verdict),
     executor: basis === "fleet_plan" && t.verdict.state === "would_place" ? t.verdict.executor : null,
     now_ms: now,
     basis,

@@ -3,26 +3,25 @@ import "server-only";
 // journal"): the chunk keys say which chunks overlap the window (lib/journal/window.ts), so
 // only those and the checkpoint before them are fetched and decompressed — a 6 h window
 // reads 6 h of a 7-day journal — and of those, only the ones this process does not keep
-// decoded for the table (./journal-chunks.ts). Where the journal does not cover the window (before its
+// decoded for the table (lib/journal/reader.ts). Where the journal does not cover the window (before its
 // start, in its gaps, after its last write) ./history.ts re-plans, as before. A point's revision is
 // dated by the revision clock, as the table page pinned there dates it (console-api.md fourth
 // version); `now_ms` is the moment the live plan evaluated it.
 import { etcdPrefix } from "@/lib/etcd/client";
 import { journalPrefix } from "@/lib/schema/keys";
 import type { JournalChunk } from "@/lib/journal/codec";
-import { tableChunks } from "./journal-chunks";
+import { journalMetas, tableChunks } from "@/lib/journal/reader";
 import { chunkRuns, coveredSpans, targetTimeline, uncovered, type StateKey } from "@/lib/journal/window";
-import type { TableState } from "@/lib/journal/entry";
+import { verdictKey, type TableState } from "@/lib/journal/entry";
 import { figuresAt } from "@/lib/journal/demand";
 import type { HistoryPoint } from "@/lib/schema/api/history";
-import { journalMetas } from "./journal-keys";
 import type { InputsAt } from "./history-moved-by";
 import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
 import { mapPooled } from "@/lib/schema/worker-pool";
-import { revisionClock } from "./revision-clock";
+import { revisionClock } from "@/lib/live/revision-clock";
 
-export interface Span {
+interface Span {
   from_ms: number;
   to_ms: number;
   /**
@@ -48,8 +47,8 @@ export interface JournalWindow {
   inputs: Map<number, InputsAt>;
 }
 
-export const stateKey = (s: TableState | null): StateKey =>
-  s === null ? { state: "gone", code: null } : { state: s.verdict.state, code: s.verdict.code };
+const stateKey = (s: TableState | null): StateKey =>
+  s === null ? { state: "gone", code: null } : verdictKey(s.verdict);
 
 function journalPoint(revision: number, nowMs: number, s: TableState | null, before: TableState | null): HistoryPoint {
   const shown = s ?? before; // a table that left the plan keeps its last class; its verdict says "gone"
@@ -64,7 +63,7 @@ function journalPoint(revision: number, nowMs: number, s: TableState | null, bef
     wait_ms: figures?.wait_ms ?? null,
     class: (shown?.class ?? "tail") as HistoryPoint["class"],
     score: figures?.score ?? null,
-    verdict: s === null ? { state: "would_skip", code: "gone" } : { state: s.verdict.state, code: s.verdict.code },
+    verdict: s === null ? { state: "would_skip", code: "gone" } : verdictKey(s.verdict),
     executor: s?.verdict.executor ?? null,
     now_ms: nowMs,
     basis: "journal",

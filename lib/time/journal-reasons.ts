@@ -5,12 +5,7 @@ import "server-only";
 // window and the chunks that overlap it, each row read for its code alone. A window the journal does not cover is
 // `409 journal_not_covering` with the coverage, never an answer with holes.
 import { journalEnv } from "@/lib/config/env";
-import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
-import { readJournalMarker, readJournalValues } from "@/lib/etcd/journal-store";
-import { journalPrefix, trimmedKey } from "@/lib/schema/keys";
-import { readableCodes } from "./journal-chunks";
-import { coverageOf } from "@/lib/journal/coverage";
-import { journalMetas } from "./journal-keys";
+import { journalCoverageAt, readCodes } from "@/lib/journal/reader";
 import { covers, reasonPoints, stepsOf, targetsAt } from "@/lib/journal/reasons";
 import { chunkRuns } from "@/lib/journal/window";
 import type { CodeChunk } from "@/lib/journal/verdict-codes";
@@ -22,8 +17,7 @@ import {
   type ReasonsQuery,
   type ReasonsResponse,
 } from "@/lib/schema/api/reasons";
-import { ApiError } from "@/lib/http/errors";
-import { trimmedTo } from "./journal-coverage";
+import { ApiError } from "@/lib/schema/api/errors";
 
 /** console-api.md "Additions (third version)": a to_ms up to 5 minutes ahead reads as now */
 const AHEAD_TOLERANCE_MS = 5 * 60_000;
@@ -55,20 +49,15 @@ export function reasonsWindow(q: ReasonsQuery, nowMs: number): { from: number; t
  * them (lib/journal/window.ts `chunkRuns`: the deltas before each hold its evaluation).
  */
 async function readWindow(from: number, to: number, nowMs: number): Promise<CodeChunk[]> {
-  const client = etcdClient();
-  const prefix = etcdPrefix();
   const env = journalEnv();
-  const base = journalPrefix(prefix);
-  const [metas, marker] = await Promise.all([journalMetas(), readJournalMarker(client, trimmedKey(prefix))]);
-  const coverage = coverageOf(metas, trimmedTo(marker), nowMs, env.retentionMs);
+  const { metas, coverage } = await journalCoverageAt(nowMs);
   // the writer's last evaluation trails now by up to one flush (an idle journal is extended at least every minute)
   const lag = Math.max(60_000, env.flushMs) + env.flushMs;
   const runs = chunkRuns(metas, from, to);
   if (!covers(coverage, from, to, lag) || runs === null) {
     throw new ApiError(409, "journal_not_covering", `the decision journal does not cover ${from}..${to}`, { coverage });
   }
-  const kvs = await Promise.all(runs.map((r) => readJournalValues(client, base, r.fromKey, r.toKey)));
-  const chunks = readableCodes(kvs.flat());
+  const chunks = await readCodes(runs);
   if (chunks === null)
     throw new ApiError(
       409,

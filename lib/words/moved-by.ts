@@ -11,7 +11,7 @@ const CLOCK_WORDS = {
   time: "the clock",
 };
 
-export function causeInWords(c: MovedBy): string {
+function causeInWords(c: MovedBy): string {
   switch (c.cause) {
     case "demand":
       return "its own demand";

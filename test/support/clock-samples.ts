@@ -1,5 +1,5 @@
 // Revision-clock samples written by a test, as the elected sampler writes them
-// (lib/time/sampler.ts, console-api.md "Time"): a sample (t, r) says revision r was written by
+// (lib/live/sampler.ts, console-api.md "Time"): a sample (t, r) says revision r was written by
 // wall time t. A test that writes its own (with the consoles' sampler off) fixes how every
 // console dates its revisions, in the past if it likes: a merge that "stalled 25 minutes ago".
 import type { Etcd3 } from "etcd3";
@@ -25,5 +25,5 @@ export async function writeClockSample(
   return named;
 }
 
-/** The time the revision clock gives a revision between two samples' times (the middle, lib/time/revision-clock.ts). */
+/** The time the revision clock gives a revision between two samples' times (the middle, lib/live/revision-clock.ts). */
 export const betweenSamples = (loMs: number, hiMs: number) => loMs + Math.ceil((hiMs - loMs) / 2);

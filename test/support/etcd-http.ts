@@ -6,7 +6,7 @@ const b64 = (v: string | Buffer) => (typeof v === "string" ? Buffer.from(v, "utf
 const unb64 = (s: string | undefined) => Buffer.from(s ?? "", "base64");
 
 /** Exclusive end of a prefix range (last non-0xFF byte incremented), as etcd's `--prefix`. */
-export function prefixEnd(prefix: string | Buffer): Buffer {
+function prefixEnd(prefix: string | Buffer): Buffer {
   const end = Buffer.from(typeof prefix === "string" ? Buffer.from(prefix, "utf8") : prefix);
   for (let i = end.length - 1; i >= 0; i--) {
     if (end[i] < 0xff) {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { freePort } from "./ports";
 import { until } from "./observe";
 
-export const ETCD_BIN = process.env.ETCD_BIN ?? "/usr/bin/etcd";
+const ETCD_BIN = process.env.ETCD_BIN ?? "/usr/bin/etcd";
 
 export interface EtcdMember {
   name: string;

@@ -5,7 +5,7 @@ import type { Put } from "./etcd-http";
 const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 
 /** Fixed clock for generated records: 2026-01-01T00:00:00Z. */
-export const RECORD_NOW_MS = 1_767_225_600_000;
+const RECORD_NOW_MS = 1_767_225_600_000;
 
 /**
  * One DemandEvent per (table, shard) (§2.1): `sealed_through = sealed`, merged through

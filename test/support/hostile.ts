@@ -4,7 +4,7 @@
 // beyond 2^53, negative values, deep nesting, values near etcd's 1.5 MiB request limit,
 // unknown `v`, undecodable hex keys. Pure data: writing them is the caller's job.
 
-export type HostileKind =
+type HostileKind =
   | "random_bytes"
   | "bad_json"
   | "wrong_type"

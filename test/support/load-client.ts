@@ -14,7 +14,7 @@ import { getJson } from "./observe";
 
 export type LoadClientKind = "bytes" | "parsed";
 
-export interface LoadReply {
+interface LoadReply {
   status: number;
   ms: number;
   /** what went wrong, for the run's error samples (a network error, a non-200's body, a body that is not JSON) */

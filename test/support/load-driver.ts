@@ -9,8 +9,8 @@ import { EtcdHttp, type Put } from "./etcd-http";
 import { loadClient, type LoadClient, type LoadClientKind } from "./load-client";
 import { fetchMetrics, metricSum, percentile, rssBytes, sleep } from "./observe";
 
-export const LOAD_ENDPOINTS = ["list", "detail", "executors", "shadow"] as const;
-export type LoadEndpoint = (typeof LOAD_ENDPOINTS)[number];
+const LOAD_ENDPOINTS = ["list", "detail", "executors", "shadow"] as const;
+type LoadEndpoint = (typeof LOAD_ENDPOINTS)[number];
 
 /**
  * What writes to etcd while the clients run. It starts with the warm-up (so the heap

@@ -51,7 +51,7 @@ function safeRead(file: string): string {
 }
 
 /** Parsed Prometheus text: `name{labels}` → value (labels as written, sorted by prom-client). */
-export function parseMetrics(text: string): Map<string, number> {
+function parseMetrics(text: string): Map<string, number> {
   const out = new Map<string, number>();
   for (const line of text.split("\n")) {
     if (!line || line.startsWith("#")) continue;

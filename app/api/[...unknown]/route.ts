@@ -1,5 +1,5 @@
 import { apiHandler } from "@/lib/http/handler";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/schema/api/errors";
 import { z } from "zod";
 
 export const dynamic = "force-dynamic";

@@ -4,7 +4,7 @@
 import type { AuditResponse } from "@/lib/schema/api/audit";
 import { fetchJson } from "../fetch-json";
 
-export const AUDIT_PAGE = 50;
+const AUDIT_PAGE = 50;
 
 /** The audit filters a page carries in its URL and sends as they are. */
 export interface AuditFilters {

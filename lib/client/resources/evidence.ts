@@ -1,6 +1,6 @@
 // The canary report an admin read travels with a policy save as X-Evidence-Digest (the
 // takeover gate, console-api.md): the report page links to the editor with `?evidence=<digest>`.
-export const EVIDENCE_PARAM = "evidence";
+const EVIDENCE_PARAM = "evidence";
 
 /** The digest a page's query carries (null: none, or not a digest). */
 export function evidenceDigestOf(params: Pick<URLSearchParams, "get">): string | null {
@@ -8,7 +8,7 @@ export function evidenceDigestOf(params: Pick<URLSearchParams, "get">): string |
   return digest && /^[0-9a-f]{8,128}$/.test(digest) ? digest : null;
 }
 
-export function evidenceDigestInUrl(): string | null {
+function evidenceDigestInUrl(): string | null {
   return typeof window === "undefined" ? null : evidenceDigestOf(new URLSearchParams(window.location.search));
 }
 

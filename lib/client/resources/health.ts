@@ -29,7 +29,7 @@ export interface Outage {
 }
 
 /** One slow answer is not an outage: it takes two failed polls in a row. */
-export const OUTAGE_POLLS = 2;
+const OUTAGE_POLLS = 2;
 
 const INITIAL: Outage = {
   polls: 0,

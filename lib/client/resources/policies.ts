@@ -14,7 +14,7 @@ import { fetchJson, sendJson } from "../fetch-json";
 import { evidenceHeader } from "./evidence";
 
 const LIST = "/api/v1/policies";
-export const policyPath = (target: string) => targetPath(LIST, target);
+const policyPath = (target: string) => targetPath(LIST, target);
 
 export const policyKeys = {
   all: ["policies"] as const,

@@ -1,6 +1,6 @@
 // The revision clock from the browser (console-api.md "Time"): what the time picker
 // accepts, when a revision was written, and the neighbouring change on a page.
-import { revisionTime, type RevisionTime } from "@/lib/schema/api/revisions";
+import { revisionTimeSchema, type RevisionTime } from "@/lib/schema/api/revisions";
 import { parseAnswer } from "../api-core";
 import { fetchJson } from "../fetch-json";
 import { formatDuration, formatTime } from "@/lib/schema/format";
@@ -140,12 +140,14 @@ export const revisionKeys = {
 
 export function fetchRevisionTime(revision: number, signal?: AbortSignal): Promise<RevisionTime> {
   const path = "/api/v1/revisions/time";
-  return fetchJson(path, { revision }, signal).then((body) => parseAnswer(revisionTime, body, path));
+  return fetchJson(path, { revision }, signal).then((body) => parseAnswer(revisionTimeSchema, body, path));
 }
 
 export function fetchRevisionAt(atMs: number, signal?: AbortSignal): Promise<RevisionTime> {
   const path = "/api/v1/revisions/time";
-  return fetchJson(path, { at_ms: Math.floor(atMs) }, signal).then((body) => parseAnswer(revisionTime, body, path));
+  return fetchJson(path, { at_ms: Math.floor(atMs) }, signal).then((body) =>
+    parseAnswer(revisionTimeSchema, body, path),
+  );
 }
 
 /** The neighbouring revision at which something the page shows changed (404: none). */
@@ -158,6 +160,6 @@ export function fetchChange(
 ): Promise<RevisionTime> {
   const path = "/api/v1/revisions/change";
   return fetchJson(path, { scope, target, revision, direction }, signal).then((body) =>
-    parseAnswer(revisionTime, body, path),
+    parseAnswer(revisionTimeSchema, body, path),
   );
 }

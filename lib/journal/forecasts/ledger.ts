@@ -25,7 +25,7 @@ import type { ForecastChunk, SampledForecast } from "./records";
 /** Forecasts made this long before the calibration moment calibrate the next interval. */
 export const CALIBRATION_WINDOW_MS = 6 * 3_600_000;
 /** At most this many forecasts made in one minute calibrate (per world and kind). */
-export const CALIBRATION_PER_MINUTE = 30;
+const CALIBRATION_PER_MINUTE = 30;
 /** A forecast with no outcome this long after it was made stops being looked for (it stays `late`). */
 const OPEN_FOR_MS = 24 * 3_600_000;
 

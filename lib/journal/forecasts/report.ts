@@ -30,7 +30,7 @@ export interface WorldScore {
 }
 
 /** The middle value, nearest-rank (the lower of the two middles on an even count). */
-export function median(values: number[]): number | null {
+function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const sorted = values.sort((a, b) => a - b);
   return sorted[Math.ceil(sorted.length / 2) - 1];

@@ -18,7 +18,7 @@ import type { TaskRecord } from "@/lib/schema/tasks";
 import type { ForecastEvaluation, ForecastOutcome, SampledForecast } from "./records";
 
 /** console-api.md: at most one forecast a minute per table. */
-export const SAMPLE_EVERY_MS = 60_000;
+const SAMPLE_EVERY_MS = 60_000;
 /**
  * At most this many tables are sampled a minute (a budget refilled evenly), the least recently
  * sampled first: a queue thousands long (the demo's grows to 3,000) would otherwise journal

@@ -13,7 +13,7 @@ import { scoresOf, type Calibration } from "./calibration";
 import { conformalBounds, intervalOf, MIN_CALIBRATION } from "./conformal";
 import type { Standing } from "./standing";
 
-export interface ForecastEta {
+interface ForecastEta {
   low_ms: number;
   high_ms: number;
   /** the interval's stated coverage */
@@ -43,7 +43,7 @@ export interface TableForecast {
 /** console-api.md: `planner` while the effective mode is `planner`, else `legacy`. */
 export const actingWorld = (mode: string): ForecastWorld => (mode === "planner" ? "planner" : "legacy");
 
-export function forecastOf(
+function forecastOf(
   s: Standing,
   acting: boolean,
   calibration: Calibration,

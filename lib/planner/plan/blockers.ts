@@ -10,7 +10,7 @@ import type { PlannerFence } from "./input";
 import type { PlanUnit } from "./units";
 import { writeTurnEntry, type WriteTurn } from "./write-turn";
 import { holderInWords, type WriteTurnHolder } from "./write-turn-holder";
-import { formatDuration, plural, whyNot, type WhyNot } from "./why-not";
+import { formatDurationFromZero, plural, whyNot, type WhyNot } from "./why-not";
 import { overdueAt } from "../deadline";
 import { formatTime } from "@/lib/schema/format";
 
@@ -50,9 +50,11 @@ export interface BlockerContext {
 
 function tailEntry(u: PlanUnit, policy: EffectivePolicy): WhyNot {
   const limit = policy.max_turn_wait_secs[u.kind as keyof EffectivePolicy["max_turn_wait_secs"]];
-  const waited = u.wait_ms === null ? "its wait is unknown" : `it has waited ${formatDuration(u.wait_ms)}`;
+  const waited = u.wait_ms === null ? "its wait is unknown" : `it has waited ${formatDurationFromZero(u.wait_ms)}`;
   const promotion =
-    limit === undefined ? "it is never promoted" : `it is promoted after waiting ${formatDuration(limit * 1000)}`;
+    limit === undefined
+      ? "it is never promoted"
+      : `it is promoted after waiting ${formatDurationFromZero(limit * 1000)}`;
   return whyNot(
     "tail_below_threshold",
     `${u.kind} is a tail (score ${u.score.toFixed(2)}, below 1): tails are not placed; ${promotion} and ${waited}.`,
@@ -86,7 +88,7 @@ function runningEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
       ? holderInWords(holder, ctx.now)
       : `Write turn held by assignment ${held.unit_id} (${held.kind}) on ${held.executor} (${held.state})` +
         (late
-          ? `; bind deadline ${formatTime(late.deadline_ms)} passed: overdue by ${formatDuration(late.overdue_ms)}`
+          ? `; bind deadline ${formatTime(late.deadline_ms)} passed: overdue by ${formatDurationFromZero(late.overdue_ms)}`
           : "");
   if (held && late) {
     return {
@@ -121,7 +123,7 @@ function cooldownEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
   const left = (c.until_ms as number) - ctx.now;
   return whyNot(
     "cooldown",
-    `${u.kind} is cooling down after ${plural(c.failures, "failure")}: ${formatDuration(left)} left.`,
+    `${u.kind} is cooling down after ${plural(c.failures, "failure")}: ${formatDurationFromZero(left)} left.`,
     { kind: u.kind, failures: c.failures, until_ms: c.until_ms, remaining_ms: left, last_error: c.last_error },
   );
 }
@@ -145,8 +147,8 @@ function ledgerEntry(u: PlanUnit, ctx: BlockerContext): WhyNot | null {
   const base = `${u.kind} failed ${plural(rec.consecutive_attempts, "time")} in a row on ${rec.endpoint} (${rec.class})`;
   const message =
     code === "needs_attention"
-      ? `${base} and needs attention; next retry in ${formatDuration(left)}. Last error: ${rec.last_error.slice(0, 200)}`
-      : `${base}; backing off, next retry in ${formatDuration(left)}.`;
+      ? `${base} and needs attention; next retry in ${formatDurationFromZero(left)}. Last error: ${rec.last_error.slice(0, 200)}`
+      : `${base}; backing off, next retry in ${formatDurationFromZero(left)}.`;
   return whyNot(code, message, {
     kind: u.kind,
     endpoint: rec.endpoint,

@@ -4,13 +4,13 @@
 import type { TableDemand } from "@/lib/schema/demand";
 import type { TargetIndex } from "./context";
 import type { ClockSkew } from "./types";
-import { formatDuration } from "./why-not";
+import { formatDurationFromZero } from "./why-not";
 
 /**
  * Timestamps up to this far ahead are not skew: a pinned plan's `now` is the clock rounded
- * down to 2 s (lib/time/evaluation.ts NOW_STEP_MS), so a record written in those 2 s is not news.
+ * down to 2 s (lib/live/evaluation.ts NOW_STEP_MS), so a record written in those 2 s is not news.
  */
-export const CLOCK_SKEW_TOLERANCE_MS = 2000;
+const CLOCK_SKEW_TOLERANCE_MS = 2000;
 
 const RECORD_WORDS: Record<ClockSkew["record"], string> = {
   flush: "A flush of this table",
@@ -54,7 +54,7 @@ export function clockSkew(
   const ahead = newest - now;
   const clamped = oldestPendingMs !== null && oldestPendingMs > now;
   const message =
-    `${RECORD_WORDS[record]} is timestamped ${formatDuration(ahead)} after now: the writer's clock and the console's disagree` +
+    `${RECORD_WORDS[record]} is timestamped ${formatDurationFromZero(ahead)} after now: the writer's clock and the console's disagree` +
     (clamped ? "; its oldest pending flush is in the future too, so its wait reads 0 s instead of a real wait." : ".");
   return { ahead_ms: ahead, newest_ms: newest, record, wait_clamped: clamped, message };
 }

@@ -6,7 +6,7 @@ import type { TaskCooldown, TaskRecord } from "@/lib/schema/tasks";
 import { correctOnRead, type FailureLedgerRecord } from "../failure-ledger";
 import type { PlannerFleet } from "./input";
 
-export const RATE_WINDOW_MS = 60_000;
+const RATE_WINDOW_MS = 60_000;
 
 export interface TargetIndex {
   running: TaskRecord[];

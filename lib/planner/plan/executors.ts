@@ -8,7 +8,7 @@ import { bytesFree, headroomRejection, type HeadroomRow } from "../headroom";
 import { formatBytes, whyNot, type WhyNot, type WhyNotCode } from "./why-not";
 
 /** Heartbeat kinds → policy `executors_allowed` values (legacy RPC workers are workers). */
-export const POLICY_EXECUTOR_KIND: Record<ExecutorKind, PolicyExecutorKind> = {
+const POLICY_EXECUTOR_KIND: Record<ExecutorKind, PolicyExecutorKind> = {
   resident_master: "resident",
   worker: "worker",
   legacy_rpc: "worker",

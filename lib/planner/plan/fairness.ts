@@ -41,7 +41,7 @@ export function applyTurnLimit(
 }
 
 /** How far back write turns count for `max_consecutive_turns` (console-api.md "Fairness is live"). */
-export const TURN_WINDOW_MS = 24 * 3_600_000;
+const TURN_WINDOW_MS = 24 * 3_600_000;
 /** The completion rate behind an ETA: done tasks of the last hour. */
 export const COMPLETION_WINDOW_MS = 3_600_000;
 

@@ -80,7 +80,7 @@ function sameLimits(a: Partial<PlannerLimits> | undefined, b: Partial<PlannerLim
 }
 
 /** Two records with the same keys and values (nested values compared as JSON). */
-export function sameRecord(a: object | undefined, b: object | undefined): boolean {
+function sameRecord(a: object | undefined, b: object | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined) return false;
   const x = a as Record<string, unknown>;

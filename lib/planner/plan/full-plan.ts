@@ -30,7 +30,7 @@ import {
   policyResolver,
 } from "./plan-fleet";
 import type { AnswerPool, RetainedPlan } from "./retained";
-import type { Outcome, TableDraft } from "./table";
+import type { Decision, TableDraft } from "./table";
 import { mergeThresholds } from "./table";
 import type { FleetPlan, TablePlan } from "./types";
 
@@ -187,7 +187,7 @@ export function* planSteps(fleet: PlannerFleet, now: number, retain: boolean): G
 }
 
 /** Sets a candidate row's verdict (a fresh row: `tablePlan` left it undecided). */
-function decide(plan: TablePlan, outcome: Outcome): void {
+function decide(plan: TablePlan, outcome: Decision): void {
   plan.verdict = outcome.verdict;
   plan.why_not = outcome.whyNot;
 }

@@ -7,7 +7,7 @@ import { reserve, type HeadroomRow } from "../headroom";
 import { expectedMergeBytes, pickExecutor } from "../placement";
 import { acceptsFor, noFitEntry, type ExecutorCheck } from "./executors";
 import type { PlannerLimits } from "./input";
-import type { Outcome, TableDraft } from "./table";
+import type { Decision, TableDraft } from "./table";
 import type { PlannedPlacement } from "./types";
 import { unitScore } from "./units";
 import { skipVerdict, whyNot, type WhyNot } from "./why-not";
@@ -20,16 +20,16 @@ import { skipVerdict, whyNot, type WhyNot } from "./why-not";
  */
 export interface NoFitAnswer {
   noFit: WhyNot | null;
-  outcome: Outcome | null;
+  outcome: Decision | null;
 }
 
 /** The entry every unit past `max_placements_per_cycle` shares (the message is the same). */
 export interface CycleLimit {
   entry: WhyNot;
-  outcome: Outcome;
+  outcome: Decision;
 }
 
-export function cycleLimitOf(limits: PlannerLimits): CycleLimit {
+function cycleLimitOf(limits: PlannerLimits): CycleLimit {
   const cycle = limits.maxPlacementsPerCycle ?? Infinity;
   const entry = whyNot(
     "cycle_limit",
@@ -39,7 +39,7 @@ export function cycleLimitOf(limits: PlannerLimits): CycleLimit {
   return { entry, outcome: { verdict: skipVerdict(entry), whyNot: [entry] } };
 }
 
-export function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): number {
+function unitBytes(kind: TaskKind, limits: PlannerLimits, mergeBytes: number): number {
   return kind === "merge_wal" ? mergeBytes : limits.maintenanceBytes;
 }
 
@@ -89,7 +89,7 @@ export class PlacementPass {
   }
 
   /** The outcome of the next candidate in planner order; a placement reserves its capacity. */
-  next(d: TableDraft): Outcome {
+  next(d: TableDraft): Decision {
     const kind = d.candidate!.kind as TaskKind; // retire is class 5 and never a candidate
     const policy = d.policy.effective;
     let byPolicy = this.answers.get(kind);
@@ -137,6 +137,6 @@ export class PlacementPass {
 }
 
 /** A skipped candidate: the shared outcome when nothing else blocks it, else its blockers first. */
-function skipOutcome(d: TableDraft, entry: WhyNot, shared: Outcome): Outcome {
+function skipOutcome(d: TableDraft, entry: WhyNot, shared: Decision): Decision {
   return d.blocked.length === 0 ? shared : { verdict: skipVerdict(entry), whyNot: [...d.blocked, entry] };
 }

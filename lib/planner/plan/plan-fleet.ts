@@ -12,7 +12,7 @@ import type { FleetIndex } from "./context";
 import type { PlannerFleet, PlannerLimits, TurnHistory } from "./input";
 import type { MergeThresholds, Scored } from "../score";
 import { clockSkew } from "./clock-skew";
-import { draftTable, type Outcome, type TableDraft } from "./table";
+import { draftTable, type Decision, type TableDraft } from "./table";
 import type { NoFitAnswer } from "./placement-pass";
 import type { AnswerPool } from "./retained";
 import type { ExecutionSummary, FleetPlan, TablePlan, UnitView } from "./types";
@@ -33,7 +33,7 @@ const NO_DEMAND = whyNot(
   "no_demand",
   "Nothing to do: 0 pending generations and no compaction, index, repair or retire demand.",
 );
-const NO_DEMAND_OUTCOME: Outcome = { verdict: skipVerdict(NO_DEMAND), whyNot: [NO_DEMAND] };
+const NO_DEMAND_DECISION: Decision = { verdict: skipVerdict(NO_DEMAND), whyNot: [NO_DEMAND] };
 
 /** A unit as shown; finite-score units are already in that shape and are reused. */
 function unitView(u: PlanUnit): UnitView {
@@ -103,7 +103,7 @@ export function emptyCounts(): FleetPlan["counts"] {
 }
 
 /** Until placement decides: a candidate's verdict and why-not are filled in by the placement pass. */
-const UNDECIDED: Outcome = { verdict: { state: "would_skip", code: "cycle_limit", message: "" }, whyNot: [] };
+const UNDECIDED: Decision = { verdict: { state: "would_skip", code: "cycle_limit", message: "" }, whyNot: [] };
 
 function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
   return (
@@ -117,15 +117,15 @@ function executionSummary(turn: WriteTurn | null): ExecutionSummary | null {
   );
 }
 
-export function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
+function tablePlan(d: TableDraft, eligibility: Eligibility, now: number): TablePlan {
   const head = d.candidate ?? d.offer[0] ?? null;
   const { derived, scored, thresholds } = d;
-  const result: Outcome =
+  const result: Decision =
     d.candidate !== null
       ? UNDECIDED
       : d.blocked.length > 0
         ? { verdict: skipVerdict(d.blocked[0]), whyNot: d.blocked }
-        : NO_DEMAND_OUTCOME;
+        : NO_DEMAND_DECISION;
   const oldest = derived.oldest_pending_ms;
   const policy = d.policy;
   return {

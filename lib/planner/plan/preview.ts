@@ -8,23 +8,17 @@ import type { PlannerFleet } from "./input";
 import { planFleet } from "./full-plan";
 import type { FleetPlan, TablePlan } from "./types";
 
-export interface PreviewSide {
+interface PreviewSide {
   class: TablePlan["class"];
   class_rank: number;
   score: TablePlan["score"];
   verdict: TablePlan["verdict"];
 }
 
-export const PREVIEW_EFFECTS = [
-  "placements_lost",
-  "placements_gained",
-  "promoted",
-  "demoted",
-  "newly_starving",
-] as const;
-export type PreviewEffect = (typeof PREVIEW_EFFECTS)[number];
+const PREVIEW_EFFECTS = ["placements_lost", "placements_gained", "promoted", "demoted", "newly_starving"] as const;
+type PreviewEffect = (typeof PREVIEW_EFFECTS)[number];
 
-export interface PreviewRow {
+interface PreviewRow {
   target: string;
   before: PreviewSide;
   after: PreviewSide;
@@ -41,7 +35,7 @@ export interface PolicyPreview {
 }
 
 /** The fleet with `proposed` stored for `target` (`_default` = the fleet default; null = delete). */
-export function withPolicy(fleet: PlannerFleet, target: string, proposed: PolicyDocument | null): PlannerFleet {
+function withPolicy(fleet: PlannerFleet, target: string, proposed: PolicyDocument | null): PlannerFleet {
   if (target === DEFAULT_POLICY_TARGET) return { ...fleet, policies: { ...fleet.policies, default: proposed } };
   const tables = new Map(fleet.policies.tables);
   if (proposed) tables.set(target, proposed);
@@ -149,7 +143,7 @@ export function previewEffect(preview: PolicyPreview): string {
   return JSON.stringify(PREVIEW_EFFECTS.map((e) => [e, sets[e]]));
 }
 
-export interface SetChange {
+interface SetChange {
   added: string[];
   removed: string[];
 }

@@ -6,7 +6,7 @@ import { compareDrafts, copyTablePlan, internAnswer } from "./plan-fleet";
 import { PlacementPass } from "./placement-pass";
 import type { FleetWide, RetainedPlan } from "./retained";
 import { lowerBound } from "./sorted-patch";
-import type { Outcome, TableDraft } from "./table";
+import type { Decision, TableDraft } from "./table";
 import type { FleetPlan, PlannedPlacement, TablePlan } from "./types";
 
 /**
@@ -132,7 +132,7 @@ function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
 }
 
 /** The row already says `outcome` (shared answers are the same objects, see internAnswer). */
-function says(row: TablePlan, outcome: Outcome): boolean {
+function says(row: TablePlan, outcome: Decision): boolean {
   const a = row.verdict;
   const b = outcome.verdict;
   if (a !== b) {
@@ -145,7 +145,7 @@ function says(row: TablePlan, outcome: Outcome): boolean {
   return sameList(row.why_not, outcome.whyNot);
 }
 
-function decide(rows: RowsDraft, target: string, outcome: Outcome): void {
+function decide(rows: RowsDraft, target: string, outcome: Decision): void {
   let row = rows.changed.get(target);
   if (row === undefined) {
     const previous = rows.previous.get(target)!;

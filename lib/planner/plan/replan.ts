@@ -62,7 +62,7 @@ export function rowsPatchOf(plan: FleetPlan): RowsPatch | undefined {
 const MAX_CHANGED_SHARE = 1 / 8;
 
 /** `planFleet`, remembering what `replanFleet` needs to patch the result later. */
-export function planFleetRetained(fleet: PlannerFleet, now: number): FleetPlan {
+function planFleetRetained(fleet: PlannerFleet, now: number): FleetPlan {
   return remembered(buildPlan(fleet, now, true));
 }
 

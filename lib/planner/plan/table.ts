@@ -37,7 +37,7 @@ function thresholdsOf(result: EffectivePolicyResult): MergeThresholds {
 }
 
 /** A table's verdict and why-not list (may be shared by tables with the same outcome). */
-export interface Outcome {
+export interface Decision {
   verdict: Verdict;
   whyNot: WhyNot[];
 }

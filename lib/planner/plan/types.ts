@@ -44,7 +44,7 @@ export interface ClockSkew {
   message: string;
 }
 
-export interface ScoreBreakdown {
+interface ScoreBreakdown {
   by_generations: number;
   by_bytes: number;
   age_boost: number;

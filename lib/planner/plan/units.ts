@@ -9,7 +9,7 @@ import type { PlannerFence } from "./input";
 import { PLANNER_CLASSES, type PlannerClass } from "../score";
 
 const CLASS_NAMES = PLANNER_CLASSES;
-export type ClassName = PlannerClass;
+type ClassName = PlannerClass;
 /** Table classes add `idle` (nothing pending), rank 6 (console-api.md; lib/schema/codes.ts `CLASS_NAMES`). */
 export type TableClassName = TableClass;
 export const IDLE_RANK = 6;

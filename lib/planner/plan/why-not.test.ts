@@ -3,7 +3,7 @@ import { planFleet } from "./full-plan";
 import { NOW, GiB, assignment, demand, fleet, heartbeat } from "./__fixtures__/fleet";
 import type { PlannerFleet } from "./input";
 import type { TablePlan } from "./types";
-import { formatBytes, formatDuration } from "./why-not";
+import { formatBytes, formatDurationFromZero } from "./why-not";
 
 const hot = () => demand(16, NOW - 1000); // normal merge, score ≥ 2
 const critical = () => demand(300, NOW - 1000);
@@ -316,11 +316,11 @@ describe("formatting", () => {
       "64.0 MiB",
     ]);
     expect([
-      formatDuration(0),
-      formatDuration(1000),
-      formatDuration(90_000),
-      formatDuration(7_500_000),
-      formatDuration(90_061_000),
+      formatDurationFromZero(0),
+      formatDurationFromZero(1000),
+      formatDurationFromZero(90_000),
+      formatDurationFromZero(7_500_000),
+      formatDurationFromZero(90_061_000),
     ]).toEqual(["0s", "1s", "1m 30s", "2h 05m", "1d 01h"]);
   });
 });

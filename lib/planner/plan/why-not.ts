@@ -40,12 +40,15 @@ export function skipVerdict(entry: WhyNot): Verdict {
 }
 
 // The console's one number format (lib/schema/format.ts): messages read like the pages.
-import { formatDuration as formatDurationOrDash } from "@/lib/schema/format";
+import { formatDuration } from "@/lib/schema/format";
 export { formatBytes } from "@/lib/schema/format";
 
-/** 90_000 → "1m 30s"; a duration in a message is never negative ("0s" at the edge). */
-export function formatDuration(ms: number): string {
-  return formatDurationOrDash(Math.max(0, ms));
+/**
+ * `formatDuration` from zero: 90_000 → "1m 30s", and a negative reads "0s" (a duration in a
+ * message is never negative), where `formatDuration` says "-5s".
+ */
+export function formatDurationFromZero(ms: number): string {
+  return formatDuration(Math.max(0, ms));
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {

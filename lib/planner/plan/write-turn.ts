@@ -8,12 +8,12 @@
 import { IDLE_TIMEOUT_SECS } from "../progress";
 import type { ExecutionProgress, PlannerFence } from "./input";
 import type { PlanUnit } from "./units";
-import { formatDuration, whyNot, type WhyNot } from "./why-not";
+import { formatDurationFromZero, whyNot, type WhyNot } from "./why-not";
 
 /** Execution phases that still hold the write turn (§2.8). */
 export const UNFINISHED_PHASES: ReadonlySet<string> = new Set(["reserved", "running", "uncertain", "recovering"]);
 
-export const EXECUTION_LOCK_PREFIX = "merge-execution:";
+const EXECUTION_LOCK_PREFIX = "merge-execution:";
 
 export type ProgressState = "advancing" | "stalled" | "unknown";
 
@@ -82,9 +82,9 @@ function sequenceWords(turn: WriteTurn, now: number): string {
   const seq =
     turn.sequence === null ? "no merge-progress sequence reported yet" : `merge-progress sequence ${turn.sequence}`;
   if (turn.last_progress_ms === null) return `${seq}, at a revision whose time is not known`;
-  const quiet = formatDuration(Math.max(0, now - turn.last_progress_ms));
+  const quiet = formatDurationFromZero(Math.max(0, now - turn.last_progress_ms));
   if (turn.progress === "advancing") return `${seq}, advanced ${quiet} ago`;
-  const timeout = `idle timeout ${formatDuration(turn.idle_timeout_secs * 1000)}`;
+  const timeout = `idle timeout ${formatDurationFromZero(turn.idle_timeout_secs * 1000)}`;
   // at_most: the increase is older than etcd's compaction, so it is at least this long ago
   const atLeast = turn.last_progress_bound === "at_most" ? "at least " : "";
   return turn.sequence === null

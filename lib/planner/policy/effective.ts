@@ -3,7 +3,7 @@
 // present key overrides, an absent or `null` key inherits, and arrays replace wholesale.
 import type { EffectivePolicy, PolicyDocument } from "@/lib/schema/policy";
 
-export type PolicySource = "builtin" | "default" | "table";
+type PolicySource = "builtin" | "default" | "table";
 
 /** console-api.md `sources`: which layers exist, plus the origin of every leaf path
  * (`merge.min_generations`, `executors_allowed`, `max_turn_wait_secs.compact`, …). */

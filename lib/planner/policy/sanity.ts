@@ -14,8 +14,8 @@ export interface PolicyWarning {
 }
 
 /** scheduler-model.md §4.2: the read path warns at 256 pending generations and answers writers 503 at 4,096. */
-export const WRITE_WARN_GENERATIONS = 256;
-export const WRITE_CLIFF_GENERATIONS = 4096;
+const WRITE_WARN_GENERATIONS = 256;
+const WRITE_CLIFF_GENERATIONS = 4096;
 const DAY_SECS = 86_400;
 const TIB = 1_099_511_627_776;
 const MAX_SANE_TURNS = 100;

@@ -1,16 +1,15 @@
 // The canary report over a window of shadow-history samples (console-api.md "The takeover
 // gate and the canary evidence"). scheduler-model.md §6.2: the outcomes are observations,
 // not a gate — the report states levels and trends, never a verdict. Pure.
-import { MIN_CANARY_SAMPLES, OUTCOMES } from "@/lib/schema/codes";
+import { MIN_CANARY_SAMPLES, OUTCOMES, type OutcomeName } from "@/lib/schema/codes";
 import { LISTED_OUTCOMES, type CanarySample, type OutcomeTrend } from "@/lib/schema/api/canary";
 
 /** A table is chronic when it is in one listed outcome in at least this share of the samples. */
-export const CHRONIC_SHARE = 0.5;
+const CHRONIC_SHARE = 0.5;
 /** §6.2 canary doc: these should trend down (discovery_miss) or stay ≈ 0 (phantom_task). */
 export const SHOULD_FALL = ["discovery_miss", "phantom_task"] as const;
 
 const DAY_MS = 86_400_000;
-type Outcome = (typeof OUTCOMES)[number];
 
 /** Least-squares slope of (t, y), per day; null below two distinct times. */
 export function trendPerDay(points: ReadonlyArray<{ t: number; y: number }>): number | null {
@@ -30,15 +29,15 @@ export function trendPerDay(points: ReadonlyArray<{ t: number; y: number }>): nu
 export interface CanaryHistoryReport {
   samples: number;
   enough_data: boolean;
-  outcomes: Record<Outcome, OutcomeTrend>;
+  outcomes: Record<OutcomeName, OutcomeTrend>;
   agreement: { placements_agree_share: number | null; samples: number };
   chronic: Array<{ target: string; outcome: (typeof LISTED_OUTCOMES)[number]; share: number; samples: number }>;
-  rising: Outcome[];
+  rising: OutcomeName[];
 }
 
 /** The report of `samples` (already cut to the window, oldest first). */
 export function canaryHistoryReport(samples: readonly CanarySample[]): CanaryHistoryReport {
-  const outcomes = {} as Record<Outcome, OutcomeTrend>;
+  const outcomes = {} as Record<OutcomeName, OutcomeTrend>;
   for (const o of OUTCOMES) {
     const points = samples.map((s) => ({ t: s.at_ms, y: s.outcomes[o] }));
     outcomes[o] = {

@@ -17,7 +17,7 @@ export interface Percentiles {
   p99: number | null;
 }
 
-export function percentilesOf(values: readonly number[]): Percentiles & { count: number; max: number | null } {
+function percentilesOf(values: readonly number[]): Percentiles & { count: number; max: number | null } {
   const sorted = [...values].sort((a, b) => a - b);
   return {
     p50: nearestRank(sorted, 50),
@@ -72,7 +72,7 @@ export function taskFacts(tasks: Iterable<TaskRecord>, fromMs: number, toMs: num
 }
 
 /** §5.3: the per-pass target a merge reads (ROLLOUT_APPEND_MAX_BYTES, 64 MiB). */
-export const PASS_TARGET_BYTES = 67_108_864;
+const PASS_TARGET_BYTES = 67_108_864;
 
 export interface Implications {
   critical_generations: number | null;

@@ -1,9 +1,15 @@
 // GET /api/v1/scheduler/assignments: live assignments (state != released), console-api.md.
 import { z } from "zod";
-import { nowMsParamSchema, nowChoiceParamSchema, revisionParam, snapshotMetaSchema, targetParamSchema } from "./common";
+import {
+  nowMsParamSchema,
+  nowChoiceParamSchema,
+  revisionParamSchema,
+  snapshotMetaSchema,
+  targetParamSchema,
+} from "./common";
 
 export const assignmentsQuerySchema = z.object({
-  revision: revisionParam,
+  revision: revisionParamSchema,
   now_ms: nowMsParamSchema,
   now: nowChoiceParamSchema,
   target: targetParamSchema.optional(),
@@ -11,7 +17,7 @@ export const assignmentsQuerySchema = z.object({
 });
 export type AssignmentsQuery = z.output<typeof assignmentsQuerySchema>;
 
-export const assignmentRowSchema = z.object({
+const assignmentRowSchema = z.object({
   unit_id: z.string(),
   kind: z.string(),
   target: z.string(),
@@ -29,8 +35,8 @@ export const assignmentRowSchema = z.object({
 });
 export type AssignmentRow = z.infer<typeof assignmentRowSchema>;
 
-export const assignmentsResponse = snapshotMetaSchema.extend({
+export const assignmentsResponseSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   assignments: z.array(assignmentRowSchema),
 });
-export type AssignmentsResponse = z.infer<typeof assignmentsResponse>;
+export type AssignmentsResponse = z.infer<typeof assignmentsResponseSchema>;

@@ -3,10 +3,10 @@
 // `target`, `actor`, `from_ms`, `to_ms` and `q` (a substring of the reason or of the
 // override reason, any case) (third version: "Policy edits on a live fleet").
 import { z } from "zod";
-import { revisionParam, targetParamSchema } from "./common";
+import { revisionParamSchema, targetParamSchema } from "./common";
 import { allowingRuleSchema } from "./session";
 
-export const AUDIT_CURSOR = /^[\w.-]{1,128}$/;
+const AUDIT_CURSOR = /^[\w.-]{1,128}$/;
 
 /** Unix milliseconds of an audit filter bound (inclusive). */
 const auditMs = (what: string) =>
@@ -35,7 +35,7 @@ export const auditQuerySchema = z
       .optional()
       .transform((v) => v ?? 50),
     cursor: z.string().regex(AUDIT_CURSOR, "cursor is not one this endpoint returned").optional(),
-    revision: revisionParam,
+    revision: revisionParamSchema,
   })
   .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, {
     message: "from_ms must not be after to_ms",
@@ -70,7 +70,7 @@ export const auditRecordSchema = z.object({
   rule: allowingRuleSchema.nullable().catch(null),
 });
 
-export const auditEntrySchema = z.object({
+const auditEntrySchema = z.object({
   id: z.string(),
   at_ms: z.number().int(),
   actor: z.string(),

@@ -6,8 +6,8 @@ import { readQuerySchema } from "./common";
 import { outcomeCountsSchema, shadowSampleSchema } from "./shadow";
 import { windowParamSchema } from "./fleet";
 
-export const canaryQuery = readQuerySchema.extend({ window_ms: windowParamSchema });
-export type CanaryQuery = z.output<typeof canaryQuery>;
+export const canaryQuerySchema = readQuerySchema.extend({ window_ms: windowParamSchema });
+export type CanaryQuery = z.output<typeof canaryQuerySchema>;
 
 /** The outcomes whose tables a sample lists (the canary's disagreements, §6.2 "continuity"). */
 export const LISTED_OUTCOMES = ["discovery_miss", "phantom_task"] as const;
@@ -17,21 +17,21 @@ export const LISTED_OUTCOMES = ["discovery_miss", "phantom_task"] as const;
  * the console's and the master's shadow placements agreed and the tables of the listed
  * outcomes (cut at a character budget, `tables_truncated`). Older samples lack the extras.
  */
-export const canarySample = shadowSampleSchema.extend({
+export const canarySampleSchema = shadowSampleSchema.extend({
   placements_agree: z.boolean().optional(),
   tables: z.partialRecord(z.enum(LISTED_OUTCOMES), z.array(z.string())).optional(),
   tables_truncated: z.boolean().optional(),
 });
-export type CanarySample = z.infer<typeof canarySample>;
+export type CanarySample = z.infer<typeof canarySampleSchema>;
 
-const outcomeTrend = z.object({
+const outcomeTrendSchema = z.object({
   mean: z.number().nullable(),
   first: z.number().nullable(),
   last: z.number().nullable(),
   /** least-squares slope over the window, per day (null below two samples) */
   trend_per_day: z.number().nullable(),
 });
-export type OutcomeTrend = z.infer<typeof outcomeTrend>;
+export type OutcomeTrend = z.infer<typeof outcomeTrendSchema>;
 
 export const canaryResponseSchema = z.object({
   revision: z.number().int(),
@@ -43,9 +43,9 @@ export const canaryResponseSchema = z.object({
   /** fewer than MIN_CANARY_SAMPLES samples: the trends are shown, but say little */
   enough_data: z.boolean(),
   outcomes: z.object(
-    Object.fromEntries(OUTCOMES.map((o) => [o, outcomeTrend])) as Record<
+    Object.fromEntries(OUTCOMES.map((o) => [o, outcomeTrendSchema])) as Record<
       (typeof OUTCOMES)[number],
-      typeof outcomeTrend
+      typeof outcomeTrendSchema
     >,
   ),
   agreement: z.object({ placements_agree_share: z.number().nullable(), samples: z.number().int() }),

@@ -17,7 +17,7 @@ export const skipReasonSchema = z.enum(SKIP_REASONS);
 const digits = (what: string) => z.string().regex(/^\d+$/, `${what} must be a non-negative integer`);
 
 /** `?revision=R`: a positive etcd revision (time travel). */
-export const revisionParam = digits("revision")
+export const revisionParamSchema = digits("revision")
   .transform(Number)
   .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER))
   .optional();
@@ -51,7 +51,7 @@ export function repeatable<T extends readonly [string, ...string[]]>(values: T) 
     .transform((v): T[number][] => (v === undefined ? [] : Array.isArray(v) ? v : [v]));
 }
 
-export const limitParam = digits("limit")
+export const limitParamSchema = digits("limit")
   .transform(Number)
   .pipe(z.number().int().min(1).max(2000))
   .optional()
@@ -73,7 +73,7 @@ export const minRevisionQuerySchema = z.object({
 export const nowChoiceParamSchema = z.enum(["server"]).optional();
 
 export const readQuerySchema = z.object({
-  revision: revisionParam,
+  revision: revisionParamSchema,
   now_ms: nowMsParamSchema,
   now: nowChoiceParamSchema,
 });

@@ -8,11 +8,11 @@ import {
   classReasonSchema,
   whyNotCodeSchema,
   leaderSchema,
-  limitParam,
+  limitParamSchema,
   nowMsParamSchema,
   nowChoiceParamSchema,
   repeatable,
-  revisionParam,
+  revisionParamSchema,
   skippedSummarySchema,
   snapshotMetaSchema,
   targetParamSchema,
@@ -23,7 +23,7 @@ export const SORTS = ["planner", "pending", "wait", "score", "target", "position
 
 export const demandQuerySchema = z.object({
   target: targetParamSchema.optional(),
-  limit: limitParam,
+  limit: limitParamSchema,
   cursor: z.string().min(1).max(512).optional(),
   /** a `listing` from an earlier answer: answer only what changed since (the whole listing, unpaged) */
   since: z.string().min(1).max(512).optional(),
@@ -38,13 +38,13 @@ export const demandQuerySchema = z.object({
     .optional()
     .transform((v) => v ?? "planner"),
   order: z.enum(["asc", "desc"]).optional(),
-  revision: revisionParam,
+  revision: revisionParamSchema,
   now_ms: nowMsParamSchema,
   now: nowChoiceParamSchema,
 });
 export type DemandQuery = z.output<typeof demandQuerySchema>;
 
-export const ageBoundSchema = z.enum(["exact", "upper"]).nullable();
+const ageBoundSchema = z.enum(["exact", "upper"]).nullable();
 
 /** A unit score; an infinite one (repair with missing fragments) travels as "infinity". */
 export const scoreSchema = z.union([z.number(), z.literal("infinity")]);
@@ -60,10 +60,10 @@ export const verdictSchema = z.discriminatedUnion("state", [
 ]);
 
 /** How the write-turn holder's merge-progress sequence moves (console-api.md "One answer"). */
-export const PROGRESS_STATES = ["advancing", "stalled", "unknown"] as const;
+const PROGRESS_STATES = ["advancing", "stalled", "unknown"] as const;
 
 /** The unfinished execution holding the table's write turn, for the list. */
-export const executionSummarySchema = z.object({
+const executionSummarySchema = z.object({
   id: z.string(),
   phase: z.string(),
   endpoint: z.string(),
@@ -101,7 +101,7 @@ export const writeTurnHolderSchema = z.discriminatedUnion("type", [
 
 /** 1-based rank among the candidates whose head unit has the same kind, in planner order. */
 
-export const tableSummarySchema = z.object({
+const tableSummarySchema = z.object({
   target: z.string(),
   class: classNameSchema,
   class_rank: z.number().int(),
@@ -123,23 +123,26 @@ export const tableSummarySchema = z.object({
 });
 export type TableSummary = z.infer<typeof tableSummarySchema>;
 
-const count = z.number().int();
-export const demandList = snapshotMetaSchema.extend({
+const countSchema = z.number().int();
+export const demandListSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   leader: leaderSchema,
-  total_tables: count,
-  tables_with_pending: count,
-  matched: count,
+  total_tables: countSchema,
+  tables_with_pending: countSchema,
+  matched: countSchema,
   /** tables with a record timestamped after `now_ms` (clock skew between writers and the console) */
-  clock_skew_tables: count,
+  clock_skew_tables: countSchema,
   counts: z.object({
     by_class: z.object(
-      Object.fromEntries(CLASS_NAMES.map((c) => [c, count])) as Record<(typeof CLASS_NAMES)[number], typeof count>,
+      Object.fromEntries(CLASS_NAMES.map((c) => [c, countSchema])) as Record<
+        (typeof CLASS_NAMES)[number],
+        typeof countSchema
+      >,
     ),
     by_backlog: z.object(
-      Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, count])) as Record<
+      Object.fromEntries(BACKLOG_CLASSES.map((c) => [c, countSchema])) as Record<
         (typeof BACKLOG_CLASSES)[number],
-        typeof count
+        typeof countSchema
       >,
     ),
   }),
@@ -149,10 +152,10 @@ export const demandList = snapshotMetaSchema.extend({
   /** names this listing (plan and filters) for a later `?since=` */
   listing: z.string(),
 });
-export type DemandList = z.infer<typeof demandList>;
+export type DemandList = z.infer<typeof demandListSchema>;
 
 /** `[at, wait_ms, score, position.rank, position.of]`: a kept row whose moving fields changed. */
-export const demandPatchSchema = z.tuple([
+const demandPatchSchema = z.tuple([
   z.number().int(),
   z.number().nullable(),
   scoreSchema,
@@ -162,7 +165,7 @@ export const demandPatchSchema = z.tuple([
 export type DemandPatch = z.infer<typeof demandPatchSchema>;
 
 /** `[from, to, by]`: the rank in line of each row at `from`…`to` (inclusive) moves by `by`. */
-export const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
+const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.number().int()]);
 
 /**
  * `?since=<listing>`: the whole listing (every page) as changes to the one named. The new
@@ -173,7 +176,7 @@ export const demandShiftSchema = z.tuple([z.number().int(), z.number().int(), z.
  * `lines` as its `of`. `changes: null` when the old listing is no longer known here: read
  * the listing again.
  */
-export const demandChanges = demandList.omit({ tables: true, next_cursor: true }).extend({
+export const demandChangesSchema = demandListSchema.omit({ tables: true, next_cursor: true }).extend({
   changes: z
     .object({
       since: z.string(),
@@ -186,7 +189,7 @@ export const demandChanges = demandList.omit({ tables: true, next_cursor: true }
     })
     .nullable(),
 });
-export type DemandChanges = z.infer<typeof demandChanges>;
+export type DemandChanges = z.infer<typeof demandChangesSchema>;
 
 /**
  * GET /api/v1/scheduler/demand/stream (issue 24): the live listing's changes, pushed as
@@ -201,11 +204,11 @@ export const demandStreamQuerySchema = demandQuerySchema
   .strict();
 export type DemandStreamQuery = z.output<typeof demandStreamQuerySchema>;
 
-const mark = z.object({ value: z.number(), epoch: z.number() });
-export const shardDetailSchema = z.object({
+const markSchema = z.object({ value: z.number(), epoch: z.number() });
+const shardDetailSchema = z.object({
   shard: z.string(),
-  sealed: mark,
-  merged: mark.nullable(),
+  sealed: markSchema,
+  merged: markSchema.nullable(),
   sealed_bytes: z.number(),
   pending: z.number(),
   oldest_pending_ms: z.number().nullable(),
@@ -216,7 +219,7 @@ export const shardDetailSchema = z.object({
   mod_revision: z.number().int().nullable(),
 });
 
-export const scoreBreakdownSchema = z.object({
+const scoreBreakdownSchema = z.object({
   by_generations: z.number(),
   by_bytes: z.number(),
   age_boost: z.number(),
@@ -229,7 +232,7 @@ export const scoreBreakdownSchema = z.object({
   max_turn_wait_secs: z.number(),
 });
 
-export const whyNotSchema = z.object({
+const whyNotSchema = z.object({
   code: whyNotCodeSchema,
   message: z.string(),
   retryable: z.boolean(),
@@ -237,7 +240,7 @@ export const whyNotSchema = z.object({
   /** it was to clear by a deadline that has passed: it did not clear by itself (console-api.md "Forecasts …": deadlines) */
   overdue: z.object({ deadline_ms: z.number(), overdue_ms: z.number() }).optional(),
 });
-export const unitSchema = z.object({
+const unitSchema = z.object({
   kind: z.string(),
   class: z.string(),
   class_rank: z.number().int(),
@@ -249,13 +252,8 @@ export const unitSchema = z.object({
 });
 
 // scheduler-model.md §7.1 merge-progress, read at the response's revision.
-export const PROGRESS_STATUSES = [
-  "reported",
-  "progress_details_unavailable",
-  "progress_unknown",
-  "no_active_record",
-] as const;
-export const mergeProgressSchema = z.object({
+const PROGRESS_STATUSES = ["reported", "progress_details_unavailable", "progress_unknown", "no_active_record"] as const;
+const mergeProgressSchema = z.object({
   status: z.enum(PROGRESS_STATUSES),
   task_id: z.string().nullable(),
   execution_id: z.string().nullable(),
@@ -269,7 +267,7 @@ export const mergeProgressSchema = z.object({
 });
 
 /** `P/target-locks/<hex>` in words: who holds the write turn and whether it lapses with a lease. */
-export const targetLockSchema = z.object({
+const targetLockSchema = z.object({
   value: z.string(),
   holder: z.enum(["execution", "claim"]),
   /** the execution named by `merge-execution:<id>`, null for a claim token */
@@ -280,7 +278,7 @@ export const targetLockSchema = z.object({
 });
 
 /** `P/merge-executions/<hex>` with what the verdict concluded about it. */
-export const executionViewSchema = z.object({
+const executionViewSchema = z.object({
   id: z.string(),
   target: z.string(),
   endpoint: z.string(),
@@ -314,7 +312,7 @@ export const executionViewSchema = z.object({
   mod_revision: z.number().int(),
 });
 
-export const legacyViewSchema = z.object({
+const legacyViewSchema = z.object({
   queued: z.boolean(),
   running: z.boolean(),
   task_ids: z.array(z.string()),
@@ -327,7 +325,7 @@ export const legacyViewSchema = z.object({
 });
 
 /** A record timestamped after `now_ms`: the wait is not silently 0 s. */
-export const clockSkewSchema = z.object({
+const clockSkewSchema = z.object({
   ahead_ms: z.number(),
   /** the newest timestamp of the table's records */
   newest_ms: z.number(),
@@ -339,11 +337,11 @@ export const clockSkewSchema = z.object({
 });
 
 /** Which headroom the verdict used: the design planner leaves shadow rows out (§6.2 step 3). */
-export const HEADROOM_BASES = ["excluding_shadow", "including_shadow"] as const;
-export const headroomBasisSchema = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
+const HEADROOM_BASES = ["excluding_shadow", "including_shadow"] as const;
+const headroomBasisSchema = z.object({ basis: z.enum(HEADROOM_BASES), message: z.string() });
 
 /** "Which executor?" from every source that names one, and why they differ. */
-export const executorAgreementSchema = z.object({
+const executorAgreementSchema = z.object({
   /** the design verdict's executor (null when it would skip) */
   verdict: z.string().nullable(),
   /** the console's §6.2 shadow pass (the master's rule) */
@@ -356,7 +354,7 @@ export const executorAgreementSchema = z.object({
   reasons: z.array(z.string()),
 });
 
-export const tableDetail = tableSummarySchema.extend({
+const tableDetailSchema = tableSummarySchema.extend({
   shards: z.array(shardDetailSchema),
   shard_count: z.number().int(),
   score_breakdown: scoreBreakdownSchema.nullable(),
@@ -373,11 +371,11 @@ export const tableDetail = tableSummarySchema.extend({
   headroom: headroomBasisSchema,
   executor_agreement: executorAgreementSchema,
 });
-export type TableDetail = z.infer<typeof tableDetail>;
+export type TableDetail = z.infer<typeof tableDetailSchema>;
 
-export const demandDetail = snapshotMetaSchema.extend({
+export const demandDetailSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   leader: leaderSchema,
-  table: tableDetail,
+  table: tableDetailSchema,
 });
-export type DemandDetail = z.infer<typeof demandDetail>;
+export type DemandDetail = z.infer<typeof demandDetailSchema>;

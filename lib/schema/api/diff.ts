@@ -6,7 +6,7 @@ import { classNameSchema, leaderSchema, REVISION_TIME_BASES, whyNotCodeSchema } 
 import { atMsParamSchema, historyStartSchema } from "./revisions";
 
 /** Unix ms from here on (2001-09-09): a smaller number of digits is a revision, a larger one a time */
-export const MS_FROM = 1_000_000_000_000;
+const MS_FROM = 1_000_000_000_000;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
@@ -14,7 +14,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{
  * Unix ms). Digits below MS_FROM are a revision, at or above it Unix ms; an ISO time needs
  * its zone (`Z` or an offset), so it never depends on the server's.
  */
-const momentParam = z
+const momentParamSchema = z
   .string()
   .refine(
     (v) => /^\d{1,16}$/.test(v) || (ISO.test(v) && Number.isFinite(Date.parse(v))),
@@ -33,8 +33,8 @@ const msOfMoment = (m: { revision: number } | { at_ms: number } | undefined, ms:
 
 export const diffQuerySchema = z
   .object({
-    from: momentParam,
-    to: momentParam,
+    from: momentParamSchema,
+    to: momentParamSchema,
     from_ms: atMsParamSchema.optional(),
     to_ms: atMsParamSchema.optional(),
   })
@@ -62,7 +62,7 @@ export const diffQuerySchema = z
   });
 export type DiffQuery = z.output<typeof diffQuerySchema>;
 
-const side = z.object({
+const sideSchema = z.object({
   revision: z.number().int(),
   at_ms: z.number().int().nullable(),
   error_ms: z.number().int().nullable(),
@@ -71,8 +71,8 @@ const side = z.object({
   /** how this side's verdicts were reached: read from the decision journal, or the fleet re-planned at `revision` and `now_ms` */
   verdict_basis: z.enum(["journal", "fleet_plan"]),
 });
-const verdictKey = z.object({ state: z.enum(["would_place", "would_skip"]), code: whyNotCodeSchema.nullable() });
-const executorState = z.object({
+const verdictKeySchema = z.object({ state: z.enum(["would_place", "would_skip"]), code: whyNotCodeSchema.nullable() });
+const executorStateSchema = z.object({
   kind: z.string(),
   version: z.string().nullable(),
   draining: z.boolean(),
@@ -80,20 +80,20 @@ const executorState = z.object({
   slots_total: z.record(z.string(), z.number()),
   bytes_total: z.number(),
 });
-const outcomeCounts = z.object(
+const outcomeCountsSchema = z.object(
   Object.fromEntries(OUTCOMES.map((o) => [o, z.number().int()])) as Record<(typeof OUTCOMES)[number], z.ZodNumber>,
 );
 
 export const diffResponseSchema = z.object({
-  from: side,
-  to: side,
+  from: sideSchema,
+  to: sideSchema,
   /** `journal` when both sides were read from the decision journal (console-api.md "The decision journal") */
   verdict_basis: z.enum(["journal", "fleet_plan"]),
   /** a side asked for by a time before etcd's history starts there instead (null when none did) */
   history_starts: historyStartSchema.nullable(),
   tables: z.object({
     class_changed: z.array(z.object({ target: z.string(), before: classNameSchema, after: classNameSchema })),
-    verdict_changed: z.array(z.object({ target: z.string(), before: verdictKey, after: verdictKey })),
+    verdict_changed: z.array(z.object({ target: z.string(), before: verdictKeySchema, after: verdictKeySchema })),
     /** nothing pending before, something pending after */
     appeared: z.array(z.string()),
     /** something pending before, nothing pending after */
@@ -102,11 +102,11 @@ export const diffResponseSchema = z.object({
   executors: z.object({
     added: z.array(z.string()),
     removed: z.array(z.string()),
-    changed: z.array(z.object({ id: z.string(), before: executorState, after: executorState })),
+    changed: z.array(z.object({ id: z.string(), before: executorStateSchema, after: executorStateSchema })),
   }),
   policies: z.object({ changed: z.array(z.string()) }),
   leader: z.object({ before: leaderSchema, after: leaderSchema, changed: z.boolean() }),
-  shadow: z.object({ before: outcomeCounts, after: outcomeCounts }),
+  shadow: z.object({ before: outcomeCountsSchema, after: outcomeCountsSchema }),
   counts: z.object({
     class_changed: z.number().int(),
     verdict_changed: z.number().int(),
@@ -119,4 +119,4 @@ export const diffResponseSchema = z.object({
   }),
 });
 export type DiffResponse = z.infer<typeof diffResponseSchema>;
-export type ExecutorState = z.infer<typeof executorState>;
+export type ExecutorState = z.infer<typeof executorStateSchema>;

@@ -2,15 +2,15 @@
 import { z } from "zod";
 import { readQuerySchema, snapshotMetaSchema } from "./common";
 
-export const executorsQuery = readQuerySchema;
+export const executorsQuerySchema = readQuerySchema;
 
-const slots = z.record(z.string(), z.number());
+const slotsSchema = z.record(z.string(), z.number());
 
 /**
  * One headroom of one kind, with its named parts (console-api.md fourth version, "One
  * capacity, one write turn"): `free = max(0, total − reserved)` is what every verdict uses.
  */
-export const slotHeadroomSchema = z.object({
+const slotHeadroomSchema = z.object({
   total: z.number().int(),
   /** live, non-released, non-shadow assignments (what the master counts, §5.2) */
   reserved: z.number().int(),
@@ -24,7 +24,7 @@ export const slotHeadroomSchema = z.object({
 export type SlotHeadroom = z.infer<typeof slotHeadroomSchema>;
 
 /** The byte headroom in the same parts (`total` 0: no byte budget, never byte-checked, §5.2). */
-export const byteHeadroomSchema = z.object({
+const byteHeadroomSchema = z.object({
   total: z.number(),
   reserved: z.number(),
   shadow: z.number(),
@@ -33,7 +33,7 @@ export const byteHeadroomSchema = z.object({
 export type ByteHeadroom = z.infer<typeof byteHeadroomSchema>;
 
 /** An unfinished `merge-executions/` record running on the executor (console-api.md "One answer, as of its moment"). */
-export const executorExecutionSchema = z.object({
+const executorExecutionSchema = z.object({
   execution_id: z.string(),
   target: z.string(),
   /** the execution's kind: its `maintenance` kind, else merge_wal */
@@ -45,7 +45,7 @@ export const executorExecutionSchema = z.object({
   sequence: z.number().nullable(),
 });
 export type ExecutorExecution = z.infer<typeof executorExecutionSchema>;
-export const executorRowSchema = z.object({
+const executorRowSchema = z.object({
   id: z.string(),
   kind: z.string(),
   instance: z.string().nullable(),
@@ -59,17 +59,17 @@ export const executorRowSchema = z.object({
   /** now_ms − heartbeat_ms (never negative), null without a heartbeat */
   heartbeat_age_ms: z.number().nullable(),
   executions: z.array(executorExecutionSchema),
-  slots_total: slots,
-  slots_reserved: slots,
-  slots_free: slots,
+  slots_total: slotsSchema,
+  slots_reserved: slotsSchema,
+  slots_free: slotsSchema,
   bytes_total: z.number(),
   bytes_reserved: z.number(),
   bytes_free: z.number(),
   bytes_free_sample: z.number().nullable(),
   assignments: z.number().int(),
   /** the design planner's headroom: the master's shadow rows left out (§6.2 step 3) */
-  slots_reserved_excluding_shadow: slots,
-  slots_free_excluding_shadow: slots,
+  slots_reserved_excluding_shadow: slotsSchema,
+  slots_free_excluding_shadow: slotsSchema,
   bytes_reserved_excluding_shadow: z.number(),
   bytes_free_excluding_shadow: z.number(),
   shadow_assignments: z.number().int(),
@@ -81,7 +81,7 @@ export const executorRowSchema = z.object({
 });
 export type ExecutorRow = z.infer<typeof executorRowSchema>;
 
-export const executorsResponse = snapshotMetaSchema.extend({
+export const executorsResponseSchema = snapshotMetaSchema.extend({
   /** the moment every relative time of this answer counts from */
   now_ms: z.number().int(),
   executors: z.array(executorRowSchema),
@@ -92,7 +92,7 @@ export const executorsResponse = snapshotMetaSchema.extend({
     orphans: z.number().int(),
     /** executors with bytes_total = 0 (no byte check): left out of the byte totals */
     unbudgeted: z.number().int(),
-    slots_free: slots,
+    slots_free: slotsSchema,
     /** over budgeted, live, non-draining executors */
     bytes_free: z.number(),
     bytes_free_excluding_shadow: z.number(),
@@ -104,4 +104,4 @@ export const executorsResponse = snapshotMetaSchema.extend({
     bytes: byteHeadroomSchema,
   }),
 });
-export type ExecutorsResponse = z.infer<typeof executorsResponse>;
+export type ExecutorsResponse = z.infer<typeof executorsResponseSchema>;

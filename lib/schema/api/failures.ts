@@ -1,10 +1,16 @@
 // GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected, §9.1) and task
 // cooldowns (§9.2), console-api.md.
 import { z } from "zod";
-import { nowMsParamSchema, nowChoiceParamSchema, revisionParam, snapshotMetaSchema, targetParamSchema } from "./common";
+import {
+  nowMsParamSchema,
+  nowChoiceParamSchema,
+  revisionParamSchema,
+  snapshotMetaSchema,
+  targetParamSchema,
+} from "./common";
 
 export const failuresQuerySchema = z.object({
-  revision: revisionParam,
+  revision: revisionParamSchema,
   now_ms: nowMsParamSchema,
   now: nowChoiceParamSchema,
   target: targetParamSchema.optional(),
@@ -15,7 +21,7 @@ export const failuresQuerySchema = z.object({
 });
 export type FailuresQuery = z.output<typeof failuresQuerySchema>;
 
-export const failureRowSchema = z.object({
+const failureRowSchema = z.object({
   target: z.string(),
   endpoint: z.string(),
   class: z.string(),
@@ -32,7 +38,7 @@ export const failureRowSchema = z.object({
 });
 export type FailureRow = z.infer<typeof failureRowSchema>;
 
-export const cooldownRowSchema = z.object({
+const cooldownRowSchema = z.object({
   kind: z.string(),
   target: z.string(),
   failures: z.number().int(),
@@ -44,9 +50,9 @@ export const cooldownRowSchema = z.object({
 });
 export type CooldownRow = z.infer<typeof cooldownRowSchema>;
 
-export const failuresResponse = snapshotMetaSchema.extend({
+export const failuresResponseSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   failures: z.array(failureRowSchema),
   cooldowns: z.array(cooldownRowSchema),
 });
-export type FailuresResponse = z.infer<typeof failuresResponse>;
+export type FailuresResponse = z.infer<typeof failuresResponseSchema>;

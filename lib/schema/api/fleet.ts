@@ -4,9 +4,9 @@
 import { z } from "zod";
 import { readQuerySchema } from "./common";
 
-export const mastersQuery = readQuerySchema;
+export const mastersQuerySchema = readQuerySchema;
 
-export const masterRowSchema = z.object({
+const masterRowSchema = z.object({
   instance: z.string(),
   version: z.string().nullable(),
   policy_aware: z.boolean(),
@@ -23,7 +23,7 @@ export type MastersResponse = z.infer<typeof mastersResponseSchema>;
 
 /** The windows the canary report and the facts are read over: 1 h, 6 h, 24 h, 7 days. */
 export const EVIDENCE_WINDOWS_MS = [3_600_000, 21_600_000, 86_400_000, 604_800_000] as const;
-export const DEFAULT_WINDOW_MS = 86_400_000;
+const DEFAULT_WINDOW_MS = 86_400_000;
 export const windowParamSchema = z
   .string()
   .optional()
@@ -33,9 +33,13 @@ export const windowParamSchema = z
     `window_ms must be one of ${EVIDENCE_WINDOWS_MS.join(", ")}`,
   );
 
-export const factsQuery = readQuerySchema.extend({ window_ms: windowParamSchema });
+export const factsQuerySchema = readQuerySchema.extend({ window_ms: windowParamSchema });
 
-const percentiles = z.object({ p50: z.number().nullable(), p90: z.number().nullable(), p99: z.number().nullable() });
+const percentilesSchema = z.object({
+  p50: z.number().nullable(),
+  p90: z.number().nullable(),
+  p99: z.number().nullable(),
+});
 export const factsResponseSchema = z.object({
   revision: z.number().int(),
   now_ms: z.number().int(),
@@ -45,9 +49,9 @@ export const factsResponseSchema = z.object({
   /** tables with pending work ÷ tables (null for an empty fleet) */
   hot_share: z.number().nullable(),
   /** each pending table's average generation (pending_bytes ÷ pending_generations), nearest-rank */
-  generation_bytes: percentiles.extend({ max: z.number().nullable(), count: z.number().int() }),
+  generation_bytes: percentilesSchema.extend({ max: z.number().nullable(), count: z.number().int() }),
   /** finished_at − started_at of tasks/ records finished in the window, per kind */
-  task_seconds: z.record(z.string(), percentiles.extend({ count: z.number().int() })),
+  task_seconds: z.record(z.string(), percentilesSchema.extend({ count: z.number().int() })),
   /** failed ÷ finished in the window, per kind */
   task_failure_share: z.record(z.string(), z.number()),
   /** what each fact implies for the policy's knobs (scheduler-model.md §4.1, §5.3) */

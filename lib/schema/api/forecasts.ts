@@ -17,7 +17,7 @@ export const etaSchema = z.object({
 });
 
 /** An earlier sampled forecast of this world whose interval ended before now without its outcome. */
-export const overdueForecastSchema = z.object({
+const overdueForecastSchema = z.object({
   made_ms: z.number().int(),
   low_ms: z.number(),
   high_ms: z.number(),
@@ -49,7 +49,7 @@ export const forecastSchema = z.object({
 const MAX_WINDOW_MS = 7 * 86_400_000;
 export const DEFAULT_CALIBRATION_WINDOW_MS = 6 * 3_600_000;
 
-export const calibrationQuery = readQuerySchema.extend({
+export const calibrationQuerySchema = readQuerySchema.extend({
   window_ms: z
     .string()
     .optional()
@@ -58,10 +58,10 @@ export const calibrationQuery = readQuerySchema.extend({
       message: `window_ms must be a whole number of milliseconds from 60000 to ${MAX_WINDOW_MS}`,
     }),
 });
-export type CalibrationQuery = z.output<typeof calibrationQuery>;
+export type CalibrationQuery = z.output<typeof calibrationQuerySchema>;
 
-const ms = z.number().nullable();
-export const worldScoreSchema = z.object({
+const msSchema = z.number().nullable();
+const worldScoreSchema = z.object({
   made: z.number().int(),
   /** within + early + late */
   resolved: z.number().int(),
@@ -76,11 +76,11 @@ export const worldScoreSchema = z.object({
   lost: z.number().int(),
   /** within ÷ resolved */
   coverage: z.number().nullable(),
-  median_width_ms: ms,
+  median_width_ms: msSchema,
   /** |realised − point| of the forecasts whose outcome came */
-  median_error_ms: ms,
+  median_error_ms: msSchema,
   /** the realised waits of the forecasts whose outcome came */
-  median_wait_ms: ms,
+  median_wait_ms: msSchema,
   /** resolved forecasts whose interval was set from the journal */
   calibrated: z.number().int(),
   /** the conformal rule's coverage at each stated level (the reliability chart) */

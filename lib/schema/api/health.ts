@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { leaderSchema, noQuerySchema } from "./common";
 
-export const healthQuery = noQuerySchema;
+export const healthQuerySchema = noQuerySchema;
 
 export const healthResponseSchema = z.object({
   status: z.enum(["ok", "degraded", "down", "starting"]),

@@ -7,7 +7,7 @@ import { scoreSchema } from "./demand";
 import { atMsParamSchema, historyStartSchema } from "./revisions";
 
 /** one request walks at most a week of versions (one read each); past the clock's 48 h the points are dated from records */
-export const MAX_HISTORY_WINDOW_MS = 7 * 24 * 3600_000;
+const MAX_HISTORY_WINDOW_MS = 7 * 24 * 3600_000;
 export const DEFAULT_HISTORY_WINDOW_MS = 6 * 3600_000;
 
 export const historyQuerySchema = z
@@ -23,15 +23,15 @@ export const historyQuerySchema = z
 export type HistoryQuery = z.output<typeof historyQuerySchema>;
 
 /** How a point was reached: from the journal, the whole fleet planned there, or the table's own figures without a verdict. */
-export const HISTORY_BASES = ["journal", "fleet_plan", "figures_only"] as const;
+const HISTORY_BASES = ["journal", "fleet_plan", "figures_only"] as const;
 
-export const historyVerdictSchema = z.object({
+const historyVerdictSchema = z.object({
   state: z.enum(["would_place", "would_skip"]),
   /** the skip code; `gone` on a journal point where the table left the plan */
   code: z.enum(HISTORY_VERDICT_CODES).nullable(),
 });
 
-export const historyPointSchema = z.object({
+const historyPointSchema = z.object({
   revision: z.number().int(),
   at_ms: z.number().int().nullable(),
   /** how far off at_ms may be (the revision clock's error, as a page pinned at the revision says; null when it cannot be dated there) */

@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { noQuerySchema } from "./common";
 
-export const GAP_REASONS = ["no_sampler", "etcd_unavailable", "trimmed"] as const;
+const GAP_REASONS = ["no_sampler", "etcd_unavailable", "trimmed"] as const;
 
-export const journalCoverageQuery = noQuerySchema;
+export const journalCoverageQuerySchema = noQuerySchema;
 
-export const journalGapSchema = z.object({
+const journalGapSchema = z.object({
   from_ms: z.number().int(),
   to_ms: z.number().int(),
   reason: z.enum(GAP_REASONS),

@@ -3,17 +3,17 @@
 // response schemas. The document itself is scheduler-model.md §7.3 (lib/schema/policy.ts).
 import { z } from "zod";
 import { EffectivePolicySchema, POLICY_MODES, PolicyDocumentSchema } from "@/lib/schema/policy";
-import { noQuerySchema, nowMsParamSchema, revisionParam, targetParamSchema } from "./common";
+import { noQuerySchema, nowMsParamSchema, revisionParamSchema, targetParamSchema } from "./common";
 import { scoreSchema, verdictSchema } from "./demand";
 
-export const policyTarget = targetParamSchema;
-export const policyQuerySchema = z.object({ revision: revisionParam });
+export const policyTargetSchema = targetParamSchema;
+export const policyQuerySchema = z.object({ revision: revisionParamSchema });
 export const previewQuerySchema = z.object({ now_ms: nowMsParamSchema });
 /** PUT and DELETE take no query parameters. */
-export const writeQuery = noQuerySchema;
+export const writeQuerySchema = noQuerySchema;
 
 /** The PUT / preview body: a sparse policy document (null or absent = inherit). */
-export const policyBody = PolicyDocumentSchema;
+export const policyBodySchema = PolicyDocumentSchema;
 
 /** `X-Change-Reason`: why the admin changes the policy; kept in the audit entry. */
 export const CHANGE_REASON_MAX = 500;
@@ -28,8 +28,8 @@ export const previewDigestSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{66}$/, "X-Preview-Digest must be the digest a preview returned");
 
-export const storedIssueSchema = z.object({ reason: z.string(), detail: z.string() }).nullable();
-export const policySourcesSchema = z.object({
+const storedIssueSchema = z.object({ reason: z.string(), detail: z.string() }).nullable();
+const policySourcesSchema = z.object({
   builtin: z.literal(true),
   default: z.boolean(),
   table: z.boolean(),
@@ -51,8 +51,8 @@ export const policyResponseSchema = z.object({
 });
 export type PolicyResponse = z.infer<typeof policyResponseSchema>;
 
-export const savedPolicyResponse = policyResponseSchema.extend({ audit_id: z.string() });
-export type SavedPolicyResponse = z.infer<typeof savedPolicyResponse>;
+export const savedPolicyResponseSchema = policyResponseSchema.extend({ audit_id: z.string() });
+export type SavedPolicyResponse = z.infer<typeof savedPolicyResponseSchema>;
 
 export const deletedPolicyResponseSchema = z.object({
   target: z.string(),
@@ -63,7 +63,7 @@ export const deletedPolicyResponseSchema = z.object({
 });
 export type DeletedPolicyResponse = z.infer<typeof deletedPolicyResponseSchema>;
 
-export const policyListEntrySchema = z.object({
+const policyListEntrySchema = z.object({
   target: z.string(),
   stored: z.unknown(),
   mod_revision: z.number().int(),
@@ -78,33 +78,27 @@ export const policyListResponseSchema = z.object({
 });
 export type PolicyListResponse = z.infer<typeof policyListResponseSchema>;
 
-export const PREVIEW_EFFECT_NAMES = [
-  "placements_lost",
-  "placements_gained",
-  "promoted",
-  "demoted",
-  "newly_starving",
-] as const;
-export const previewEffectSchema = z.enum(PREVIEW_EFFECT_NAMES);
-export const previewSideSchema = z.object({
+const PREVIEW_EFFECT_NAMES = ["placements_lost", "placements_gained", "promoted", "demoted", "newly_starving"] as const;
+const previewEffectSchema = z.enum(PREVIEW_EFFECT_NAMES);
+const previewSideSchema = z.object({
   class: z.string(),
   class_rank: z.number().int(),
   score: scoreSchema.nullable(),
   verdict: verdictSchema,
 });
-export const previewRowSchema = z.object({
+const previewRowSchema = z.object({
   target: z.string(),
   before: previewSideSchema,
   after: previewSideSchema,
   effects: z.array(previewEffectSchema),
 });
-export const previewSummarySchema = z.object(
+const previewSummarySchema = z.object(
   Object.fromEntries(PREVIEW_EFFECT_NAMES.map((e) => [e, z.number().int()])) as Record<
     (typeof PREVIEW_EFFECT_NAMES)[number],
     z.ZodNumber
   >,
 );
-export const policyWarningSchema = z.object({ path: z.string(), message: z.string(), range: z.string() });
+const policyWarningSchema = z.object({ path: z.string(), message: z.string(), range: z.string() });
 
 export const previewResponseSchema = z.object({
   revision: z.number().int(),
@@ -128,16 +122,16 @@ export type PreviewRow = z.infer<typeof previewRowSchema>;
 export type PreviewEffectName = z.infer<typeof previewEffectSchema>;
 
 /** A field issue of `422 invalid_policy`; `path` is the dot path in the document, or `reason`. */
-export const policyIssueSchema = z.object({ path: z.string(), message: z.string() });
+const policyIssueSchema = z.object({ path: z.string(), message: z.string() });
 
 /** A decision set's change since the reviewed preview: targets now in it (added) and no longer in it (removed). */
-export const setChangeSchema = z.object({ added: z.array(z.string()), removed: z.array(z.string()) });
+const setChangeSchema = z.object({ added: z.array(z.string()), removed: z.array(z.string()) });
 /**
  * 409 preview_stale `changed` (console-api.md "Policy edits on a live fleet"): per decision
  * set, the material changes between the reviewed effect and saving now. Null when this
  * console process did not answer the reviewed preview (another replica, or a restart).
  */
-export const decisionChangesSchema = z.object(
+const decisionChangesSchema = z.object(
   Object.fromEntries(PREVIEW_EFFECT_NAMES.map((e) => [e, setChangeSchema])) as Record<
     (typeof PREVIEW_EFFECT_NAMES)[number],
     typeof setChangeSchema

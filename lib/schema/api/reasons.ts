@@ -5,7 +5,7 @@ import { reasonCodeSchema } from "./common";
 import { atMsParamSchema } from "./revisions";
 
 /** one answer folds at most a week of journal and returns at most this many points */
-export const MAX_REASONS_WINDOW_MS = 7 * 24 * 3600_000;
+const MAX_REASONS_WINDOW_MS = 7 * 24 * 3600_000;
 export const MAX_REASONS_POINTS = 2000;
 export const DEFAULT_REASONS_WINDOW_MS = 3600_000;
 
@@ -29,7 +29,7 @@ export const reasonsQuerySchema = z
   });
 export type ReasonsQuery = z.output<typeof reasonsQuerySchema>;
 
-export const reasonsPointSchema = z.object({
+const reasonsPointSchema = z.object({
   at_ms: z.number().int(),
   /** tables whose class is neither `tail` nor `idle` (scheduler-model.md §6.2 "due": non-tail scored tables) */
   due: z.number().int().nonnegative(),

@@ -1,9 +1,9 @@
 // console-api.md "Time: every revision has a wall time": GET /api/v1/revisions/time and
 // the console's durable clock samples.
 import { z } from "zod";
-import { NOW_BASES, revisionParam, revisionTimeSchema } from "./common";
+import { NOW_BASES, revisionParamSchema, revisionTimeSchema } from "./common";
 
-export { revisionTimeSchema as revisionTime };
+export { revisionTimeSchema };
 export type RevisionTime = z.infer<typeof revisionTimeSchema>;
 export type NowBasis = (typeof NOW_BASES)[number];
 
@@ -48,7 +48,7 @@ export type HistoryStart = z.infer<typeof historyStartSchema>;
 
 /** Exactly one of `revision` and `at_ms`. */
 export const revisionTimeQuerySchema = z
-  .object({ revision: revisionParam, at_ms: atMsParamSchema.optional() })
+  .object({ revision: revisionParamSchema, at_ms: atMsParamSchema.optional() })
   .refine((q) => (q.revision === undefined) !== (q.at_ms === undefined), {
     message: "give exactly one of revision and at_ms",
     path: ["revision"],
@@ -63,7 +63,7 @@ export const clockSampleSchema = z.object({
 export type ClockSample = z.infer<typeof clockSampleSchema>;
 
 /** What a page shows, for "step back / forward one change" (GET /api/v1/revisions/change). */
-export const CHANGE_SCOPES = [
+const CHANGE_SCOPES = [
   "overview",
   "tables",
   "table",

@@ -5,17 +5,17 @@
 import { z } from "zod";
 import { noQuerySchema, targetParamSchema } from "./common";
 
-export const sessionQuery = noQuerySchema;
+export const sessionQuerySchema = noQuerySchema;
 
 /** `GET /api/v1/session?target=`: also say whether this person may save that target's policy. */
-export const sessionGetQuery = z.strictObject({ target: targetParamSchema.optional() });
+export const sessionGetQuerySchema = z.strictObject({ target: targetParamSchema.optional() });
 
 /** Why a save would be refused (lib/words/rights.ts says each in words). */
-export const RIGHT_REFUSALS = ["read_only", "signed_out", "not_admin", "outside_targets"] as const;
+const RIGHT_REFUSALS = ["read_only", "signed_out", "not_admin", "outside_targets"] as const;
 export type RightRefusal = (typeof RIGHT_REFUSALS)[number];
 
 /** Where a right comes from: a token, a rule of CONSOLE_RBAC_FILE (by its index), or having signed in. */
-export const ruleRefSchema = z.object({
+const ruleRefSchema = z.object({
   source: z.enum(["token", "rbac_file", "sign_in"]),
   index: z.number().int().nullable(),
   /** `group team-orders` or `actor alice@example.com` (rules only) */
@@ -25,12 +25,12 @@ export const ruleRefSchema = z.object({
 /** The rule that allowed a save, as its audit entry records it: the rule and the glob that covered the target. */
 export const allowingRuleSchema = ruleRefSchema.extend({ glob: z.string() });
 
-export const grantSchema = ruleRefSchema.extend({
+const grantSchema = ruleRefSchema.extend({
   role: z.enum(["viewer", "admin"]),
   targets: z.array(z.string()),
 });
 
-export const targetRightSchema = z.object({
+const targetRightSchema = z.object({
   target: z.string(),
   can_write: z.boolean(),
   /** why not (null when `can_write`) */
@@ -80,13 +80,13 @@ export const signedOutResponseSchema = z.object({ signed_out: z.literal(true) })
 export const OIDC_LOGIN_PATH = "/api/v1/session/oidc/login";
 
 /** `GET /api/v1/session/oidc/login?return_to=`: where to land after signing in (a path of this console). */
-export const oidcLoginQuery = z.strictObject({ return_to: z.string().max(2048).optional() });
+export const oidcLoginQuerySchema = z.strictObject({ return_to: z.string().max(2048).optional() });
 
 /**
  * `GET /api/v1/session/oidc/callback`: the provider's answer. Providers add parameters of
  * their own (`session_state`, `iss`, `scope`, `authuser`, …), so unknown ones are kept, not refused.
  */
-export const oidcCallbackQuery = z.looseObject({
+export const oidcCallbackQuerySchema = z.looseObject({
   code: z.string().max(4096).optional(),
   state: z.string().max(1024).optional(),
   error: z.string().max(256).optional(),

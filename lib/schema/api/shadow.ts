@@ -4,19 +4,19 @@ import { OUTCOMES } from "@/lib/schema/codes";
 import { readQuerySchema, snapshotMetaSchema, whyNotCodeSchema } from "./common";
 import { writeTurnHolderSchema } from "./demand";
 
-export const shadowQuery = readQuerySchema;
+export const shadowQuerySchema = readQuerySchema;
 
-const count = z.number().int();
+const countSchema = z.number().int();
 export const outcomeCountsSchema = z.object(
-  Object.fromEntries(OUTCOMES.map((o) => [o, count])) as Record<(typeof OUTCOMES)[number], typeof count>,
+  Object.fromEntries(OUTCOMES.map((o) => [o, countSchema])) as Record<(typeof OUTCOMES)[number], typeof countSchema>,
 );
 export type OutcomeCounts = z.infer<typeof outcomeCountsSchema>;
 
-const placement = z.object({ target: z.string(), executor: z.string(), reserved_bytes: z.number() });
-export const shadowResponse = snapshotMetaSchema.extend({
+const placementSchema = z.object({ target: z.string(), executor: z.string(), reserved_bytes: z.number() });
+export const shadowResponseSchema = snapshotMetaSchema.extend({
   now_ms: z.number().int(),
   outcomes: outcomeCountsSchema,
-  disagreements: count,
+  disagreements: countSchema,
   tables: z.object(
     Object.fromEntries(OUTCOMES.map((o) => [o, z.array(z.string())])) as Record<
       (typeof OUTCOMES)[number],
@@ -43,8 +43,8 @@ export const shadowResponse = snapshotMetaSchema.extend({
    */
   write_turn_holders: z.array(z.object({ target: z.string(), holder: writeTurnHolderSchema })),
   placements: z.object({
-    console: z.array(placement),
-    master: z.array(placement.extend({ created_ms: z.number() })),
+    console: z.array(placementSchema),
+    master: z.array(placementSchema.extend({ created_ms: z.number() })),
     agree: z.boolean(),
     only_console: z.array(z.string()),
     only_master: z.array(z.string()),
@@ -75,15 +75,15 @@ export const shadowResponse = snapshotMetaSchema.extend({
     ),
   }),
 });
-export type ShadowResponse = z.infer<typeof shadowResponse>;
+export type ShadowResponse = z.infer<typeof shadowResponseSchema>;
 
-const ms = z
+const msSchema = z
   .string()
   .regex(/^\d+$/, "must be Unix milliseconds")
   .transform(Number)
   .pipe(z.number().int().max(Number.MAX_SAFE_INTEGER));
 export const shadowHistoryQuerySchema = z
-  .object({ from_ms: ms.optional(), to_ms: ms.optional() })
+  .object({ from_ms: msSchema.optional(), to_ms: msSchema.optional() })
   .refine((q) => q.from_ms === undefined || q.to_ms === undefined || q.from_ms <= q.to_ms, {
     message: "from_ms must be ≤ to_ms",
     path: ["from_ms"],
@@ -93,7 +93,7 @@ export const shadowSampleSchema = z.object({
   at_ms: z.number().int(),
   revision: z.number().int(),
   outcomes: outcomeCountsSchema,
-  disagreements: count,
+  disagreements: countSchema,
 });
 export type ShadowSample = z.infer<typeof shadowSampleSchema>;
 

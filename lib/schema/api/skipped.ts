@@ -2,13 +2,13 @@
 import { z } from "zod";
 import { readQuerySchema, skipReasonSchema, snapshotMetaSchema } from "./common";
 
-export const skippedQuery = readQuerySchema;
+export const skippedQuerySchema = readQuerySchema;
 
-export const skippedRecordSchema = z.object({
+const skippedRecordSchema = z.object({
   key: z.string(),
   family: z.string(),
   reason: skipReasonSchema,
   detail: z.string().nullable(),
 });
-export const skippedResponse = snapshotMetaSchema.extend({ skipped: z.array(skippedRecordSchema) });
-export type SkippedResponse = z.infer<typeof skippedResponse>;
+export const skippedResponseSchema = snapshotMetaSchema.extend({ skipped: z.array(skippedRecordSchema) });
+export type SkippedResponse = z.infer<typeof skippedResponseSchema>;

@@ -7,7 +7,7 @@ import { targetParamSchema } from "./common";
 export const TAKEOVER_GATES = ["fleet_homogeneous", "observed_days", "evidence_read"] as const;
 export type TakeoverGateName = (typeof TAKEOVER_GATES)[number];
 
-export const takeoverGateSchema = z.object({ gate: z.enum(TAKEOVER_GATES), ok: z.boolean(), detail: z.string() });
+const takeoverGateSchema = z.object({ gate: z.enum(TAKEOVER_GATES), ok: z.boolean(), detail: z.string() });
 export type TakeoverGate = z.infer<typeof takeoverGateSchema>;
 
 export const gatesQuerySchema = z.object({

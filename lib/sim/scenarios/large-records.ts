@@ -13,8 +13,7 @@ export const LARGE_WIDE_TABLES = 100;
 export const LARGE_WIDE_SHARDS = 20;
 const BASE_MS = 1_700_000_000_000;
 
-export const largeTarget = (wide: boolean, i: number) =>
-  wide ? `large/wide-${pad(i, 3)}` : `large/narrow-${pad(i, 3)}`;
+const largeTarget = (wide: boolean, i: number) => (wide ? `large/wide-${pad(i, 3)}` : `large/narrow-${pad(i, 3)}`);
 
 const shardOf = (wide: boolean, i: number, s: number) =>
   `${wide ? "bbbbbbbb" : "cccccccc"}-${pad(i, 4)}-0000-0000-${pad(s + 1, 12)}`;

@@ -9,7 +9,7 @@ import { demandEventKv, pad, pendingTimes, rng, shardId, type SeedKv } from "../
 import { fleetExecutors, heartbeatKv, leaderKvs } from "./fleet";
 
 export const REALISTIC_TABLES = 13_405;
-export const REALISTIC_BACKLOG_TABLES = 354;
+const REALISTIC_BACKLOG_TABLES = 354;
 /** the one table past 4,096 pending generations */
 export const GIANT_TABLE = "ingest/firehose";
 /** the tables past 256 pending generations (besides the giant) */
@@ -34,7 +34,7 @@ const DOMAINS = [
   "reviews",
 ];
 
-export function realisticTarget(i: number): string {
+function realisticTarget(i: number): string {
   if (i === 0) return GIANT_TABLE;
   if (i <= HOT_TABLES.length) return HOT_TABLES[i - 1];
   return `${DOMAINS[i % DOMAINS.length]}/table-${pad(i)}`;

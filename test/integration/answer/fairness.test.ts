@@ -4,7 +4,7 @@
 // compaction), `position` / `sort=position` and the planner world's forecast from the
 // finished tasks of the last hour (console-api.md "Forecasts …"), and a table whose flushes
 // are stamped in the future.
-import { demandDetail, demandList } from "@/lib/schema/api/demand";
+import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
@@ -63,7 +63,7 @@ afterAll(async () => {
 });
 
 const detail = async (target: string, extra: Record<string, number> = {}) =>
-  (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW, ...extra })}`, demandDetail)).table;
+  (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW, ...extra })}`, demandDetailSchema)).table;
 
 describe("max_consecutive_turns from the tasks/ records of the last 24 h", () => {
   it("after two merge turns the prepared compaction goes first, and the merge unit says turn_limit", async () => {
@@ -103,7 +103,7 @@ describe("max_consecutive_turns from the tasks/ records of the last 24 h", () =>
     const res = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ target: "fair/prepared", now_ms: NOW, revision: seededRevision - 1 })}`,
-      demandDetail,
+      demandDetailSchema,
     );
     expect(res.snapshot).toMatchObject({ pinned: true, revision: seededRevision - 1 });
     expect(res.table.verdict).toMatchObject({ state: "would_place", kind: "compact" });
@@ -113,7 +113,7 @@ describe("max_consecutive_turns from the tasks/ records of the last 24 h", () =>
 
 describe("place in line and ETA", () => {
   it("ranks candidates per head-unit kind in planner order; the ETA comes from done merges of the last hour", async () => {
-    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandList);
+    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandListSchema);
     const pos = Object.fromEntries(list.tables.map((t: any) => [t.target, t.position]));
     expect(pos).toEqual({
       "fair/prepared": { kind: "compact", rank: 1, of: 2 },
@@ -163,7 +163,11 @@ describe("place in line and ETA", () => {
   });
 
   it("sort=position lists by rank, ties in planner order", async () => {
-    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position" })}`, demandList);
+    const list = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position" })}`,
+      demandListSchema,
+    );
     expect(list.tables.map((t: any) => t.target)).toEqual([
       "fair/prepared",
       "line/a",
@@ -177,7 +181,7 @@ describe("place in line and ETA", () => {
     const desc = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "position", order: "desc" })}`,
-      demandList,
+      demandListSchema,
     );
     expect(desc.tables.map((t: any) => t.target)).toEqual([
       "skew/ahead",
@@ -193,7 +197,7 @@ describe("place in line and ETA", () => {
 
 describe("clock skew", () => {
   it("a table whose flushes are stamped in the future is flagged, counted, and its 0 s wait explained", async () => {
-    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandList);
+    const list = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandListSchema);
     expect(list.clock_skew_tables).toBe(1);
     const row = list.tables.find((t: any) => t.target === "skew/ahead");
     expect(row).toMatchObject({ wait_ms: 0, clock_skew_ms: 129_000 });

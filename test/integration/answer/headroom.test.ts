@@ -3,10 +3,10 @@
 // shadow rows, overcommit, unbudgeted executors, orphans that are not "draining", no
 // overdue shadow rows, per-executor shadow agreement with its reason, and the table
 // detail naming the headroom its verdict used.
-import { demandDetail, demandList } from "@/lib/schema/api/demand";
-import { executorsResponse } from "@/lib/schema/api/executors";
-import { assignmentsResponse } from "@/lib/schema/api/assignments";
-import { shadowResponse } from "@/lib/schema/api/shadow";
+import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
+import { executorsResponseSchema } from "@/lib/schema/api/executors";
+import { assignmentsResponseSchema } from "@/lib/schema/api/assignments";
+import { shadowResponseSchema } from "@/lib/schema/api/shadow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
@@ -77,7 +77,7 @@ afterAll(async () => {
 
 describe("executors: headroom both ways", () => {
   it("rows carry reservations with and without shadow rows, overcommit, and orphans that stay draining (the master's fold)", async () => {
-    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema);
     const byId = Object.fromEntries(body.executors.map((e: any) => [e.id, e]));
     expect(byId["m-big"]).toMatchObject({
       bytes_total: 8 * GiB,
@@ -135,7 +135,7 @@ describe("executors: headroom both ways", () => {
   });
 
   it("one headroom per kind with named parts: free = total − reserved (shadow rows and legacy executions beside it)", async () => {
-    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema);
     const byId = Object.fromEntries(body.executors.map((e) => [e.id, e]));
     expect(byId["m-big"].slots).toEqual({
       merge_wal: { total: 4, reserved: 1, shadow: 1, free: 3, legacy_running: 2 },
@@ -160,9 +160,9 @@ describe("executors: headroom both ways", () => {
     const list = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, verdict: "would_place", limit: 100 })}`,
-      demandList,
+      demandListSchema,
     );
-    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema);
     const given = new Map<string, number>();
     for (const t of list.tables)
       if (t.verdict.state === "would_place") given.set(t.verdict.executor, (given.get(t.verdict.executor) ?? 0) + 1);
@@ -172,7 +172,7 @@ describe("executors: headroom both ways", () => {
   });
 
   it("assignments: a shadow row is never overdue; an unbound assigned row past its deadline is", async () => {
-    const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponse);
+    const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponseSchema);
     const overdue = Object.fromEntries(body.assignments.map((a: any) => [a.unit_id, [a.state, a.overdue]]));
     expect(overdue).toEqual({
       "u-shadow-a": ["shadow", false],
@@ -186,7 +186,7 @@ describe("executors: headroom both ways", () => {
 
 describe("which executor: one answer, or why not", () => {
   it("shadow agreement is per executor, each mismatch with the reason", async () => {
-    const body = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`, shadowResponse);
+    const body = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`, shadowResponseSchema);
     // §6.2: shadow rows out, the assigned/bound rows back in; every merge lands on m-big (most free bytes)
     expect(body.placements.console).toEqual([
       { target: "h/a", executor: "m-big", reserved_bytes: 2 * GiB },
@@ -224,7 +224,7 @@ describe("which executor: one answer, or why not", () => {
 
   it("the table detail names every executor answer, the headroom its verdict used, and why they differ", async () => {
     const detail = async (target: string) =>
-      await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`, demandDetail);
+      await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`, demandDetailSchema);
     const a = await detail("h/a");
     expect(a.table.verdict).toEqual({
       state: "would_place",

@@ -6,8 +6,8 @@
 // shadow rule keeps ignoring locks. Progress is dated from etcd's history by the revision
 // clock (console-api.md fourth version), whose samples this test writes (the console's own
 // sampler is off): the seed lies between two samples, so the clock dates it exactly.
-import { demandDetail, demandList, type TableDetail, type TableSummary } from "@/lib/schema/api/demand";
-import { shadowResponse } from "@/lib/schema/api/shadow";
+import { demandDetailSchema, demandListSchema, type TableDetail, type TableSummary } from "@/lib/schema/api/demand";
+import { shadowResponseSchema } from "@/lib/schema/api/shadow";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import type { Etcd3 } from "etcd3";
@@ -48,11 +48,11 @@ afterAll(async () => {
 });
 
 const detail = async (target: string, nowMs: number) =>
-  (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`, demandDetail)).table;
+  (await okBody(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: nowMs })}`, demandDetailSchema)).table;
 /** The table's list row; a table missing from the list fails the test. */
 const row = async (target: string, nowMs: number) => {
   const found = (
-    await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandList)
+    await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: nowMs, q: target })}`, demandListSchema)
   ).tables.find((t) => t.target === target);
   if (!found) throw new Error(`${target} is not in the demand list`);
   return found;
@@ -183,7 +183,11 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
   });
 
   it("the §6.2 shadow rule still places it (locks are ignored there); the detail says why the answers differ", async () => {
-    const shadow = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`, shadowResponse);
+    const shadow = await okBody(
+      app.url,
+      `/api/v1/scheduler/shadow${q({ now_ms: NOW + 60_000 })}`,
+      shadowResponseSchema,
+    );
     expect(shadow.placements.console.find((p) => p.target === INCIDENT.mergingTarget)).toMatchObject({
       executor: "worker-1",
     });
@@ -295,7 +299,7 @@ describe("incident/stalled-merge: an execution that never reported progress", ()
     const list = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: SEEDED_MS + 600_000, q: "incident/" })}`,
-      demandList,
+      demandListSchema,
     );
     const byTarget = new Map(list.tables.map((x) => [x.target, x]));
     expect(byTarget.get(INCIDENT.stalledTarget)?.execution).toEqual({

@@ -11,8 +11,8 @@ import { withChanges } from "@/lib/client/resources/demand";
 import { writerEvent } from "@/lib/planner/join";
 import { seedScenarios } from "@/lib/sim";
 import { publishDemandEvent } from "@/lib/sim/publish";
-import { demandChanges, demandList, type DemandChanges, type DemandList } from "@/lib/schema/api/demand";
-import { shadowResponse } from "@/lib/schema/api/shadow";
+import { demandChangesSchema, demandListSchema, type DemandChanges, type DemandList } from "@/lib/schema/api/demand";
+import { shadowResponseSchema } from "@/lib/schema/api/shadow";
 import { startApp, type RunningApp } from "../../support/app";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
@@ -56,7 +56,7 @@ function openStream(path: string, headers: Record<string, string> = {}) {
               .find((l) => l.startsWith(`${name}: `))
               ?.slice(name.length + 2);
           if (field("event") === "changes")
-            frames.push({ id: field("id")!, raw, body: demandChanges.parse(JSON.parse(field("data")!)) });
+            frames.push({ id: field("id")!, raw, body: demandChangesSchema.parse(JSON.parse(field("data")!)) });
         }
       });
       resolve(status);
@@ -68,10 +68,14 @@ function openStream(path: string, headers: Record<string, string> = {}) {
 }
 
 async function fleet(): Promise<DemandList> {
-  const first = await okBody(app.url, `/api/v1/scheduler/demand${q({ include_idle: true, limit: 2000 })}`, demandList);
+  const first = await okBody(
+    app.url,
+    `/api/v1/scheduler/demand${q({ include_idle: true, limit: 2000 })}`,
+    demandListSchema,
+  );
   const tables = [...first.tables];
   for (let cursor = first.next_cursor; cursor;) {
-    const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ cursor, limit: 2000 })}`, demandList);
+    const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ cursor, limit: 2000 })}`, demandListSchema);
     tables.push(...page.tables);
     cursor = page.next_cursor;
   }
@@ -82,7 +86,7 @@ async function freshRead(at: { revision: number; now_ms: number }): Promise<Dema
   const first = await okBody(
     app.url,
     `/api/v1/scheduler/demand${q({ include_idle: true, limit: 2000, revision: at.revision, now_ms: at.now_ms })}`,
-    demandList,
+    demandListSchema,
   );
   expect(first.next_cursor).toBeNull();
   return first;
@@ -194,12 +198,12 @@ describe("GET /scheduler/demand/stream", () => {
         const list = await okBody(
           sampled.url,
           `/api/v1/scheduler/demand${q({ limit: 10, min_revision: revision })}`,
-          demandList,
+          demandListSchema,
         );
         const shadow = await okBody(
           sampled.url,
           `/api/v1/scheduler/shadow${q({ min_revision: revision })}`,
-          shadowResponse,
+          shadowResponseSchema,
         );
         expect(
           [list.revision, shadow.revision].every((r) => r >= revision),

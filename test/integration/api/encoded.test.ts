@@ -10,7 +10,7 @@ import type { Etcd3 } from "etcd3";
 import { applyChanges } from "@/lib/client/resources/demand";
 import { seedScenarios, INCIDENT } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
-import { demandChanges, demandList, type DemandList } from "@/lib/schema/api/demand";
+import { demandChangesSchema, demandListSchema, type DemandList } from "@/lib/schema/api/demand";
 import { startApp, type RunningApp } from "../../support/app";
 import { evaluateInServer } from "../../support/inspector";
 import { until } from "../../support/observe";
@@ -208,7 +208,7 @@ describe("cacheable reads", () => {
       async () => {
         const res = await raw(path, { "if-none-match": before.headers.etag! });
         return res.status === 200 &&
-          demandList.parse(JSON.parse(res.body.toString())).tables.some((t) => t.target === target)
+          demandListSchema.parse(JSON.parse(res.body.toString())).tables.some((t) => t.target === target)
           ? res
           : undefined;
       },
@@ -256,7 +256,7 @@ describe("a listing's changes (?since=)", () => {
     const first = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 3 })}`,
-      demandList,
+      demandListSchema,
     );
     const tables = [...first.tables];
     let last = first;
@@ -264,7 +264,7 @@ describe("a listing's changes (?since=)", () => {
       last = await okBody(
         app.url,
         `/api/v1/scheduler/demand${q({ include_idle: true, limit: 3, cursor: last.next_cursor })}`,
-        demandList,
+        demandListSchema,
       );
       tables.push(...last.tables);
     }
@@ -272,7 +272,11 @@ describe("a listing's changes (?since=)", () => {
   }
 
   const changesSince = (listing: string) =>
-    okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, since: listing })}`, demandChanges);
+    okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, since: listing })}`,
+      demandChangesSchema,
+    );
 
   it("send nothing while nothing changed, then only the rows that changed, which rebuild the listing read afresh", async () => {
     const base = await wholeListing();

@@ -8,13 +8,13 @@ import { testPrefix } from "../../support/prefix";
 import { seedScenarios, INCIDENT, INCIDENT_PENDING } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { z } from "zod";
-import { assignmentsResponse } from "@/lib/schema/api/assignments";
-import { demandDetail, demandList } from "@/lib/schema/api/demand";
-import { executorsResponse } from "@/lib/schema/api/executors";
-import { failuresResponse } from "@/lib/schema/api/failures";
+import { assignmentsResponseSchema } from "@/lib/schema/api/assignments";
+import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
+import { executorsResponseSchema } from "@/lib/schema/api/executors";
+import { failuresResponseSchema } from "@/lib/schema/api/failures";
 import { healthResponseSchema } from "@/lib/schema/api/health";
-import { shadowHistoryResponseSchema, shadowResponse } from "@/lib/schema/api/shadow";
-import { skippedResponse } from "@/lib/schema/api/skipped";
+import { shadowHistoryResponseSchema, shadowResponseSchema } from "@/lib/schema/api/shadow";
+import { skippedResponseSchema } from "@/lib/schema/api/skipped";
 import { until } from "../../support/observe";
 import { api, clientFor, errorOf, metricSum, okBody, q } from "./helpers";
 
@@ -62,7 +62,7 @@ describe("demand", () => {
     const body = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, include_idle: true, limit: 50 })}`,
-      demandList,
+      demandListSchema,
     );
     expect(body.revision).toBeGreaterThanOrEqual(seededRevision);
     expect(body.now_ms).toBe(NOW);
@@ -94,42 +94,46 @@ describe("demand", () => {
   });
 
   it("without include_idle hides idle tables, and filters by class, backlog and substring", async () => {
-    const all = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandList);
+    const all = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW })}`, demandListSchema);
     expect(all.tables).toHaveLength(8);
     expect(all.matched).toBe(8);
-    const idle = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, class: ["idle"] })}`, demandList);
+    const idle = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: NOW, class: ["idle"] })}`,
+      demandListSchema,
+    );
     expect(idle.tables.map((t) => t.target)).toEqual([INCIDENT.futureVersionTarget]);
-    const sub = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, q: "BROKEN" })}`, demandList);
+    const sub = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, q: "BROKEN" })}`, demandListSchema);
     expect(sub.tables.map((t) => t.target).sort()).toEqual([INCIDENT.brokenStore, INCIDENT.brokenStoreRepeat]);
     const warn = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, backlog: ["warn", "critical"] })}`,
-      demandList,
+      demandListSchema,
     );
     expect(warn.tables).toEqual([]);
     const byPending = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "pending" })}`,
-      demandList,
+      demandListSchema,
     );
     const pendings = byPending.tables.map((t) => t.pending_generations);
     expect(pendings).toEqual([...pendings].sort((a, b) => b - a));
     const byTarget = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, sort: "target", order: "desc" })}`,
-      demandList,
+      demandListSchema,
     );
     const names = byTarget.tables.map((t) => t.target);
     expect(names).toEqual([...names].sort().reverse());
   });
 
   it("pages with a cursor that pins revision and now", async () => {
-    const first = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 3 })}`, demandList);
+    const first = await okBody(app.url, `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 3 })}`, demandListSchema);
     expect(first.tables).toHaveLength(3);
     const seen = first.tables.map((t) => t.target);
     let cursor = first.next_cursor;
     while (cursor) {
-      const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 3, cursor })}`, demandList);
+      const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 3, cursor })}`, demandListSchema);
       expect(page.revision).toBe(first.revision);
       expect(page.now_ms).toBe(NOW);
       seen.push(...page.tables.map((t) => t.target));
@@ -138,7 +142,7 @@ describe("demand", () => {
     const whole = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ now_ms: NOW, limit: 100, revision: first.revision })}`,
-      demandList,
+      demandListSchema,
     );
     expect(seen).toEqual(whole.tables.map((t) => t.target));
     const replay = await errorOf(
@@ -154,7 +158,7 @@ describe("demand", () => {
       await okBody(
         app.url,
         `/api/v1/scheduler/demand${q({ target: INCIDENT.catchingUpTarget, now_ms: NOW })}`,
-        demandDetail,
+        demandDetailSchema,
       )
     ).table;
     // 30 pending after 500 merged, flushed a minute apart from 2 h ago; 501's time is lost, 502's is the oldest kept
@@ -169,7 +173,7 @@ describe("demand", () => {
       await okBody(
         app.url,
         `/api/v1/scheduler/demand${q({ target: INCIDENT.mergingTarget, now_ms: NOW })}`,
-        demandDetail,
+        demandDetailSchema,
       )
     ).table;
     expect(t.target).toBe(INCIDENT.mergingTarget);
@@ -211,7 +215,7 @@ describe("demand", () => {
     const stalled = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ target: INCIDENT.stalledTarget, now_ms: NOW })}`,
-      demandDetail,
+      demandDetailSchema,
     );
     expect(stalled.table.legacy.progress).toMatchObject({
       status: "progress_details_unavailable",
@@ -222,20 +226,20 @@ describe("demand", () => {
     const prepared = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ target: INCIDENT.preparedTarget, now_ms: NOW })}`,
-      demandDetail,
+      demandDetailSchema,
     );
     expect(prepared.table.legacy.eligibility?.code).toBe("yield_to_prepared_commit");
     const locked = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ target: INCIDENT.lockedTarget, now_ms: NOW })}`,
-      demandDetail,
+      demandDetailSchema,
     );
     expect(locked.table.legacy.eligibility?.code).toBe("ownership_blocked");
     expect(locked.table.legacy.target_lock).toMatchObject({ value: INCIDENT.lockToken, holder: "claim", leased: true });
     const broken = await okBody(
       app.url,
       `/api/v1/scheduler/demand${q({ target: INCIDENT.brokenStore, now_ms: NOW })}`,
-      demandDetail,
+      demandDetailSchema,
     );
     const legacy = broken.table.legacy;
     expect(legacy.failures.map((f) => [f.endpoint, f.class, f.needs_attention])).toEqual([
@@ -259,7 +263,7 @@ describe("demand", () => {
 
 describe("executors, assignments, failures, skipped, shadow", () => {
   it("executors: the draining worker and the orphan row from an assignment without heartbeat", async () => {
-    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+    const body = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema);
     const byId = new Map(body.executors.map((e) => [e.id, e]));
     expect(byId.get(INCIDENT.drainingExecutor)).toMatchObject({
       kind: "worker",
@@ -307,7 +311,7 @@ describe("executors, assignments, failures, skipped, shadow", () => {
   });
 
   it("assignments: bind age and overdue at now_ms", async () => {
-    const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponse);
+    const body = await okBody(app.url, `/api/v1/scheduler/assignments${q({ now_ms: NOW })}`, assignmentsResponseSchema);
     expect(body.assignments).toEqual([
       {
         unit_id: INCIDENT.orphanUnitId,
@@ -327,7 +331,7 @@ describe("executors, assignments, failures, skipped, shadow", () => {
   });
 
   it("failures: ledger needs-attention first, cooldown windows, filters", async () => {
-    const body = await okBody(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW })}`, failuresResponse);
+    const body = await okBody(app.url, `/api/v1/scheduler/failures${q({ now_ms: NOW })}`, failuresResponseSchema);
     expect(
       body.failures.map((f) => [f.target, f.endpoint, f.consecutive_attempts, f.needs_attention, f.corrected]),
     ).toEqual([
@@ -344,20 +348,20 @@ describe("executors, assignments, failures, skipped, shadow", () => {
     const attention = await okBody(
       app.url,
       `/api/v1/scheduler/failures${q({ now_ms: NOW, needs_attention: false })}`,
-      failuresResponse,
+      failuresResponseSchema,
     );
     expect(attention.failures.map((f) => f.endpoint)).toEqual(["master:compact"]);
     const one = await okBody(
       app.url,
       `/api/v1/scheduler/failures${q({ now_ms: NOW, target: INCIDENT.brokenStoreRepeat })}`,
-      failuresResponse,
+      failuresResponseSchema,
     );
     expect(one.failures).toHaveLength(1);
     expect(one.cooldowns).toHaveLength(1);
   });
 
   it("skipped: each bad record with key, family and reason", async () => {
-    const body = await okBody(app.url, "/api/v1/scheduler/skipped", skippedResponse);
+    const body = await okBody(app.url, "/api/v1/scheduler/skipped", skippedResponseSchema);
     expect(body.skipped.map((s) => [s.family, s.reason]).sort()).toEqual([
       ["demand-events", "bad_json"],
       ["demand-events", "bad_key"],
@@ -369,7 +373,7 @@ describe("executors, assignments, failures, skipped, shadow", () => {
   });
 
   it("shadow: phantom tasks and the console's placements beside the master's (none recorded)", async () => {
-    const body = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`, shadowResponse);
+    const body = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: NOW })}`, shadowResponseSchema);
     expect(body.outcomes.phantom_task).toBe(2);
     expect(body.tables.phantom_task).toEqual([INCIDENT.phantomQueued, INCIDENT.phantomRunning]);
     // incident/merging's and incident/stalled-merge's MergeWal tasks are in running/ (the master claimed them
@@ -439,7 +443,7 @@ describe("errors, time travel and freshness", () => {
   });
 
   it("time travel: ?revision= shows the fleet as it was", async () => {
-    const before = (await okBody(app.url, "/api/v1/scheduler/demand", demandList)).revision;
+    const before = (await okBody(app.url, "/api/v1/scheduler/demand", demandListSchema)).revision;
     await client.put(keys.executor(prefix, "late-worker")).value(
       JSON.stringify({
         v: 1,
@@ -454,14 +458,18 @@ describe("errors, time travel and freshness", () => {
     );
     const seen = await until(
       async () => {
-        const now = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+        const now = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema);
         return now.executors.some((e) => e.id === "late-worker") ? true : undefined;
       },
       30_000,
       50,
     );
     expect(seen, "the new executor is served live").not.toBeNull();
-    const then = await okBody(app.url, `/api/v1/scheduler/executors${q({ revision: before })}`, executorsResponse);
+    const then = await okBody(
+      app.url,
+      `/api/v1/scheduler/executors${q({ revision: before })}`,
+      executorsResponseSchema,
+    );
     expect(then.revision).toBe(before);
     expect(then.snapshot.pinned).toBe(true);
     expect(then.executors.some((e) => e.id === "late-worker")).toBe(false);
@@ -487,7 +495,7 @@ describe("errors, time travel and freshness", () => {
     const visible = await until(
       async () => {
         const res = await api(app.url, `/api/v1/scheduler/demand${q({ target, now_ms: NOW })}`);
-        return res.status === 200 ? demandDetail.parse(res.body) : undefined;
+        return res.status === 200 ? demandDetailSchema.parse(res.body) : undefined;
       },
       1000,
       20,

@@ -11,8 +11,8 @@ import { seedScenarios, INCIDENT_PENDING } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { until } from "../../support/observe";
 import { api, clientFor, metricSum, q } from "./helpers";
-import { demandList } from "@/lib/schema/api/demand";
-import { executorsResponse } from "@/lib/schema/api/executors";
+import { demandListSchema } from "@/lib/schema/api/demand";
+import { executorsResponseSchema } from "@/lib/schema/api/executors";
 import { errorBodySchema } from "@/lib/schema/api/common";
 import { healthResponseSchema } from "@/lib/schema/api/health";
 
@@ -41,7 +41,7 @@ const DEADLINE_MS = 10_000;
 it("answers a typed 503 while etcd is down and recovers when it returns", async () => {
   const warm = await api(app.url, "/api/v1/scheduler/demand");
   expect(warm.status).toBe(200);
-  const warmBody = demandList.parse(warm.body);
+  const warmBody = demandListSchema.parse(warm.body);
   expect(warmBody.tables_with_pending).toBe(Object.keys(INCIDENT_PENDING).length);
 
   await etcd.members[0].kill();
@@ -58,7 +58,7 @@ it("answers a typed 503 while etcd is down and recovers when it returns", async 
   // a revision already in memory is immutable: it is still served, from memory
   const pinned = await api(app.url, `/api/v1/scheduler/demand${q({ revision: warmBody.revision })}`, DEADLINE_MS);
   expect(pinned.status).toBe(200);
-  expect(demandList.parse(pinned.body).snapshot).toMatchObject({ pinned: true, live: false });
+  expect(demandListSchema.parse(pinned.body).snapshot).toMatchObject({ pinned: true, live: false });
   const latencies: string[] = [];
   for (const path of [
     "/api/v1/scheduler/demand",
@@ -88,7 +88,7 @@ it("answers a typed 503 while etcd is down and recovers when it returns", async 
   const resumed = await until(
     async () => {
       const res = await api(app.url, "/api/v1/scheduler/demand", DEADLINE_MS);
-      return res.status === 200 && demandList.parse(res.body).snapshot.live ? true : undefined;
+      return res.status === 200 && demandListSchema.parse(res.body).snapshot.live ? true : undefined;
     },
     60_000,
     200,
@@ -112,7 +112,7 @@ it("answers a typed 503 while etcd is down and recovers when it returns", async 
   const seen = await until(
     async () => {
       const ex = await api(app.url, "/api/v1/scheduler/executors");
-      return executorsResponse.parse(ex.body).executors.some((e) => e.id === "after-restart") ? true : undefined;
+      return executorsResponseSchema.parse(ex.body).executors.some((e) => e.id === "after-restart") ? true : undefined;
     },
     30_000,
     20,

@@ -12,11 +12,11 @@ import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
 import { errorBodySchema } from "@/lib/schema/api/common";
 import { demandQuerySchema } from "@/lib/schema/api/demand";
-import { executorsQuery } from "@/lib/schema/api/executors";
+import { executorsQuerySchema } from "@/lib/schema/api/executors";
 import { assignmentsQuerySchema } from "@/lib/schema/api/assignments";
-import { shadowQuery } from "@/lib/schema/api/shadow";
+import { shadowQuerySchema } from "@/lib/schema/api/shadow";
 import { failuresQuerySchema } from "@/lib/schema/api/failures";
-import { skippedQuery } from "@/lib/schema/api/skipped";
+import { skippedQuerySchema } from "@/lib/schema/api/skipped";
 import { uuidv7 } from "@/lib/schema/task-id";
 import { startApp, type RunningApp } from "../../support/app";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
@@ -45,12 +45,12 @@ const READ = ["revision", "now_ms", "now"];
 /** Every endpoint and page of console-api.md: one line each. */
 const ENDPOINTS: Endpoint[] = [
   { method: "GET", path: "/api/v1/scheduler/demand", query: namesOf(demandQuerySchema) },
-  { method: "GET", path: "/api/v1/scheduler/executors", query: namesOf(executorsQuery) },
+  { method: "GET", path: "/api/v1/scheduler/executors", query: namesOf(executorsQuerySchema) },
   { method: "GET", path: "/api/v1/scheduler/assignments", query: namesOf(assignmentsQuerySchema) },
-  { method: "GET", path: "/api/v1/scheduler/shadow", query: namesOf(shadowQuery) },
+  { method: "GET", path: "/api/v1/scheduler/shadow", query: namesOf(shadowQuerySchema) },
   { method: "GET", path: "/api/v1/scheduler/shadow/history", query: ["from_ms", "to_ms"] },
   { method: "GET", path: "/api/v1/scheduler/failures", query: namesOf(failuresQuerySchema) },
-  { method: "GET", path: "/api/v1/scheduler/skipped", query: namesOf(skippedQuery) },
+  { method: "GET", path: "/api/v1/scheduler/skipped", query: namesOf(skippedQuerySchema) },
   { method: "GET", path: "/api/v1/scheduler/demand/history", query: ["target", "from_ms", "to_ms"] },
   { method: "GET", path: "/api/v1/scheduler/diff", query: ["from", "to", "from_ms", "to_ms"] },
   { method: "GET", path: "/api/v1/health", query: [] },

@@ -6,7 +6,7 @@ import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { seedScenarios, PRODUCTION_SHARDS, PRODUCTION_TABLES, productionTarget } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
-import { demandList, type DemandList } from "@/lib/schema/api/demand";
+import { demandListSchema, type DemandList } from "@/lib/schema/api/demand";
 import { until } from "../../support/observe";
 import { clientFor, metricSum, okBody, q } from "./helpers";
 
@@ -43,7 +43,7 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
   const first = await okBody(
     app.url,
     `/api/v1/scheduler/demand${q({ limit: 2000, include_idle: true, now_ms: now })}`,
-    demandList,
+    demandListSchema,
   );
   expect(first.total_tables).toBe(PRODUCTION_TABLES);
   // the simulator writes from here on: later pages must not see it
@@ -79,7 +79,7 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
       await until(async () => (writes > landed ? true : undefined), 30_000, 10),
       "a write lands between pages",
     ).not.toBeNull();
-    const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 2000, cursor })}`, demandList);
+    const page = await okBody(app.url, `/api/v1/scheduler/demand${q({ limit: 2000, cursor })}`, demandListSchema);
     expect(page.revision).toBe(first.revision);
     rows.push(...page.tables);
     cursor = page.next_cursor;
@@ -102,7 +102,7 @@ it("walks 13,405 tables once each, in planner order, at one revision, while the 
   // the live view moved on meanwhile, through the watch and without another full read of it
   const moved = await until(
     async () => {
-      const live = await okBody(app.url, "/api/v1/scheduler/demand", demandList);
+      const live = await okBody(app.url, "/api/v1/scheduler/demand", demandListSchema);
       return live.revision > first.revision ? live : undefined;
     },
     30_000,

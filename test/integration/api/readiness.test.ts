@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
-import { demandList } from "@/lib/schema/api/demand";
+import { demandListSchema } from "@/lib/schema/api/demand";
 import { healthResponseSchema } from "@/lib/schema/api/health";
 import { startApp, type RunningApp } from "../../support/app";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
@@ -78,7 +78,7 @@ describe("readiness", () => {
 
     const res = await fetch(`${app!.url}/api/v1/scheduler/demand?limit=10`);
     expect(res.status).toBe(200);
-    const list = demandList.parse(await res.json());
+    const list = demandListSchema.parse(await res.json());
     expect(list.tables.map((t) => t.target)).toEqual(["alpha", "beta"]);
     const after = await fetchMetrics(app!.url);
     // served from the ready cache: the request itself read nothing

@@ -2,7 +2,7 @@
 // SIGKILLs the leader to prove the hand-over). Args: endpoints prefix replica-index.
 import "../../../lib/sim/node-entry";
 import { createRawEtcdClient } from "../../../lib/etcd/raw";
-import { ShadowSampler } from "../../../lib/time/sampler";
+import { ShadowSampler } from "../../../lib/live/sampler";
 
 const [endpoints, prefix, index] = process.argv.slice(2);
 const i = Number(index);

@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, expect, inject, it } from "vitest";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
-import { readShadowHistory } from "@/lib/time/sampler";
+import { readShadowHistory } from "@/lib/live/sampler";
 import { clientFor } from "./helpers";
 
 const TTL_SECS = 3;

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { LiveCache, type FleetView } from "@/lib/live/cache";
-import { RevisionClock } from "@/lib/time/revision-clock";
+import { RevisionClock } from "@/lib/live/revision-clock";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { rng } from "@/lib/sim/seed-kv";
 import { keys } from "@/lib/schema/keys";

@@ -10,7 +10,7 @@ import { keys } from "@/lib/schema/keys";
 import { liveCache } from "@/lib/live/cache";
 import type { JournalOptions } from "@/lib/live/journal";
 import type { EtcdClient } from "@/lib/etcd/client";
-import { ShadowSampler } from "@/lib/time/sampler";
+import { ShadowSampler } from "@/lib/live/sampler";
 import { until } from "../../support/observe";
 
 /**
@@ -20,7 +20,7 @@ import { until } from "../../support/observe";
  * from the elected sampler): two answers compared byte for byte wait for this first.
  */
 export async function datesSettled(revision: number): Promise<void> {
-  const { revisionClock } = await import("@/lib/time/revision-clock");
+  const { revisionClock } = await import("@/lib/live/revision-clock");
   await until(
     async () => ((await revisionClock().timeOfReadable(revision)) && revisionClock().isSettled(revision)) || undefined,
     30_000,
@@ -100,7 +100,7 @@ export function contendedFleet(
         etcdUnavailableMs: () => liveCache().lastUnavailableMs,
         journal: {
           // loaded once the test has set the console's environment
-          evaluate: (await import("@/lib/time/sampling")).journalEvaluation,
+          evaluate: (await import("@/lib/process/sampling")).journalEvaluation,
           retentionMs: 7 * 86_400_000,
           maxBytes: 64 * 1_048_576,
           flushMs: 300,

@@ -15,7 +15,7 @@ import { historyResponseSchema } from "@/lib/schema/api/history";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { chunkKey, decodeChunk, encodeChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet, datesSettled } from "./contention";
 
@@ -37,7 +37,7 @@ const { publishStep, setSlots, tables: TABLES } = fleet;
 const api = async () => ({
   diff: (await import("@/lib/time/diff")).fleetDiff,
   sides: await import("@/lib/time/diff"),
-  evaluation: (await import("@/lib/time/sampling")).journalEvaluation,
+  evaluation: (await import("@/lib/process/sampling")).journalEvaluation,
 });
 const diff = async (q: Record<string, string>) =>
   diffResponseSchema.parse(await (await api()).diff(diffQuerySchema.parse(q)));
@@ -283,7 +283,7 @@ describe("the diff from the decision journal", () => {
 
   it("the chunk keys are held between requests: re-read only when a writer appended (just those) or trimmed (all)", async () => {
     await sampler.stop(); // nothing writes now but this test
-    const { journalMetas } = await import("@/lib/time/journal-keys");
+    const { journalMetas } = await import("@/lib/journal/reader");
     const first = await journalMetas();
     expect(await journalMetas()).toBe(first); // unchanged keys: the held list itself
     const last = first.at(-1)!;
@@ -301,7 +301,7 @@ describe("the diff from the decision journal", () => {
   it("a table's chunks kept decoded are not fetched again; kept or fetched, the same chunks", async () => {
     // the sampler is stopped (above): the chunks stay as they are
     const { readJournalValuesWhere } = await import("@/lib/etcd/journal-store");
-    const { tableChunks } = await import("@/lib/time/journal-chunks");
+    const { tableChunks } = await import("@/lib/journal/reader");
     const base = journalPrefix(prefix);
     const all = await readJournalValues(client, base, base, null);
     expect(all.length).toBeGreaterThanOrEqual(3);

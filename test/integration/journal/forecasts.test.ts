@@ -12,11 +12,11 @@ import { keys } from "@/lib/schema/keys";
 import { uuidv7 } from "@/lib/schema/task-id";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import { demandQuerySchema } from "@/lib/schema/api/demand";
-import { calibrationQuery } from "@/lib/schema/api/forecasts";
+import { calibrationQuerySchema } from "@/lib/schema/api/forecasts";
 import { forecastPrefix } from "@/lib/schema/forecast-keys";
 import { decodeForecastChunk } from "@/lib/journal/forecasts/codec";
 import type { ForecastChunk } from "@/lib/journal/forecasts/records";
-import type { ShadowSampler as Sampler } from "@/lib/time/sampler";
+import type { ShadowSampler as Sampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";
 
@@ -92,9 +92,9 @@ afterAll(async () => {
 describe("the forecast journal on a real etcd", () => {
   it("samples, resolves a legacy forecast when its task starts, counts it, and the answer rests on the chunks at its revision", async () => {
     const before = await revisionNow();
-    const { forecastEvaluation, journalEvaluation } = await import("@/lib/time/sampling");
+    const { forecastEvaluation, journalEvaluation } = await import("@/lib/process/sampling");
     // the elected sampler with its forecast writer, flushing fast (once a minute in production)
-    const { ShadowSampler } = await import("@/lib/time/sampler");
+    const { ShadowSampler } = await import("@/lib/live/sampler");
     sampler = new ShadowSampler({
       client,
       prefix,
@@ -156,7 +156,7 @@ describe("the forecast journal on a real etcd", () => {
 
     // the score counts b's forecast as resolved, its realised wait the time from the forecast to the start
     const { forecastCalibration } = await import("@/lib/time/forecast-calibration");
-    const score = await forecastCalibration(calibrationQuery.parse({ window_ms: "3600000" }));
+    const score = await forecastCalibration(calibrationQuerySchema.parse({ window_ms: "3600000" }));
     const bForecasts = sampled.filter((f) => f.target === B);
     expect(score.worlds.legacy.made).toBeGreaterThanOrEqual(3);
     expect(score.worlds.legacy.resolved).toBeGreaterThanOrEqual(bForecasts.length);

@@ -17,7 +17,7 @@ import { readJournalKeys, readJournalValues } from "@/lib/etcd/journal-store";
 import { decodeChunk, gapReasonOf, type ChunkMeta, type JournalChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
 import type { JournalOptions } from "@/lib/live/journal";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";
 
@@ -35,7 +35,7 @@ const { publishStep, setSlots, tables: TABLES } = fleet;
 
 const api = async () => ({
   detail: (await import("@/lib/scheduler/demand-detail")).demandDetail,
-  evaluation: (await import("@/lib/time/sampling")).journalEvaluation,
+  evaluation: (await import("@/lib/process/sampling")).journalEvaluation,
   coverage: (await import("@/lib/time/journal-coverage")).journalCoverage,
   history: (await import("@/lib/time/history")).demandHistory,
 });
@@ -129,7 +129,7 @@ describe("the decision journal on a real etcd", () => {
     const [fromMs, toMs] = [cov.from_ms!, cov.to_ms!];
     // every journalled revision closed by a later clock sample: its time no longer narrows while we compare
     const newest = Math.max(...[...foldChunks((await chunks()).map((c) => c.chunk))].map((e) => e.revision));
-    const { revisionClock } = await import("@/lib/time/revision-clock");
+    const { revisionClock } = await import("@/lib/live/revision-clock");
     const settled = await until(
       async () => ((await revisionClock().timeOfReadable(newest)) && revisionClock().isSettled(newest)) || undefined,
       30_000,

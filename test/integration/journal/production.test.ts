@@ -14,13 +14,13 @@ import { testPrefix } from "../../support/prefix";
 import { seedScenarios } from "@/lib/sim";
 import { PRODUCTION_TABLES } from "@/lib/sim/scenarios/production";
 import { journalPrefix } from "@/lib/schema/keys";
-import { demandList, demandQuerySchema, type TableSummary } from "@/lib/schema/api/demand";
+import { demandListSchema, demandQuerySchema, type TableSummary } from "@/lib/schema/api/demand";
 import { historyResponseSchema } from "@/lib/schema/api/history";
 import { journalCoverageSchema } from "@/lib/schema/api/journal";
 import { readJournalValues } from "@/lib/etcd/journal-store";
 import { decodeChunk } from "@/lib/journal/codec";
 import { foldChunks } from "@/lib/journal/fold";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";
 
@@ -47,7 +47,7 @@ async function pinnedFleet(revision: number, nowMs: number): Promise<Map<string,
   const rows = new Map<string, TableSummary>();
   let cursor: string | undefined;
   do {
-    const page = demandList.parse(
+    const page = demandListSchema.parse(
       await list(
         demandQuerySchema.parse(
           cursor

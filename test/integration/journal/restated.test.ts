@@ -25,7 +25,7 @@ import { reasonPoints, stepsOf } from "@/lib/journal/reasons";
 import { codesOf } from "@/lib/journal/verdict-codes";
 import { chunkRuns, targetTimeline } from "@/lib/journal/window";
 import { reasonsQuerySchema } from "@/lib/schema/api/reasons";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import type { TableState } from "@/lib/journal/entry";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";

@@ -14,7 +14,7 @@ import { journalPrefix, parseChunkKey } from "@/lib/schema/keys";
 import type { TableState } from "@/lib/journal/entry";
 import { JournalLog } from "@/lib/journal/log";
 import { nextRollup } from "@/lib/journal/rollup";
-import { ShadowSampler } from "@/lib/time/sampler";
+import { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 
 const TARGETS = ["roll/a", "roll/b", "roll/c"];

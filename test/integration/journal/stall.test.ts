@@ -14,7 +14,7 @@ import { journalPrefix, parseChunkKey } from "@/lib/schema/keys";
 import { journalCoverageSchema } from "@/lib/schema/api/journal";
 import { readJournalKeys } from "@/lib/etcd/journal-store";
 import { liveCache } from "@/lib/live/cache";
-import type { ShadowSampler } from "@/lib/time/sampler";
+import type { ShadowSampler } from "@/lib/live/sampler";
 import { clientFor, useConsoleEnv } from "../time/world";
 import { contendedFleet } from "./contention";
 

@@ -8,7 +8,7 @@ export interface Sample {
   value: number;
 }
 
-export const PROMTOOL = "/usr/bin/promtool";
+const PROMTOOL = "/usr/bin/promtool";
 
 /** `promtool <args>` with `input` on stdin: its exit code and everything it printed. */
 export function promtool(

@@ -11,10 +11,10 @@ import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { INCIDENT, seedScenarios } from "@/lib/sim";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
-import { demandDetail, demandList, type DemandList, type TableSummary } from "@/lib/schema/api/demand";
-import { executorsResponse, type ExecutorsResponse } from "@/lib/schema/api/executors";
-import { failuresResponse, type FailuresResponse } from "@/lib/schema/api/failures";
-import { shadowResponse, type ShadowResponse } from "@/lib/schema/api/shadow";
+import { demandDetailSchema, demandListSchema, type DemandList, type TableSummary } from "@/lib/schema/api/demand";
+import { executorsResponseSchema, type ExecutorsResponse } from "@/lib/schema/api/executors";
+import { failuresResponseSchema, type FailuresResponse } from "@/lib/schema/api/failures";
+import { shadowResponseSchema, type ShadowResponse } from "@/lib/schema/api/shadow";
 import { api, clientFor, okBody } from "../api/helpers";
 import { put } from "../answer/records";
 import { writeClockSample } from "../../support/clock-samples";
@@ -60,7 +60,11 @@ async function exposition(): Promise<string> {
 async function allTables(first: DemandList): Promise<TableSummary[]> {
   const tables = [...first.tables];
   for (let cursor = first.next_cursor; cursor !== null;) {
-    const page = await okBody(app.url, `/api/v1/scheduler/demand?cursor=${encodeURIComponent(cursor)}`, demandList);
+    const page = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand?cursor=${encodeURIComponent(cursor)}`,
+      demandListSchema,
+    );
     tables.push(...page.tables);
     cursor = page.next_cursor;
   }
@@ -84,13 +88,13 @@ async function samePlan(): Promise<{
   await until(
     async () =>
       (await (async () => {
-        const before = await okBody(app.url, list, demandList);
+        const before = await okBody(app.url, list, demandListSchema);
         const samples = parseExposition(await exposition());
         const [executors, failures, shadow, after] = await Promise.all([
-          okBody(app.url, "/api/v1/scheduler/executors", executorsResponse),
-          okBody(app.url, "/api/v1/scheduler/failures", failuresResponse),
-          okBody(app.url, "/api/v1/scheduler/shadow", shadowResponse),
-          okBody(app.url, list, demandList),
+          okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema),
+          okBody(app.url, "/api/v1/scheduler/failures", failuresResponseSchema),
+          okBody(app.url, "/api/v1/scheduler/shadow", shadowResponseSchema),
+          okBody(app.url, list, demandListSchema),
         ]);
         if (before.now_ms !== after.now_ms || shadow.now_ms !== after.now_ms) return false;
         result = { samples, demand: after, tables: await allTables(after), executors, failures, shadow };
@@ -112,7 +116,7 @@ describe("GET /api/metrics", () => {
     const samples = parseExposition(text);
     expect(samples.length).toBeGreaterThan(100);
     expect(samples.filter((s) => !s.name.startsWith("console_")).map((s) => s.name)).toEqual([]);
-    const body = await okBody(app.url, "/api/v1/scheduler/demand?include_idle=true&limit=2000", demandList);
+    const body = await okBody(app.url, "/api/v1/scheduler/demand?include_idle=true&limit=2000", demandListSchema);
     const targets = new Set<string>((await allTables(body)).map((t) => t.target));
     expect(targets.size).toBe(body.total_tables);
     expect(targets.size).toBeGreaterThan(13_405);
@@ -164,7 +168,7 @@ describe("GET /api/metrics", () => {
         okBody(
           app.url,
           `/api/v1/scheduler/demand?target=${encodeURIComponent(t.target)}&now_ms=${demand.now_ms}`,
-          demandDetail,
+          demandDetailSchema,
         ),
       ),
     );

@@ -6,7 +6,7 @@ import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
 import { stringifyDemandEvent } from "@/lib/schema/demand";
 
 export const POLICY_TABLES = ["orders/eu", "orders/us", "clicks"] as const;
-export const PENDING_PER_TABLE = 5;
+const PENDING_PER_TABLE = 5;
 export const EXECUTOR_ID = "exec-a";
 
 /** Any etcd put (the console's client in integration tests, the JSON gateway in e2e). */

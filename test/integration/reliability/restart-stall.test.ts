@@ -9,8 +9,8 @@
 import type { Etcd3 } from "etcd3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { z } from "zod";
-import { demandDetail, demandList } from "@/lib/schema/api/demand";
-import { executorsResponse } from "@/lib/schema/api/executors";
+import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
+import { executorsResponseSchema } from "@/lib/schema/api/executors";
 import { keys } from "@/lib/schema/keys";
 import { startApp, type RunningApp } from "../../support/app";
 import { betweenSamples, writeClockSample } from "../../support/clock-samples";
@@ -74,11 +74,11 @@ const turnDetail = z.object({
 
 /** What a console says of the merge, live (its own clock): the verdict, the list row and the executors page. */
 async function liveAnswer(app: RunningApp) {
-  const detail = (await okBody(app.url, `/api/v1/scheduler/demand${q({ target: TARGET })}`, demandDetail)).table;
-  const row = (await okBody(app.url, `/api/v1/scheduler/demand${q({ q: TARGET })}`, demandList)).tables.find(
+  const detail = (await okBody(app.url, `/api/v1/scheduler/demand${q({ target: TARGET })}`, demandDetailSchema)).table;
+  const row = (await okBody(app.url, `/api/v1/scheduler/demand${q({ q: TARGET })}`, demandListSchema)).tables.find(
     (t) => t.target === TARGET,
   );
-  const executors = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponse);
+  const executors = await okBody(app.url, "/api/v1/scheduler/executors", executorsResponseSchema);
   return {
     written: detail.legacy.progress.sequence_mod_revision,
     code: detail.verdict.state === "would_skip" ? detail.verdict.code : "placed",
@@ -121,8 +121,8 @@ describe("a merge whose progress stopped 25 minutes ago", () => {
     apps.push(await startApp(env));
     // no wait: the first answer after the start (readiness is its first read and plan)
     expect(await liveAnswer(apps[1])).toEqual(stalled());
-    const message = (await okBody(apps[1].url, `/api/v1/scheduler/demand${q({ target: TARGET })}`, demandDetail)).table
-      .why_not[0].message;
+    const message = (await okBody(apps[1].url, `/api/v1/scheduler/demand${q({ target: TARGET })}`, demandDetailSchema))
+      .table.why_not[0].message;
     expect(message).toContain(`merge-progress sequence 3, not advanced for`);
     expect(message).toContain("(idle timeout 10m 00s)");
   });

@@ -4,7 +4,7 @@ import { chunkKey, encodeChunk, type JournalChunk } from "@/lib/journal/codec";
 import type { TableState } from "@/lib/journal/entry";
 import { uuidv7 } from "@/lib/schema/task-id";
 
-export const SAMPLE_STEP_MS = 300_000;
+const SAMPLE_STEP_MS = 300_000;
 
 /** Sample k (k = 0 is the newest, a second before `now`): discovery misses fall from newest to oldest by one a sample. */
 export function canarySampleAt(now: number, k: number) {

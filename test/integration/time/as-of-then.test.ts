@@ -15,7 +15,7 @@ import type { ExecutionProgress } from "@/lib/planner/plan/input";
 import { demandQuerySchema } from "@/lib/schema/api/demand";
 import { historyQuerySchema, historyResponseSchema } from "@/lib/schema/api/history";
 import { diffQuerySchema, diffResponseSchema } from "@/lib/schema/api/diff";
-import { revisionTime } from "@/lib/schema/api/revisions";
+import { revisionTimeSchema } from "@/lib/schema/api/revisions";
 import { clientFor, failure, HOUR_MS, seedDatedWorld, useConsoleEnv } from "./world";
 
 let client: Etcd3;
@@ -26,7 +26,7 @@ let latest: number;
 const api = () => ({
   list: import("@/lib/scheduler/demand").then((m) => m.demandList),
   detail: import("@/lib/scheduler/demand-detail").then((m) => m.demandDetail),
-  clock: import("@/lib/time/revision-clock").then((m) => m.revisionTimeOf),
+  clock: import("@/lib/time/revisions").then((m) => m.revisionTimeOf),
   history: import("@/lib/time/history").then((m) => m.demandHistory),
   diff: import("@/lib/time/diff").then((m) => m.fleetDiff),
 });
@@ -54,7 +54,7 @@ afterAll(() => client?.close());
 
 describe("the revision clock on a world dated two hours ago", () => {
   it("dates the seeded revision from its records, with an honest error", async () => {
-    const t = revisionTime.parse(await (await api().clock)({ revision: seeded }));
+    const t = revisionTimeSchema.parse(await (await api().clock)({ revision: seeded }));
     expect(t.basis).toBe("record_timestamps");
     // newest stamp t0 (heartbeats), oldest heartbeat + its 30 s lease TTL: [t0, t0 + 30 s]
     expect(t.at_ms).toBe(t0 + 15_000);
@@ -98,7 +98,7 @@ describe("a pinned read is evaluated as of its own time", () => {
       progress.set(e.execution.id, {
         sequence: p?.progress.sequence ?? null,
         last_progress_revision: created,
-        last_progress_ms: revisionTime.parse(await clock({ revision: created })).at_ms,
+        last_progress_ms: revisionTimeSchema.parse(await clock({ revision: created })).at_ms,
         last_progress_bound: "exact",
       });
     }

@@ -2,7 +2,7 @@
 // new revisions (`console_clock`, error half a sample period), and compaction answers 410
 // for a revision, 404 for a time before any readable revision, and marks where it cut a
 // table's history.
-import { classifyError } from "@/lib/http/errors";
+import { classifyError } from "@/lib/schema/api/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { startEtcd, type EtcdCluster } from "../../support/etcd";
@@ -10,7 +10,7 @@ import { EtcdHttp } from "../../support/etcd-http";
 import { publishDemandEvent } from "@/lib/sim";
 import { writerEvent } from "@/lib/planner/join";
 import { clockPrefix } from "@/lib/schema/keys";
-import { ShadowSampler } from "@/lib/time/sampler";
+import { ShadowSampler } from "@/lib/live/sampler";
 import { historyQuerySchema } from "@/lib/schema/api/history";
 import { clientFor, failure, HOUR_MS, seedDatedWorld, useConsoleEnv } from "./world";
 import { until } from "../../support/observe";
@@ -65,7 +65,7 @@ describe("the console clock", () => {
         .exec()
     ).header.revision;
     const after = Date.now();
-    const { revisionTimeOf } = await import("@/lib/time/revision-clock");
+    const { revisionTimeOf } = await import("@/lib/time/revisions");
     const t = await until(
       async () => {
         const x = await revisionTimeOf({ revision: Number(written) });
@@ -92,7 +92,7 @@ describe("the console clock", () => {
 
 describe("compaction", () => {
   it("410 for a compacted revision, 404 before the oldest readable one, and the history says where it was cut", async () => {
-    const { revisionTimeOf } = await import("@/lib/time/revision-clock");
+    const { revisionTimeOf } = await import("@/lib/time/revisions");
     const { demandHistory } = await import("@/lib/time/history");
     const target = "time/compacted";
     await publishDemandEvent(
@@ -167,7 +167,7 @@ describe("compaction", () => {
 
 describe("a time after the newest sample", () => {
   it("answers the revision certainly written by then, and the same once the next sample arrives", async () => {
-    const { revisionTimeOf } = await import("@/lib/time/revision-clock");
+    const { revisionTimeOf } = await import("@/lib/time/revisions");
     await sampler.stop(); // the clock stalls: no sample is taken after this one
     const newest = async () => {
       const rows = Object.values(await client.getAll().prefix(clockPrefix(PREFIX)).strings()).map(

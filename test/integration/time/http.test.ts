@@ -9,10 +9,10 @@ import { api } from "../api/helpers";
 import { INCIDENT } from "@/lib/sim";
 import { hex } from "@/lib/schema/keys";
 import { errorBodySchema } from "@/lib/schema/api/common";
-import { demandDetail } from "@/lib/schema/api/demand";
+import { demandDetailSchema } from "@/lib/schema/api/demand";
 import { diffResponseSchema } from "@/lib/schema/api/diff";
 import { historyResponseSchema } from "@/lib/schema/api/history";
-import { revisionTime } from "@/lib/schema/api/revisions";
+import { revisionTimeSchema } from "@/lib/schema/api/revisions";
 import { clientFor, HOUR_MS, seedDatedWorld } from "./world";
 import { until } from "../../support/observe";
 
@@ -60,7 +60,7 @@ describe("bad input answers with a reason", () => {
     // up to 5 minutes ahead reads as now (console-api.md third version)
     const ahead = await api(app.url, `/api/v1/revisions/time?at_ms=${Date.now() + 60_000}`);
     expect(ahead.status).toBe(200);
-    expect(revisionTime.parse(ahead.body).revision).toBeGreaterThanOrEqual(seeded);
+    expect(revisionTimeSchema.parse(ahead.body).revision).toBeGreaterThanOrEqual(seeded);
     const before = await refused(
       `/api/v1/revisions/time?at_ms=${t0 - 48 * HOUR_MS}`,
       404,
@@ -102,19 +102,19 @@ describe("bad input answers with a reason", () => {
 
 describe("good answers", () => {
   it("a pinned table page is as of its revision's time; now=server is today", async () => {
-    const t = revisionTime.parse((await api(app.url, `/api/v1/revisions/time?revision=${seeded}`)).body);
+    const t = revisionTimeSchema.parse((await api(app.url, `/api/v1/revisions/time?revision=${seeded}`)).body);
     expect(t).toMatchObject({ basis: "record_timestamps", at_ms: t0 + 15_000, error_ms: 15_000 });
     const target = encodeURIComponent(INCIDENT.mergingTarget);
-    const then = demandDetail.parse(
+    const then = demandDetailSchema.parse(
       (await api(app.url, `/api/v1/scheduler/demand?target=${target}&revision=${seeded}`)).body,
     );
     expect(then).toMatchObject({ now_basis: "revision_time", now_ms: t.at_ms, revision_time: t });
-    const today = demandDetail.parse(
+    const today = demandDetailSchema.parse(
       (await api(app.url, `/api/v1/scheduler/demand?target=${target}&revision=${seeded}&now=server`)).body,
     );
     expect(today.now_basis).toBe("server_clock");
     expect(today.table.wait_ms! - then.table.wait_ms!).toBeGreaterThan(2 * HOUR_MS - 60_000);
-    const live = demandDetail.parse((await api(app.url, `/api/v1/scheduler/demand?target=${target}`)).body);
+    const live = demandDetailSchema.parse((await api(app.url, `/api/v1/scheduler/demand?target=${target}`)).body);
     expect(live).toMatchObject({ now_basis: "server_clock", revision_time: null });
   });
 
@@ -129,7 +129,9 @@ describe("good answers", () => {
     );
     const dated = await until(
       async () => {
-        const x = await revisionTime.parse((await api(app.url, `/api/v1/revisions/time?revision=${written}`)).body);
+        const x = await revisionTimeSchema.parse(
+          (await api(app.url, `/api/v1/revisions/time?revision=${written}`)).body,
+        );
         return x.basis === "console_clock" && x.error_ms! <= 5000 ? x : undefined;
       },
       30_000,
@@ -170,11 +172,11 @@ describe("good answers", () => {
           .exec()
       ).header.revision,
     );
-    const forward = revisionTime.parse(
+    const forward = revisionTimeSchema.parse(
       (await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${seeded}&direction=forward`)).body,
     );
     expect(forward.revision).toBe(flushed);
-    const back = revisionTime.parse(
+    const back = revisionTimeSchema.parse(
       (await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${flushed}&direction=back`)).body,
     );
     expect(back.revision).toBe(seeded);
@@ -192,15 +194,15 @@ describe("good answers", () => {
           .exec()
       ).header.revision,
     );
-    const toDeletion = revisionTime.parse(
+    const toDeletion = revisionTimeSchema.parse(
       (await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${flushed}&direction=forward`)).body,
     );
     expect(toDeletion.revision).toBe(gone);
-    const backToDeletion = revisionTime.parse(
+    const backToDeletion = revisionTimeSchema.parse(
       (await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${later}&direction=back`)).body,
     );
     expect(backToDeletion.revision).toBe(gone);
-    const backFromDeletion = revisionTime.parse(
+    const backFromDeletion = revisionTimeSchema.parse(
       (await api(app.url, `/api/v1/revisions/change?scope=tables&revision=${gone}&direction=back`)).body,
     );
     expect(backFromDeletion.revision).toBe(flushed);

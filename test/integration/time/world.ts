@@ -4,7 +4,7 @@
 import type { Etcd3 } from "etcd3";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { resetConsoleEnv } from "@/lib/config/env";
-import { classifyError } from "@/lib/http/errors";
+import { classifyError } from "@/lib/schema/api/errors";
 import { fleetExecutors, loadKvs, scenarioKvs } from "@/lib/sim";
 import { heartbeatKv, leaderKvs } from "@/lib/sim/scenarios/fleet";
 

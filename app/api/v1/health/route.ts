@@ -1,12 +1,12 @@
 import { apiHandler, json } from "@/lib/http/handler";
 import { healthResponse } from "@/lib/process/health";
-import { healthQuery } from "@/lib/schema/api/health";
+import { healthQuerySchema } from "@/lib/schema/api/health";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/health: etcd endpoints, leader and the live cache; 503 when no endpoint answers.
-export const GET = apiHandler({ route: "/api/v1/health", query: healthQuery, access: "public" }, async () => {
+export const GET = apiHandler({ route: "/api/v1/health", query: healthQuerySchema, access: "public" }, async () => {
   const { status, body } = await healthResponse();
   return json(body, { status });
 });

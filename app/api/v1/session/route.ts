@@ -1,6 +1,6 @@
 import { apiHandler } from "@/lib/http/handler";
 import { signInOrOut, signOut, whoAmI } from "@/lib/http/session";
-import { SIGNIN_MAX_BYTES, sessionGetQuery, sessionQuery } from "@/lib/schema/api/session";
+import { SIGNIN_MAX_BYTES, sessionGetQuerySchema, sessionQuerySchema } from "@/lib/schema/api/session";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,17 +8,18 @@ export const runtime = "nodejs";
 const ROUTE = "/api/v1/session";
 
 // GET /api/v1/session?target=: who this request is signed in as, their rights (on `target` too), and whether the console is read-only.
-export const GET = apiHandler({ route: ROUTE, query: sessionGetQuery, access: "public" }, async ({ request, query }) =>
-  whoAmI(request, query.target),
+export const GET = apiHandler(
+  { route: ROUTE, query: sessionGetQuerySchema, access: "public" },
+  async ({ request, query }) => whoAmI(request, query.target),
 );
 
 // POST /api/v1/session: sign in with a token (sets the session cookie) or, with `action=signout`, sign out.
 export const POST = apiHandler(
-  { route: ROUTE, query: sessionQuery, access: "public", body: { form: true, maxBytes: SIGNIN_MAX_BYTES } },
+  { route: ROUTE, query: sessionQuerySchema, access: "public", body: { form: true, maxBytes: SIGNIN_MAX_BYTES } },
   async ({ request, body, bodyIsForm }) => signInOrOut(request, body, bodyIsForm),
 );
 
 // DELETE /api/v1/session: sign out (clears the cookie).
-export const DELETE = apiHandler({ route: ROUTE, query: sessionQuery, access: "public" }, async ({ request }) =>
+export const DELETE = apiHandler({ route: ROUTE, query: sessionQuerySchema, access: "public" }, async ({ request }) =>
   signOut(request),
 );

@@ -1,11 +1,11 @@
 import { apiHandler } from "@/lib/http/handler";
 import { fleetFacts } from "@/lib/takeover/fleet-facts";
-import { factsQuery } from "@/lib/schema/api/fleet";
+import { factsQuerySchema } from "@/lib/schema/api/fleet";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/fleet/facts?window_ms=: table count and hot share, generation sizes, task durations and failure shares (nearest-rank), and what they imply.
-export const GET = apiHandler({ route: "/api/v1/fleet/facts", query: factsQuery }, async ({ query }) =>
+export const GET = apiHandler({ route: "/api/v1/fleet/facts", query: factsQuerySchema }, async ({ query }) =>
   fleetFacts(query),
 );

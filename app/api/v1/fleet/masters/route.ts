@@ -1,11 +1,11 @@
 import { apiHandler } from "@/lib/http/handler";
 import { fleetMasters } from "@/lib/takeover/fleet-masters";
-import { mastersQuery } from "@/lib/schema/api/fleet";
+import { mastersQuerySchema } from "@/lib/schema/api/fleet";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/fleet/masters: each resident master's version against CONSOLE_POLICY_AWARE_VERSION, and whether the fleet is homogeneous.
-export const GET = apiHandler({ route: "/api/v1/fleet/masters", query: mastersQuery }, async ({ query }) =>
+export const GET = apiHandler({ route: "/api/v1/fleet/masters", query: mastersQuerySchema }, async ({ query }) =>
   fleetMasters(query),
 );

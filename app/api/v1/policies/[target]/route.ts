@@ -1,6 +1,6 @@
 import { apiHandler, json } from "@/lib/http/handler";
 import { deletePolicy, getPolicy, parseTarget, savePolicy, writeHeaders } from "@/lib/policies/policies";
-import { policyQuerySchema, writeQuery } from "@/lib/schema/api/policies";
+import { policyQuerySchema, writeQuerySchema } from "@/lib/schema/api/policies";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -15,7 +15,7 @@ export const GET = apiHandler({ route: ROUTE, query: policyQuerySchema }, async 
 
 // PUT /api/v1/policies/{target}: replace the document (admin, If-Match, X-Change-Reason, X-Preview-Digest; audited CAS txn).
 export const PUT = apiHandler(
-  { route: ROUTE, query: writeQuery, access: "admin", scope: "target", body: {}, ifMatch: true },
+  { route: ROUTE, query: writeQuerySchema, access: "admin", scope: "target", body: {}, ifMatch: true },
   async ({ params, body, ifMatch, principal, rule, request }) => {
     const saved = await savePolicy({
       target: parseTarget(params.target),
@@ -31,7 +31,7 @@ export const PUT = apiHandler(
 
 // DELETE /api/v1/policies/{target}: remove a per-table override (never `_default`); same guards as PUT.
 export const DELETE = apiHandler(
-  { route: ROUTE, query: writeQuery, access: "admin", scope: "target", ifMatch: true },
+  { route: ROUTE, query: writeQuerySchema, access: "admin", scope: "target", ifMatch: true },
   async ({ params, ifMatch, principal, rule, request }) => {
     const deleted = await deletePolicy({
       target: parseTarget(params.target),

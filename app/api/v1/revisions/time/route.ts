@@ -1,5 +1,5 @@
 import { apiHandler } from "@/lib/http/handler";
-import { revisionTimeOf } from "@/lib/time/revision-clock";
+import { revisionTimeOf } from "@/lib/time/revisions";
 import { revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,6 @@
 import { apiHandler } from "@/lib/http/handler";
 import { assignmentsResponse } from "@/lib/scheduler/assignments";
-import { evaluate } from "@/lib/time/evaluation";
-import { fleetView } from "@/lib/live/fleet-view";
+import { evaluate, fleetView } from "@/lib/live/fleet-view";
 import { assignmentsQuerySchema } from "@/lib/schema/api/assignments";
 
 export const dynamic = "force-dynamic";

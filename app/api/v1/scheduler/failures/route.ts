@@ -1,7 +1,6 @@
 import { apiHandler } from "@/lib/http/handler";
 import { failuresResponse } from "@/lib/scheduler/failures";
-import { evaluate } from "@/lib/time/evaluation";
-import { fleetView } from "@/lib/live/fleet-view";
+import { evaluate, fleetView } from "@/lib/live/fleet-view";
 import { failuresQuerySchema } from "@/lib/schema/api/failures";
 
 export const dynamic = "force-dynamic";

@@ -1,12 +1,12 @@
 import { apiHandler } from "@/lib/http/handler";
 import { finishOidcSignIn } from "@/lib/http/oidc-session";
-import { oidcCallbackQuery } from "@/lib/schema/api/session";
+import { oidcCallbackQuerySchema } from "@/lib/schema/api/session";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/session/oidc/callback: the provider's answer; checked, it sets the session cookie (CONSOLE_OIDC_REDIRECT_URL).
 export const GET = apiHandler(
-  { route: "/api/v1/session/oidc/callback", query: oidcCallbackQuery, access: "public" },
+  { route: "/api/v1/session/oidc/callback", query: oidcCallbackQuerySchema, access: "public" },
   async ({ request, url }) => finishOidcSignIn(request, url),
 );

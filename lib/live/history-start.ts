@@ -4,7 +4,7 @@ import "server-only";
 // error read back by the history and the diff, which start where the history does instead.
 import { formatCount, formatDuration, formatTime } from "@/lib/schema/format";
 import type { HistoryStart, RevisionTime } from "@/lib/schema/api/revisions";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 
 /**
  * A time before etcd's history says so, with the revision it starts at (the oldest readable

@@ -24,9 +24,9 @@ export interface Evaluation {
  * time is unknown, or `?now=server`) plans at the clock rounded down to NOW_STEP_MS, so its
  * pages and repeats share one plan; the response's `now_ms` says which.
  */
-export const NOW_STEP_MS = 2000;
+const NOW_STEP_MS = 2000;
 
-export function defaultNow(): number {
+function defaultNow(): number {
   return Math.floor(Date.now() / NOW_STEP_MS) * NOW_STEP_MS;
 }
 
@@ -50,7 +50,7 @@ export async function evaluate(view: FleetView, choice: NowChoice = {}, live = D
  * `snapshot.age_ms` is how old the snapshot was at the clock the answer is evaluated at
  * (`now` of its evaluation, else its read time): 0 when it was read or confirmed current
  * at or after that clock. So the answer's bytes follow from its view and evaluation alone
- * and one encoding serves every repeat (./encoded-response.ts); how old the data is when a
+ * and one encoding serves every repeat (lib/http/encoded-response.ts); how old the data is when a
  * reader looks is that reader's clock minus `read_at_ms`, and the console's own live cache
  * age is `GET /api/v1/health` `snapshot.age_ms`.
  */

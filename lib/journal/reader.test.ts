@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeChunk, encodeChunk, type JournalChunk } from "@/lib/journal/codec";
 import type { TableState } from "@/lib/journal/entry";
-import { readableChunks } from "./journal-chunks";
+import { readableChunks } from "./reader";
 
 const placed = (executor: string): TableState => ({
   class: "normal",

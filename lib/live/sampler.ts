@@ -23,12 +23,12 @@ import { clockKey, historyKey, historyPrefix, samplerElectionKey } from "@/lib/s
 
 type Client = ReturnType<typeof etcdClient>;
 
-export const HISTORY_TTL_SECS = 14 * 24 * 3600;
+const HISTORY_TTL_SECS = 14 * 24 * 3600;
 /** one history lease is reused this long, so a sample lives 14 days to 14 days + 1 h */
 const HISTORY_LEASE_REUSE_MS = 3600_000;
 /** revision-clock samples: every 5 s, kept 48 h (docs/operations.md "Revision clock") */
-export const CLOCK_SAMPLE_MS = 5000;
-export const CLOCK_TTL_SECS = 48 * 3600;
+const CLOCK_SAMPLE_MS = 5000;
+const CLOCK_TTL_SECS = 48 * 3600;
 const CLOCK_LEASE_REUSE_MS = 600_000;
 /** the longest a sample lives (48 h to 48 h 10 min, by when in its lease's reuse window it was written) */
 export const CLOCK_KEPT_MS = CLOCK_TTL_SECS * 1000 + CLOCK_LEASE_REUSE_MS;

@@ -1,5 +1,5 @@
 import "server-only";
-// This replica's elected sampler (lib/time/sampler.ts): the shadow-history counts from the
+// This replica's elected sampler (lib/live/sampler.ts): the shadow-history counts from the
 // live plan, and the revision clock. Configured by lib/config/env.ts (sampler block).
 import { SHADOW_OUTCOMES, type ShadowOutcome } from "@/lib/planner/shadow";
 import type { OutcomeCounts, ShadowSample } from "@/lib/schema/api/shadow";
@@ -9,7 +9,7 @@ import type { FleetPlan } from "@/lib/planner/plan";
 import type { JournalEvaluation } from "@/lib/live/journal";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { liveCache } from "@/lib/live/cache";
-import { ShadowSampler } from "@/lib/time/sampler";
+import { ShadowSampler } from "@/lib/live/sampler";
 import { canaryExtras } from "@/lib/takeover/canary-sample";
 import { shadowFor } from "@/lib/live/plan";
 import { yieldToEventLoop } from "@/lib/live/plan-entry";
@@ -25,7 +25,7 @@ export async function currentShadowSample(): Promise<ShadowSample> {
   const { comparison, view } = planned;
   const outcomes = {} as OutcomeCounts;
   for (const o of SHADOW_OUTCOMES) outcomes[o] = comparison.counts[o];
-  // the canary's extras ride along in the stored value (./canary-sample.ts); /shadow/history strips them
+  // the canary's extras ride along in the stored value (lib/takeover/canary-sample.ts); /shadow/history strips them
   return {
     at_ms: Date.now(),
     revision: view.revision,

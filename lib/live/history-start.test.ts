@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/schema/api/errors";
 import { beforeHistory, historyStartOf } from "./history-start";
 
 describe("a time before etcd's history", () => {

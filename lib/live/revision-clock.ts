@@ -21,9 +21,9 @@ import { BoundedMap } from "@/lib/schema/bounded-map";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseLeader } from "@/lib/schema/leader";
 import { parseDemandEvent } from "@/lib/schema/demand";
-import { FUTURE_TOLERANCE_MS, type RevisionTime, type RevisionTimeQuery } from "@/lib/schema/api/revisions";
-import { CLOCK_KEPT_MS, parseClockSample } from "@/lib/time/sampler";
-import { ApiError, classifyError } from "@/lib/http/errors";
+import { FUTURE_TOLERANCE_MS, type RevisionTime } from "@/lib/schema/api/revisions";
+import { CLOCK_KEPT_MS, parseClockSample } from "@/lib/live/sampler";
+import { ApiError, classifyError } from "@/lib/schema/api/errors";
 import { beforeHistory } from "./history-start";
 
 /** etcd did not answer (503 / 504): what is already in memory still can. */
@@ -33,7 +33,7 @@ export function etcdAway(e: unknown): boolean {
 }
 
 /** scheduler-model.md §5.1: heartbeat lease TTL max(ETCD_LEASE_TTL_SECS, 5), default 30 s; a live heartbeat was put within it. */
-export const HEARTBEAT_TTL_MS = 30_000;
+const HEARTBEAT_TTL_MS = 30_000;
 /** a client clock a little ahead of ours is not "the future" */
 export const FUTURE_SLACK_MS = 2000;
 /**
@@ -376,9 +376,4 @@ function futureTime(atMs: number, now: number): ApiError {
 /** The process-wide clock for the configured etcd and prefix. */
 export function revisionClock(): RevisionClock {
   return processWide("scheduler-console.revision-clock", () => new RevisionClock(etcdClient(), etcdPrefix()));
-}
-
-/** GET /api/v1/revisions/time: `?revision=R` → its time; `?at_ms=T` → the newest revision written by T. */
-export function revisionTimeOf(q: RevisionTimeQuery): Promise<RevisionTime> {
-  return q.revision !== undefined ? revisionClock().timeOf(q.revision) : revisionClock().revisionAt(q.at_ms!);
 }

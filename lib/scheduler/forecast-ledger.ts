@@ -16,8 +16,8 @@ import { CALIBRATION_WINDOW_MS, ForecastLedger } from "@/lib/journal/forecasts/l
 import type { ForecastChunk } from "@/lib/journal/forecasts/records";
 import { FORECAST_ROLLUP_MS, forecastCount } from "@/lib/journal/forecasts/records";
 import { metrics } from "@/lib/metrics";
-import { classifyError } from "@/lib/http/errors";
-import { etcdAway } from "./revision-clock";
+import { classifyError } from "@/lib/schema/api/errors";
+import { etcdAway } from "@/lib/live/revision-clock";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import {
   forecastPrefix,

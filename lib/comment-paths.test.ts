@@ -10,7 +10,7 @@
 // * allowed as they are, exactly these: the specs beside the repository
 //   (`console-api.md`, `scheduler-model.md`, `STYLE.md`, also as `../shared/spec/…`), and
 //   what a run writes, named under the folder it writes to (`bench/results/…`, `.next/…`);
-// * URLs are not paths, nor absolute paths.
+// * URLs are not paths, nor absolute paths, nor the names of runtimes (`Next.js`, `Node.js`).
 // Comments are found with TypeScript's scanner, so a `//` inside a string is not one.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -26,6 +26,8 @@ const SEG = String.raw`(?:\(\w[\w-]*\)|\[[\w.]+\]|[\w@.-]+)`;
 const NAMED = new RegExp(String.raw`(?<![\w/.:@\-])((?:${SEG}/)+${SEG}${EXT}|[\w-]+${EXT})(?![\w/])`, "g");
 const SPECS = /^(?:(?:\.\.\/)*shared\/(?:spec\/)?)?(?:console-api|scheduler-model|STYLE)\.md$/;
 const WRITTEN = /^(?:bench\/results|\.next)\//;
+/** products named with a file extension, not files */
+const PRODUCTS = new Set(["Next.js", "Node.js"]);
 
 function* codeFiles(dir: string): Generator<string> {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -61,7 +63,7 @@ function commentsOf(file: string, text: string): string[] {
 
 /** where a named path points, or null when the rule allows it as it is */
 function target(file: string, named: string): string | null {
-  if (SPECS.test(named) || WRITTEN.test(named)) return null;
+  if (SPECS.test(named) || WRITTEN.test(named) || PRODUCTS.has(named)) return null;
   if (named.startsWith("./") || named.startsWith("../")) return path.resolve(path.dirname(file), named);
   if (named.startsWith("@/")) return path.join(ROOT, named.slice(2));
   const [first, second] = named.includes("/")

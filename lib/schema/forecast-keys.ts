@@ -3,7 +3,7 @@
 // own beside the decision journal's `P/console/journal/`, so neither's readers see the
 // other's chunks. The key names the chunk's span, kind, counts and size, so trims and
 // rollups are planned from a keys-only read.
-import { CHUNK_KIND_LETTER, CHUNK_LETTER_KIND, timeKey, type ChunkMeta } from "./keys";
+import { CHUNK_KIND_LETTER, CHUNK_LETTER_KIND, matchChunkKey, timeKey, type ChunkMeta } from "./keys";
 
 export const forecastPrefix = (prefix: string) => `${prefix}/console/forecasts/`;
 
@@ -21,13 +21,9 @@ const TAIL = /^(\d{15})-(\d{15})-([dnu])-(\d+)-(\d+)-(\d+)-[A-Za-z0-9]+$/;
 
 /** A forecast chunk key's fields, or null for a key that is not one. */
 export function parseForecastChunkKey(prefix: string, key: string): ForecastChunkMeta | null {
-  const base = forecastPrefix(prefix);
-  if (!key.startsWith(base)) return null;
-  const m = TAIL.exec(key.slice(base.length));
-  if (!m) return null;
-  const from = Number(m[1]);
-  const to = Number(m[2]);
-  if (to < from) return null;
+  const matched = matchChunkKey(forecastPrefix(prefix), key, TAIL);
+  if (!matched) return null;
+  const { m, from, to } = matched;
   return {
     key,
     kind: CHUNK_LETTER_KIND.get(m[3])!,

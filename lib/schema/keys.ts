@@ -308,15 +308,29 @@ export function journalChunkKey(
 
 const CHUNK_KEY_TAIL = /^(\d{15})-(\d{15})-(?:\d{15}-)?([dcbnu])-(\d+)-(\d+)-[A-Za-z0-9]+$/;
 
-/** A chunk key's fields, or null for a key that is not one. */
-export function parseChunkKey(prefix: string, key: string): ChunkMeta | null {
-  const base = journalPrefix(prefix);
+/**
+ * A chunk key's tail under `base` matched by `tail` (its first two groups the span's ends), with
+ * the span; null for a key that is not one or whose span runs backwards. The decision journal's
+ * keys and the forecast journal's (./forecast-keys.ts) share it.
+ */
+export function matchChunkKey(
+  base: string,
+  key: string,
+  tail: RegExp,
+): { m: RegExpExecArray; from: number; to: number } | null {
   if (!key.startsWith(base)) return null;
-  const m = CHUNK_KEY_TAIL.exec(key.slice(base.length));
+  const m = tail.exec(key.slice(base.length));
   if (!m) return null;
   const from = Number(m[1]);
   const to = Number(m[2]);
-  if (to < from) return null;
+  return to < from ? null : { m, from, to };
+}
+
+/** A chunk key's fields, or null for a key that is not one. */
+export function parseChunkKey(prefix: string, key: string): ChunkMeta | null {
+  const matched = matchChunkKey(journalPrefix(prefix), key, CHUNK_KEY_TAIL);
+  if (!matched) return null;
+  const { m, from, to } = matched;
   return {
     key,
     kind: CHUNK_LETTER_KIND.get(m[3])!,

@@ -84,10 +84,11 @@ describe("heavy requests past the queue", () => {
       expect(a.body.error?.retry_after_ms).toBeGreaterThanOrEqual(1000);
       expect(a.ms).toBeLessThan(Math.max(1000, slowestServed));
     }
-    // alone, client a holds the whole queue: `concurrency` run, `maxQueued` wait, the rest are refused
+    // alone, client a holds the whole queue: at least `concurrency` run and the rest past the queue are
+    // refused. (The exact bound, `concurrency` + `maxQueued` at once, is the admission's unit test:
+    // here a read that ends before the last request arrives frees its place, so the count varies.)
     expect(answers.length - refused.length).toBeGreaterThanOrEqual(HEAVY_WORK.concurrency);
-    expect(answers.length - refused.length).toBeLessThanOrEqual(HEAVY_WORK.concurrency + HEAVY_WORK.maxQueued);
-    expect(refused.length).toBeGreaterThanOrEqual(24 - HEAVY_WORK.concurrency - HEAVY_WORK.maxQueued);
+    expect(refused.length).toBeGreaterThan(0);
     const refusedAfter = await metricSum(app.url, "console_heavy_requests_total", { outcome: "refused" });
     expect(refusedAfter - refusedBefore).toBe(refused.length);
     // and once the queue has drained, a pinned read is admitted again

@@ -16,16 +16,20 @@ import {
 import { usePinnedRevision } from "@/lib/client/revision";
 import { useHydrated } from "@/lib/client/use-hydrated";
 import { Bands } from "./history-bands";
-import { chartProps, HistoryBodyFigure, pointsTableSummary } from "./history-figure";
+import { chartProps, HistoryBodyFigure, POINTS_TABLE_SELECTOR, pointsTableSummary } from "./history-figure";
 import { StepChart } from "./step-chart";
 import { movedByInWords } from "@/lib/words/moved-by";
 import { stateInWords } from "@/lib/words/time-in-state";
 
 function PointsTable({ points }: { points: HistoryPoint[] }) {
-  // rows only once opened: 6 h of a busy table is ~1,800 rows the chart need not wait for
-  const [open, setOpen] = useState(false);
+  // rows only once opened: 6 h of a busy table is ~1,800 rows the chart need not wait for. A
+  // reader who opened the server-drawn summary (./history-figure.tsx) before this replaced it
+  // keeps it open: the old element is still in the document while this first renders.
+  const [open, setOpen] = useState(
+    () => typeof document !== "undefined" && document.querySelector(`${POINTS_TABLE_SELECTOR}[open]`) !== null,
+  );
   return (
-    <details onToggle={(e) => setOpen(e.currentTarget.open)}>
+    <details data-points-table="" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{pointsTableSummary(points.length)}</summary>
       {open && (
         <table className="table" data-testid="history-table">

@@ -48,6 +48,7 @@ export function chartProps(h: HistoryResponse, target: string): StepChartProps {
 }
 
 /** The data table's summary line (the table itself opens in the browser). */
+export const POINTS_TABLE_SELECTOR = "details[data-points-table]";
 export const pointsTableSummary = (n: number) => `The data as a table (${formatCount(n)} change${n === 1 ? "" : "s"})`;
 
 /** The body with its chart, bands and data table given (drawn, or interactive). */
@@ -96,7 +97,7 @@ export function HistoryDrawn({ h, target }: { h: HistoryResponse; target: string
       chart={<StepChartFigure {...chartProps(h, target)} width={0} focus={null} />}
       bands={<BandsFigure h={h} />}
       table={
-        <details>
+        <details data-points-table="">
           <summary>{pointsTableSummary(h.points.length)}</summary>
         </details>
       }

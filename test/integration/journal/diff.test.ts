@@ -200,8 +200,8 @@ describe("the diff from the decision journal", () => {
     const { withMovedBy } = await import("@/lib/time/history-moved-by");
     const { ownKeys } = await import("@/lib/journal/inputs");
     const { etcdPrefix } = await import("@/lib/etcd/client");
-    // a table (its keys came after revision 1) and one whose keys never move
-    const [a] = TABLES;
+    // a table with points in the window (its keys came after revision 1) and one whose keys never move
+    const a = atSlot[0][0].slice(0, atSlot[0][0].lastIndexOf("@"));
     const b = "never/written";
     const points = (await history({ target: a, from_ms: fromMs, to_ms: toMs })).points.map((p) => ({
       ...p,

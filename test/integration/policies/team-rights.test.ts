@@ -90,7 +90,7 @@ async function throughProvider(username: string, password: string, returnTo = "/
   const started = await login(`?return_to=${encodeURIComponent(returnTo)}`);
   expect(started.status).toBe(302);
   const sealed = setCookies(started).get("console_oidc");
-  expect(sealed).toBeTruthy();
+  expect(sealed?.length ?? 0, "the sealed sign-in cookie").toBeGreaterThan(20);
   const authorize = new URL(started.headers.get("location")!);
   expect(authorize.origin).toBe(provider.issuer);
   expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
@@ -131,7 +131,7 @@ async function signIn(username: keyof typeof PEOPLE): Promise<string> {
   const res = await callback(back!.search, back!.cookie);
   expect(res.status, await res.clone().text()).toBe(200);
   const session = setCookies(res).get("console_session");
-  expect(session).toBeTruthy();
+  expect(session?.length ?? 0, "the session cookie").toBeGreaterThan(20);
   expect(setCookies(res).get("console_oidc")).toBe(""); // the sign-in's cookie is cleared
   return `console_session=${session}`;
 }

@@ -6,7 +6,7 @@
 import { formatCount, formatDuration } from "@/components/ui/format";
 import { useOutage } from "@/lib/client/resources/health";
 import { useHydrated } from "@/lib/client/use-hydrated";
-import { useMonotonicNow } from "@/lib/client/use-now";
+import { useCountingAge } from "@/lib/client/use-now";
 import { useHealthPoll } from "@/lib/client/hooks";
 
 /**
@@ -16,13 +16,12 @@ import { useHealthPoll } from "@/lib/client/hooks";
  */
 function useStaleAge(): number | null {
   const o = useOutage();
-  const now = useMonotonicNow();
   // the server's age at its last answer, counted on from when that answer arrived (never frozen between polls)
-  if (o.cause === "etcd" && o.snapshotAgeMs !== null && o.snapshotSeenAt !== null && now)
-    return o.snapshotAgeMs + Math.max(0, now - o.snapshotSeenAt);
-  return o.lastGoodSeenAt !== null && o.lastGoodAgeMs !== null && now
-    ? o.lastGoodAgeMs + Math.max(0, now - o.lastGoodSeenAt)
-    : null;
+  const fromServer = o.cause === "etcd" && o.snapshotAgeMs !== null && o.snapshotSeenAt !== null;
+  return useCountingAge(
+    fromServer ? o.snapshotAgeMs : o.lastGoodAgeMs,
+    fromServer ? o.snapshotSeenAt : o.lastGoodSeenAt,
+  );
 }
 
 /** "● live · rev N" while etcd answers; "stale · rev N, 41s old" during an outage. */

@@ -1,10 +1,9 @@
 "use client";
 // A shared ticking clock for countdowns and ages. The server snapshot is 0 so the first
 // client render matches the server HTML (no hydration mismatch), then it ticks.
-import { useSyncExternalStore } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 
 let now = 0;
-let monotonic = 0;
 const listeners = new Set<() => void>();
 let timer: ReturnType<typeof setInterval> | undefined;
 
@@ -12,10 +11,8 @@ function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   if (!timer) {
     now = Date.now();
-    monotonic = performance.now();
     timer = setInterval(() => {
       now = Date.now();
-      monotonic = performance.now();
       listeners.forEach((l) => l());
     }, 1000);
   }
@@ -38,13 +35,29 @@ export function useNow(): number {
 }
 
 /**
- * This tab's monotonic clock (performance.now()), ticking with useNow: for an interval
- * measured here (how long since a poll answered), never for a date (0 while hydrating).
+ * An age that counts on from a known value: `baseMs` as of `seenAt` (this tab's monotonic
+ * clock), plus the time since. It re-renders when the age crosses a whole second, not on the
+ * shared one-second tick, whose phase is arbitrary: re-based by a poll just after a tick, an
+ * age shown in seconds would otherwise stand still for up to two seconds. Null without a base.
  */
-export function useMonotonicNow(): number {
-  return useSyncExternalStore(
-    subscribe,
-    () => monotonic || performance.now(),
-    () => 0,
-  );
+export function useCountingAge(baseMs: number | null, seenAt: number | null): number | null {
+  const [now, setNow] = useState(0);
+  useEffect(() => {
+    if (baseMs === null || seenAt === null) return;
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = () => {
+      const age = baseMs + Math.max(0, performance.now() - seenAt);
+      timer = setTimeout(
+        () => {
+          setNow(performance.now());
+          arm();
+        },
+        1000 - (age % 1000) + 5,
+      );
+    };
+    arm();
+    return () => clearTimeout(timer);
+  }, [baseMs, seenAt]);
+  if (baseMs === null || seenAt === null) return null;
+  return baseMs + Math.max(0, now - seenAt);
 }

@@ -12,9 +12,11 @@ export NEXT_TELEMETRY_DISABLED=1
 stage() { # name, command...: runs one stage; a stage that dies without a report counts as one failure
   local name=$1; shift
   echo "=== $name ==="
+  local started=$SECONDS
   "$@"
   local rc=$?
   echo "$rc" > "reports/$name.stage"
+  echo "=== $name: exit $rc after $((SECONDS - started)) s ==="
   return 0
 }
 
@@ -25,7 +27,7 @@ case ",$only," in *,lint,*) stage eslint npm run -s lint; stage prettier npm run
 case ",$only," in *,unit,*) stage unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/unit.json ;; esac
 case ",$only," in *,build,*) stage build npx next build ;; esac
 if [ -f .next/BUILD_ID ]; then
-  case ",$only," in *,integration,*) stage integration npx vitest run --project integration --reporter=default --reporter=json --outputFile.json=reports/integration.json ;; esac
+  case ",$only," in *,integration,*) stage integration npx vitest run --project integration --project integration-alone --reporter=default --reporter=json --outputFile.json=reports/integration.json ;; esac
   case ",$only," in *,e2e,*) PLAYWRIGHT_JSON_OUTPUT_NAME=reports/e2e.json stage e2e npx playwright test --reporter=list,json ;; esac
 fi
 node scripts/summarize.mjs

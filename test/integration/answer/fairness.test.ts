@@ -5,7 +5,8 @@
 // finished tasks of the last hour (console-api.md "Forecasts …"), and a table whose flushes
 // are stamped in the future.
 import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -31,7 +32,7 @@ const done = (target: string, startedAt: number, finishedAt: number) =>
   });
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("answer-fairness");
   NOW = Date.now();

@@ -7,7 +7,8 @@ import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
 import { executorsResponseSchema } from "@/lib/schema/api/executors";
 import { assignmentsResponseSchema } from "@/lib/schema/api/assignments";
 import { shadowResponseSchema } from "@/lib/schema/api/shadow";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -27,7 +28,7 @@ let REV_A: number;
 let REV_B: number;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("answer-headroom");
   NOW = Date.now();

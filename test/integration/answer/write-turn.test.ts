@@ -8,7 +8,8 @@
 // sampler is off): the seed lies between two samples, so the clock dates it exactly.
 import { demandDetailSchema, demandListSchema, type TableDetail, type TableSummary } from "@/lib/schema/api/demand";
 import { shadowResponseSchema } from "@/lib/schema/api/shadow";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
@@ -29,7 +30,7 @@ let NOW: number;
 let SEEDED_MS: number;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("answer-write-turn");
   NOW = Date.now();

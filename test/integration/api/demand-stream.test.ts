@@ -5,7 +5,8 @@
 // stream.
 import http from "node:http";
 import zlib from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { withChanges } from "@/lib/client/resources/demand";
 import { writerEvent } from "@/lib/planner/join";
@@ -107,7 +108,7 @@ const grow = async (target: string, sealed: number) => {
 };
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("api-demand-stream");
   await seedScenarios(client, ["incidents"], { prefix, now: Date.now(), leaseTtlSec: 3600 });
@@ -189,7 +190,7 @@ describe("GET /scheduler/demand/stream", () => {
     // 50 ms) are bundled in different chunks, each with its own module state: a plan one of
     // them made must be patchable by another (lib/planner/plan/replan.ts, lib/snapshot/planner-input.ts)
     const sampled = await startApp({
-      ETCD_ENDPOINTS: inject("etcdEndpoints"),
+      ETCD_ENDPOINTS: sharedEtcd(),
       ETCD_PREFIX: prefix,
       CONSOLE_JOURNAL_EVAL_MS: "50",
     });

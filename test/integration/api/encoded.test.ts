@@ -5,7 +5,8 @@
 // (`?since=`) that rebuild exactly the listing read afresh.
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { applyChanges } from "@/lib/client/resources/demand";
 import { seedScenarios, INCIDENT } from "@/lib/sim";
@@ -62,7 +63,7 @@ const hits = () => metricSum(app.url, "console_response_cache_total", { result: 
 const misses = () => metricSum(app.url, "console_response_cache_total", { result: "miss" });
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("api-encoded");
   NOW = Date.now();

@@ -1,7 +1,8 @@
 // Every read endpoint of console-api.md against a real etcd seeded with the `incidents`
 // scenario (lib/sim) and a real `next start`: exact fields, bad parameters, time travel,
 // compaction, freshness through the watch, shadow history.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -38,7 +39,7 @@ let NOW: number;
 let seededRevision: number;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("api-endpoints");
   NOW = Date.now();

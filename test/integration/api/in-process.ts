@@ -1,7 +1,8 @@
 // The in-process console over the `incidents` scenario, under a prefix of its own: the route
 // handlers and the live cache run in this process against the suite's real etcd. Registers the
 // suite's hooks (seed before, close the live cache and the client after).
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { seedScenarios } from "@/lib/sim";
 import { policyKeys } from "@/lib/schema/keys";
@@ -24,7 +25,7 @@ export function incidentsInProcess(name: string): InProcessWorld {
   } as InProcessWorld;
   beforeAll(async () => {
     world.prefix = testPrefix(name);
-    const endpoints = inject("etcdEndpoints");
+    const endpoints = sharedEtcd();
     useConsoleEnv(endpoints, world.prefix);
     world.client = clientFor(endpoints);
     await seedScenarios(world.client, ["incidents"], { prefix: world.prefix });

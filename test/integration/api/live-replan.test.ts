@@ -1,7 +1,8 @@
 // A content change of the live view (a watch event) is followed by a patch of the live plan
 // at the plan's own `now` (lib/live/plan.ts, lib/planner/plan/replan.ts), and the patched
 // plan is exactly the full plan of the new revision at that now. Real etcd, in-process API.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { testPrefix } from "../../support/prefix";
 import { publishDemandEvent, seedScenarios } from "@/lib/sim";
@@ -16,7 +17,7 @@ let prefix: string;
 
 beforeAll(async () => {
   prefix = testPrefix("live-replan");
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);
   await seedScenarios(client, ["incidents"], { prefix });

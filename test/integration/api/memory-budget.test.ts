@@ -6,7 +6,8 @@
 // recently used going first, and every answer, kept or read again after its view was
 // dropped, is byte-identical to the first answer at its revision (but for `read_at_ms`,
 // when its view was read).
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { seedScenarios } from "@/lib/sim/seed";
 import { heartbeatPut } from "../../support/fleet-records";
@@ -24,7 +25,7 @@ let app: RunningApp;
 const past: number[] = [];
 
 beforeAll(async () => {
-  client = clientFor(inject("etcdEndpoints"));
+  client = clientFor(sharedEtcd());
   await seedScenarios(client, ["production"], { prefix: P, leaseTtlSec: 3600 });
   for (let i = 0; i < PINS; i++) {
     const executor = heartbeatPut(P, `budget-${i}`, 1);
@@ -35,7 +36,7 @@ beforeAll(async () => {
   const live = heartbeatPut(P, "budget-live", 1);
   await client.put(live.key).value(live.value).exec();
   app = await startApp({
-    ETCD_ENDPOINTS: inject("etcdEndpoints"),
+    ETCD_ENDPOINTS: sharedEtcd(),
     ETCD_PREFIX: P,
     CONSOLE_MEMORY_MIB: String(BUDGET_MIB),
     NEXT_TELEMETRY_DISABLED: "1",

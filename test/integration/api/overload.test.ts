@@ -4,7 +4,8 @@
 // started (each a full read and a plan of 13,405 tables) all at once. Two run, its share of
 // the queue waits, and the rest answer `503 overloaded` with Retry-After within a second,
 // never a 504; meanwhile a second client's live reads answer 200.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { seedScenarios } from "@/lib/sim/seed";
 import { keys } from "@/lib/schema/keys";
@@ -21,7 +22,7 @@ let app: RunningApp;
 const past: number[] = [];
 
 beforeAll(async () => {
-  client = clientFor(inject("etcdEndpoints"));
+  client = clientFor(sharedEtcd());
   await seedScenarios(client, ["realistic"], { prefix: P, leaseTtlSec: 3600 });
   for (let i = 0; i < 24; i++) {
     const put = await client
@@ -44,7 +45,7 @@ beforeAll(async () => {
     past.push(Number(put.header.revision));
   }
   app = await startApp({
-    ETCD_ENDPOINTS: inject("etcdEndpoints"),
+    ETCD_ENDPOINTS: sharedEtcd(),
     ETCD_PREFIX: P,
     CONSOLE_VIEWER_TOKENS: `a:${VIEWERS.a},b:${VIEWERS.b}`,
     NEXT_TELEMETRY_DISABLED: "1",

@@ -1,6 +1,7 @@
 // Cursor paging over the production scenario (13,405 tables, spec §10 T23 shape): every
 // table exactly once, in planner order, all pages at one revision, while writes land.
-import { afterAll, beforeAll, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -18,7 +19,7 @@ let app: RunningApp;
 let prefix: string;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("api-paging");
   await seedScenarios(client, ["production"], { prefix });

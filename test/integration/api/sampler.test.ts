@@ -4,7 +4,8 @@
 // lease running out.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, expect, inject, it } from "vitest";
+import { afterAll, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
 import { readShadowHistory } from "@/lib/live/sampler";
@@ -26,7 +27,7 @@ interface Replica {
 }
 
 it("exactly one replica samples; a killed leader is replaced within one lease TTL", async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   const prefix = testPrefix("api-sampler");
   const client = clientFor(endpoints);
   const replicas: Replica[] = [0, 1, 2].map((i) => {

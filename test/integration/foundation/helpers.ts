@@ -1,12 +1,12 @@
 // Shared by the foundation integration tests: a client on the suite's etcd and a reader
 // over a fresh prefix.
-import { inject } from "vitest";
 import type { Etcd3 } from "etcd3";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { createFleetReader, type FleetRead } from "@/lib/snapshot/read";
 
 export function suiteClient(): Etcd3 {
-  return createRawEtcdClient({ endpoints: inject("etcdEndpoints").split(","), callTimeoutMs: 30_000 });
+  return createRawEtcdClient({ endpoints: sharedEtcd().split(","), callTimeoutMs: 30_000 });
 }
 
 export function readerFor(client: Etcd3, prefix: string) {

@@ -3,7 +3,8 @@
 // hold a claim, an execution fence and its target lock, and finished merges end as `tasks/`
 // records, done or failed, with started_at ≤ finished_at. Heartbeats carry versions.
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { runLive } from "@/lib/sim/live";
 import { hex } from "@/lib/schema/keys";
@@ -14,7 +15,7 @@ let client: Etcd3;
 const prefix = testPrefix("legacy-sim");
 
 beforeAll(() => {
-  client = createRawEtcdClient({ endpoints: inject("etcdEndpoints").split(","), callTimeoutMs: 10_000 });
+  client = createRawEtcdClient({ endpoints: sharedEtcd().split(","), callTimeoutMs: 10_000 });
 });
 afterAll(() => client?.close());
 

@@ -5,7 +5,8 @@
 // outcomes, counts); elsewhere the side is re-planned, and each side names its basis. The
 // elected sampler runs in-process on this file's prefix; contention (four tables, one
 // executor whose merge slots go 1 → 2) makes verdicts change between the moments.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
@@ -75,7 +76,7 @@ async function caughtUp(revision: number): Promise<void> {
 }
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   prefix = testPrefix("journal-diff");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

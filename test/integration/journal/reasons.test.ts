@@ -3,7 +3,8 @@
 // under this file's prefix, then the API module folds them. Every count below is worked out
 // by hand from the chunks: `due` = class neither tail nor idle; `placed` = would_place.
 import type { ClassName, WhyNotCode } from "@/lib/schema/codes";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { testPrefix } from "../../support/prefix";
 import { chunkKey, encodeChunk, type JournalChunk } from "@/lib/journal/codec";
@@ -103,7 +104,7 @@ const ask = async (q: Record<string, string>) =>
   reasonsResponseSchema.parse(await (await api())(reasonsQuerySchema.parse(q), NOW));
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   prefix = testPrefix("journal-reasons");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

@@ -13,7 +13,8 @@
 // every run; the writer, its txns, its rollups and the
 // reads are the console's own. Both reads must answer as a full read of every chunk in the
 // order written does.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
@@ -59,7 +60,7 @@ function changedAtRestatements(journal: { meta: ChunkMeta; chunk: JournalChunk }
 }
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   prefix = testPrefix("journal-restated");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

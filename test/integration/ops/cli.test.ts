@@ -3,7 +3,8 @@
 // scenario plus one live worker with a single merge slot and two due tables, so one table
 // is placed and others show the executor filters with their per-executor counts. Every answer is checked
 // against the API's own answer to the same question, with a viewer token.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { runCli, type CliRun } from "../../support/cli";
@@ -59,7 +60,7 @@ const sameAnswer = (body: any) => ({
 });
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("ops-cli");
   NOW = Date.now();

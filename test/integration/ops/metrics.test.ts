@@ -4,7 +4,8 @@
 // live plan, and every query of the Grafana dashboard reads a metric the console exports.
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { z } from "zod";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
@@ -26,7 +27,7 @@ let client: Etcd3;
 let app: RunningApp;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   const prefix = testPrefix("ops-metrics");
   const now = Date.now();

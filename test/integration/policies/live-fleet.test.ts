@@ -5,7 +5,8 @@
 // etcd unchanged.
 import { randomBytes } from "node:crypto";
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { auditResponseSchema } from "@/lib/schema/api/audit";
 import { policyErrorBodySchema } from "@/lib/schema/api/policies";
@@ -25,7 +26,7 @@ let app: RunningApp;
 const put = async (k: string, v: string) => Number((await client.put(k).value(v).exec()).header.revision);
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
   await seedPolicyFleet(put, prefix, Date.now());
   app = await startApp({

@@ -4,7 +4,8 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { BUILTIN_POLICY } from "@/lib/schema/policy";
 import { startApp, type RunningApp } from "../../support/app";
@@ -19,7 +20,7 @@ let client: Etcd3;
 let app: RunningApp;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
   await seedPolicyFleet(
     async (k, v) => Number((await client.put(k).value(v).exec()).header.revision),
@@ -340,7 +341,7 @@ describe("auth matrix", () => {
     expect(admin.body.sources.fields["merge.min_generations"]).toBe("table");
   });
   it("read-only mode: no admin tokens → every write 403 read_only, reads open", async () => {
-    const ro = await startApp({ ETCD_ENDPOINTS: inject("etcdEndpoints"), ETCD_PREFIX: prefix });
+    const ro = await startApp({ ETCD_ENDPOINTS: sharedEtcd(), ETCD_PREFIX: prefix });
     try {
       const before = await writtenFingerprint(client, prefix);
       const res = await call(ro.url, "PUT", policyPath(target), { token: ADMIN, body, ifMatch: 0 });

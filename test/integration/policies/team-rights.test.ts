@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { resetConsoleEnv } from "@/lib/config/env";
 import { startOidcProvider, writeTeamRules, type RunningProvider } from "../../support/oidc-provider";
@@ -29,7 +30,7 @@ let client: Etcd3;
 let provider: RunningProvider;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
   const put = async (k: string, v: string) => Number((await client.put(k).value(v).exec()).header.revision);
   await seedPolicyFleet(put, prefix, Date.now());

@@ -4,7 +4,8 @@
 // rejected write leaving etcd untouched.
 import { randomBytes } from "node:crypto";
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { auditResponseSchema } from "@/lib/schema/api/audit";
 import { policyErrorBodySchema, policyResponseSchema, previewResponseSchema } from "@/lib/schema/api/policies";
@@ -27,7 +28,7 @@ const HOT = "trust/hot";
 const STARVING_DEFAULT = { merge: { min_generations: 100_000, critical_generations: 100_000 } };
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
   const now = Date.now();
   await seedPolicyFleet(put, prefix, now);

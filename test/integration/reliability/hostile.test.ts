@@ -3,7 +3,8 @@
 // half while it runs (the watch path). Every read endpoint and page keeps answering 200,
 // bad records are counted in `skipped` (the live count equals a fresh pinned read's), no
 // 5xx, no crash, and memory stays flat across rounds of requests and hostile writes.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { FAMILY_NAMES } from "@/lib/snapshot/types";
 import { startApp, type RunningApp } from "../../support/app";
 import { EtcdHttp } from "../../support/etcd-http";
@@ -85,11 +86,11 @@ async function round(): Promise<string[]> {
 }
 
 beforeAll(async () => {
-  http = new EtcdHttp(inject("etcdEndpoints").split(",")[0]);
+  http = new EtcdHttp(sharedEtcd().split(",")[0]);
   records = hostileRecords({ prefix: P, count: TOTAL, seed: 20260101 });
   await http.putMany([...demandEventPuts(P, VALID_TABLES, 2, 50, 10), heartbeatPut(P, "exec-valid")]);
   await http.putMany(records.slice(0, TOTAL / 2));
-  app = await startApp({ ETCD_PREFIX: P, ETCD_ENDPOINTS: inject("etcdEndpoints") }, { inspect: true });
+  app = await startApp({ ETCD_PREFIX: P, ETCD_ENDPOINTS: sharedEtcd() }, { inspect: true });
 }, 180_000);
 
 afterAll(async () => {

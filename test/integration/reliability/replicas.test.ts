@@ -5,7 +5,8 @@
 //   replicas lose no update, and each accepted write has one audit record;
 // * exactly one replica samples shadow history (the `P/console/sampler` election), and
 //   when it dies the other takes over within one election TTL.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { startApp, type RunningApp } from "../../support/app";
 import { EtcdHttp } from "../../support/etcd-http";
 import { demandEventPuts, heartbeatPut } from "../../support/fleet-records";
@@ -38,7 +39,7 @@ function stripTimes(v: unknown): unknown {
 }
 
 beforeAll(async () => {
-  http = new EtcdHttp(inject("etcdEndpoints").split(",")[0]);
+  http = new EtcdHttp(sharedEtcd().split(",")[0]);
   await http.putMany([
     ...demandEventPuts(P, TABLES, 2, 80, 0),
     ...demandEventPuts(P, TABLES.slice(0, 60), 2, 120, 30),
@@ -48,7 +49,7 @@ beforeAll(async () => {
   // sample every second with a 3 s election lease (production: 60 s and 10 s), so the
   // window and the hand-over fit in a CI run
   const env = {
-    ETCD_ENDPOINTS: inject("etcdEndpoints"),
+    ETCD_ENDPOINTS: sharedEtcd(),
     ETCD_PREFIX: P,
     CONSOLE_ADMIN_TOKENS: ADMIN,
     CONSOLE_SESSION_SECRET: "replicas-shared-session-secret-0123456789",

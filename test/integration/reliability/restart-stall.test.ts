@@ -7,7 +7,8 @@
 // and a console started afterwards flags it in its very first answer: no field waits for
 // the process to have watched anything.
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { z } from "zod";
 import { demandDetailSchema, demandListSchema } from "@/lib/schema/api/demand";
 import { executorsResponseSchema } from "@/lib/schema/api/executors";
@@ -35,7 +36,7 @@ let lastIncrease: number;
 let lastWrite: number;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("restart-stall");
   env = { ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off" };

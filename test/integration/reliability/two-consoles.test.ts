@@ -11,7 +11,8 @@
 // the consoles' own sampler is off), so every revision compared lies between two samples and
 // both consoles date it alike (console-api.md "Time").
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { keys } from "@/lib/schema/keys";
 import { previewResponseSchema, policyErrorBodySchema } from "@/lib/schema/api/policies";
 import { startApp, type RunningApp } from "../../support/app";
@@ -76,7 +77,7 @@ async function sameOnBoth(path: string): Promise<{ status: number; body: unknown
 }
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = clientFor(endpoints);
   prefix = testPrefix("two-consoles");
   env = {

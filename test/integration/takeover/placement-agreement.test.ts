@@ -7,7 +7,8 @@
 // the comparison with the present still sees it, and a pass that stopped is compared with
 // the present.
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { keys } from "@/lib/schema/keys";
 import { runMasterShadowPass } from "@/lib/sim/shadow-pass";
 import { heartbeatValue, type SimExecutor } from "@/lib/sim/scenarios/fleet";
@@ -53,7 +54,7 @@ async function shadowRows(): Promise<Array<{ target: string; executor: string; u
 }
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   prefix = testPrefix("agreement");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

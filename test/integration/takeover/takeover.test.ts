@@ -4,7 +4,8 @@
 // refusing with each failing gate (etcd unchanged), and an override recorded in the audit.
 import { randomBytes } from "node:crypto";
 import type { Etcd3 } from "etcd3";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
 import { startApp, type RunningApp } from "../../support/app";
@@ -57,7 +58,7 @@ const seedSamples = async (ks: number[]) => {
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   client = createRawEtcdClient({ endpoints: endpoints.split(","), callTimeoutMs: 10_000 });
   now = Date.now();
   await seedTables(put, prefix, now, { [TARGET]: 20, "takeover/idle": 0 });

@@ -2,7 +2,8 @@
 // at its revision, every number is the one the planner gives at that revision's own time
 // (estimated from the records: heartbeats, leader, flush times), not at today's clock; the
 // table page, the list, the diff and the history agree for the same revision.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { testPrefix } from "../../support/prefix";
 import { INCIDENT, INCIDENT_PENDING, publishDemandEvent } from "@/lib/sim";
@@ -33,7 +34,7 @@ const api = () => ({
 const NEW_TABLE = "time/appeared-later";
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   prefix = testPrefix("time-as-of-then");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

@@ -5,7 +5,8 @@
 // only the tables ahead in line explain. Past the whole-fleet budget a point never gives a
 // verdict the page would not (console-api.md fourth version): it carries the table's own
 // figures, the page's too, with `verdict: null` (`figures_only`).
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { testPrefix } from "../../support/prefix";
 import { publishDemandEvent } from "@/lib/sim";
@@ -37,7 +38,7 @@ const api = () => ({
 });
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   const prefix = testPrefix("time-contention");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

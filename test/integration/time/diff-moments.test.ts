@@ -1,7 +1,8 @@
 // GET /scheduler/diff `from`/`to` as a time (console-api.md "Additions (third version)": a
 // revision, an ISO 8601 time or Unix ms), against a real etcd: a time in `from` now picks
 // the newest revision at or before it (it was silently ignored), whichever way it is written.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { testPrefix } from "../../support/prefix";
 import { publishDemandEvent } from "@/lib/sim";
@@ -17,7 +18,7 @@ const diff = async (q: Record<string, string>) =>
   diffResponseSchema.parse(await (await import("@/lib/time/diff")).fleetDiff(diffQuerySchema.parse(q)));
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   const prefix = testPrefix("time-diff-moments");
   useConsoleEnv(endpoints, prefix);
   client = clientFor(endpoints);

@@ -1,7 +1,8 @@
 // The time endpoints over HTTP (a real `next start` on a world dated two hours ago): every
 // bad input is a JSON error with a code and a reason, in time, and the good answers parse
 // with their response schemas.
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEtcd } from "../../support/shared-etcd";
 import type { Etcd3 } from "etcd3";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
@@ -23,7 +24,7 @@ let t0: number;
 let prefix: string;
 
 beforeAll(async () => {
-  const endpoints = inject("etcdEndpoints");
+  const endpoints = sharedEtcd();
   prefix = testPrefix("time-http");
   client = clientFor(endpoints);
   t0 = Date.now() - 2 * HOUR_MS;

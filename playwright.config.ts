@@ -2,11 +2,19 @@
 // real `next start` and a real etcd seeded by the simulator (e2e/support/global-setup.ts).
 import { defineConfig } from "@playwright/test";
 
+const PAGE_SWEEPS = ["a11y.spec.ts", "screens.spec.ts"];
+
 export default defineConfig({
   testDir: "e2e",
   testMatch: "*.spec.ts",
-  workers: 1,
-  fullyParallel: false,
+  // two at a time at most: the page sweeps (axe and the screen checks on every page, read
+  // only) run two tests at once; the flows, which write, stop etcd or measure time, run one
+  // at a time, beside at most one page sweep
+  workers: 2,
+  projects: [
+    { name: "pages", testMatch: PAGE_SWEEPS, fullyParallel: true, workers: 2 },
+    { name: "flows", testIgnore: PAGE_SWEEPS, fullyParallel: false, workers: 1 },
+  ],
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 20_000 },

@@ -5,7 +5,6 @@
 // (§5.4, §5.5) resumes where the first change sits and stops as soon as its state —
 // the placements made so far — is again the previous plan's, and rows are copied only
 // where a verdict, position or ETA moves. The previous plan is never mutated.
-import { processWide } from "@/lib/schema/process-wide";
 import { LayeredMapWriter } from "../layered-map";
 import type { Scored } from "../score";
 import { changedTargets, sameFleetWide, type TableChanges } from "./fleet-diff";
@@ -30,14 +29,21 @@ import type { TableDraft } from "./table";
 import type { FleetPlan, TablePlan } from "./types";
 
 /**
- * What a patch needs of each plan, one map per process: Next bundles this module into several
- * chunks (the background sampler's, each route's), and a plan one of them made is patched by
- * another; a map per chunk turned every such patch into a full plan.
+ * What a patch needs of a plan, and what the patch that made it changed in its rows, kept on
+ * the plan itself: lives exactly as long as the plan, and is found by any copy of this module
+ * (Next bundles it into several chunks, and a plan one of them made is patched by another).
+ * Not enumerable, so a plan's JSON and its equality in tests are what they were.
  */
-const retained = processWide("scheduler-console.planner.retained", () => new WeakMap<FleetPlan, RetainedPlan>());
+const RETAINED = "plannerRetained";
+const ROWS_PATCH = "plannerRowsPatch";
 
-/** What a patch changed in its plan's rows (`rowsPatchOf`), one map per process (as `retained`). */
-const rowPatches = processWide("scheduler-console.planner.row-patches", () => new WeakMap<FleetPlan, RowsPatch>());
+function keepOn(plan: FleetPlan, key: string, value: RetainedPlan | RowsPatch): void {
+  Object.defineProperty(plan, key, { value, enumerable: false, writable: true, configurable: true });
+}
+
+function keptOn<T extends RetainedPlan | RowsPatch>(plan: FleetPlan, key: string): T | undefined {
+  return (plan as unknown as Record<string, T | undefined>)[key];
+}
 
 /**
  * A patched plan's `tables` is its previous plan's without `removed` and with `inserted`
@@ -55,7 +61,7 @@ export interface RowsPatch {
 
 /** What the patch that made `plan` changed in its rows; undefined for a full plan. */
 export function rowsPatchOf(plan: FleetPlan): RowsPatch | undefined {
-  return rowPatches.get(plan);
+  return keptOn<RowsPatch>(plan, ROWS_PATCH);
 }
 
 /** Past this share of changed tables a full plan costs no more than the patch. */
@@ -67,7 +73,7 @@ function planFleetRetained(fleet: PlannerFleet, now: number): FleetPlan {
 }
 
 function remembered({ plan, retained: kept }: Built): FleetPlan {
-  if (kept) retained.set(plan, kept);
+  if (kept) keepOn(plan, RETAINED, kept);
   return plan;
 }
 
@@ -85,14 +91,14 @@ export function* planFleetInSteps(fleet: PlannerFleet, now: number): Generator<v
  * otherwise (no previous plan, another clock, a fleet-wide change) a full plan.
  */
 export function replanFleet(previous: FleetPlan | null | undefined, next: PlannerFleet, now: number): FleetPlan {
-  const state = previous ? retained.get(previous) : undefined;
+  const state = previous ? keptOn<RetainedPlan>(previous, RETAINED) : undefined;
   if (!previous || !state || state.now !== now || !sameFleetWide(state.fleet, next))
     return planFleetRetained(next, now);
   const changes = changedTargets(state.fleet, next, Math.max(64, next.tables.size * MAX_CHANGED_SHARE));
   const patched = changes && patchPlan(previous, state, next, changes, now);
   if (!patched) return planFleetRetained(next, now);
-  retained.set(patched.plan, patched.retained);
-  rowPatches.set(patched.plan, patched.rows);
+  keepOn(patched.plan, RETAINED, patched.retained);
+  keepOn(patched.plan, ROWS_PATCH, patched.rows);
   return patched.plan;
 }
 
@@ -101,7 +107,7 @@ export function replanFleet(previous: FleetPlan | null | undefined, next: Planne
  * the state a patch needs, at that `now`, and no fleet-wide input changed.
  */
 export function canPatch(plan: FleetPlan, now: number, next?: PlannerFleet): boolean {
-  const state = retained.get(plan);
+  const state = keptOn<RetainedPlan>(plan, RETAINED);
   return state !== undefined && state.now === now && (next === undefined || sameFleetWide(state.fleet, next));
 }
 

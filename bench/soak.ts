@@ -18,6 +18,7 @@ import { REALISTIC_TABLES } from "../lib/sim/scenarios/realistic";
 import { startApp } from "../test/support/app";
 import { startEtcd } from "../test/support/etcd";
 import { EtcdHttp } from "../test/support/etcd-http";
+import { writeHeapSnapshot } from "../test/support/inspector";
 import { getJson } from "../test/support/observe";
 import { runBench, writeResult } from "./harness";
 import { demoEtcdFlags, etcdDbStatus, loadAverage, round, treeRssBytes } from "./stack";
@@ -38,6 +39,11 @@ import { chartSvg, renderPng, type Panel } from "./soak-chart";
 const P = "/lance-context/master";
 const ROOT = path.resolve(__dirname, "..");
 const MINUTES = Number(process.argv.find((a, i) => process.argv[i - 1] === "--minutes") ?? 60);
+/** `--heap-snapshots 5,15,30`: the server runs with the inspector and writes a heap snapshot (after a full GC) at those minutes, for bench/heap-diff.ts */
+const SNAPSHOT_MINUTES = (process.argv.find((a, i) => process.argv[i - 1] === "--heap-snapshots") ?? "")
+  .split(",")
+  .filter(Boolean)
+  .map(Number);
 const WARMUP_MINUTES = 10;
 const SAMPLE_MS = 30_000;
 const RECORD_EVERY = 10; // samples: 5 minutes
@@ -147,13 +153,16 @@ async function main(): Promise<void> {
     const seededRevision = await etcd.revision();
     sim = startSimulator(cluster.endpoints, path.join(runDir, "simulator.log"));
     const adminToken = randomBytes(16).toString("hex");
-    app = await startApp({
-      ETCD_ENDPOINTS: cluster.endpoints,
-      ETCD_PREFIX: P,
-      NEXT_TELEMETRY_DISABLED: "1",
-      CONSOLE_ADMIN_TOKENS: `soak:${adminToken}`,
-      CONSOLE_POLICY_AWARE_VERSION: "0.43.0",
-    });
+    app = await startApp(
+      {
+        ETCD_ENDPOINTS: cluster.endpoints,
+        ETCD_PREFIX: P,
+        NEXT_TELEMETRY_DISABLED: "1",
+        CONSOLE_ADMIN_TOKENS: `soak:${adminToken}`,
+        CONSOLE_POLICY_AWARE_VERSION: "0.43.0",
+      },
+      { inspect: SNAPSHOT_MINUTES.length > 0 },
+    );
     const readyS = round((Date.now() - started) / 1000);
     log(`ready in ${readyS} s (seeded, simulating, console on ${app.url}); load average ${loadAverage().join(" ")}`);
     const browser = await launchChromium();
@@ -188,6 +197,11 @@ async function main(): Promise<void> {
       if (s) {
         samples.push(s);
         outside.push({ at_ms: Date.now(), minute: round((Date.now() - t0) / 60_000), ...s.outside_incidents });
+      }
+      if (SNAPSHOT_MINUTES.includes((i * SAMPLE_MS) / 60_000) && app.inspectorUrl) {
+        const file = path.join(runDir, `console-${(i * SAMPLE_MS) / 60_000}min.heapsnapshot`);
+        await writeHeapSnapshot(app.inspectorUrl, file);
+        log(`heap snapshot: ${file}`);
       }
       if (i % RECORD_EVERY !== 0) continue;
       const db = etcdDbStatus(cluster.endpoints);

@@ -15,6 +15,7 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { gzipSharedEvents } from "./stream-gzip.mjs";
+import { ByteCache, byteCacheShare } from "./byte-cache.mjs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -41,10 +42,8 @@ const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0
 /** lib/http/encoded-response.ts DIGEST_HEADER: the identity bytes' sha-256, told by the answer */
 const DIGEST_HEADER = "x-console-sha256";
 
-/** gzip bytes by the digest of their identity bytes, least recently used first out, bounded by bytes */
-const GZIP_CACHE_BYTES = 16 * 1024 * 1024;
-const gzipped = new Map();
-let gzippedBytes = 0;
+/** gzip bytes by the digest of their identity bytes, least recently used first out, within a 64th of CONSOLE_MEMORY_MIB (./byte-cache.mjs) */
+const gzipped = new ByteCache(byteCacheShare());
 /** gzips in flight by content: concurrent first requests share one */
 const inflight = new Map();
 /**
@@ -54,31 +53,17 @@ const inflight = new Map();
 const counters = {
   hits: 0,
   misses: 0,
-  entries: gzipped,
+  entries: gzipped.entries,
   clear() {
     gzipped.clear();
-    gzippedBytes = 0;
   },
 };
 globalThis[Symbol.for("scheduler-console.gzip-cache")] = counters;
-
-function remember(key, bytes) {
-  if (bytes.length > GZIP_CACHE_BYTES / 4) return;
-  gzipped.set(key, bytes);
-  gzippedBytes += bytes.length;
-  while (gzippedBytes > GZIP_CACHE_BYTES) {
-    const [oldest, old] = gzipped.entries().next().value;
-    gzipped.delete(oldest);
-    gzippedBytes -= old.length;
-  }
-}
 
 function gzipOnce(key, identity) {
   const hit = gzipped.get(key);
   if (hit) {
     counters.hits++;
-    gzipped.delete(key);
-    gzipped.set(key, hit);
     return Promise.resolve(hit);
   }
   let p = inflight.get(key);
@@ -87,7 +72,7 @@ function gzipOnce(key, identity) {
     counters.misses++;
     // zlib's thread pool, off the request thread; the level is zlib's default, as Next's
     p = new Promise((resolve, reject) => zlib.gzip(identity, (e, out) => (e ? reject(e) : resolve(out))))
-      .then((out) => (remember(key, out), out))
+      .then((out) => gzipped.set(key, out))
       .finally(() => inflight.delete(key));
     inflight.set(key, p);
   }

@@ -2,6 +2,7 @@
 // writes the same event bytes to every open tab, and each is deflated ONCE, whatever the tabs.
 import zlib from "node:zlib";
 import { createHash } from "node:crypto";
+import { ByteCache, byteCacheShare } from "./byte-cache.mjs";
 
 /**
  * The pushed /tables stream (lib/scheduler/demand-stream.ts) writes the same event bytes to
@@ -11,10 +12,8 @@ import { createHash } from "node:crypto";
  * empty last block with the CRC and length of what it sent). Before, each tab's connection
  * deflated every event again (a 650 KB clock frame every 5 s, ten times for ten tabs).
  */
-const STREAM_SEGMENT_BYTES = 16 * 1024 * 1024;
-/** segments by the digest of the event's bytes (a sha-1 costs a few percent of a deflate), least recently used first out */
-const segments = new Map();
-let segmentsBytes = 0;
+/** segments by the digest of the event's bytes (a sha-1 costs a few percent of a deflate), least recently used first out, within a 64th of CONSOLE_MEMORY_MIB (./byte-cache.mjs) */
+const segments = new ByteCache(byteCacheShare());
 /** segments deflated and segments sent again from those bytes (tests read them) */
 export const streamCounters = { deflated: 0, shared: 0 };
 globalThis[Symbol.for("scheduler-console.stream-gzip")] = streamCounters;
@@ -22,25 +21,19 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 function segmentOf(bytes) {
   const key = createHash("sha1").update(bytes).digest("base64");
-  let segment = segments.get(key);
-  if (segment) {
+  const kept = segments.get(key);
+  if (kept) {
     streamCounters.shared++;
-    segments.delete(key);
-  } else {
-    streamCounters.deflated++;
-    segment = zlib.deflateRawSync(bytes, {
+    return kept;
+  }
+  streamCounters.deflated++;
+  return segments.set(
+    key,
+    zlib.deflateRawSync(bytes, {
       level: zlib.constants.Z_BEST_SPEED,
       finishFlush: zlib.constants.Z_SYNC_FLUSH,
-    });
-    segmentsBytes += segment.length;
-  }
-  segments.set(key, segment);
-  while (segmentsBytes > STREAM_SEGMENT_BYTES) {
-    const [oldest, old] = segments.entries().next().value;
-    segments.delete(oldest);
-    segmentsBytes -= old.length;
-  }
-  return segment;
+    }),
+  );
 }
 
 /** A 200 event stream to a client that takes gzip (`gzip`) is sent in shared segments (segmentOf); anything else as it is. */

@@ -40,7 +40,7 @@ describe("ChangeLog", () => {
   });
 
   it("drops its oldest changes past its byte budget; the revisions they leave unknown answer null", () => {
-    const log = new ChangeLog(0, 1_000);
+    const log = new ChangeLog(0, 2_000);
     for (let r = 1; r <= 40; r++) log.record(r, `k${r % 3}`, kv(`k${r % 3}`, "x".repeat(50), r - 1));
     expect(log.since).toBeGreaterThan(0);
     expect(log.valuesAt(log.since - 1)).toBeNull();
@@ -71,5 +71,19 @@ describe("ChangeLog", () => {
     const kept = log.valuesAt(0)![0].value!.value;
     expect(kept.toString()).toBe("a0");
     expect(kept.buffer.byteLength, "a buffer of its own, not a pool slab").toBe(2);
+  });
+
+  it("holds nothing of what it dropped, and what it holds costs at most its bound (784 bytes a 300-byte change, measured)", () => {
+    const maxBytes = 1_000_000;
+    const log = new ChangeLog(0, maxBytes);
+    const changes = 20_000;
+    const key = (r: number) => `/lance-context/master/demand/orders/table-${String(r).padStart(5, "0")}/s0/ev`;
+    for (let r = 1; r <= changes; r++) log.record(r, key(r), kv(key(r), "x".repeat(300), r - 1));
+    const slots = (log as unknown as { changes: (object | null)[] }).changes;
+    const held = slots.filter((c) => c !== null).length;
+    // one change a revision: it can put back the revisions from `since` on, and holds exactly those changes
+    expect(held).toBe(changes - log.since);
+    expect(held * 784).toBeLessThanOrEqual(maxBytes * 1.05);
+    expect(held * 784).toBeGreaterThan(maxBytes * 0.8);
   });
 });

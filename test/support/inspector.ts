@@ -2,11 +2,13 @@
 // Chrome DevTools Protocol: force a full GC and read the heap in use, i.e. the live set.
 // Between GCs the heap in use swings by ~100 MiB under load and RSS keeps freed pages, so
 // only this shows a leak within seconds. (`ws` comes bundled with playwright-core.)
+import fs from "node:fs";
 import { ws as WebSocket } from "playwright-core/lib/utilsBundle";
 
 type Send = (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
+type OnEvent = (method: string, params: Record<string, unknown>) => void;
 
-async function withInspector<T>(url: string, use: (send: Send) => Promise<T>): Promise<T> {
+async function withInspector<T>(url: string, use: (send: Send) => Promise<T>, onEvent?: OnEvent): Promise<T> {
   const socket = new WebSocket(url);
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
@@ -17,9 +19,12 @@ async function withInspector<T>(url: string, use: (send: Send) => Promise<T>): P
   socket.on("message", (data: Buffer) => {
     const msg = JSON.parse(data.toString()) as {
       id?: number;
+      method?: string;
+      params?: Record<string, unknown>;
       result?: Record<string, unknown>;
       error?: { message: string };
     };
+    if (msg.method) onEvent?.(msg.method, msg.params ?? {});
     const waiter = msg.id === undefined ? undefined : pending.get(msg.id);
     if (!waiter) return;
     pending.delete(msg.id!);
@@ -81,4 +86,24 @@ export async function liveHeapWithoutAnswerCaches(inspectorUrl: string): Promise
   );
   if (emptied !== true) throw new Error("the server's answer caches were not emptied");
   return liveHeapBytes(inspectorUrl);
+}
+
+/**
+ * Writes a heap snapshot of the server to `file` (after a forced full GC: the live set),
+ * streamed chunk by chunk as the inspector sends it; bench/heap-diff.ts compares two.
+ */
+export async function writeHeapSnapshot(inspectorUrl: string, file: string): Promise<void> {
+  const out = fs.createWriteStream(file);
+  await withInspector(
+    inspectorUrl,
+    async (send) => {
+      await send("HeapProfiler.enable");
+      await send("HeapProfiler.collectGarbage");
+      await send("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
+    },
+    (method, params) => {
+      if (method === "HeapProfiler.addHeapSnapshotChunk") out.write(String(params.chunk));
+    },
+  );
+  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
 }

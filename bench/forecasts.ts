@@ -25,6 +25,8 @@ const SIMULATED_MIN = Number(process.env.FORECAST_BENCH_MINUTES ?? 60);
  * a young fleet would); the score counts the forecasts made after.
  */
 const WARMUP_MIN = Number(process.env.FORECAST_BENCH_WARMUP_MINUTES ?? 10);
+/** the tick at which every master is policy-aware and the planner canary starts (the demo's: 600) */
+const UPGRADE_AFTER_TICKS = 60;
 const EVAL_EVERY_S = Number(process.env.FORECAST_BENCH_EVAL_S ?? 5);
 const PREFIX = "/lance-context/master";
 const round = (n: number | null, d = 3) => (n === null ? null : Math.round(n * 10 ** d) / 10 ** d);
@@ -98,6 +100,9 @@ async function main(): Promise<void> {
   const stats = await runLive(client, {
     prefix: PREFIX,
     signal: stop.signal,
+    // the fleet is policy-aware after a minute, not ten: the planner canary (lib/sim/canary.ts)
+    // starts then, so its forecasts are calibrated before the scored hour begins
+    upgradeAfterTicks: UPGRADE_AFTER_TICKS,
     clock: () => now,
     pause: async () => {
       now += 1000;
@@ -161,7 +166,13 @@ async function main(): Promise<void> {
     wall_s: Math.round(wallS),
     evaluations,
     plan_ms_mean: Math.round(planMs / Math.max(1, evaluations)),
-    simulator: { ticks: stats.ticks, flushes: stats.flushes, merges: stats.merges, pending_end: stats.pending },
+    simulator: {
+      ticks: stats.ticks,
+      flushes: stats.flushes,
+      merges: stats.merges,
+      pending_end: stats.pending,
+      canary_from_tick: UPGRADE_AFTER_TICKS,
+    },
     stored: { chunks: chunks.length, bytes, bytes_per_hour: Math.round(bytes / ((WARMUP_MIN + SIMULATED_MIN) / 60)) },
     worlds,
   };

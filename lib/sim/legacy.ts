@@ -40,6 +40,14 @@ export interface LegacyStep {
   finished: number;
 }
 
+/** The planner's side of the same executors (./canary.ts): the tables it acts on and the slots its merges hold. */
+interface PlannerSide {
+  has(target: string): boolean;
+  slotsUsed(executor: string): number;
+}
+
+const NO_PLANNER: PlannerSide = { has: () => false, slotsUsed: () => 0 };
+
 const mergeSlots = (e: SimExecutor) => (e.draining ? 0 : (e.slots_total.merge_wal ?? 0));
 
 /** The execution id of a simulated task's merge (derived, so a restarted simulator finds its fence again). */
@@ -58,6 +66,7 @@ export class LegacyMaster {
     private readonly writers: Writers,
     private readonly rates: Readonly<WorldRates>,
     private readonly random: () => number,
+    private readonly planner: PlannerSide = NO_PLANNER,
   ) {}
 
   /** Adopts the stored merges (queued and running, not the incidents') and the finished records to expire. */
@@ -149,12 +158,13 @@ export class LegacyMaster {
     return { ops, publishes, finished: finished.length };
   }
 
-  /** The master's merge sweep: every due table without an active merge gets one (dedupe, §1.2). */
+  /** The master's merge sweep: every due table without an active merge gets one (dedupe, §1.2), but the planner's. */
   private sweep(now: number): { ops: SimOp[]; targets: Set<string> } {
     const ops: SimOp[] = [];
     const targets = new Set<string>();
     for (const target of this.writers.targets()) {
-      if (this.active.has(target) || target.startsWith("incident/")) continue;
+      // a table in planner mode is the planner's (§7.3): the legacy sweep leaves it
+      if (this.active.has(target) || target.startsWith("incident/") || this.planner.has(target)) continue;
       if (!this.writers.sweepDue(target, now)) continue;
       const id = uuidv7(now, 0x5000_0000 + (this.counter++ % 0x0fff_ffff));
       const record: TaskRecord = { id, kind: "merge_wal", target, state: "queued", enqueued_at: now, depends_on: [] };
@@ -222,7 +232,7 @@ export class LegacyMaster {
   private freeExecutor(): SimExecutor | undefined {
     const used = new Map<string, number>();
     for (const t of this.active.values()) if (t.executor) used.set(t.executor, (used.get(t.executor) ?? 0) + 1);
-    return this.executors.find((e) => mergeSlots(e) > (used.get(e.id) ?? 0));
+    return this.executors.find((e) => mergeSlots(e) > (used.get(e.id) ?? 0) + this.planner.slotsUsed(e.id));
   }
 
   private runTicks(): number {

@@ -31,6 +31,8 @@ export interface LiveOptions {
   reconcileEveryTicks?: number;
   /** after this many ticks `master-b` is upgraded to the policy-aware version (default 600: 10 min at 1 s), so the demo shows a fleet mid-upgrade and then a homogeneous one */
   upgradeAfterTicks?: number;
+  /** the planner canary's tables (default lib/sim/canary.ts CANARY_TABLES; [] for none), in planner mode from the upgrade on */
+  canary?: readonly string[];
   signal?: AbortSignal;
   log?: (line: string) => void;
   /** after each tick, with the stats so far */
@@ -71,6 +73,7 @@ const WORLD_FAMILIES = [
   "merge-executions/",
   "merge-progress/",
   "catchup-active/",
+  "policies/",
 ];
 
 async function readWorld(client: Etcd3, prefix: string): Promise<FleetSnapshot> {
@@ -127,6 +130,7 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
     rates: { ...opts.rates, ...(opts.reconcileEveryTicks ? { reconcileEveryTicks: opts.reconcileEveryTicks } : {}) },
     flushesPerTick: opts.flushesPerTick,
     upgradeAfterTicks: opts.upgradeAfterTicks,
+    canary: opts.canary,
   });
   stats.pending = world.writers.totalPending();
 
@@ -171,13 +175,13 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
 
   let cycling: Promise<void> | null = null;
   const cycle = () => {
-    cycling ??= runMasterCycle(client, prefix, token, clock())
+    cycling ??= runMasterCycle(client, prefix, token, clock(), world)
       .then((r) => {
         stats.reconciles += 1;
         stats.shadowPasses = (stats.shadowPasses ?? 0) + 1;
         if (stats.reconciles % 10 === 1 || r.released > 0)
           log(
-            `live: cycle at revision ${r.revision}: ${r.cache} cache rows, ${r.placements} shadow placements, ${r.released} assignments released`,
+            `live: cycle at revision ${r.revision}: ${r.cache} cache rows, ${r.placements} shadow placements, ${r.released} assignments released, ${r.assigned} planner merges assigned`,
           );
       })
       .catch((e) => log(`live: leader cycle failed: ${message(e)}`))

@@ -9,6 +9,7 @@ import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { INCIDENT } from "./scenarios/incidents";
 import { fleetExecutors, heartbeatValue, leaderKvs, SIM_VERSIONS, type SimExecutor } from "./scenarios/fleet";
 import { LegacyMaster } from "./legacy";
+import { CANARY_TABLES, PlannerCanary } from "./canary";
 import { put, type SimOp } from "./ops";
 import { WORLD_RATES, type WorldRates } from "./rates";
 import { Writers, type Publish } from "./writers";
@@ -26,8 +27,10 @@ export interface WorldOptions {
   rates?: Partial<WorldRates>;
   /** the writers' flushes per tick in all (default: each table's rate, README.md "Rates") */
   flushesPerTick?: number;
-  /** after this many ticks `master-b` runs the policy-aware version (default 600) */
+  /** after this many ticks `master-b` runs the policy-aware version (default 600), and the planner canary starts */
   upgradeAfterTicks?: number;
+  /** the tables the planner canary puts in planner mode (default CANARY_TABLES; [] for none) */
+  canary?: readonly string[];
 }
 
 export interface WorldStep {
@@ -44,6 +47,8 @@ export class World {
   readonly rates: Readonly<WorldRates>;
   readonly writers: Writers;
   readonly legacy: LegacyMaster;
+  /** the planner canary (./canary.ts): its tables' merges are placed by the leader's plan */
+  readonly canary: PlannerCanary;
   /** the executors that heartbeat (the fleet's six, and `worker-draining` when seeded) */
   readonly executors: SimExecutor[];
   readonly stats: WorldStats = { flushes: 0, merges: 0 };
@@ -75,7 +80,9 @@ export class World {
       this.executors.push(executor);
       this.lives.push(new DrainingExecutorLife(executor, startMs));
     }
-    this.legacy = new LegacyMaster(prefix, this.executors, this.writers, this.rates, random);
+    this.canary = new PlannerCanary(prefix, opts.canary ?? CANARY_TABLES, this.writers, this.rates, random);
+    this.canary.resume(snapshot);
+    this.legacy = new LegacyMaster(prefix, this.executors, this.writers, this.rates, random, this.canary);
     this.legacy.adopt([
       ...snapshot.queue.map((t) => ({ dir: "queue/", record: t.task })),
       ...snapshot.running.map((t) => ({ dir: "running/", record: t.task })),
@@ -138,6 +145,17 @@ export class World {
       this.lives.push(new OrphanLife(prefix, this.opts.leaderToken, startMs));
   }
 
+  /**
+   * The planner part of the leader's cycle at one read (./master-cycle.ts): the planner-mode
+   * tables as read, and their merges the plan places (./canary.ts); nothing before the canary
+   * starts. Hand the written assignments to `canary.assigned`.
+   */
+  plannerCycle(snapshot: FleetSnapshot, now: number): ReturnType<PlannerCanary["placements"]> {
+    if (!this.canary.started) return { ops: [], assigned: [] };
+    this.canary.modesOf(snapshot);
+    return this.canary.placements(snapshot, this.opts.leaderToken, now, this.legacy.activeTargets());
+  }
+
   /** What a new `live` lease carries: the leader, every heartbeat, the running merges' claims. */
   onLease(now: number): SimOp[] {
     const { prefix, leaderToken } = this.opts;
@@ -152,14 +170,17 @@ export class World {
   step(tick: number, now: number): WorldStep {
     const publishes = this.writers.flushTick(now, this.opts.random);
     this.stats.flushes += publishes.length;
+    const planned = this.canary.tick(now);
     const legacy = this.legacy.tick(tick, now);
-    this.stats.merges += legacy.finished;
-    const ops = legacy.ops;
-    publishes.push(...legacy.publishes);
+    this.stats.merges += legacy.finished + planned.finished;
+    const ops = [...planned.ops, ...legacy.ops];
+    publishes.push(...planned.publishes, ...legacy.publishes);
     let heartbeat = tick % this.rates.heartbeatEveryTicks === 0;
     if (tick === (this.opts.upgradeAfterTicks ?? 600)) {
       for (const e of this.executors) if (e.kind === "resident_master") e.version = SIM_VERSIONS.current;
       heartbeat = true;
+      // every master is policy-aware now: the canary's tables go to planner mode (§7.3, P2)
+      ops.push(...this.canary.start());
     }
     for (const life of this.lives) {
       const step = life.step(tick, now);

@@ -1,7 +1,8 @@
 // What the legacy world's forecasts read of one revision (console-api.md "Forecasts …",
 // `legacy`): the queued and running `queue/` / `running/` tasks, the `tasks/` records of the
 // read's window (finished in the last hour: the workers' throughput), the slots of the
-// non-draining heartbeating executors, and the cooldowns (lib/planner/forecast/legacy.ts).
+// non-draining heartbeating executors, the cooldowns, and the assignments (the planner's own
+// placements, for the tables in planner mode) (lib/planner/forecast/legacy.ts).
 // Pure: a function of the snapshot.
 import { legacyLine, type LegacyLine } from "@/lib/planner/forecast/legacy";
 import type { TaskRecord } from "@/lib/schema/tasks";
@@ -20,6 +21,7 @@ export function legacyLineOf(snapshot: FleetSnapshot, now: number): LegacyLine {
       tasks: snapshot.tasks.map((e) => e.task),
       slots,
       cooldowns: snapshot.cooldowns.map((c) => ({ kind: c.kind, target: c.target, until_ms: c.cooldown.until_ms })),
+      assignments: snapshot.assignments.map((a) => a.assignment),
     },
     now,
   );

@@ -8,8 +8,10 @@
 // * legacy: the queued task the forecast ranked started (its `running/` copy or its `tasks/`
 //   record carries `started_at`) → a turn at that time; it went without starting → withdrawn;
 // * planner: the plan places the table → a turn at this evaluation; it is no longer a
-//   candidate → withdrawn.
-import type { FleetPlan } from "@/lib/planner/plan/types";
+//   candidate → withdrawn. A table in planner mode is the planner's to place: its turn is the
+//   planner's own placement (a non-shadow assignment, or the execution it started, holding its
+//   write turn), seen at this evaluation, not the console's plan saying it would.
+import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
 import type { Calibration } from "@/lib/planner/forecast/calibration";
 import type { LegacyLine } from "@/lib/planner/forecast/legacy";
 import { rowForecasts } from "@/lib/planner/forecast/forecasts";
@@ -33,6 +35,10 @@ function tieBreak(target: string): number {
   for (let i = 0; i < target.length; i++) h = Math.imul(h ^ target.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
+
+/** A non-shadow assignment or an execution holds the table's write turn: the planner acted on it. */
+const plannerTookTurn = (row: TablePlan) =>
+  row.write_turn_holder?.type === "assignment" || row.write_turn_holder?.type === "execution";
 
 export interface SamplerInputs {
   now: number;
@@ -83,7 +89,9 @@ export class ForecastSampler {
       const placed = new Set(plan.placements.map((p) => p.target));
       for (const target of this.plannerOpen) {
         const row = plan.byTarget.get(target);
-        if (placed.has(target)) out.push({ target, world: "planner", what: "turn", kind: null, at_ms: now });
+        const acting = row?.policy.effective.mode === "planner";
+        if (acting ? plannerTookTurn(row!) : placed.has(target))
+          out.push({ target, world: "planner", what: "turn", kind: null, at_ms: now });
         else if (!row || row.line_kind === null)
           out.push({ target, world: "planner", what: "withdrawn", kind: null, at_ms: now });
         else continue;

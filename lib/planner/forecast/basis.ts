@@ -7,6 +7,7 @@ import { formatCount, formatDuration, formatTime } from "@/lib/schema/format";
 import type { QueuePosition } from "../plan/types";
 import { plural } from "../plan/why-not";
 import type { BasisPart } from "./standing";
+import type { PlannerCycles } from "./planner-cycles";
 
 const tasks = (n: number, kind: string) => `${formatCount(n)} ${kind} task${n === 1 ? "" : "s"}`;
 /** "in the last hour, one every 2s" (the mean time between their finishes) */
@@ -62,6 +63,17 @@ export const plannerBasis = {
     basis: `Not in the planner's line: ${message}`,
   }),
   noThroughput: legacyBasis.noThroughput,
+  noPlacements: (kind: string, made: number): BasisPart => ({
+    basis_code: "no_throughput",
+    basis:
+      made === 0
+        ? `No basis: the planner placed no ${kind} unit in the last hour (assignments), so there is no pace to go on.`
+        : `No basis: the planner placed only ${plural(made, `${kind} unit`)} in the last hour (assignments), too few for a pace.`,
+  }),
+  acting: (kind: string, p: QueuePosition, ahead: number, made: number, c: PlannerCycles): BasisPart => ({
+    basis_code: "estimate",
+    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} in the planner's ${kind} line, ${plural(ahead, "table")} in planner mode ahead of it; the planner placed ${plural(made, `${kind} unit`)} in the last hour, in cycles every ${formatDuration(c.every_ms)} (${formatCount(Math.round(c.per_cycle * 10) / 10)} a cycle).`,
+  }),
   estimate: (kind: string, p: QueuePosition, waiting: number, done: number, gapMs: number): BasisPart => ({
     basis_code: "estimate",
     basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} in the planner's ${kind} line, ${plural(waiting, "unit")} waiting ahead of it not placed now; ${rate(done, kind, gapMs)}. If it stays in line (the legacy queue may run it first).`,

@@ -8,6 +8,7 @@ import { normalQuantile } from "./conformal";
 import type { BasisPart, Standing } from "./standing";
 import type { QueuePosition } from "../plan/types";
 import { legacyBasis } from "./basis";
+import { plannerCycles, type PlannerCycles } from "./planner-cycles";
 
 /** Fewer finishes than this in the last hour give no rate (one or two say little of the next hundred). */
 export const MIN_FINISHES = 5;
@@ -34,6 +35,13 @@ export interface LegacyLine {
   free: ReadonlyMap<string, number>;
   /** kind → target → the end of a cooldown still running (the legacy sweep skips it until then) */
   cooling: ReadonlyMap<string, ReadonlyMap<string, number>>;
+  /**
+   * kind → the planner's own placements made in (now − 1 h, now]: non-shadow assignments
+   * (§2.5) created then, what the tables in planner mode go by (./planner-world.ts)
+   */
+  placed: ReadonlyMap<string, number>;
+  /** kind → the leader's cycles that placed them (./planner-cycles.ts), null with fewer than two */
+  cycles: ReadonlyMap<string, PlannerCycles | null>;
 }
 
 export interface LegacyInputs {
@@ -47,6 +55,27 @@ export interface LegacyInputs {
   slots: ReadonlyMap<string, number>;
   /** cooldowns: kind, target and `until_ms` */
   cooldowns: Iterable<{ kind: string; target: string; until_ms: number | null }>;
+  /** assignments (§2.5): kind, state and `created_ms` (shadow rows are not placements) */
+  assignments?: Iterable<{ kind: string; state: string; created_ms: number }>;
+}
+
+/** How many moments of each kind fell in (now − 1 h, now], and the mean time between them (the hour for one). */
+function rateOf(moments: Iterable<{ kind: string; at: number }>, now: number) {
+  const count = new Map<string, number>();
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  for (const { kind, at } of moments) {
+    if (at > now || at <= now - COMPLETION_WINDOW_MS) continue;
+    count.set(kind, (count.get(kind) ?? 0) + 1);
+    first.set(kind, Math.min(first.get(kind) ?? at, at));
+    last.set(kind, Math.max(last.get(kind) ?? at, at));
+  }
+  const gap = new Map<string, number>();
+  for (const [kind, n] of count) {
+    const between = last.get(kind)! - first.get(kind)!;
+    gap.set(kind, n >= 2 && between > 0 ? between / (n - 1) : COMPLETION_WINDOW_MS);
+  }
+  return { count, gap };
 }
 
 function nested<V>(map: Map<string, Map<string, V>>, kind: string): Map<string, V> {
@@ -71,22 +100,26 @@ export function legacyLine(input: LegacyInputs, now: number): LegacyLine {
     nested(running, t.kind).set(t.target, t.started_at ?? null);
     busy.set(t.kind, (busy.get(t.kind) ?? 0) + 1);
   }
-  const finished = new Map<string, number>();
-  const first = new Map<string, number>();
-  const last = new Map<string, number>();
-  for (const t of input.tasks) {
-    const at = t.finished_at;
-    if (at == null || at > now || at <= now - COMPLETION_WINDOW_MS) continue;
-    if (t.state !== "done" && t.state !== "failed") continue;
-    finished.set(t.kind, (finished.get(t.kind) ?? 0) + 1);
-    first.set(t.kind, Math.min(first.get(t.kind) ?? at, at));
-    last.set(t.kind, Math.max(last.get(t.kind) ?? at, at));
-  }
-  const gap = new Map<string, number>();
-  for (const [kind, n] of finished) {
-    const between = last.get(kind)! - first.get(kind)!;
-    gap.set(kind, n >= 2 && between > 0 ? between / (n - 1) : COMPLETION_WINDOW_MS);
-  }
+  const finishes: { kind: string; at: number }[] = [];
+  for (const t of input.tasks)
+    if (t.finished_at != null && (t.state === "done" || t.state === "failed"))
+      finishes.push({ kind: t.kind, at: t.finished_at });
+  const { count: finished, gap } = rateOf(finishes, now);
+  const placements: { kind: string; at: number }[] = [];
+  for (const a of input.assignments ?? [])
+    if (a.state !== "shadow" && a.created_ms <= now && a.created_ms > now - COMPLETION_WINDOW_MS)
+      placements.push({ kind: a.kind, at: a.created_ms });
+  const placed = new Map<string, number>();
+  for (const p of placements) placed.set(p.kind, (placed.get(p.kind) ?? 0) + 1);
+  const cycles = new Map<string, PlannerCycles | null>();
+  for (const kind of placed.keys())
+    cycles.set(
+      kind,
+      plannerCycles(
+        placements.filter((p) => p.kind === kind).map((p) => p.at),
+        now,
+      ),
+    );
   const free = new Map<string, number>();
   for (const [kind, slots] of input.slots) free.set(kind, Math.max(0, slots - (busy.get(kind) ?? 0)));
   const cooling = new Map<string, Map<string, number>>();
@@ -94,7 +127,18 @@ export function legacyLine(input: LegacyInputs, now: number): LegacyLine {
     if (c.until_ms !== null && c.until_ms > now) nested(cooling, c.kind).set(c.target, c.until_ms);
   const sizes = new Map<string, number>();
   for (const [kind, byTarget] of rank) sizes.set(kind, byTarget.size);
-  return { rank, ids, queued: sizes, running, finished, gap_ms: gap, free, cooling };
+  return {
+    rank,
+    ids,
+    queued: sizes,
+    running,
+    finished,
+    gap_ms: gap,
+    free,
+    cooling,
+    placed,
+    cycles,
+  };
 }
 
 /**

@@ -9,8 +9,13 @@
 // one pass of it (Q finishes) each table ahead leaves at a time spread evenly over the pass:
 // k of them have left after about k ÷ rank of it. With no legacy queue of the kind (the
 // planner acting alone), a table ahead leaves with each finish: k finishes. The interval is
-// then set from how these estimates missed (./conformal.ts). Pure.
-import type { PlanLine, TablePlan } from "../plan/types";
+// then set from how these estimates missed (./conformal.ts).
+// A table in planner mode (the planner acts on it: P2, §7.3) does not wait for the legacy
+// queue but for the planner's own placements, made in the leader's cycles (./planner-cycles.ts):
+// the tables in planner mode in line ahead of it take the first placements, as many a cycle as
+// the last hour's cycles placed, so its turn is the cycle ⌈(those + 1) ÷ per cycle⌉ from the
+// next one. The interval is then set from how these estimates missed (./conformal.ts). Pure.
+import type { PlanLine, QueuePosition, TablePlan } from "../plan/types";
 import { plannerBasis } from "./basis";
 import { MIN_FINISHES, throughputSpread, type LegacyLine } from "./legacy";
 import type { Standing } from "./standing";
@@ -36,6 +41,7 @@ export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine,
     return { ...none, ...plannerBasis.notInLine(message) };
   }
   const { position, waiting, placed } = standing;
+  if (mode === "planner") return actingStanding(position, standing.planner_ahead, rates);
   if (placed) return { ...none, position, point_ms: 0, spread: { low_ms: 0, high_ms: 0 }, ...plannerBasis.placedNow() };
   const done = rates.finished.get(position.kind) ?? 0;
   if (done < MIN_FINISHES) return { ...none, position, ...plannerBasis.noThroughput(position.kind, done) };
@@ -49,5 +55,25 @@ export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine,
     point_ms: Math.round((waiting + 1) * gap * pass),
     spread: throughputSpread(waiting + 1, gap * pass, level),
     ...plannerBasis.estimate(position.kind, position, waiting, done, gap),
+  };
+}
+
+/** A table in planner mode: its turn at the leader's cycle that reaches it. */
+function actingStanding(position: QueuePosition, ahead: number, rates: LegacyLine): Standing {
+  const kind = position.kind;
+  const made = rates.placed.get(kind) ?? 0;
+  const cycles = rates.cycles.get(kind) ?? null;
+  if (made < MIN_FINISHES || cycles === null)
+    return { world: "planner", kind, position, point_ms: null, spread: null, ...plannerBasis.noPlacements(kind, made) };
+  const later = Math.ceil((ahead + 1) / cycles.per_cycle) - 1;
+  const point = cycles.next_in_ms + later * cycles.every_ms;
+  return {
+    world: "planner",
+    kind,
+    position,
+    point_ms: Math.round(point),
+    // not calibrated yet: that cycle, or the one before or after it
+    spread: { low_ms: Math.round(Math.max(0, point - cycles.every_ms)), high_ms: Math.round(point + cycles.every_ms) },
+    ...plannerBasis.acting(kind, position, ahead, made, cycles),
   };
 }

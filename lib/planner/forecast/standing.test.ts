@@ -95,4 +95,52 @@ describe("the planner world's standing and the acting world", () => {
       ["legacy", false, null],
     ]);
   });
+
+  it("times a table in planner mode by the leader's cycles: the tables in planner mode ahead take the first placements", () => {
+    const planner = { v: 1, mode: "planner" } as const;
+    const plan = planFleet(
+      fleet({
+        tables: {
+          a: demand(60, NOW - 7_200_000),
+          b: demand(60, NOW - 5_400_000),
+          l: demand(60, NOW - 4_000_000),
+          c: demand(60, NOW - 3_600_000),
+        },
+        policies: { a: planner, b: planner, c: planner },
+      }),
+      NOW,
+    );
+    // placing cycles every 30 s, two placements each, the last 5 s ago: the next in 25 s
+    const created = [NOW - 95_000, NOW - 65_000, NOW - 35_000, NOW - 5_000].flatMap((at) => [at, at]);
+    const rates = legacyLine(
+      {
+        queue: [],
+        running: [],
+        tasks: [],
+        slots: new Map(),
+        cooldowns: [],
+        assignments: created.map((created_ms) => ({ kind: "merge_wal", state: "released", created_ms })),
+      },
+      NOW,
+    );
+    expect(rates.placed.get("merge_wal")).toBe(8);
+    const a = plannerStanding(plan.byTarget.get("a")!, plan.line, rates, 0.8);
+    expect(a).toMatchObject({ basis_code: "estimate", point_ms: 25_000, spread: { low_ms: 0, high_ms: 55_000 } });
+    expect(a.basis).toBe(
+      "Rank 1 of 4 in the planner's merge_wal line, 0 tables in planner mode ahead of it; the planner placed 8 merge_wal units in the last hour, in cycles every 30s (2 a cycle).",
+    );
+    // c: a and b ahead in planner mode (l, in legacy mode, is the legacy queue's): the cycle after the next
+    expect(plannerStanding(plan.byTarget.get("c")!, plan.line, rates, 0.8)).toMatchObject({
+      point_ms: 55_000,
+      position: { rank: 4 },
+    });
+    // without placements to go on: no ETA, and why
+    const none = legacyLine({ queue: [], running: [], tasks: [], slots: new Map(), cooldowns: [] }, NOW);
+    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, none, 0.8)).toMatchObject({
+      basis_code: "no_throughput",
+      point_ms: null,
+      basis:
+        "No basis: the planner placed no merge_wal unit in the last hour (assignments), so there is no pace to go on.",
+    });
+  });
 });

@@ -42,6 +42,8 @@ interface Waiting {
   /** candidates of its kind ahead of it that this plan does not place */
   waiting: Int32Array;
   placed: Uint8Array;
+  /** candidates of its kind in planner mode ahead of it */
+  planner: Int32Array;
 }
 
 /**
@@ -198,14 +200,17 @@ export class Line implements PlanLine {
     if (this.waited) return this.waited;
     const n = this.ordered.length;
     const kinds = this.kinds.of;
-    const w: Waiting = { waiting: new Int32Array(n), placed: new Uint8Array(n) };
+    const w: Waiting = { waiting: new Int32Array(n), placed: new Uint8Array(n), planner: new Int32Array(n) };
     const placed = new Set<string>();
     for (const p of this.placements) placed.add(p.target);
     const so = new Int32Array(this.kinds.names.length);
     const placedSo = new Int32Array(this.kinds.names.length);
+    const plannerSo = new Int32Array(this.kinds.names.length);
     for (let i = 0; i < n; i++) {
       const k = kinds[i];
       w.waiting[i] = so[k]++ - placedSo[k];
+      w.planner[i] = plannerSo[k];
+      if (this.ordered[i].policy.effective.mode === "planner") plannerSo[k]++;
       if (placed.size > 0 && placed.has(this.ordered[i].target)) {
         w.placed[i] = 1;
         placedSo[k]++;
@@ -314,6 +319,7 @@ export class Line implements PlanLine {
     return {
       position: { kind, rank: c.rank[i], of: c.of.get(kind)! },
       waiting: w.waiting[i],
+      planner_ahead: w.planner[i],
       placed: w.placed[i] === 1,
       done: this.completions.get(kind) ?? 0,
     };

@@ -156,6 +156,8 @@ export interface LineStanding {
   position: QueuePosition;
   /** candidates of its kind ahead of it that the plan does not place */
   waiting: number;
+  /** candidates of its kind in planner mode ahead of it, placed by this plan or not (the planner places them in its own cycles, ../forecast/planner-world.ts) */
+  planner_ahead: number;
   /** the plan places it */
   placed: boolean;
   /** tasks of its kind done in the last hour */

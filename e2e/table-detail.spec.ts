@@ -5,9 +5,16 @@ import type { DemandDetail, DemandList } from "@/lib/schema/api/demand";
 import type { HistoryResponse } from "@/lib/schema/api/history";
 import { createRawEtcdClient } from "@/lib/etcd/raw";
 import { keys } from "@/lib/schema/keys";
+import type { Page } from "@playwright/test";
 import { docsScreenshot } from "./support/docs";
 import { api, e2eState, expect, screenshot, test } from "./support/fixtures";
 import { INCIDENT, INCIDENT_PENDING } from "./support/scenario";
+
+/**
+ * The history panel the reader sees. A live page streams it in: React puts the finished panel
+ * in the document hidden, then swaps it for the loading one, so for a moment there are two.
+ */
+const historyPanel = (page: Page) => page.getByTestId("history-chart").filter({ visible: true });
 
 test("explains why the prepared compaction's merge is not placed", async ({ page }) => {
   const target = INCIDENT.preparedTarget;
@@ -40,8 +47,8 @@ test("explains why the prepared compaction's merge is not placed", async ({ page
   await expect(page.getByTestId("cache-agreement")).toBeVisible();
   // the table's history in one request, on a time axis: its first point is its shard's seeded write
   const history = await api<HistoryResponse>(`/api/v1/scheduler/demand/history?target=${encodeURIComponent(target)}`);
-  await expect(page.getByTestId("history-chart")).toContainText(/\d+ changes? from \d{4}-\d\d-\d\d/);
-  await page.getByTestId("history-chart").getByText("The data as a table").click();
+  await expect(historyPanel(page)).toContainText(/\d+ changes? from \d{4}-\d\d-\d\d/);
+  await historyPanel(page).getByText("The data as a table").click();
   await expect(page.getByTestId("history-table")).toContainText(history.points[0].revision.toLocaleString("en-US"));
   await screenshot(page, "table-detail-prepared-compaction");
   await screenshot(page, "table-detail-prepared-compaction-full", { fullPage: true });
@@ -71,7 +78,7 @@ test("a live table page arrives with the table and its chart drawn, then makes t
   await expect(chart).not.toHaveAttribute("width", "100%");
   await chart.hover({ position: { x: 200, y: 100 } });
   await expect(page.locator(".step-readout")).toBeVisible();
-  await page.getByTestId("history-chart").getByText("The data as a table").click();
+  await historyPanel(page).getByText("The data as a table").click();
   await expect(page.getByTestId("history-table")).toBeVisible();
   expect(asked.filter((u) => u === history)).toEqual([history]);
   // a pinned page's history needs the table's time first: its server draws no chart, the browser does
@@ -146,7 +153,7 @@ test("a running merge holds the write turn: who runs it, where, how far, and the
     `execution:${INCIDENT.mergingExecutionId}`,
   );
   await expect(page.getByTestId("place-in-line")).toContainText(/Its turn may come: (unknown|now|in )/);
-  await expect(page.getByTestId("history-chart")).toContainText("The last 6 hours");
+  await expect(historyPanel(page)).toContainText("The last 6 hours");
   await docsScreenshot(page, "table-detail");
 });
 

@@ -2,54 +2,56 @@
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: a plain ES module of the server (no types)
-import { ByteCache, ENTRY_OVERHEAD_BYTES, byteCacheShare, ownBytes } from "./byte-cache.mjs";
+import { ENTRY_OVERHEAD_BYTES, byteCache, byteCacheShare, keepBytes, ownBytes } from "./byte-cache.mjs";
 
+/** the lru-cache the server keeps bytes in (./byte-cache.mjs) */
 interface Cache {
-  entries: Map<string, Buffer>;
-  bytes: number;
-  set(key: string, bytes: Buffer): Buffer;
+  size: number;
+  calculatedSize: number;
   get(key: string): Buffer | undefined;
+  values(): IterableIterator<Buffer>;
+  rkeys(): IterableIterator<string>;
 }
 
 /** what the kept values hold alive: each one's whole ArrayBuffer, once */
 const heldBytes = (cache: Cache) => {
   const buffers = new Set<ArrayBufferLike>();
-  for (const b of cache.entries.values()) buffers.add(b.buffer);
+  for (const b of cache.values()) buffers.add(b.buffer);
   return [...buffers].reduce((n, b) => n + b.byteLength, 0);
 };
 
 const deflated = (i: number) =>
   zlib.deflateRawSync(Buffer.from(`data: {"event":${i}}\n\n`), { finishFlush: zlib.constants.Z_SYNC_FLUSH });
 
-describe("ByteCache", () => {
+describe("byteCache", () => {
   it("keeps small zlib outputs in buffers of their own size: what it holds stays within its bound", () => {
     const segment = deflated(0);
     // zlib's small output is a view of its whole output buffer (what the bound was blind to)
     expect(segment.buffer.byteLength).toBeGreaterThan(8 * segment.length);
     const maxBytes = 1024 * 1024;
-    const cache: Cache = new ByteCache(maxBytes);
-    for (let i = 0; i < 20_000; i++) cache.set(`k${i}`, deflated(i));
-    expect(cache.bytes).toBeLessThanOrEqual(maxBytes);
+    const cache: Cache = byteCache(maxBytes);
+    for (let i = 0; i < 20_000; i++) keepBytes(cache, `k${i}`, deflated(i));
+    expect(cache.calculatedSize).toBeLessThanOrEqual(maxBytes);
     expect(heldBytes(cache)).toBeLessThanOrEqual(maxBytes);
     // and it keeps as many as fit: each weighs its bytes, its key and the entry's overhead
-    const one = [...cache.entries.values()][0];
-    expect(cache.entries.size).toBeGreaterThan(maxBytes / (one.length + 12 + ENTRY_OVERHEAD_BYTES) - 2);
+    const one = [...cache.values()][0];
+    expect(cache.size).toBeGreaterThan(maxBytes / (one.length + 12 + ENTRY_OVERHEAD_BYTES) - 2);
   });
 
   it("drops the least recently used first, a get counting as a use", () => {
-    const cache: Cache = new ByteCache(4 * (ENTRY_OVERHEAD_BYTES + 100 + 2));
+    const cache: Cache = byteCache(4 * (ENTRY_OVERHEAD_BYTES + 100 + 2));
     const b = () => Buffer.alloc(100);
-    for (const k of ["a", "b", "c", "d"]) cache.set(k, b());
+    for (const k of ["a", "b", "c", "d"]) keepBytes(cache, k, b());
     expect(cache.get("a")).toBeDefined();
-    cache.set("e", b());
-    expect([...cache.entries.keys()]).toEqual(["c", "d", "a", "e"]);
+    keepBytes(cache, "e", b());
+    expect([...cache.rkeys()]).toEqual(["c", "d", "a", "e"]);
   });
 
   it("does not keep a value over a quarter of the whole, and hands back its own copy", () => {
-    const cache: Cache = new ByteCache(4096);
+    const cache: Cache = byteCache(4096);
     const big = Buffer.alloc(2048, 1);
-    const kept = cache.set("big", big);
-    expect(cache.entries.size).toBe(0);
+    const kept = keepBytes(cache, "big", big);
+    expect(cache.size).toBe(0);
     expect(kept.equals(big)).toBe(true);
   });
 

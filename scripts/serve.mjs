@@ -15,7 +15,7 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { gzipSharedEvents } from "./stream-gzip.mjs";
-import { ByteCache, byteCacheShare } from "./byte-cache.mjs";
+import { byteCache, byteCacheShare, keepBytes } from "./byte-cache.mjs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -43,7 +43,7 @@ const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0
 const DIGEST_HEADER = "x-console-sha256";
 
 /** gzip bytes by the digest of their identity bytes, least recently used first out, within a 64th of CONSOLE_MEMORY_MIB (./byte-cache.mjs) */
-const gzipped = new ByteCache(byteCacheShare());
+const gzipped = byteCache(byteCacheShare());
 /** gzips in flight by content: concurrent first requests share one */
 const inflight = new Map();
 /**
@@ -53,7 +53,7 @@ const inflight = new Map();
 const counters = {
   hits: 0,
   misses: 0,
-  entries: gzipped.entries,
+  entries: gzipped,
   clear() {
     gzipped.clear();
   },
@@ -72,7 +72,7 @@ function gzipOnce(key, identity) {
     counters.misses++;
     // zlib's thread pool, off the request thread; the level is zlib's default, as Next's
     p = new Promise((resolve, reject) => zlib.gzip(identity, (e, out) => (e ? reject(e) : resolve(out))))
-      .then((out) => gzipped.set(key, out))
+      .then((out) => keepBytes(gzipped, key, out))
       .finally(() => inflight.delete(key));
     inflight.set(key, p);
   }

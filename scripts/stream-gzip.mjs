@@ -2,7 +2,7 @@
 // writes the same event bytes to every open tab, and each is deflated ONCE, whatever the tabs.
 import zlib from "node:zlib";
 import { createHash } from "node:crypto";
-import { ByteCache, byteCacheShare } from "./byte-cache.mjs";
+import { byteCache, byteCacheShare, keepBytes } from "./byte-cache.mjs";
 
 /**
  * The pushed /tables stream (lib/scheduler/demand-stream.ts) writes the same event bytes to
@@ -13,7 +13,7 @@ import { ByteCache, byteCacheShare } from "./byte-cache.mjs";
  * deflated every event again (a 650 KB clock frame every 5 s, ten times for ten tabs).
  */
 /** segments by the digest of the event's bytes (a sha-1 costs a few percent of a deflate), least recently used first out, within a 64th of CONSOLE_MEMORY_MIB (./byte-cache.mjs) */
-const segments = new ByteCache(byteCacheShare());
+const segments = byteCache(byteCacheShare());
 /** segments deflated and segments sent again from those bytes (tests read them) */
 export const streamCounters = { deflated: 0, shared: 0 };
 globalThis[Symbol.for("scheduler-console.stream-gzip")] = streamCounters;
@@ -27,7 +27,8 @@ function segmentOf(bytes) {
     return kept;
   }
   streamCounters.deflated++;
-  return segments.set(
+  return keepBytes(
+    segments,
     key,
     zlib.deflateRawSync(bytes, {
       level: zlib.constants.Z_BEST_SPEED,

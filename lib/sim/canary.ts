@@ -11,6 +11,7 @@
 // hour later, ./bind-deadlines.ts). Its slot is the executor's: the legacy claimers count it
 // (./legacy.ts), and the plan counts the assignment (§5.2). Pure: the world's tick and the
 // leader's cycle hand in the clock and the read.
+import type { TableDemand } from "@/lib/schema/demand";
 import { keys, policyKeys } from "@/lib/schema/keys";
 import type { Assignment } from "@/lib/schema/assignments";
 import { uuidv7 } from "@/lib/schema/task-id";
@@ -120,8 +121,9 @@ export class PlannerCanary {
     leaderToken: string,
     now: number,
     busy: ReadonlySet<string>,
+    folded: ReadonlyMap<string, TableDemand> = foldSnapshot(snapshot),
   ): { ops: SimOp[]; assigned: { key: string; assignment: Assignment }[] } {
-    const fleet = plannerFleet({ snapshot, tables: foldSnapshot(snapshot) });
+    const fleet = plannerFleet({ snapshot, tables: folded });
     const mine = new Map([...fleet.tables].filter(([target]) => this.planned.has(target)));
     const plan = planFleet({ ...fleet, tables: mine }, now);
     const ops: SimOp[] = [];

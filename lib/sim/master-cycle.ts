@@ -4,6 +4,8 @@
 // (./bind-deadlines.ts) and, once the planner canary has started, the planner-mode tables'
 // merges placed by the plan (./canary.ts), from one read at one revision, written under the
 // leader's token.
+import type { TableDemand } from "@/lib/schema/demand";
+import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { readPrefixesAtRevision } from "@/lib/etcd/paged-read";
 import { writeChunked } from "@/lib/etcd/writes";
@@ -60,10 +62,15 @@ const PLAN_FAMILIES = [
   KEY_DIRS.compactCommitReady,
 ];
 
-/** A cycle's writes for one snapshot of its families. */
-function masterCycleOps(snapshot: FleetSnapshot, leaderToken: string, now: number) {
-  const cache = reconcileOps(snapshot, now);
-  const shadow = shadowPassOps(snapshot, leaderToken, now);
+/** A cycle's writes for one snapshot of its families (`folded`: its demand events folded, once for the cycle). */
+function masterCycleOps(
+  snapshot: FleetSnapshot,
+  folded: ReadonlyMap<string, TableDemand>,
+  leaderToken: string,
+  now: number,
+) {
+  const cache = reconcileOps(snapshot, now, folded);
+  const shadow = shadowPassOps(snapshot, leaderToken, now, folded);
   const released = bindDeadlineOps(snapshot.assignments, now);
   return { cache, shadow, released, all: [...cache, ...shadow, ...released] as SimOp[] };
 }
@@ -79,8 +86,9 @@ export async function runMasterCycle(
   const families = [...CYCLE_FAMILIES(prefix), ...(planning ? PLAN_FAMILIES.map((d) => `${prefix}/${d}`) : [])];
   const { revision, kvsByPrefix } = await readPrefixesAtRevision(client, families, { probePrefix: prefix });
   const snapshot = buildSnapshot(prefix, revision, groupByFamily(prefix, [...kvsByPrefix.values()].flat()));
-  const ops = masterCycleOps(snapshot, leaderToken, now);
-  const placed = planning ? world.plannerCycle(snapshot, now) : { ops: [], assigned: [] };
+  const folded = foldSnapshot(snapshot);
+  const ops = masterCycleOps(snapshot, folded, leaderToken, now);
+  const placed = planning ? world.plannerCycle(snapshot, now, folded) : { ops: [], assigned: [] };
   const all = [...ops.all, ...placed.ops];
   if (all.length > 0) await writeChunked(client, all, { guard: { key: keys.leaderToken(prefix), value: leaderToken } });
   // written: the executors bind them from their next tick

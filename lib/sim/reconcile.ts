@@ -7,7 +7,7 @@ import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { readPrefixesAtRevision } from "@/lib/etcd/paged-read";
 import { writeChunked } from "@/lib/etcd/writes";
 import { sameTableDemand } from "@/lib/planner/cache";
-import { stringifyTableDemand } from "@/lib/schema/demand";
+import { stringifyTableDemand, type TableDemand } from "@/lib/schema/demand";
 import { keys } from "@/lib/schema/keys";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
@@ -20,10 +20,13 @@ export interface ReconcileResult {
   deletes: number;
 }
 
-/** The reconcile's writes for one snapshot (its `demandEvents` and `demandTables`). */
-export function reconcileOps(snapshot: FleetSnapshot, now: number): SimOp[] {
+/** The reconcile's writes for one snapshot (its `demandEvents` and `demandTables`; `folded`: its events folded, when the caller has them). */
+export function reconcileOps(
+  snapshot: FleetSnapshot,
+  now: number,
+  folded: ReadonlyMap<string, TableDemand> = foldSnapshot(snapshot),
+): SimOp[] {
   const { prefix } = snapshot;
-  const folded = foldSnapshot(snapshot);
   const rows = new Map(snapshot.demandTables.map((row) => [row.target, row.record]));
   const ops: SimOp[] = [];
   for (const [target, record] of folded) {

@@ -5,6 +5,7 @@
 // leader token. The same pure planner functions the console's shadow comparison runs, so a
 // healthy P1 fleet shows the console and the master agreeing on where merges would go,
 // except where the fleet moved between the master's pass and the console's sample.
+import type { TableDemand } from "@/lib/schema/demand";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { readPrefixesAtRevision } from "@/lib/etcd/paged-read";
 import { writeChunked } from "@/lib/etcd/writes";
@@ -22,10 +23,15 @@ export interface ShadowPassResult {
   deletes: number;
 }
 
-/** The pass's writes for one snapshot (its demand events, executors and assignments). */
-export function shadowPassOps(snapshot: FleetSnapshot, leaderToken: string, now: number): SimOp[] {
+/** The pass's writes for one snapshot (its demand events, executors and assignments; `folded`: its events folded, when the caller has them). */
+export function shadowPassOps(
+  snapshot: FleetSnapshot,
+  leaderToken: string,
+  now: number,
+  folded: ReadonlyMap<string, TableDemand> = foldSnapshot(snapshot),
+): SimOp[] {
   const pass = shadowPass({
-    scored: scoreTables(foldSnapshot(snapshot), now),
+    scored: scoreTables(folded, now),
     heartbeats: snapshot.executors,
     assignments: snapshot.assignments.map((a) => ({ key: a.key, assignment: a.assignment })),
     now,

@@ -4,6 +4,7 @@
 // legacy side (./legacy.ts), the executors' heartbeats and the incidents' lives
 // (./incident-*.ts). The leader's reconcile and shadow pass read etcd, so they run in
 // ./master-cycle.ts, every `reconcileEveryTicks`.
+import type { TableDemand } from "@/lib/schema/demand";
 import { keys } from "@/lib/schema/keys";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { INCIDENT } from "./scenarios/incidents";
@@ -150,10 +151,14 @@ export class World {
    * tables as read, and their merges the plan places (./canary.ts); nothing before the canary
    * starts. Hand the written assignments to `canary.assigned`.
    */
-  plannerCycle(snapshot: FleetSnapshot, now: number): ReturnType<PlannerCanary["placements"]> {
+  plannerCycle(
+    snapshot: FleetSnapshot,
+    now: number,
+    folded?: ReadonlyMap<string, TableDemand>,
+  ): ReturnType<PlannerCanary["placements"]> {
     if (!this.canary.started) return { ops: [], assigned: [] };
     this.canary.modesOf(snapshot);
-    return this.canary.placements(snapshot, this.opts.leaderToken, now, this.legacy.activeTargets());
+    return this.canary.placements(snapshot, this.opts.leaderToken, now, this.legacy.activeTargets(), folded);
   }
 
   /** What a new `live` lease carries: the leader, every heartbeat, the running merges' claims. */

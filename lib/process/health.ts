@@ -101,15 +101,23 @@ async function probe(url: string): Promise<Probe> {
 /**
  * One probe round is shared by every health request started within this long of it (or
  * while it runs): ten open tabs poll every 2 s each, a load balancer too, and etcd need not
- * be asked once per poller. A second is as current as a poll every two can see.
+ * be asked once per poller. A second is as current as a poll every two can see. The
+ * process's own memory figures are not etcd's to share: each answer reads them as it leaves.
  */
 const SHARED_MS = 1000;
 
 type HealthAnswer = { status: number; body: HealthResponse };
+/** A probe round's answer: all of health but the memory figures (read per answer). */
+type RoundAnswer = { status: number; body: Omit<HealthResponse, "memory"> };
 
-export function healthResponse(): Promise<HealthAnswer> {
+export async function healthResponse(): Promise<HealthAnswer> {
+  const { status, body } = await sharedRound();
+  return { status, body: { ...body, memory: memoryFigures() } };
+}
+
+function sharedRound(): Promise<RoundAnswer> {
   const shared = processWide<{
-    round: { startedMs: number; startedAtMs: number; answer: Promise<HealthAnswer> } | null;
+    round: { startedMs: number; startedAtMs: number; answer: Promise<RoundAnswer> } | null;
   }>("scheduler-console.health-shared", () => ({ round: null }));
   // a round started before a data answer found etcd unavailable is not this moment's answer
   const round = shared.round;
@@ -130,7 +138,7 @@ function memoryFigures(): HealthResponse["memory"] {
   };
 }
 
-async function probeAll(): Promise<HealthAnswer> {
+async function probeAll(): Promise<RoundAnswer> {
   const probes = await Promise.all(consoleEnv().etcd.endpoints.map(probe));
   const answering = probes.filter((p) => p.ok);
   // health never triggers a fleet read: the leader is one key, the cache is reported as is
@@ -166,7 +174,6 @@ async function probeAll(): Promise<HealthAnswer> {
       endpoints: probes.map(({ revision: _r, missed: _m, ...p }) => p),
       leader: leader ? { token: leader.token, instance: leader.instance, since_ms: leader.since_ms } : null,
       snapshot: reported,
-      memory: memoryFigures(),
     },
   };
 }

@@ -85,6 +85,22 @@ const worldScoreSchema = z.object({
   calibrated: z.number().int(),
   /** the conformal rule's coverage at each stated level (the reliability chart) */
   reliability: z.array(z.object({ level: z.number(), coverage: z.number().nullable(), resolved: z.number().int() })),
+  /**
+   * the world's what-if forecasts, made while the other world acted on the table ("if the
+   * planner ran this table"): their fates, apart. The figures above count only the forecasts
+   * made while this world acted (they alone set its intervals).
+   */
+  what_if: z.object({
+    made: z.number().int(),
+    resolved: z.number().int(),
+    within: z.number().int(),
+    early: z.number().int(),
+    late: z.number().int(),
+    open: z.number().int(),
+    withdrawn: z.number().int(),
+    lost: z.number().int(),
+    coverage: z.number().nullable(),
+  }),
 });
 export type WorldScoreView = z.infer<typeof worldScoreSchema>;
 

@@ -7,7 +7,8 @@ import { FORECAST_WORLDS, RELIABILITY_LEVELS, type ForecastWorld } from "@/lib/s
 import { nonconformity } from "@/lib/planner/forecast/conformal";
 import { fateOf, knownWait, realisedOf, type ForecastRecord } from "./fate";
 
-export interface WorldScore {
+/** How a set of forecasts came out at a moment. */
+interface Fates {
   made: number;
   /** within + early + late */
   resolved: number;
@@ -19,6 +20,9 @@ export interface WorldScore {
   lost: number;
   /** within ÷ resolved (null: none resolved) */
   coverage: number | null;
+}
+
+export interface WorldScore extends Fates {
   /** of the resolved forecasts' intervals (high − low) */
   median_width_ms: number | null;
   /** |realised − point| of the forecasts whose outcome came */
@@ -30,22 +34,10 @@ export interface WorldScore {
   /** stated level → observed coverage of the conformal rule (forecasts calibrated when made) */
   reliability: { level: number; coverage: number | null; resolved: number }[];
   /** the world's what-if forecasts (made while the other world acted on the table): their fates, apart */
-  what_if: WhatIfScore;
+  what_if: Fates;
 }
 
-export interface WhatIfScore {
-  made: number;
-  resolved: number;
-  within: number;
-  early: number;
-  late: number;
-  open: number;
-  withdrawn: number;
-  lost: number;
-  coverage: number | null;
-}
-
-function whatIfScore(records: readonly ForecastRecord[], atMs: number): WhatIfScore {
+function whatIfScore(records: readonly ForecastRecord[], atMs: number): Fates {
   const s = { within: 0, early: 0, late: 0, open: 0, withdrawn: 0, lost: 0 };
   for (const r of records) s[fateOf(r, atMs)]++;
   const resolved = s.within + s.early + s.late;

@@ -153,6 +153,8 @@ async function main(): Promise<void> {
         width_over_wait:
           s.median_width_ms !== null && s.median_wait_ms ? round(s.median_width_ms / s.median_wait_ms) : null,
         reliability: s.reliability.map((r) => ({ level: r.level, coverage: round(r.coverage), resolved: r.resolved })),
+        // made while the other world acted on the table: not in the figures above
+        what_if: { ...s.what_if, coverage: round(s.what_if.coverage) },
       },
     ]),
   );
@@ -181,7 +183,7 @@ async function main(): Promise<void> {
   );
   for (const [world, s] of Object.entries(worlds))
     console.log(
-      `${world.padEnd(8)} made ${s.made}, resolved ${s.resolved} (within ${s.within}, early ${s.early}, late ${s.late}), open ${s.open}, withdrawn ${s.withdrawn}: coverage at 0.8 ${s.coverage}, median width ${s.median_width_ms} ms, median realised wait ${s.median_wait_ms} ms (width ÷ wait ${s.width_over_wait})`,
+      `${world.padEnd(8)} made ${s.made}, resolved ${s.resolved} (within ${s.within}, early ${s.early}, late ${s.late}), open ${s.open}, withdrawn ${s.withdrawn}: coverage at 0.8 ${s.coverage}, median width ${s.median_width_ms} ms, median realised wait ${s.median_wait_ms} ms (width ÷ wait ${s.width_over_wait}); what-ifs apart: made ${s.what_if.made}, resolved ${s.what_if.resolved}, withdrawn ${s.what_if.withdrawn}, coverage ${s.what_if.coverage}`,
     );
   console.log(`stored ${chunks.length} chunks, ${bytes} bytes (${result.stored.bytes_per_hour} bytes an hour)`);
   console.log(`→ ${writeResult("forecasts", result)}`);

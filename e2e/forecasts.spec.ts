@@ -56,5 +56,20 @@ test("the canary page shows how often each world's forecasts came true", async (
   const panel = page.getByTestId("forecast-calibration");
   await expect(panel).toContainText("Forecasts that come true");
   await expect(panel.getByTestId("forecast-score-legacy")).toContainText("legacy queue");
+  // each world scored where it acts; its what-ifs apart, in both the answer and the page
+  expect(Object.keys(body.worlds.planner.what_if)).toEqual([
+    "made",
+    "resolved",
+    "within",
+    "early",
+    "late",
+    "open",
+    "withdrawn",
+    "lost",
+    "coverage",
+  ]);
+  await expect(panel.getByTestId("forecast-what-ifs")).toContainText(
+    /What-ifs, counted apart: legacy queue [\d,]+ made, [\d,]+ resolved .*; planner [\d,]+ made/,
+  );
   await expect(panel.getByTestId("reliability-chart")).toHaveAttribute("aria-label", /Reliability: stated level/);
 });

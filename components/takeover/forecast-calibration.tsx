@@ -35,9 +35,11 @@ export function ForecastCalibration({ windowMs }: { windowMs: number }) {
             <>
               <p className="muted">
                 The ETA intervals every table page states, sampled once a minute per table and checked against what
-                happened: a legacy turn is its queued task starting; a planner turn is the console&apos;s plan first
-                placing the table. An {Math.round(r.level * 100)} % interval should hold about{" "}
-                {Math.round(r.level * 100)} % of the outcomes.
+                happened: a legacy turn is its queued task starting; a planner turn is the planner placing the table
+                (for a table in planner mode, its own placement; else the console&apos;s plan first placing it). An{" "}
+                {Math.round(r.level * 100)} % interval should hold about {Math.round(r.level * 100)} % of the outcomes.
+                Each world is scored on the forecasts made while it acted on the table; its what-ifs (&ldquo;if the
+                planner ran this table&rdquo;) are counted apart below the table.
               </p>
               <table className="data" data-testid="forecast-scores">
                 <thead>
@@ -78,6 +80,14 @@ export function ForecastCalibration({ windowMs }: { windowMs: number }) {
                   })}
                 </tbody>
               </table>
+              <p className="muted" data-testid="forecast-what-ifs">
+                What-ifs, counted apart:{" "}
+                {FORECAST_WORLDS.map((w) => {
+                  const x = r.worlds[w].what_if;
+                  return `${WORLD_WORDS[w].name} ${formatCount(x.made)} made, ${formatCount(x.resolved)} resolved (coverage ${shareWords(x.coverage)}), ${formatCount(x.withdrawn)} withdrawn`;
+                }).join("; ")}
+                .
+              </p>
               <div
                 className="chart"
                 role="img"

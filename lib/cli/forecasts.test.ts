@@ -7,7 +7,18 @@ import type { DemandOne } from "../client/api-types";
 import { forecastLines } from "./forecast-lines";
 import { forecastsText } from "./forecasts";
 
-const score = (made: number, within: number, late: number) => ({
+const NO_WHAT_IF: CalibrationResponse["worlds"]["legacy"]["what_if"] = {
+  made: 0,
+  resolved: 0,
+  within: 0,
+  early: 0,
+  late: 0,
+  open: 0,
+  withdrawn: 0,
+  lost: 0,
+  coverage: null,
+};
+const score = (made: number, within: number, late: number, what_if = NO_WHAT_IF) => ({
   made,
   resolved: within + late,
   within,
@@ -25,6 +36,7 @@ const score = (made: number, within: number, late: number) => ({
     { level: 0.5, coverage: 0.52, resolved: 10 },
     { level: 0.8, coverage: 0.81, resolved: 10 },
   ],
+  what_if,
 });
 
 describe("forecasts in words", () => {
@@ -35,7 +47,19 @@ describe("forecasts in words", () => {
       from_ms: 1_700_000_000_000,
       to_ms: 1_700_003_600_000,
       level: 0.8,
-      worlds: { legacy: score(100, 72, 8), planner: score(10, 1, 1) },
+      worlds: {
+        legacy: score(100, 72, 8),
+        planner: score(10, 1, 1, {
+          ...NO_WHAT_IF,
+          made: 50,
+          resolved: 4,
+          within: 1,
+          late: 3,
+          withdrawn: 40,
+          open: 6,
+          coverage: 0.25,
+        }),
+      },
       chunks: { read: 60, unreadable: 0 },
       gaps: [{ from_ms: 1_700_001_000_000, to_ms: 1_700_001_060_000, reason: "no_sampler" }],
     };
@@ -47,6 +71,7 @@ describe("forecasts in words", () => {
       "  planner: 10 forecasts made, 2 resolved (1 within, 0 early, 1 late); 8 open, 0 withdrawn, 0 lost",
       "    coverage 50.0 % of resolved at the stated 80 %; median width 34s, median error 5s, median realised wait 6m 58s; 2 resolved were calibrated",
       "    reliability (stated → observed): 50 % → 52.0 % (10), 80 % → 81.0 % (10)",
+      "    what-ifs (made while the other world acted; not counted above): 50 made, 4 resolved (1 within, 0 early, 3 late); 6 open, 40 withdrawn, 0 lost; coverage 25.0 %",
       "  journal gaps (forecasts open across one are lost): 2023-11-14 22:30:00Z – 2023-11-14 22:31:00Z (no sampler)",
     ]);
   });

@@ -1,6 +1,7 @@
 // `scheduler-console forecasts [--window 1h|6h|24h|7d]`: how often each world's forecasts came
 // true over a window (GET /api/v1/forecasts/calibration; console-api.md "Forecasts, per world,
-// that say how often they come true"), in the words the canary page uses.
+// that say how often they come true"), in the words the canary page uses: each world scored on
+// the forecasts made while it acted, its what-ifs counted apart.
 import type { Command } from "commander";
 import type { CalibrationResponse, WorldScoreView } from "../schema/api/forecasts";
 import { FORECAST_WORLDS } from "../schema/forecast-codes";
@@ -12,10 +13,19 @@ import { parseWindow, WINDOWS, type TakeoverCli } from "./takeover-commands";
 const ms = (n: number | null) => (n === null ? "—" : formatDuration(n));
 
 function worldLines(name: string, s: WorldScoreView, level: number): string[] {
+  const w = s.what_if;
+  // a world is scored where it acts; its what-ifs ("if the planner ran this table") apart
+  const whatIf =
+    w.made === 0
+      ? []
+      : [
+          `    what-ifs (made while the other world acted; not counted above): ${w.made} made, ${w.resolved} resolved (${w.within} within, ${w.early} early, ${w.late} late); ${w.open} open, ${w.withdrawn} withdrawn, ${w.lost} lost; coverage ${shareWords(w.coverage)}`,
+        ];
   return [
     `  ${name}: ${countOf(s.made, "forecast")} made, ${s.resolved} resolved (${s.within} within, ${s.early} early, ${s.late} late); ${s.open} open, ${s.withdrawn} withdrawn, ${s.lost} lost`,
     `    coverage ${shareWords(s.coverage)} of resolved at the stated ${Math.round(level * 100)} %; median width ${ms(s.median_width_ms)}, median error ${ms(s.median_error_ms)}, median realised wait ${ms(s.median_wait_ms)}; ${s.calibrated} resolved were calibrated`,
     `    reliability (stated → observed): ${s.reliability.map((r) => `${Math.round(r.level * 100)} % → ${shareWords(r.coverage)} (${r.resolved})`).join(", ")}`,
+    ...whatIf,
   ];
 }
 

@@ -25,20 +25,29 @@ import type { WorldRates } from "./rates";
 import type { Publish, Writers } from "./writers";
 
 /**
- * The canary (README.md "The planner canary"): eight of the backlogged tables outside
- * `ingest/` (their writers are hot, so each is due again as soon as its merge ends), none
- * with a seeded legacy task; eight, the most a cycle places (§5.5), so each is placed at the
- * first cycle after it is due again.
+ * The canary (README.md "The planner canary"): twelve backlogged tables outside `ingest/`
+ * (their writers are hot, so each is due again as soon as its merge ends), none with a seeded
+ * legacy task, each of one shard (the first twelve such by name). More than the eight a cycle
+ * places (§5.5), so the ones behind in the planner's order wait for later cycles (sixteen
+ * take too much of the legacy queue's work: its line no longer holds within ±20 %,
+ * world.test.ts). One shard:
+ * a backlogged table of several keeps its oldest generations on its less full shards for ever
+ * here (a pass merges what arrived, fullest shards first), so the P1 order's age boost (§4.1)
+ * puts it first every cycle and, due again at once, it would take the placements of the rest.
  */
 export const CANARY_TABLES: readonly string[] = [
-  "payments/table-00017",
-  "logs/table-00035",
-  "inventory/table-00058",
-  "metrics/table-00064",
-  "reviews/table-00069",
-  "orders/table-00070",
-  "metrics/table-00074",
+  "clicks/table-00092",
+  "clicks/table-00342",
+  "events/table-00231",
+  "events/table-00271",
   "inventory/table-00078",
+  "logs/table-00275",
+  "logs/table-00325",
+  "metrics/table-00074",
+  "metrics/table-00094",
+  "metrics/table-00144",
+  "metrics/table-00344",
+  "orders/table-00070",
 ];
 
 /** §2.5: an `assigned` unit must be bound within this long, else the leader releases it. */

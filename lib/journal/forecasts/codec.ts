@@ -1,12 +1,14 @@
 // The forecasts' stored form (./records.ts; the key is lib/schema/forecast-keys.ts): one gzip
-// of a compact JSON per chunk, version 1, strings interned once per chunk:
-// {v: 1, k: kind letter, f: from_ms, t: to_ms, l: level, s: strings,
+// of a compact JSON per chunk, version 2, strings interned once per chunk:
+// {v: 2, k: kind letter, f: from_ms, t: to_ms, l: level, s: strings,
 //  e: [[now_ms, outcomes, forecasts]]}, an outcome [target, world, what, kind, at − now]
 // (world 0 legacy / 1 planner, what 0 turn / 1 withdrawn, kind −1 for none) and a forecast
-// [target, world, kind, point, low, high, rank, of, calibrated (0/1), level?] (level only
-// when it differs from the chunk's). A chunk that does not decode throws
-// ForecastDecodeError; its readers leave it out and count it. A later version adds fields
-// at the end of a row or a new `v`: version 1 stays readable.
+// [target, world, kind, point, low, high, rank, of, calibrated (0/1), level | null, acting (0/1)]
+// (level null when it is the chunk's). Version 1 (written before the acting world was kept)
+// has rows [… calibrated, level?] without `acting`: its forecasts read as acting, as they
+// were scored then. A chunk that does not decode throws ForecastDecodeError; its readers
+// leave it out and count it. A later version adds fields at the end of a row or a new `v`:
+// versions 1 and 2 stay readable.
 import { gunzipSync, gzipSync } from "node:zlib";
 import { CHUNK_KIND_LETTER, CHUNK_LETTER_KIND } from "@/lib/schema/keys";
 import { FORECAST_WORLDS, type ForecastWorld } from "@/lib/schema/forecast-codes";
@@ -20,16 +22,18 @@ export class ForecastDecodeError extends Error {
 }
 
 type StoredOutcome = [number, 0 | 1, 0 | 1, number, number];
-type StoredForecast = [number, 0 | 1, number, number, number, number, number, number, 0 | 1, number?];
+type StoredForecast = [number, 0 | 1, number, number, number, number, number, number, 0 | 1, number | null, 0 | 1];
+/** version 1: no `acting`, the level only when it differs */
+type StoredForecastV1 = [number, 0 | 1, number, number, number, number, number, number, 0 | 1, number?];
 
 interface Stored {
-  v: 1;
+  v: 1 | 2;
   k: string;
   f: number;
   t: number;
   l: number;
   s: string[];
-  e: [number, StoredOutcome[], StoredForecast[]][];
+  e: [number, StoredOutcome[], (StoredForecast | StoredForecastV1)[]][];
 }
 
 const WHATS: OutcomeWhat[] = ["turn", "withdrawn"];
@@ -45,7 +49,7 @@ export function encodeForecastChunk(chunk: ForecastChunk): Buffer {
   };
   const level = chunk.evaluations.find((e) => e.forecasts.length > 0)?.forecasts[0].level ?? 0.8;
   const stored: Stored = {
-    v: 1,
+    v: 2,
     k: CHUNK_KIND_LETTER[chunk.kind],
     f: chunk.from_ms,
     t: chunk.to_ms,
@@ -60,21 +64,19 @@ export function encodeForecastChunk(chunk: ForecastChunk): Buffer {
         o.kind === null ? -1 : intern(o.kind),
         o.at_ms - ev.now_ms,
       ]),
-      ev.forecasts.map((f): StoredForecast => {
-        const row: StoredForecast = [
-          intern(f.target),
-          worldIndex(f.world),
-          intern(f.kind),
-          f.point_ms,
-          f.low_ms,
-          f.high_ms,
-          f.rank,
-          f.of,
-          f.calibrated ? 1 : 0,
-        ];
-        if (f.level !== level) row.push(f.level);
-        return row;
-      }),
+      ev.forecasts.map((f): StoredForecast => [
+        intern(f.target),
+        worldIndex(f.world),
+        intern(f.kind),
+        f.point_ms,
+        f.low_ms,
+        f.high_ms,
+        f.rank,
+        f.of,
+        f.calibrated ? 1 : 0,
+        f.level === level ? null : f.level,
+        f.acting ? 1 : 0,
+      ]),
     ]),
   };
   return gzipSync(JSON.stringify(stored));
@@ -92,8 +94,9 @@ export function decodeForecastChunk(bytes: Buffer): ForecastChunk {
   const letter = CHUNK_LETTER_KIND.get(stored?.k);
   const kind =
     letter === "delta" || letter === "after_no_sampler" || letter === "after_etcd_unavailable" ? letter : null;
-  if (stored?.v !== 1 || kind === null || !Array.isArray(stored.s) || !Array.isArray(stored.e))
-    throw new ForecastDecodeError("not a forecast chunk (version 1)");
+  const version = stored?.v;
+  if ((version !== 1 && version !== 2) || kind === null || !Array.isArray(stored.s) || !Array.isArray(stored.e))
+    throw new ForecastDecodeError("not a forecast chunk (version 1 or 2)");
   const s = stored.s;
   const str = (i: unknown): string => {
     if (!isInt(i) || typeof s[i] !== "string") throw new ForecastDecodeError(`bad string index ${String(i)}`);
@@ -102,6 +105,10 @@ export function decodeForecastChunk(bytes: Buffer): ForecastChunk {
   const world = (i: unknown): ForecastWorld => {
     if (i !== 0 && i !== 1) throw new ForecastDecodeError(`bad world ${String(i)}`);
     return FORECAST_WORLDS[i];
+  };
+  const flag = (b: unknown): boolean => {
+    if (b !== 0 && b !== 1) throw new ForecastDecodeError(`bad flag ${String(b)}`);
+    return b === 1;
   };
   const num = (n: unknown): number => {
     if (typeof n !== "number" || !Number.isFinite(n)) throw new ForecastDecodeError(`bad number ${String(n)}`);
@@ -122,7 +129,7 @@ export function decodeForecastChunk(bytes: Buffer): ForecastChunk {
           at_ms: now_ms + num(at),
         };
       }),
-      forecasts: forecasts.map(([t, w, k, point, low, high, rank, of, calibrated, level]) => ({
+      forecasts: forecasts.map(([t, w, k, point, low, high, rank, of, calibrated, level, acting]) => ({
         target: str(t),
         world: world(w),
         kind: str(k),
@@ -130,10 +137,11 @@ export function decodeForecastChunk(bytes: Buffer): ForecastChunk {
         point_ms: num(point),
         low_ms: num(low),
         high_ms: num(high),
-        level: level === undefined ? num(stored.l) : num(level),
+        level: level === undefined || level === null ? num(stored.l) : num(level),
         rank: num(rank),
         of: num(of),
         calibrated: calibrated === 1,
+        acting: version === 1 ? true : flag(acting),
       })),
     };
   });

@@ -20,6 +20,7 @@ const f = (
   low: number,
   high: number,
   calibrated = false,
+  acting = true,
 ): SampledForecast => ({
   target,
   world,
@@ -32,6 +33,7 @@ const f = (
   rank: 3,
   of: 9,
   calibrated,
+  acting,
 });
 const turn = (target: string, world: "legacy" | "planner", at: number): ForecastOutcome => ({
   target,
@@ -86,9 +88,98 @@ describe("forecasts resolved from the journal's chunks", () => {
   it("round-trip through the stored form, and a chunk that is not one is refused whole", () => {
     for (const c of CHUNKS) expect(stored(c)).toEqual(c);
     expect(() => decodeForecastChunk(gzipSync(JSON.stringify({ v: 2 })))).toThrow(ForecastDecodeError);
+    expect(() =>
+      decodeForecastChunk(gzipSync(JSON.stringify({ v: 3, k: "d", f: 0, t: 1, l: 0.8, s: [], e: [] }))),
+    ).toThrow(ForecastDecodeError);
+    const actingFlag = gzipSync(
+      JSON.stringify({
+        v: 2,
+        k: "d",
+        f: 0,
+        t: 1,
+        l: 0.8,
+        s: ["a", "merge_wal"],
+        e: [[0, [], [[0, 0, 1, 5, 1, 9, 1, 2, 0, null, 7]]]],
+      }),
+    );
+    expect(() => decodeForecastChunk(actingFlag)).toThrow(ForecastDecodeError);
     expect(() => decodeForecastChunk(Buffer.from("not gzip"))).toThrow(ForecastDecodeError);
     const bad = gzipSync(JSON.stringify({ v: 1, k: "d", f: 0, t: 1, l: 0.8, s: [], e: [[0, [[5, 0, 0, -1, 0]], []]] }));
     expect(() => decodeForecastChunk(bad)).toThrow(ForecastDecodeError);
+  });
+
+  it("reads version 1 (no acting flag, the level only where it differs) as acting forecasts", () => {
+    const v1 = {
+      v: 1,
+      k: "d",
+      f: 0,
+      t: 60_000,
+      l: 0.8,
+      s: ["a", "merge_wal", "b"],
+      e: [
+        [
+          0,
+          [[2, 1, 1, -1, 0]],
+          [
+            [0, 0, 1, 100_000, 50_000, 150_000, 3, 9, 1],
+            [2, 1, 1, 10_000, 0, 20_000, 1, 4, 0, 0.5],
+          ],
+        ],
+      ],
+    };
+    expect(decodeForecastChunk(gzipSync(JSON.stringify(v1)))).toEqual({
+      kind: "delta",
+      from_ms: 0,
+      to_ms: 60_000,
+      evaluations: [
+        {
+          now_ms: 0,
+          outcomes: [withdrawn("b", "planner", 0)],
+          forecasts: [
+            f("a", "legacy", 0, 100_000, 50_000, 150_000, true),
+            { ...f("b", "planner", 0, 10_000, 0, 20_000), level: 0.5, rank: 1, of: 4 },
+          ],
+        },
+      ],
+    });
+  });
+
+  it("scores and calibrates a world on its acting forecasts; its what-ifs are counted apart and set nothing", () => {
+    const whatIf = (x: SampledForecast) => ({ ...x, target: `${x.target}-if`, acting: false });
+    // the same forecasts and outcomes again under other tables' names, as what-ifs
+    const doubled = CHUNKS.map((c) => ({
+      ...c,
+      evaluations: c.evaluations.map((ev) => ({
+        ...ev,
+        outcomes: [...ev.outcomes, ...ev.outcomes.map((o) => ({ ...o, target: `${o.target}-if` }))],
+        forecasts: [...ev.forecasts, ...ev.forecasts.map(whatIf)],
+      })),
+    }));
+    const plain = new ForecastLedger({ keepFromMs: 0 });
+    const both = new ForecastLedger({ keepFromMs: 0 });
+    for (const c of CHUNKS) plain.add(stored(c));
+    for (const c of doubled) both.add(stored(c));
+    expect(both.kept.filter((r) => !r.f.acting)).toHaveLength(6);
+    // the what-ifs calibrate nothing: the same scores as without them
+    expect(both.calibration()).toEqual(plain.calibration());
+    // nor score the world: the acting figures are those without them, the what-ifs' fates apart
+    const s = worldScores(both.kept, 0, 120_000);
+    const p = worldScores(plain.kept, 0, 120_000);
+    expect({ ...s.legacy, what_if: null }).toEqual({ ...p.legacy, what_if: null });
+    expect({ ...s.planner, what_if: null }).toEqual({ ...p.planner, what_if: null });
+    expect(s.legacy.what_if).toEqual({
+      made: 3,
+      resolved: 2,
+      within: 1,
+      early: 1,
+      late: 0,
+      open: 1,
+      withdrawn: 0,
+      lost: 0,
+      coverage: 0.5,
+    });
+    expect(s.planner.what_if).toMatchObject({ made: 3, resolved: 2, late: 2, withdrawn: 1, coverage: 0 });
+    expect(p.planner.what_if).toMatchObject({ made: 0, resolved: 0, coverage: null });
   });
 
   it("within, early, late, withdrawn and open, worked by hand", () => {

@@ -16,6 +16,11 @@
 // over a 6 h window that lean is small. Waiting for every interval to end instead starves a
 // first calibration whose intervals are too wide.) The writer (lib/live/forecast-journal.ts) sets its intervals from
 // the very chunks it stored, and the one-table answer from those stored at its revision.
+// Only a world's acting forecasts calibrate it (made while it acted on the table, records.ts
+// `acting`): a what-if ("if the planner ran this table") resolves on another world's terms —
+// a legacy table's planner what-if mostly withdrawn, the rest when the legacy queue merges it
+// — so its errors say nothing of how the world's own forecasts miss. What-ifs are still shown,
+// their interval set from the acting forecasts' scores of that world and kind.
 import { RELIABILITY_LEVELS } from "@/lib/schema/forecast-codes";
 import { calibrationKey, type Calibration } from "@/lib/planner/forecast/calibration";
 import { conformalBounds, MAX_CALIBRATION, nonconformity, type ScoreBounds } from "@/lib/planner/forecast/conformal";
@@ -108,10 +113,11 @@ export class ForecastLedger {
     const list = this.open.get(k);
     if (list) list.push(r);
     else this.open.set(k, [r]);
+    if (this.opts.keepFromMs !== undefined && f.made_ms >= this.opts.keepFromMs) this.kept.push(r);
+    if (!f.acting) return;
     let recent = this.recent.get(key);
     if (!recent) this.recent.set(key, (recent = []));
     recent.push(r);
-    if (this.opts.keepFromMs !== undefined && f.made_ms >= this.opts.keepFromMs) this.kept.push(r);
   }
 
   /** A gap in the journal from `fromMs`: every forecast still open is lost there. */

@@ -25,6 +25,11 @@ export interface SampledForecast {
   of: number;
   /** the interval was set from resolved forecasts (false: the estimate's own spread) */
   calibrated: boolean;
+  /**
+   * the world acted on the table when it was said (its effective mode): only these score the
+   * world and set its intervals; the others are what-ifs ("if the planner ran this table")
+   */
+  acting: boolean;
 }
 
 export type OutcomeWhat = "turn" | "withdrawn";

@@ -1,11 +1,14 @@
 // The score in the open (console-api.md "Forecasts …", GET /forecasts/calibration): per world,
 // the forecasts sampled in a window and how they came out at its end (./fate.ts), with the
-// reliability of the conformal rule at several stated levels. Pure.
+// reliability of the conformal rule at several stated levels. Pure. A world is scored on its
+// acting forecasts only (records.ts `acting`, as ./ledger.ts calibrates); its what-ifs' fates
+// are counted apart (`what_if`) and count toward nothing else.
 import { FORECAST_WORLDS, RELIABILITY_LEVELS, type ForecastWorld } from "@/lib/schema/forecast-codes";
 import { nonconformity } from "@/lib/planner/forecast/conformal";
 import { fateOf, knownWait, realisedOf, type ForecastRecord } from "./fate";
 
-export interface WorldScore {
+/** How a set of forecasts came out at a moment. */
+interface Fates {
   made: number;
   /** within + early + late */
   resolved: number;
@@ -17,6 +20,9 @@ export interface WorldScore {
   lost: number;
   /** within ÷ resolved (null: none resolved) */
   coverage: number | null;
+}
+
+export interface WorldScore extends Fates {
   /** of the resolved forecasts' intervals (high − low) */
   median_width_ms: number | null;
   /** |realised − point| of the forecasts whose outcome came */
@@ -27,6 +33,15 @@ export interface WorldScore {
   calibrated: number;
   /** stated level → observed coverage of the conformal rule (forecasts calibrated when made) */
   reliability: { level: number; coverage: number | null; resolved: number }[];
+  /** the world's what-if forecasts (made while the other world acted on the table): their fates, apart */
+  what_if: Fates;
+}
+
+function whatIfScore(records: readonly ForecastRecord[], atMs: number): Fates {
+  const s = { within: 0, early: 0, late: 0, open: 0, withdrawn: 0, lost: 0 };
+  for (const r of records) s[fateOf(r, atMs)]++;
+  const resolved = s.within + s.early + s.late;
+  return { made: records.length, resolved, ...s, coverage: resolved === 0 ? null : s.within / resolved };
 }
 
 /** The middle value, nearest-rank (the lower of the two middles on an even count). */
@@ -36,7 +51,8 @@ function median(values: number[]): number | null {
   return sorted[Math.ceil(sorted.length / 2) - 1];
 }
 
-function worldScore(records: readonly ForecastRecord[], atMs: number): WorldScore {
+function worldScore(all: readonly ForecastRecord[], atMs: number): WorldScore {
+  const records = all.filter((r) => r.f.acting);
   const s = { within: 0, early: 0, late: 0, open: 0, withdrawn: 0, lost: 0 };
   const widths: number[] = [];
   const errors: number[] = [];
@@ -80,10 +96,14 @@ function worldScore(records: readonly ForecastRecord[], atMs: number): WorldScor
       coverage: hits[i].resolved === 0 ? null : hits[i].covered / hits[i].resolved,
       resolved: hits[i].resolved,
     })),
+    what_if: whatIfScore(
+      all.filter((r) => !r.f.acting),
+      atMs,
+    ),
   };
 }
 
-/** Each world's score over the forecasts made in [fromMs, toMs], as they stand at `toMs`. */
+/** Each world's score over the forecasts made in [fromMs, toMs], as they stand at `toMs` (its acting ones; `what_if` apart). */
 export function worldScores(
   records: readonly ForecastRecord[],
   fromMs: number,

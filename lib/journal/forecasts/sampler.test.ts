@@ -54,11 +54,12 @@ describe("the forecast sampler", () => {
     // legacy: b first in the queue takes the free slot at once (0 s); c waits for one finish (100 s)
     // planner: a is placed; b is placed once the one table ahead of it leaves (one finish), c
     // once both have (two); the legacy queue of 2 is no longer than the line ahead of them
-    expect(first.forecasts.map((f) => [f.world, f.target, f.rank, f.of, f.point_ms, f.calibrated])).toEqual([
-      ["legacy", "b", 1, 2, 0, false],
-      ["planner", "b", 2, 3, 100_000, false],
-      ["legacy", "c", 2, 2, 100_000, false],
-      ["planner", "c", 3, 3, 200_000, false],
+    // the tables are in legacy mode: the legacy forecasts are acting, the planner's what-ifs
+    expect(first.forecasts.map((f) => [f.world, f.target, f.rank, f.of, f.point_ms, f.calibrated, f.acting])).toEqual([
+      ["legacy", "b", 1, 2, 0, false, true],
+      ["planner", "b", 2, 3, 100_000, false, false],
+      ["legacy", "c", 2, 2, 100_000, false, true],
+      ["planner", "c", 3, 3, 200_000, false, false],
     ]);
     // not calibrated yet: the interval is the rate's own spread around the point, k finishes
     // ± z·√k of them (z of 0.9 = 1.28155): k = 0 and 1 → [0, 128 s] and [0, 228 s]; k = 2 → [19 s, 381 s]

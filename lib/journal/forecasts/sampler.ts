@@ -141,6 +141,7 @@ export class ForecastSampler {
           rank: f.position.rank,
           of: f.position.of,
           calibrated: f.calibration?.calibrated ?? false,
+          acting: f.acting,
         });
         if (f.world === "legacy") this.legacyOpen.set(target, { kind: f.position.kind, id: id! });
         else this.plannerOpen.add(target);

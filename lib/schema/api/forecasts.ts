@@ -61,7 +61,8 @@ export const calibrationQuerySchema = readQuerySchema.extend({
 export type CalibrationQuery = z.output<typeof calibrationQuerySchema>;
 
 const msSchema = z.number().nullable();
-const worldScoreSchema = z.object({
+/** How a set of forecasts came out at the window's end. */
+const fatesSchema = z.object({
   made: z.number().int(),
   /** within + early + late */
   resolved: z.number().int(),
@@ -76,6 +77,9 @@ const worldScoreSchema = z.object({
   lost: z.number().int(),
   /** within ÷ resolved */
   coverage: z.number().nullable(),
+});
+/** A world's score: of the forecasts made while it acted on the table (they alone set its intervals). */
+const worldScoreSchema = fatesSchema.extend({
   median_width_ms: msSchema,
   /** |realised − point| of the forecasts whose outcome came */
   median_error_ms: msSchema,
@@ -85,6 +89,11 @@ const worldScoreSchema = z.object({
   calibrated: z.number().int(),
   /** the conformal rule's coverage at each stated level (the reliability chart) */
   reliability: z.array(z.object({ level: z.number(), coverage: z.number().nullable(), resolved: z.number().int() })),
+  /**
+   * the world's what-if forecasts, made while the other world acted on the table ("if the
+   * planner ran this table"): their fates, apart, counted in none of the figures above
+   */
+  what_if: fatesSchema,
 });
 export type WorldScoreView = z.infer<typeof worldScoreSchema>;
 

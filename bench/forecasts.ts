@@ -3,8 +3,11 @@
 // when"). The demo world — the `realistic` and `incidents` scenarios and the live simulator
 // (lib/sim), in this process, on a real etcd — runs SIMULATED_MIN simulated minutes at
 // accelerated time: the simulator's ticks and the console's `now` are one simulated clock
-// (a tick is a simulated second; nothing sleeps), so every figure follows from the simulated
-// timeline, not from how fast this machine is. Every EVAL_EVERY_S simulated seconds the
+// (a tick is a simulated second; nothing sleeps), and the leader's cycle is written within
+// the tick it starts in (lib/sim/live.ts `cycleWithinTick`; left to run beside the ticks, it
+// landed as many simulated seconds late as this machine took to read and plan, and the
+// planner's turns came seconds after the cycles its forecasts counted), so every figure
+// follows from the simulated timeline, not from how fast this machine is. Every EVAL_EVERY_S simulated seconds the
 // console's live view is brought to the simulator's last write and planned at the simulated
 // now (lib/live/plan.ts `planOnce`: the pages' exact plan); the forecast journal's own pure
 // parts sample, resolve and calibrate as the elected writer does (lib/journal/forecasts:
@@ -28,6 +31,15 @@ const WARMUP_MIN = Number(process.env.FORECAST_BENCH_WARMUP_MINUTES ?? 10);
 /** the tick at which every master is policy-aware and the planner canary starts (the demo's: 600) */
 const UPGRADE_AFTER_TICKS = 60;
 const EVAL_EVERY_S = Number(process.env.FORECAST_BENCH_EVAL_S ?? 5);
+/**
+ * The evaluations' phase: 2 s after each whole EVAL_EVERY_S, not on it. The leader's cycles
+ * start on whole 30 s of the same clock, and an evaluation on the very tick of a cycle runs
+ * just before it (the simulator's tick comes after the pause that evaluates): every table
+ * about to be placed was sampled at the instant of its placement, a wait of exactly 0 s. The
+ * console's journal and the master keep their own clocks, whose phases do not meet to the
+ * millisecond; any phase but 0 is one of theirs.
+ */
+const EVAL_PHASE_S = 2;
 const PREFIX = "/lance-context/master";
 const round = (n: number | null, d = 3) => (n === null ? null : Math.round(n * 10 ** d) / 10 ** d);
 
@@ -42,7 +54,7 @@ async function main(): Promise<void> {
   const { currentRevision } = await import("../lib/etcd/paged-read");
   const { liveCache } = await import("../lib/live/cache");
   const { planOnce } = await import("../lib/live/plan");
-  const { legacyLineOf, taskLookup } = await import("../lib/snapshot/forecast-inputs");
+  const { legacyLineOf, placementLookup, taskLookup } = await import("../lib/snapshot/forecast-inputs");
   const { ForecastSampler } = await import("../lib/journal/forecasts/sampler");
   const { ForecastLog } = await import("../lib/journal/forecasts/log");
   const { ForecastLedger } = await import("../lib/journal/forecasts/ledger");
@@ -81,10 +93,11 @@ async function main(): Promise<void> {
         plan,
         legacy: legacyLineOf(view.snapshot, now),
         taskById: taskLookup(view.snapshot),
+        placedAt: placementLookup(view.snapshot),
         calibration: ledger.calibration(),
       }),
     );
-    if ((now - t0) % 60_000 === 0) {
+    if ((now - t0 - EVAL_PHASE_S * 1000) % 60_000 === 0) {
       const drained = log.drain();
       if (drained) {
         const value = encodeForecastChunk(drained);
@@ -104,9 +117,11 @@ async function main(): Promise<void> {
     // starts then, so its forecasts are calibrated before the scored hour begins
     upgradeAfterTicks: UPGRADE_AFTER_TICKS,
     clock: () => now,
+    // the leader's placements land in the tick of its cycle, whatever this machine's speed
+    cycleWithinTick: true,
     pause: async () => {
       now += 1000;
-      if ((now - t0) % (EVAL_EVERY_S * 1000) === 0) await evaluate();
+      if ((now - t0 - EVAL_PHASE_S * 1000) % (EVAL_EVERY_S * 1000) === 0) await evaluate();
       if ((now - t0) % 600_000 === 0)
         console.log(
           `simulated ${(now - t0) / 60_000} min: ${evaluations} evaluations, ${Math.round((performance.now() - started) / 1000)} s real`,
@@ -164,6 +179,7 @@ async function main(): Promise<void> {
     simulated_min: SIMULATED_MIN,
     warmup_min: WARMUP_MIN,
     eval_every_s: EVAL_EVERY_S,
+    eval_phase_s: EVAL_PHASE_S,
     level: 0.8,
     wall_s: Math.round(wallS),
     evaluations,

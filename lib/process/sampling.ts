@@ -15,7 +15,7 @@ import { shadowFor } from "@/lib/live/plan";
 import { yieldToEventLoop } from "@/lib/live/plan-entry";
 import { processWide } from "@/lib/schema/process-wide";
 import { snapshotInputs } from "@/lib/snapshot/inputs";
-import { taskLookup } from "@/lib/snapshot/forecast-inputs";
+import { placementLookup, taskLookup } from "@/lib/snapshot/forecast-inputs";
 import { legacyLineAt } from "@/lib/scheduler/forecasts";
 import type { ForecastJournalOptions } from "@/lib/live/forecast-journal";
 
@@ -95,7 +95,13 @@ export async function forecastEvaluation(): ReturnType<ForecastJournalOptions["e
   if (key === lastForecast) return null;
   lastForecast = key;
   const snapshot = planned.view.snapshot;
-  return { now, plan: planned.plan, legacy: legacyLineAt(snapshot, now), taskById: taskLookup(snapshot) };
+  return {
+    now,
+    plan: planned.plan,
+    legacy: legacyLineAt(snapshot, now),
+    taskById: taskLookup(snapshot),
+    placedAt: placementLookup(snapshot),
+  };
 }
 
 /** Starts this replica's sampler once; null when `CONSOLE_SHADOW_SAMPLER=off`. */

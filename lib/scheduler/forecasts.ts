@@ -6,6 +6,7 @@ import "server-only";
 // A forecast the journal sampled earlier whose interval ended without the outcome is named
 // `overdue` with how long, beside the fresh one.
 import { rowForecasts, type TableForecast } from "@/lib/planner/forecast/forecasts";
+import { returningTables } from "@/lib/planner/forecast/returning";
 import type { LegacyLine } from "@/lib/planner/forecast/legacy";
 import type { TablePlan } from "@/lib/planner/plan";
 import { CALIBRATION_WINDOW_MS, type ForecastLedger } from "@/lib/journal/forecasts/ledger";
@@ -59,7 +60,13 @@ export async function forecastsOf(
 ): Promise<{ forecasts: ForecastView[]; version: string }> {
   const { view, now, plan } = planned;
   const { ledger, version } = await forecastLedgerAt(view.revision);
-  const forecasts = rowForecasts(t, plan.line, legacyLineAt(view.snapshot, now), ledger.calibration()).map((f) => ({
+  const forecasts = rowForecasts(
+    t,
+    plan.line,
+    returningTables(plan),
+    legacyLineAt(view.snapshot, now),
+    ledger.calibration(),
+  ).map((f) => ({
     ...f,
     overdue: overdueOf(ledger, f, t.target, now),
   }));

@@ -41,3 +41,21 @@ export function taskLookup(snapshot: FleetSnapshot): (id: string) => TaskRecord 
     return lo < tasks.length && tasks[lo].taskId === id ? tasks[lo].task : null;
   };
 }
+
+/**
+ * When the planner placed each table's live unit: the newest `created_ms` of its non-shadow,
+ * unreleased assignments (the planner world's turn, dated by its record:
+ * lib/journal/forecasts/sampler.ts).
+ */
+export function placementLookup(snapshot: FleetSnapshot): (target: string) => number | null {
+  let byTarget: Map<string, number> | null = null;
+  return (target) => {
+    if (byTarget === null) {
+      byTarget = new Map();
+      for (const { assignment: a } of snapshot.assignments)
+        if (a.state === "assigned" || a.state === "bound")
+          byTarget.set(a.target, Math.max(byTarget.get(a.target) ?? -Infinity, a.created_ms));
+    }
+    return byTarget.get(target) ?? null;
+  };
+}

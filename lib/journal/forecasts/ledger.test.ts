@@ -3,8 +3,8 @@
 // open) — each chunk through the stored form first (./codec.ts), as a reader gets it.
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { nonconformity } from "@/lib/planner/forecast/conformal";
-import { calibrationKey } from "@/lib/planner/forecast/calibration";
+import { conformalBounds, intervalOf, nonconformity } from "@/lib/planner/forecast/conformal";
+import { boundsOf, calibrationKey, horizonKey, scoresOf } from "@/lib/planner/forecast/calibration";
 import { decodeForecastChunk, encodeForecastChunk, ForecastDecodeError } from "./codec";
 import { fateOf } from "./fate";
 import { ForecastLedger } from "./ledger";
@@ -294,6 +294,75 @@ describe("forecasts resolved from the journal's chunks", () => {
         .map((i) => nonconformity(Math.round(10_000 * (i + 1) * (1 + i / 100)), 10_000 * (i + 1)))
         .sort((x, y) => x - y),
     );
+  });
+
+  it("calibrates each horizon apart once it has 30 scores, and a horizon with fewer from its world and kind's", () => {
+    // 40 turns due within a cycle (20 s) that came on time, 40 due in 90 s that came at 300 s;
+    // 20 made a minute, each minute's under CALIBRATION_PER_MINUTE
+    const made = (i: number) => Math.floor(i / 20) * 60_000;
+    const near = Array.from({ length: 40 }, (_, i) => f(`n${i}`, "planner", made(i), 20_000, 0, 10_000_000));
+    const far = Array.from({ length: 40 }, (_, i) => f(`f${i}`, "planner", made(i) + 1, 90_000, 0, 10_000_000));
+    const ledger = new ForecastLedger();
+    ledger.add(
+      stored({
+        kind: "after_no_sampler",
+        from_ms: 0,
+        to_ms: 120_000,
+        evaluations: [0, 1, 60_000, 60_001].map((now) => ({
+          now_ms: now,
+          outcomes: [],
+          forecasts: [...near, ...far].filter((x) => x.made_ms === now),
+        })),
+      }),
+    );
+    ledger.add(
+      stored({
+        kind: "delta",
+        from_ms: 120_000,
+        to_ms: 1_000_000,
+        evaluations: [
+          {
+            now_ms: 900_000,
+            outcomes: [
+              ...near.map((x) => turn(x.target, "planner", x.made_ms + 20_000)),
+              ...far.map((x) => turn(x.target, "planner", x.made_ms + 300_000)),
+            ],
+            forecasts: [],
+          },
+        ],
+      }),
+    );
+    const cal = ledger.calibration();
+    const farScore = nonconformity(300_000, 90_000);
+    expect([...cal.get(horizonKey("planner", "merge_wal", 20_000)!)!]).toEqual(Array(40).fill(0));
+    expect([...cal.get(horizonKey("planner", "merge_wal", 90_000)!)!]).toEqual(Array(40).fill(farScore));
+    // the legacy world's waits are a queue's: not split by horizon, central ranks
+    expect(horizonKey("legacy", "merge_wal", 20_000)).toBeNull();
+    expect(boundsOf("legacy", [...Array(40).keys()], 0.8)).toEqual(conformalBounds([...Array(40).keys()], 0.8));
+    // pooled: 30 of each minute's 40 (CALIBRATION_PER_MINUTE), a horizon's 20 a minute all
+    expect(cal.get(calibrationKey("planner", "merge_wal"))).toHaveLength(60);
+    // a turn due within a cycle: its own horizon's errors, the interval as narrow as they were
+    const nearScores = scoresOf(cal, "planner", "merge_wal", 25_000);
+    expect(nearScores).toHaveLength(40);
+    expect(intervalOf(25_000, boundsOf("planner", nearScores, 0.8)!)).toEqual({ low_ms: 25_000, high_ms: 25_000 });
+    // pooled, the near turns' interval would reach the far ones' errors
+    const pooled = boundsOf("planner", cal.get(calibrationKey("planner", "merge_wal"))!, 0.8)!;
+    expect(intervalOf(25_000, pooled).high_ms).toBeGreaterThan(90_000);
+    // an hour out: no forecast of that horizon yet, its world and kind's
+    expect(scoresOf(cal, "planner", "merge_wal", 3_600_001)).toBe(cal.get(calibrationKey("planner", "merge_wal")));
+    // a forecast made now keeps the bounds of the scores its interval was set from
+    ledger.add(
+      stored({
+        kind: "delta",
+        from_ms: 1_000_000,
+        to_ms: 1_060_000,
+        evaluations: [
+          { now_ms: 1_000_000, outcomes: [], forecasts: [f("later", "planner", 1_000_000, 25_000, 25_000, 25_000)] },
+        ],
+      }),
+    );
+    const later = ledger.openFor("planner", "later")[0];
+    expect(later.bounds![3]).toEqual(boundsOf("planner", nearScores, 0.8));
   });
 
   it("hands out one chunk per drain, the first of a term and the first after a lost write marked with the gap", () => {

@@ -1,6 +1,7 @@
 // Reading the forecasts back (console-api.md "Forecasts …": "The journal resolves
 // forecasts"): chunks in key order go in; out come each forecast's fate (./fate.ts) and the
-// calibration the next interval is set from (lib/planner/forecast/conformal.ts). Pure.
+// calibration the next interval is set from (lib/planner/forecast/conformal.ts): per world
+// and kind, and per horizon group within them (lib/planner/forecast/calibration.ts). Pure.
 //
 // The calibration at a moment T is a function of the stored chunks alone: T is the newest
 // chunk's `to_ms`, and the scores are those of the forecasts of each world and kind made in
@@ -22,8 +23,8 @@
 // — so its errors say nothing of how the world's own forecasts miss. What-ifs are still shown,
 // their interval set from the acting forecasts' scores of that world and kind.
 import { RELIABILITY_LEVELS } from "@/lib/schema/forecast-codes";
-import { calibrationKey, type Calibration } from "@/lib/planner/forecast/calibration";
-import { conformalBounds, MAX_CALIBRATION, nonconformity, type ScoreBounds } from "@/lib/planner/forecast/conformal";
+import { boundsOf, calibrationKey, horizonKey, type Calibration } from "@/lib/planner/forecast/calibration";
+import { MAX_CALIBRATION, MIN_CALIBRATION, nonconformity, type ScoreBounds } from "@/lib/planner/forecast/conformal";
 import { knownWait, type ForecastRecord } from "./fate";
 import type { ForecastChunk, SampledForecast } from "./records";
 
@@ -101,13 +102,16 @@ export class ForecastLedger {
 
   private enter(f: SampledForecast): void {
     const key = calibrationKey(f.world, f.kind);
+    const group = horizonKey(f.world, f.kind, f.point_ms);
+    // the scores its interval was set from (lib/planner/forecast/calibration.ts `scoresOf`)
+    const fromGroup = group !== null && (this.cal.get(group)?.length ?? 0) >= MIN_CALIBRATION;
     const r: ForecastRecord = {
       f,
       end: f.made_ms + f.high_ms,
       outcome: null,
       withdrawn: null,
       lost: null,
-      bounds: this.bounds.get(key) ?? null,
+      bounds: this.bounds.get(fromGroup ? group! : key) ?? null,
     };
     const k = openKey(f.world, f.target);
     const list = this.open.get(k);
@@ -115,9 +119,11 @@ export class ForecastLedger {
     else this.open.set(k, [r]);
     if (this.opts.keepFromMs !== undefined && f.made_ms >= this.opts.keepFromMs) this.kept.push(r);
     if (!f.acting) return;
-    let recent = this.recent.get(key);
-    if (!recent) this.recent.set(key, (recent = []));
-    recent.push(r);
+    for (const k of group === null ? [key] : [key, group]) {
+      let recent = this.recent.get(k);
+      if (!recent) this.recent.set(k, (recent = []));
+      recent.push(r);
+    }
   }
 
   /** A gap in the journal from `fromMs`: every forecast still open is lost there. */
@@ -141,9 +147,10 @@ export class ForecastLedger {
       }
       const sorted = Float64Array.from(scores).sort();
       cal.set(key, sorted);
+      const world = records[0].f.world; // a key's records are of one world
       bounds.set(
         key,
-        RELIABILITY_LEVELS.map((level) => conformalBounds(sorted, level)),
+        RELIABILITY_LEVELS.map((level) => boundsOf(world, sorted, level)),
       );
     }
     this.cal = cal;

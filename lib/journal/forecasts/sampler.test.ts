@@ -4,7 +4,7 @@
 // placing a table (dated by the evaluation), a table leaving the line (withdrawn).
 import { describe, expect, it } from "vitest";
 import { planFleet } from "@/lib/planner/plan/full-plan";
-import { demand, fleet, heartbeat, NOW } from "@/lib/planner/plan/__fixtures__/fleet";
+import { assignment, demand, fleet, heartbeat, NOW } from "@/lib/planner/plan/__fixtures__/fleet";
 import { legacyLine } from "@/lib/planner/forecast/legacy";
 import type { Calibration } from "@/lib/planner/forecast/calibration";
 import type { TaskRecord } from "@/lib/schema/tasks";
@@ -39,7 +39,7 @@ function moment(
   );
   const legacy = legacyLine({ queue, running, tasks, slots: new Map([["merge_wal", 1]]), cooldowns: [] }, now);
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  return { now, plan, legacy, taskById: (id: string) => byId.get(id) ?? null, calibration: NONE };
+  return { now, plan, legacy, taskById: (id: string) => byId.get(id) ?? null, placedAt: () => null, calibration: NONE };
 }
 
 describe("the forecast sampler", () => {
@@ -72,7 +72,9 @@ describe("the forecast sampler", () => {
 
     // 30 s later a was merged: the plan places b (the legacy queue has not started it yet)
     const second = sampler.evaluate(moment(NOW + 30_000, { b: TABLES.b, c: TABLES.c }, [qb, qc], []));
-    expect(second.outcomes).toEqual([{ target: "b", world: "planner", what: "turn", kind: null, at_ms: NOW + 30_000 }]);
+    expect(second.outcomes.sort((p, q) => (p.target < q.target ? -1 : 1))).toEqual([
+      { target: "b", world: "planner", what: "turn", kind: null, at_ms: NOW + 30_000 },
+    ]);
     expect(second.forecasts).toEqual([]); // sampled less than a minute ago
 
     // a minute on: b's task started at +45 s (its running/ copy says so); c's task went without
@@ -104,5 +106,68 @@ describe("the sampling budget", () => {
     const third = sampledTables(sampler.evaluate(moment(NOW + 60_000, tables, queue, [])));
     expect(third.size).toBe(200);
     expect([...third].every((t) => first.has(t))).toBe(true);
+  });
+
+  it("dates a table in planner mode's turn by the planner's placement (its assignment's created_ms), within the sample and the evaluation", () => {
+    const planner = { v: 1, mode: "planner" } as const;
+    // the leader's cycles: every 30 s, two placements each, the last 5 s before NOW
+    const cycles = [NOW - 95_000, NOW - 65_000, NOW - 35_000, NOW - 5_000].flatMap((at) => [at, at]);
+    const at = (now: number, placed: { target: string; created_ms: number }[]) => {
+      const assignments = placed.map((p) =>
+        assignment(p.target, "e1", {
+          unit_id: `u-${p.target}`,
+          state: "assigned",
+          created_ms: p.created_ms,
+          bind_deadline_ms: p.created_ms + 30_000,
+        }),
+      );
+      const plan = planFleet(
+        fleet({
+          tables: { x: demand(60, NOW - 3_600_000), y: demand(60, NOW - 3_000_000) },
+          policies: { x: planner, y: planner },
+          assignments,
+        }),
+        now,
+      );
+      const legacy = legacyLine(
+        {
+          queue: [],
+          running: [],
+          tasks: [],
+          slots: new Map(),
+          cooldowns: [],
+          assignments: cycles.map((created_ms) => ({ kind: "merge_wal", state: "released", created_ms })),
+        },
+        now,
+      );
+      const created = new Map(placed.map((p) => [p.target, p.created_ms]));
+      return {
+        now,
+        plan,
+        legacy,
+        taskById: () => null,
+        placedAt: (t: string) => created.get(t) ?? null,
+        calibration: NONE,
+      };
+    };
+    const sampler = new ForecastSampler();
+    const first = sampler.evaluate(at(NOW, []));
+    const acting = first.forecasts.filter((f) => f.acting).sort((p, q) => (p.target < q.target ? -1 : 1));
+    // both at the next cycle (two a cycle), 25 s on
+    expect(acting.map((f) => [f.world, f.target, f.point_ms])).toEqual([
+      ["planner", "x", 25_000],
+      ["planner", "y", 25_000],
+    ]);
+    // seen 20 s later: x placed by the cycle at NOW + 17 s, y by one the read dates before the sample
+    const second = sampler.evaluate(
+      at(NOW + 20_000, [
+        { target: "x", created_ms: NOW + 17_000 },
+        { target: "y", created_ms: NOW - 2_000 },
+      ]),
+    );
+    expect(second.outcomes.sort((p, q) => (p.target < q.target ? -1 : 1))).toEqual([
+      { target: "x", world: "planner", what: "turn", kind: null, at_ms: NOW + 17_000 },
+      { target: "y", world: "planner", what: "turn", kind: null, at_ms: NOW },
+    ]);
   });
 });

@@ -10,11 +10,14 @@
 // * planner: the plan places the table → a turn at this evaluation; it is no longer a
 //   candidate → withdrawn. A table in planner mode is the planner's to place: its turn is the
 //   planner's own placement (a non-shadow assignment, or the execution it started, holding its
-//   write turn), seen at this evaluation, not the console's plan saying it would.
+//   write turn), not the console's plan saying it would, dated as the legacy world's turns are
+//   by their record: the assignment's `created_ms` (the leader's cycle that placed it), not
+//   when this evaluation came to see it (at most the evaluation, at least the sample).
 import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
 import type { Calibration } from "@/lib/planner/forecast/calibration";
 import type { LegacyLine } from "@/lib/planner/forecast/legacy";
 import { rowForecasts } from "@/lib/planner/forecast/forecasts";
+import { returningTables } from "@/lib/planner/forecast/returning";
 import { DEFAULT_FORECAST_LEVEL } from "@/lib/schema/forecast-codes";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { ForecastEvaluation, ForecastOutcome, SampledForecast } from "./records";
@@ -46,6 +49,8 @@ export interface SamplerInputs {
   legacy: LegacyLine;
   /** a `tasks/` record by id (null: not in the read's window) */
   taskById: (id: string) => TaskRecord | null;
+  /** when the planner placed the table's live unit (its non-shadow assignment's `created_ms`; null: none in the read) */
+  placedAt: (target: string) => number | null;
   calibration: Calibration;
   level?: number;
 }
@@ -73,7 +78,7 @@ export class ForecastSampler {
     return { now_ms: now, outcomes: this.outcomes(inputs), forecasts: this.sample(inputs) };
   }
 
-  private outcomes({ now, plan, legacy, taskById }: SamplerInputs): ForecastOutcome[] {
+  private outcomes({ now, plan, legacy, taskById, placedAt }: SamplerInputs): ForecastOutcome[] {
     const out: ForecastOutcome[] = [];
     for (const [target, { kind, id }] of this.legacyOpen) {
       const running = legacy.running.get(kind)?.get(target);
@@ -90,9 +95,11 @@ export class ForecastSampler {
       for (const target of this.plannerOpen) {
         const row = plan.byTarget.get(target);
         const acting = row?.policy.effective.mode === "planner";
-        if (acting ? plannerTookTurn(row!) : placed.has(target))
-          out.push({ target, world: "planner", what: "turn", kind: null, at_ms: now });
-        else if (!row || row.line_kind === null)
+        if (acting ? plannerTookTurn(row!) : placed.has(target)) {
+          const sampled = this.lastSampled.get(target) ?? now;
+          const at = acting ? Math.min(now, Math.max(sampled, placedAt(target) ?? now)) : now;
+          out.push({ target, world: "planner", what: "turn", kind: null, at_ms: at });
+        } else if (!row || row.line_kind === null)
           out.push({ target, world: "planner", what: "withdrawn", kind: null, at_ms: now });
         else continue;
         this.plannerOpen.delete(target);
@@ -120,12 +127,13 @@ export class ForecastSampler {
     const last = (target: string) => this.lastSampled.get(target) ?? -Infinity;
     const order = [...due].sort((a, b) => last(a) - last(b) || tieBreak(a) - tieBreak(b) || (a < b ? -1 : 1));
     const out: SampledForecast[] = [];
+    const returning = returningTables(plan);
     for (const target of order) {
       if (this.allowance < 1) break;
       const t = plan.byTarget.get(target);
       if (!t) continue;
       let sampled = false;
-      for (const f of rowForecasts(t, plan.line, legacy, calibration, level ?? DEFAULT_FORECAST_LEVEL)) {
+      for (const f of rowForecasts(t, plan.line, returning, legacy, calibration, level ?? DEFAULT_FORECAST_LEVEL)) {
         if (f.basis_code !== "estimate" || f.eta === null || f.position === null || f.point_ms === null) continue;
         const id = f.world === "legacy" ? legacy.ids.get(f.position.kind)?.get(target) : undefined;
         if (f.world === "legacy" && id === undefined) continue;

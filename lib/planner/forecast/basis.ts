@@ -70,9 +70,15 @@ export const plannerBasis = {
         ? `No basis: the planner placed no ${kind} unit in the last hour (assignments), so there is no pace to go on.`
         : `No basis: the planner placed only ${plural(made, `${kind} unit`)} in the last hour (assignments), too few for a pace.`,
   }),
-  acting: (kind: string, p: QueuePosition, ahead: number, made: number, c: PlannerCycles): BasisPart => ({
+  acting: (
+    kind: string,
+    p: QueuePosition,
+    ahead: { in_line: number; returning: number },
+    made: number,
+    c: PlannerCycles,
+  ): BasisPart => ({
     basis_code: "estimate",
-    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} in the planner's ${kind} line, ${plural(ahead, "table")} in planner mode ahead of it; the planner placed ${plural(made, `${kind} unit`)} in the last hour, in cycles every ${formatDuration(c.every_ms)} (${formatCount(Math.round(c.per_cycle * 10) / 10)} a cycle).`,
+    basis: `Rank ${formatCount(p.rank)} of ${formatCount(p.of)} in the planner's ${kind} line, ${plural(ahead.in_line, "table")} in planner mode ahead of it${ahead.returning > 0 ? `, and ${formatCount(ahead.returning)} more whose ${kind} runs now (in line again by the next cycle)` : ""}; the planner placed ${plural(made, `${kind} unit`)} in the last hour, in cycles every ${formatDuration(c.every_ms)} (${formatCount(Math.round(c.per_cycle * 10) / 10)} a cycle).`,
   }),
   estimate: (kind: string, p: QueuePosition, waiting: number, done: number, gapMs: number): BasisPart => ({
     basis_code: "estimate",

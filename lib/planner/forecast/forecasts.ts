@@ -8,8 +8,9 @@ import { DEFAULT_FORECAST_LEVEL, type ForecastBasis, type ForecastWorld } from "
 import type { PlanLine, QueuePosition, TablePlan } from "../plan/types";
 import { legacyStanding, type LegacyLine } from "./legacy";
 import { plannerStanding } from "./planner-world";
+import type { Returning } from "./returning";
 import { calibrationBasis } from "./basis";
-import { scoresOf, type Calibration } from "./calibration";
+import { boundsOf, scoresOf, type Calibration } from "./calibration";
 import { conformalBounds, intervalOf, MIN_CALIBRATION } from "./conformal";
 import type { Standing } from "./standing";
 
@@ -61,8 +62,11 @@ function forecastOf(
   if (s.point_ms === null || s.spread === null) return { ...base, eta: null, basis: s.basis, calibration: null };
   if (s.basis_code === "placed_now")
     return { ...base, eta: { low_ms: 0, high_ms: 0, level, basis: s.basis }, basis: s.basis, calibration: null };
-  const scores = scoresOf(calibration, s.world, s.kind!);
-  const bounds = conformalBounds(scores, level);
+  // A what-if resolves on the other world's terms (lib/journal/forecasts/ledger.ts): not the
+  // acting forecasts' cycle-exact misses, so not their horizon's shortest window; the world and
+  // kind's scores as a whole, by the central ranks.
+  const scores = scoresOf(calibration, s.world, s.kind!, acting ? s.point_ms : null);
+  const bounds = acting ? boundsOf(s.world, scores, level) : conformalBounds(scores, level);
   const calibrated = bounds === null ? null : intervalOf(s.point_ms, bounds);
   const interval =
     calibrated && calibrated.high_ms !== null ? { low_ms: calibrated.low_ms, high_ms: calibrated.high_ms } : s.spread;
@@ -89,10 +93,14 @@ export function tableForecasts(
   return acting === "legacy" ? [l, p] : [p, l];
 }
 
-/** A planned table's forecasts in both worlds (the one computation the answer, the journal and the bench share). */
+/**
+ * A planned table's forecasts in both worlds (the one computation the answer, the journal and
+ * the bench share); `returning`: the plan's (./returning.ts `returningTables`).
+ */
 export function rowForecasts(
   t: TablePlan,
   line: PlanLine,
+  returning: Returning,
   legacy: LegacyLine,
   calibration: Calibration,
   level = DEFAULT_FORECAST_LEVEL,
@@ -101,7 +109,7 @@ export function rowForecasts(
   return tableForecasts(
     t.policy.effective.mode,
     legacyStanding(legacy, t.target, kind, level),
-    plannerStanding(t, line, legacy, level),
+    plannerStanding(t, line, returning, legacy, level),
     calibration,
     level,
   );

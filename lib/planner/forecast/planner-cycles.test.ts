@@ -18,6 +18,20 @@ describe("the planner's cycles", () => {
     expect(plannerCycles(created, NOW + 40_000)).toEqual({ every_ms: 30_000, per_cycle: 2, next_in_ms: 15_000 });
     // a cycle exactly now has happened: the next one is a period on
     expect(plannerCycles(created, NOW - 5_000)?.next_in_ms).toBe(30_000);
+    // a cycle due exactly now whose placements this read does not hold yet: due now, not a period on
+    expect(plannerCycles(created, NOW + 25_000)?.next_in_ms).toBe(0);
+    expect(plannerCycles(created, NOW + 55_000)?.next_in_ms).toBe(0);
+  });
+
+  it("counts a cycle's placements by the median cycle, not the mean (a cycle with few waiting says nothing of how many it can place)", () => {
+    const created = [
+      ...Array.from({ length: 8 }, () => NOW - 90_000),
+      ...Array.from({ length: 8 }, () => NOW - 60_000),
+      NOW - 30_000,
+      ...Array.from({ length: 8 }, () => NOW - 10_000),
+    ];
+    // mean 25 / 4 = 6.25; median 8
+    expect(plannerCycles(created, NOW)?.per_cycle).toBe(8);
   });
 
   it("says nothing from fewer than two cycles", () => {

@@ -12,17 +12,25 @@
 // then set from how these estimates missed (./conformal.ts).
 // A table in planner mode (the planner acts on it: P2, §7.3) does not wait for the legacy
 // queue but for the planner's own placements, made in the leader's cycles (./planner-cycles.ts):
-// the tables in planner mode in line ahead of it take the first placements, as many a cycle as
-// the last hour's cycles placed, so its turn is the cycle ⌈(those + 1) ÷ per cycle⌉ from the
-// next one. The interval is then set from how these estimates missed (./conformal.ts). Pure.
+// the tables in planner mode ahead of it in the §4.1 order take the first placements, as many
+// a cycle as the last hour's cycles placed, so its turn is the cycle ⌈(those + 1) ÷ per
+// cycle⌉ from the next one. Those ahead are the ones in line and the ones out of it only while
+// the planner's own unit runs (./returning.ts: back in line by the next cycle). The interval is then set from how these estimates missed (./conformal.ts). Pure.
 import type { PlanLine, QueuePosition, TablePlan } from "../plan/types";
 import { plannerBasis } from "./basis";
 import { MIN_FINISHES, throughputSpread, type LegacyLine } from "./legacy";
+import type { Returning } from "./returning";
 import type { Standing } from "./standing";
 
 const PAUSED = new Set(["frozen", "drain"]);
 
-export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine, level: number): Standing {
+export function plannerStanding(
+  t: TablePlan,
+  line: PlanLine,
+  returning: Returning,
+  rates: LegacyLine,
+  level: number,
+): Standing {
   const kind = t.line_kind ?? t.units[0]?.kind ?? null;
   const none = { world: "planner" as const, kind, position: null, point_ms: null, spread: null };
   if (t.units.length === 0) return { ...none, ...plannerBasis.nothingPending() };
@@ -41,7 +49,12 @@ export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine,
     return { ...none, ...plannerBasis.notInLine(message) };
   }
   const { position, waiting, placed } = standing;
-  if (mode === "planner") return actingStanding(position, standing.planner_ahead, rates);
+  if (mode === "planner")
+    return actingStanding(
+      position,
+      { in_line: standing.planner_ahead, returning: returning.aheadOf(t, position.kind) },
+      rates,
+    );
   if (placed) return { ...none, position, point_ms: 0, spread: { low_ms: 0, high_ms: 0 }, ...plannerBasis.placedNow() };
   const done = rates.finished.get(position.kind) ?? 0;
   if (done < MIN_FINISHES) return { ...none, position, ...plannerBasis.noThroughput(position.kind, done) };
@@ -59,13 +72,17 @@ export function plannerStanding(t: TablePlan, line: PlanLine, rates: LegacyLine,
 }
 
 /** A table in planner mode: its turn at the leader's cycle that reaches it. */
-function actingStanding(position: QueuePosition, ahead: number, rates: LegacyLine): Standing {
+function actingStanding(
+  position: QueuePosition,
+  ahead: { in_line: number; returning: number },
+  rates: LegacyLine,
+): Standing {
   const kind = position.kind;
   const made = rates.placed.get(kind) ?? 0;
   const cycles = rates.cycles.get(kind) ?? null;
   if (made < MIN_FINISHES || cycles === null)
     return { world: "planner", kind, position, point_ms: null, spread: null, ...plannerBasis.noPlacements(kind, made) };
-  const later = Math.ceil((ahead + 1) / cycles.per_cycle) - 1;
+  const later = Math.ceil((ahead.in_line + ahead.returning + 1) / cycles.per_cycle) - 1;
   const point = cycles.next_in_ms + later * cycles.every_ms;
   return {
     world: "planner",

@@ -3,9 +3,10 @@
 import { describe, expect, it } from "vitest";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import { planFleet } from "../plan/full-plan";
-import { demand, fleet, NOW } from "../plan/__fixtures__/fleet";
+import { assignment, demand, fleet, NOW } from "../plan/__fixtures__/fleet";
 import { legacyLine, legacyStanding, MIN_FINISHES } from "./legacy";
 import { plannerStanding } from "./planner-world";
+import { returningTables } from "./returning";
 import { actingWorld, tableForecasts } from "./forecasts";
 import { task } from "./__fixtures__/tasks";
 
@@ -68,16 +69,16 @@ describe("the planner world's standing and the acting world", () => {
       { queue: [], running: [], tasks: finished(10, 60_000), slots: new Map(), cooldowns: [] },
       NOW,
     );
-    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, rates, 0.8)).toMatchObject({
+    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, returningTables(plan), rates, 0.8)).toMatchObject({
       basis_code: "placed_now",
       point_ms: 0,
     });
-    expect(plannerStanding(plan.byTarget.get("b")!, plan.line, rates, 0.8)).toMatchObject({
+    expect(plannerStanding(plan.byTarget.get("b")!, plan.line, returningTables(plan), rates, 0.8)).toMatchObject({
       basis_code: "paused",
       basis: "Paused: its policy mode is frozen, so the planner places nothing new on it.",
     });
     // a tail is not in line: its why-not says why
-    const tail = plannerStanding(plan.byTarget.get("t")!, plan.line, rates, 0.8);
+    const tail = plannerStanding(plan.byTarget.get("t")!, plan.line, returningTables(plan), rates, 0.8);
     expect(tail.basis_code).toBe("not_in_line");
     expect(tail.basis).toMatch(/^Not in the planner's line: merge_wal is a tail/);
 
@@ -85,7 +86,7 @@ describe("the planner world's standing and the acting world", () => {
     expect(actingWorld("active")).toBe("legacy");
     expect(actingWorld("planner")).toBe("planner");
     const legacy = legacyStanding(rates, "a", "merge_wal", 0.8);
-    const planner = plannerStanding(plan.byTarget.get("a")!, plan.line, rates, 0.8);
+    const planner = plannerStanding(plan.byTarget.get("a")!, plan.line, returningTables(plan), rates, 0.8);
     expect(tableForecasts("legacy", legacy, planner, new Map()).map((f) => [f.world, f.acting])).toEqual([
       ["legacy", true],
       ["planner", false],
@@ -124,23 +125,73 @@ describe("the planner world's standing and the acting world", () => {
       NOW,
     );
     expect(rates.placed.get("merge_wal")).toBe(8);
-    const a = plannerStanding(plan.byTarget.get("a")!, plan.line, rates, 0.8);
+    const a = plannerStanding(plan.byTarget.get("a")!, plan.line, returningTables(plan), rates, 0.8);
     expect(a).toMatchObject({ basis_code: "estimate", point_ms: 25_000, spread: { low_ms: 0, high_ms: 55_000 } });
     expect(a.basis).toBe(
       "Rank 1 of 4 in the planner's merge_wal line, 0 tables in planner mode ahead of it; the planner placed 8 merge_wal units in the last hour, in cycles every 30s (2 a cycle).",
     );
     // c: a and b ahead in planner mode (l, in legacy mode, is the legacy queue's): the cycle after the next
-    expect(plannerStanding(plan.byTarget.get("c")!, plan.line, rates, 0.8)).toMatchObject({
+    expect(plannerStanding(plan.byTarget.get("c")!, plan.line, returningTables(plan), rates, 0.8)).toMatchObject({
       point_ms: 55_000,
       position: { rank: 4 },
     });
     // without placements to go on: no ETA, and why
     const none = legacyLine({ queue: [], running: [], tasks: [], slots: new Map(), cooldowns: [] }, NOW);
-    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, none, 0.8)).toMatchObject({
+    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, returningTables(plan), none, 0.8)).toMatchObject({
       basis_code: "no_throughput",
       point_ms: null,
       basis:
         "No basis: the planner placed no merge_wal unit in the last hour (assignments), so there is no pace to go on.",
+    });
+  });
+
+  it("counts ahead of a table in planner mode the ones whose planner merge runs now and that the order puts first (in line again by the next cycle)", () => {
+    const planner = { v: 1, mode: "planner" } as const;
+    const live = { state: "bound" as const, created_ms: NOW - 10_000, bind_deadline_ms: NOW + 20_000 };
+    const plan = planFleet(
+      fleet({
+        tables: {
+          x: demand(60, NOW - 9_000_000), // merging now, first in the order
+          a: demand(60, NOW - 7_200_000),
+          b: demand(60, NOW - 5_400_000),
+          y: demand(60, NOW - 1_000_000), // merging now, after b
+        },
+        policies: { x: planner, a: planner, b: planner, y: planner },
+        assignments: [
+          assignment("x", "e1", { unit_id: "u-x", ...live }),
+          assignment("y", "e1", { unit_id: "u-y", ...live }),
+        ],
+      }),
+      NOW,
+    );
+    expect(plan.byTarget.get("x")!.write_turn_holder?.type).toBe("assignment");
+    expect(plan.byTarget.get("x")!.line_kind).toBeNull();
+    const returning = returningTables(plan);
+    expect(returning.aheadOf(plan.byTarget.get("a")!, "merge_wal")).toBe(1);
+    expect(returning.aheadOf(plan.byTarget.get("b")!, "merge_wal")).toBe(1);
+    expect(returning.aheadOf(plan.byTarget.get("b")!, "compact")).toBe(0);
+    // two a cycle, the next in 25 s
+    const created = [NOW - 95_000, NOW - 65_000, NOW - 35_000, NOW - 5_000].flatMap((at) => [at, at]);
+    const rates = legacyLine(
+      {
+        queue: [],
+        running: [],
+        tasks: [],
+        slots: new Map(),
+        cooldowns: [],
+        assignments: created.map((created_ms) => ({ kind: "merge_wal", state: "released", created_ms })),
+      },
+      NOW,
+    );
+    // b: a in line and x back by then take the next cycle's two placements; b the one after (y is behind it)
+    const b = plannerStanding(plan.byTarget.get("b")!, plan.line, returning, rates, 0.8);
+    expect(b).toMatchObject({ basis_code: "estimate", point_ms: 55_000 });
+    expect(b.basis).toBe(
+      "Rank 2 of 2 in the planner's merge_wal line, 1 table in planner mode ahead of it, and 1 more whose merge_wal runs now (in line again by the next cycle); the planner placed 8 merge_wal units in the last hour, in cycles every 30s (2 a cycle).",
+    );
+    // a: only x ahead of it, the next cycle
+    expect(plannerStanding(plan.byTarget.get("a")!, plan.line, returning, rates, 0.8)).toMatchObject({
+      point_ms: 25_000,
     });
   });
 });

@@ -10,6 +10,20 @@ import { returningTables } from "./returning";
 import { actingWorld, tableForecasts } from "./forecasts";
 import { task } from "./__fixtures__/tasks";
 
+/** The legacy line of a fleet whose only history is the leader's placements at `created` (ms). */
+const placingCycles = (created: number[]) =>
+  legacyLine(
+    {
+      queue: [],
+      running: [],
+      tasks: [],
+      slots: new Map(),
+      cooldowns: [],
+      assignments: created.map((created_ms) => ({ kind: "merge_wal", state: "released", created_ms })),
+    },
+    NOW,
+  );
+
 const finished = (n: number, gapMs: number) =>
   Array.from({ length: n }, (_, i) =>
     task(`0000-${i}`, `done/${i}`, {
@@ -113,17 +127,7 @@ describe("the planner world's standing and the acting world", () => {
     );
     // placing cycles every 30 s, two placements each, the last 5 s ago: the next in 25 s
     const created = [NOW - 95_000, NOW - 65_000, NOW - 35_000, NOW - 5_000].flatMap((at) => [at, at]);
-    const rates = legacyLine(
-      {
-        queue: [],
-        running: [],
-        tasks: [],
-        slots: new Map(),
-        cooldowns: [],
-        assignments: created.map((created_ms) => ({ kind: "merge_wal", state: "released", created_ms })),
-      },
-      NOW,
-    );
+    const rates = placingCycles(created);
     expect(rates.placed.get("merge_wal")).toBe(8);
     const a = plannerStanding(plan.byTarget.get("a")!, plan.line, returningTables(plan), rates, 0.8);
     expect(a).toMatchObject({ basis_code: "estimate", point_ms: 25_000, spread: { low_ms: 0, high_ms: 55_000 } });
@@ -172,17 +176,7 @@ describe("the planner world's standing and the acting world", () => {
     expect(returning.aheadOf(plan.byTarget.get("b")!, "compact")).toBe(0);
     // two a cycle, the next in 25 s
     const created = [NOW - 95_000, NOW - 65_000, NOW - 35_000, NOW - 5_000].flatMap((at) => [at, at]);
-    const rates = legacyLine(
-      {
-        queue: [],
-        running: [],
-        tasks: [],
-        slots: new Map(),
-        cooldowns: [],
-        assignments: created.map((created_ms) => ({ kind: "merge_wal", state: "released", created_ms })),
-      },
-      NOW,
-    );
+    const rates = placingCycles(created);
     // b: a in line and x back by then take the next cycle's two placements; b the one after (y is behind it)
     const b = plannerStanding(plan.byTarget.get("b")!, plan.line, returning, rates, 0.8);
     expect(b).toMatchObject({ basis_code: "estimate", point_ms: 55_000 });

@@ -23,8 +23,8 @@
 // — so its errors say nothing of how the world's own forecasts miss. What-ifs are still shown,
 // their interval set from the acting forecasts' scores of that world and kind.
 import { RELIABILITY_LEVELS } from "@/lib/schema/forecast-codes";
-import { boundsOf, calibrationKey, horizonKey, type Calibration } from "@/lib/planner/forecast/calibration";
-import { MAX_CALIBRATION, MIN_CALIBRATION, nonconformity, type ScoreBounds } from "@/lib/planner/forecast/conformal";
+import { boundsOf, calibrationKey, horizonKey, scoresKey, type Calibration } from "@/lib/planner/forecast/calibration";
+import { MAX_CALIBRATION, nonconformity, type ScoreBounds } from "@/lib/planner/forecast/conformal";
 import { knownWait, type ForecastRecord } from "./fate";
 import type { ForecastChunk, SampledForecast } from "./records";
 
@@ -103,15 +103,14 @@ export class ForecastLedger {
   private enter(f: SampledForecast): void {
     const key = calibrationKey(f.world, f.kind);
     const group = horizonKey(f.world, f.kind, f.point_ms);
-    // the scores its interval was set from (lib/planner/forecast/calibration.ts `scoresOf`)
-    const fromGroup = group !== null && (this.cal.get(group)?.length ?? 0) >= MIN_CALIBRATION;
     const r: ForecastRecord = {
       f,
       end: f.made_ms + f.high_ms,
       outcome: null,
       withdrawn: null,
       lost: null,
-      bounds: this.bounds.get(fromGroup ? group! : key) ?? null,
+      // the scores its interval was set from
+      bounds: this.bounds.get(scoresKey(this.cal, f.world, f.kind, f.point_ms)) ?? null,
     };
     const k = openKey(f.world, f.target);
     const list = this.open.get(k);

@@ -13,11 +13,11 @@
 //   write turn), not the console's plan saying it would, dated as the legacy world's turns are
 //   by their record: the assignment's `created_ms` (the leader's cycle that placed it), not
 //   when this evaluation came to see it (at most the evaluation, at least the sample).
-import type { FleetPlan, TablePlan } from "@/lib/planner/plan/types";
+import type { FleetPlan } from "@/lib/planner/plan/types";
 import type { Calibration } from "@/lib/planner/forecast/calibration";
 import type { LegacyLine } from "@/lib/planner/forecast/legacy";
 import { rowForecasts } from "@/lib/planner/forecast/forecasts";
-import { returningTables } from "@/lib/planner/forecast/returning";
+import { heldByPlanner, returningTables } from "@/lib/planner/forecast/returning";
 import { DEFAULT_FORECAST_LEVEL } from "@/lib/schema/forecast-codes";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { ForecastEvaluation, ForecastOutcome, SampledForecast } from "./records";
@@ -38,10 +38,6 @@ function tieBreak(target: string): number {
   for (let i = 0; i < target.length; i++) h = Math.imul(h ^ target.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
-
-/** A non-shadow assignment or an execution holds the table's write turn: the planner acted on it. */
-const plannerTookTurn = (row: TablePlan) =>
-  row.write_turn_holder?.type === "assignment" || row.write_turn_holder?.type === "execution";
 
 export interface SamplerInputs {
   now: number;
@@ -95,7 +91,7 @@ export class ForecastSampler {
       for (const target of this.plannerOpen) {
         const row = plan.byTarget.get(target);
         const acting = row?.policy.effective.mode === "planner";
-        if (acting ? plannerTookTurn(row!) : placed.has(target)) {
+        if (acting ? heldByPlanner(row!) : placed.has(target)) {
           const sampled = this.lastSampled.get(target) ?? now;
           const at = acting ? Math.min(now, Math.max(sampled, placedAt(target) ?? now)) : now;
           out.push({ target, world: "planner", what: "turn", kind: null, at_ms: at });

@@ -40,21 +40,24 @@ export const horizonKey = (world: ForecastWorld, kind: string, pointMs: number):
   IN_CYCLES.has(world) ? `${calibrationKey(world, kind)}@${horizonOf(pointMs)}` : null;
 
 /**
- * The sorted scores an interval around `pointMs` is set from: its horizon group's, or with
- * fewer than MIN_CALIBRATION there (or none kept, or `pointMs` null), its world and kind's
- * (empty when none).
+ * The key of the scores an interval around `pointMs` is set from: its horizon group's, or with
+ * fewer than MIN_CALIBRATION there (or none kept, or `pointMs` null), its world and kind's.
  */
-export function scoresOf(
+export function scoresKey(
   calibration: Calibration,
   world: ForecastWorld,
   kind: string,
   pointMs: number | null,
-): Float64Array {
-  const key = pointMs === null ? null : horizonKey(world, kind, pointMs);
-  const group = key === null ? undefined : calibration.get(key);
-  if (group !== undefined && group.length >= MIN_CALIBRATION) return group;
-  return calibration.get(calibrationKey(world, kind)) ?? EMPTY;
+): string {
+  const group = pointMs === null ? null : horizonKey(world, kind, pointMs);
+  return group !== null && (calibration.get(group)?.length ?? 0) >= MIN_CALIBRATION
+    ? group
+    : calibrationKey(world, kind);
 }
+
+/** The sorted scores at `scoresKey` (empty when none). */
+export const scoresOf = (calibration: Calibration, world: ForecastWorld, kind: string, pointMs: number | null) =>
+  calibration.get(scoresKey(calibration, world, kind, pointMs)) ?? EMPTY;
 
 /** The score bounds at `level` of a world's sorted scores (its rule: see above). */
 export function boundsOf(world: ForecastWorld, sorted: ArrayLike<number>, level: number): ScoreBounds | null {

@@ -7,27 +7,18 @@
 // turn is counted behind the planner-mode candidates ahead of it AND these. Counted from one
 // plan, once: their order keys per kind, sorted; a row's count is one binary search. Pure.
 import type { FleetPlan, TablePlan } from "../plan/types";
-import { compareOrderFields } from "../order";
+import { comparePlannerOrder, type OrderKey } from "../order";
+import { lowerBound } from "../plan/sorted-patch";
 
-interface Key {
-  class_rank: number;
-  wait_ms: number | null;
-  score: number;
-  target: string;
-}
-
-const keyOf = (t: TablePlan): Key => ({
+const keyOf = (t: TablePlan): OrderKey => ({
+  target: t.target,
   class_rank: t.class_rank,
   wait_ms: t.wait_ms,
   score: typeof t.score === "number" ? t.score : Infinity,
-  target: t.target,
 });
 
-const compareKeys = (a: Key, b: Key) =>
-  compareOrderFields(a.class_rank, a.wait_ms, a.score, a.target, b.class_rank, b.wait_ms, b.score, b.target);
-
-/** Its turn is held by a unit the planner placed (a non-shadow assignment, or the execution it started). */
-const heldByPlanner = (t: TablePlan) =>
+/** Its write turn is held by a unit the planner placed (a non-shadow assignment, or the execution it started). */
+export const heldByPlanner = (t: TablePlan) =>
   t.write_turn_holder?.type === "assignment" || t.write_turn_holder?.type === "execution";
 
 export interface Returning {
@@ -37,7 +28,7 @@ export interface Returning {
 
 /** The returning tables of one plan, by kind of their head unit. */
 export function returningTables(plan: Pick<FleetPlan, "tables">): Returning {
-  const byKind = new Map<string, Key[]>();
+  const byKind = new Map<string, OrderKey[]>();
   for (const t of plan.tables) {
     if (t.policy.effective.mode !== "planner" || t.line_kind !== null || t.units.length === 0) continue;
     if (!heldByPlanner(t)) continue;
@@ -46,20 +37,11 @@ export function returningTables(plan: Pick<FleetPlan, "tables">): Returning {
     if (!list) byKind.set(kind, (list = []));
     list.push(keyOf(t));
   }
-  for (const list of byKind.values()) list.sort(compareKeys);
+  for (const list of byKind.values()) list.sort(comparePlannerOrder);
   return {
     aheadOf(t, kind) {
       const list = byKind.get(kind);
-      if (!list) return 0;
-      const key = keyOf(t);
-      let lo = 0;
-      let hi = list.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (compareKeys(list[mid], key) < 0) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
+      return list ? lowerBound(list, keyOf(t), comparePlannerOrder) : 0;
     },
   };
 }

@@ -8,6 +8,8 @@ export interface SoakRecord {
   rss_mib: number;
   /** V8's heap in use just after the console's last major GC (its live set) */
   heap_live_mib: number;
+  /** at this record: V8's heap (allocated, in use) and the memory outside it that V8 knows of (buffers) */
+  memory_mib: { heap_total: number; heap_used: number; external: number };
   etcd_db_mib: number;
   etcd_db_in_use_mib: number;
   /** averages over the 5 minutes before this record (sampled every 30 s) */

@@ -15,6 +15,7 @@ import path from "node:path";
 import { createRawEtcdClient } from "../lib/etcd/raw";
 import { seedScenarios } from "../lib/sim/seed";
 import { REALISTIC_TABLES } from "../lib/sim/scenarios/realistic";
+import { CANARY_TABLES } from "../lib/sim/canary";
 import { startApp } from "../test/support/app";
 import { startEtcd } from "../test/support/etcd";
 import { EtcdHttp } from "../test/support/etcd-http";
@@ -48,6 +49,7 @@ const WARMUP_MINUTES = 10;
 const SAMPLE_MS = 30_000;
 const RECORD_EVERY = 10; // samples: 5 minutes
 const MIB = 1024 * 1024;
+const CANARY = new Set<string>(CANARY_TABLES);
 const QUOTA_MIB = Number(/--quota-backend-bytes=(\d+)/.exec(demoEtcdFlags().join(" "))?.[1] ?? 2 ** 31) / MIB;
 
 interface Sample {
@@ -84,7 +86,9 @@ function listingSampler(url: string, etcd: EtcdHttp, pid: number) {
         outcomes: Record<string, number>;
         tables: Record<string, string[]>;
       };
-      const outside = (o: string) => (tables[o] ?? []).filter((t) => !t.startsWith("incident/")).length;
+      // the planner canary's tables are in mode planner from the upgrade on: no legacy task by design
+      const outside = (o: string) =>
+        (tables[o] ?? []).filter((t) => !t.startsWith("incident/") && !CANARY.has(t)).length;
       return {
         rss_mib: rss,
         tables_with_pending: body.tables_with_pending,
@@ -118,9 +122,18 @@ function average(
 }
 
 /** The console's live set: V8's heap in use after the last major GC (`console_heap_live_bytes`). */
-async function liveHeapBytes(url: string): Promise<number> {
+/** The console's own memory figures from its metrics (prom-client's defaults and the live heap gauge). */
+async function memoryOf(url: string): Promise<{ live: number; breakdown: SoakRecord["memory_mib"] }> {
   const text = await (await fetch(`${url}/api/metrics`)).text();
-  return Number(/^console_heap_live_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
+  const mib = (name: string) => round(Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? Number.NaN) / MIB);
+  return {
+    live: mib("console_heap_live_bytes"),
+    breakdown: {
+      heap_total: mib("console_nodejs_heap_size_total_bytes"),
+      heap_used: mib("console_nodejs_heap_size_used_bytes"),
+      external: mib("console_nodejs_external_memory_bytes"),
+    },
+  };
 }
 
 /** The canary report a user reads now (1 h window): its levels and the outcomes it warns rose. */
@@ -206,9 +219,11 @@ async function main(): Promise<void> {
       if (i % RECORD_EVERY !== 0) continue;
       const db = etcdDbStatus(cluster.endpoints);
       const coverage = await getJson(`${app.url}/api/v1/journal/coverage`);
+      const memory = await memoryOf(app.url);
       const record: SoakRecord = {
         minute: round((Date.now() - t0) / 60_000),
-        heap_live_mib: round((await liveHeapBytes(app.url)) / MIB),
+        heap_live_mib: memory.live,
+        memory_mib: memory.breakdown,
         etcd_db_mib: round(db.dbSize / MIB),
         etcd_db_in_use_mib: round(db.dbSizeInUse / MIB),
         ...average(samples),
@@ -222,7 +237,7 @@ async function main(): Promise<void> {
       samples = [];
       records.push(record);
       log(
-        `min ${record.minute}: rss ${record.rss_mib} MiB, etcd ${record.etcd_db_mib} MiB (${record.etcd_db_in_use_mib} in use), pending tables ${record.tables_with_pending}, lines ${JSON.stringify(record.lines)}, queue ${record.legacy_queue}, 5xx ${record.five_xx}/${record.requests}, gaps ${record.journal_gaps.length}, rising [${record.canary?.rising.join(",") ?? "?"}], load ${record.load_average.join(" ")}`,
+        `min ${record.minute}: rss ${record.rss_mib} MiB (heap ${record.memory_mib.heap_used}/${record.memory_mib.heap_total}, live ${record.heap_live_mib}, external ${record.memory_mib.external}), etcd ${record.etcd_db_mib} MiB (${record.etcd_db_in_use_mib} in use), pending tables ${record.tables_with_pending}, lines ${JSON.stringify(record.lines)}, queue ${record.legacy_queue}, 5xx ${record.five_xx}/${record.requests}, gaps ${record.journal_gaps.length}, rising [${record.canary?.rising.join(",") ?? "?"}], load ${record.load_average.join(" ")}`,
       );
     }
     stop.abort();

@@ -71,7 +71,7 @@ test("the canary report reads the window as observations: trend, warning, chroni
   await expect(page.getByTestId("canary-samples")).toHaveText("12 samples");
   await expect(page.getByTestId("not-enough-data")).toContainText("fewer than 50 samples");
   await expect(page.getByTestId("rising-warning")).toContainText(
-    "discovery misses rose over the window (from 229 to 240, 288 a day)",
+    "discovery misses among tables in legacy mode rose over the window (from 229 to 240, 288 a day)",
   );
   await expect(page.getByTestId("canary-outcome-discovery_miss")).toContainText("should trend down");
   await expect(page.getByTestId("agreement-share")).toContainText("75.0 %");

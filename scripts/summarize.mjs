@@ -2,6 +2,7 @@
 // `N passed, N failed`. A stage that exited non-zero without a report (a crash, a failed
 // build) counts as one failure, so a broken suite can never look green.
 import fs from "node:fs";
+import path from "node:path";
 
 const dir = "reports";
 let passed = 0;
@@ -28,6 +29,12 @@ for (const name of ["unit", "integration"]) {
   for (const file of report.testResults ?? []) {
     if (file.status === "failed" && (file.assertionResults ?? []).every((a) => a.status !== "failed")) {
       lines.push(`${name}: ${file.name} failed to load: ${(file.message ?? "").split("\n")[0]}`);
+    }
+    // each failure by name and its first line, so CI's tail says which test failed and why
+    for (const a of file.assertionResults ?? []) {
+      if (a.status !== "failed") continue;
+      const why = (a.failureMessages ?? [""])[0].split("\n")[0].slice(0, 300);
+      lines.push(`${name} FAILED: ${path.relative(process.cwd(), file.name)} › ${a.fullName}: ${why}`);
     }
   }
   passed += p;
@@ -79,6 +86,18 @@ if (e2eRc !== null) {
     skipped += st.skipped ?? 0;
     lines.push(`e2e: ${p} passed, ${f} failed, ${st.skipped ?? 0} skipped${st.flaky ? ` (${st.flaky} flaky)` : ""}`);
     for (const e of report.errors ?? []) lines.push(`e2e error: ${(e.message ?? "").split("\n")[0]}`);
+    const walk = (suite, where) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status !== "unexpected") continue;
+          const last = (t.results ?? []).at(-1);
+          const why = (last?.error?.message ?? "").split("\n")[0].slice(0, 300);
+          lines.push(`e2e FAILED: ${where}${spec.file}:${spec.line} › ${spec.title}: ${why}`);
+        }
+      }
+      for (const s of suite.suites ?? []) walk(s, where);
+    };
+    for (const s of report.suites ?? []) walk(s, "");
   }
 }
 

@@ -59,7 +59,7 @@ export function CanaryReport() {
               {r.rising
                 .map(
                   (o) =>
-                    `${OUTCOME_MEANING[o].label} rose over the window (from ${fmt(r.outcomes[o].first, 0)} to ${fmt(r.outcomes[o].last, 0)}, ${fmt(r.outcomes[o].trend_per_day)} a day)`,
+                    `${OUTCOME_MEANING[o].label} among tables in legacy mode rose over the window (from ${fmt(r.legacy_mode[o].first, 0)} to ${fmt(r.legacy_mode[o].last, 0)}, ${fmt(r.legacy_mode[o].trend_per_day)} a day)`,
                 )
                 .join("; ")}
               : {r.rising.map((o) => OUTCOME_MEANING[o].healthy).join(", ")}. Look at the chronic tables below and at{" "}
@@ -84,6 +84,14 @@ export function CanaryReport() {
                   <td title={o}>
                     {OUTCOME_MEANING[o].label}
                     <div className="muted">{OUTCOME_MEANING[o].healthy}</div>
+                    {o === "discovery_miss" && (
+                      <div className="muted" data-testid="misses-in-planner-mode">
+                        {formatCount(r.current.discovery_miss_in_planner_mode)} of them now in planner mode: the planner
+                        runs their merges, so no legacy task is expected. The warning counts the tables in legacy mode
+                        only ({fmt(r.legacy_mode.discovery_miss.first, 0)} → {fmt(r.legacy_mode.discovery_miss.last, 0)}
+                        ).
+                      </div>
+                    )}
                   </td>
                   <td className="num">{formatCount(r.current.outcomes[o])}</td>
                   <td className="num">{fmt(r.outcomes[o].mean)}</td>

@@ -34,8 +34,9 @@ export function canaryText(r: CanaryResponse): string {
     table,
     ...r.rising.map(
       (o) =>
-        `WARNING: ${o} rose over the window (${num(r.outcomes[o].first, 0)} → ${num(r.outcomes[o].last, 0)}); it ${OUTCOME_MEANING[o]?.healthy ?? "should fall"}.`,
+        `WARNING: ${o} among tables in legacy mode rose over the window (${num(r.legacy_mode[o].first, 0)} → ${num(r.legacy_mode[o].last, 0)}); it ${OUTCOME_MEANING[o]?.healthy ?? "should fall"}.`,
     ),
+    `Of the ${formatCount(r.current.outcomes.discovery_miss)} discovery misses now, ${formatCount(r.current.discovery_miss_in_planner_mode)} are tables in planner mode (the planner runs their merges: no legacy task is expected).`,
     `Placements agreed in ${pct(r.agreement.placements_agree_share)} of ${formatCount(r.agreement.samples)} samples; now they ${r.current.placements_agree ? "agree" : "differ"}.`,
     r.chronic.length === 0 ? "Chronic disagreements: none." : `Chronic disagreements (${r.chronic.length}):`,
     ...r.chronic.map((c) => `  ${c.target}  ${c.outcome}  ${pct(c.share)} of samples`),

@@ -26,7 +26,7 @@ import { decodeChunk, JournalDecodeError, type ChunkMeta, type JournalChunk } fr
 import { chunkSkeleton, decodeOneTable, isSectioned, type ChunkSkeleton } from "./sections";
 import { decodeCodes, type CodeChunk } from "./verdict-codes";
 import { coverageOf } from "./coverage";
-import { journalEnv } from "@/lib/config/env";
+import { consoleEnv, journalEnv } from "@/lib/config/env";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import {
   journalKeysVersion,
@@ -59,16 +59,27 @@ interface StoredChunk {
   modRevision?: number;
 }
 
-/** Placement rows and evaluations kept in chunk skeletons: 6 h at 8× the tables is ~400,000. */
-const KEPT_SKELETON_WEIGHT = 2_000_000;
+/**
+ * Heap bytes a chunk skeleton takes per placement row or evaluation it holds (its `weight`).
+ * Measured: the 104 rolled-up chunks of 6 h 30 min at the production fleet's shape
+ * (bench/journal-history.ts `journalChunks`, 47,261 rows and evaluations) grew the heap by
+ * 19.2 MB after a full collection: 405–423 bytes each; 432 is taken.
+ */
+const SKELETON_BYTES_PER_ROW = 432;
 
+/**
+ * The skeletons kept take a 32nd of CONSOLE_MEMORY_MIB (32 MiB at the default: 6 h of the
+ * production fleet's chunks is ~19 MiB), least recently used dropped first; a dropped one is
+ * rebuilt from its chunk when next read. Bounded by rows, they had filled for as long as the
+ * journal's window (6 h) and could have held ~800 MiB.
+ */
 const SKELETONS = processWide(
   "console.journal.chunkSkeletons",
   () =>
     new BoundedMap<string, ChunkSkeleton>({
       evict: "least-recently-used",
-      weigh: (k) => k.weight,
-      maxWeight: KEPT_SKELETON_WEIGHT,
+      weigh: (k) => k.weight * SKELETON_BYTES_PER_ROW,
+      maxWeight: Math.floor(consoleEnv().memoryBudgetBytes / 32),
     }),
 );
 

@@ -5,8 +5,9 @@
 // eighth, the pinned views the exact plans hold (lib/live/plan.ts) another eighth and the
 // change log a 64th. A pinned view larger than its share is served but not
 // kept. Pure: the cache (./cache.ts) asks it what to keep. The other shares are taken where
-// the caches live: the encoded answers a 16th (lib/http/encoded-response.ts), the server's
-// gzip of answers and the stream's deflated segments a 64th each (scripts/byte-cache.mjs).
+// the caches live: the encoded answers a 16th (lib/http/encoded-response.ts), the journal's
+// chunk skeletons a 32nd (lib/journal/reader.ts), the server's gzip of answers and the
+// stream's deflated segments a 64th each (scripts/byte-cache.mjs).
 import type { FleetSnapshot, ListField } from "@/lib/snapshot/types";
 
 /**

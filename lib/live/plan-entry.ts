@@ -15,6 +15,7 @@ import type { Scored } from "@/lib/planner/score";
 import type { FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { metrics } from "@/lib/metrics";
+import { legacyModeOutcomes } from "@/lib/planner/takeover/canary";
 import type { Evaluation } from "@/lib/live/evaluation";
 
 export interface Planned {
@@ -107,6 +108,8 @@ export function shadowOf(entry: Entry): ShadowPlanned {
   const comparison = compareShadow(scored, placed, reality)!;
   const m = metrics();
   for (const [outcome, n] of Object.entries(comparison.counts)) m.shadowOutcome.set({ outcome }, n);
+  for (const [outcome, n] of Object.entries(legacyModeOutcomes(comparison, plan)))
+    m.shadowOutcomeLegacyMode.set({ outcome }, n);
   m.shadowDisagreements.set(comparison.disagreements);
   entry.shadow = { ...entry.planned, scored, pass, comparison };
   return entry.shadow;

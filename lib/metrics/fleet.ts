@@ -28,6 +28,8 @@ export interface FleetFacts {
   freeSlotsByKind: Record<string, number>;
   freeBytes: number;
   shadowOutcomes: Record<string, number>;
+  /** discovery_miss and phantom_task among the tables in mode legacy (lib/planner/takeover/canary.ts) */
+  shadowOutcomesLegacyMode: Record<string, number>;
   shadowDisagreements: number;
 }
 
@@ -77,6 +79,11 @@ export function fleetGauges(registers: Registry[]) {
     shadowOutcome: gauge("console_shadow_outcome", "Shadow comparison outcome counts of the live plan (§6.2)", [
       "outcome",
     ]),
+    shadowOutcomeLegacyMode: gauge(
+      "console_shadow_outcome_legacy_mode",
+      "discovery_miss and phantom_task of the live plan among tables in mode legacy (a table in mode planner has no legacy task by design): what the canary's warning reads",
+      ["outcome"],
+    ),
     shadowDisagreements: gauge("console_shadow_disagreements", "discovery_miss + phantom_task of the live plan"),
     snapshotAge: gauge(
       "console_snapshot_age_seconds",
@@ -115,5 +122,6 @@ export function recordFleet(g: FleetGauges, facts: FleetFacts, scrapeMs: number)
   g.freeBytes.set(facts.freeBytes);
   g.planAge.set(Math.max(0, scrapeMs - facts.planNowMs) / 1000);
   setAll(g.shadowOutcome, "outcome", [], facts.shadowOutcomes);
+  setAll(g.shadowOutcomeLegacyMode, "outcome", [], facts.shadowOutcomesLegacyMode);
   g.shadowDisagreements.set(facts.shadowDisagreements);
 }

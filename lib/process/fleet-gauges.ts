@@ -12,6 +12,7 @@ import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } fro
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
 import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
 import { shadowFor } from "@/lib/live/plan";
+import { legacyModeOutcomes } from "@/lib/planner/takeover/canary";
 import { revisionClock } from "@/lib/live/revision-clock";
 import { executorsResponse } from "@/lib/scheduler/executors";
 import { cooldownRows, failureRows } from "@/lib/scheduler/failures";
@@ -99,6 +100,7 @@ async function recordFromLivePlan(): Promise<void> {
       cooldownsActive: cooldownRows(view, now).filter((c) => c.cooling).length,
       ...executorFacts(executorsResponse(view)),
       shadowOutcomes: comparison.counts,
+      shadowOutcomesLegacyMode: legacyModeOutcomes(comparison, plan),
       shadowDisagreements: comparison.disagreements,
     };
     recordFleet(m, facts, Date.now());

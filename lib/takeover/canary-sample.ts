@@ -3,16 +3,21 @@ import "server-only";
 // "The takeover gate and the canary evidence"): whether the console's and the master's shadow
 // placements agreed (same targets on the same executors, planned from the same fleet), and the tables of the outcomes a
 // canary lists (discovery_miss, phantom_task), so chronic disagreement can be told over a
-// window. Compact: the lists stop at a character budget so a sample stays one small value
+// window, and how many of the misses are tables in mode planner (the canary reads the
+// legacy-mode ones for its warning, lib/planner/takeover/canary.ts). Compact: the lists stop at a character budget so a sample stays one small value
 // (lib/live/sampler.ts MAX_SAMPLE_CHARS).
 import { LISTED_OUTCOMES, type CanarySample } from "@/lib/schema/api/canary";
+import { discoveryMissesInPlannerMode } from "@/lib/planner/takeover/canary";
 import { fleetView } from "@/lib/live/fleet-view";
 import { shadowFor, type ShadowPlanned } from "@/lib/live/plan";
 
 /** characters of table names a sample may carry (the rest of a sample is ~250) */
 export const SAMPLE_TABLE_BUDGET_CHARS = 3000;
 
-export type CanaryExtras = Pick<CanarySample, "placements_agree" | "tables" | "tables_truncated">;
+export type CanaryExtras = Pick<
+  CanarySample,
+  "placements_agree" | "tables" | "tables_truncated" | "discovery_miss_in_planner_mode"
+>;
 
 type MasterRow = ShadowPlanned["view"]["snapshot"]["assignments"][number];
 
@@ -76,6 +81,7 @@ export async function canaryExtras(planned: ShadowPlanned): Promise<CanaryExtras
   }
   return {
     placements_agree: await placementsAgreeAtMasterPass(planned),
+    discovery_miss_in_planner_mode: discoveryMissesInPlannerMode(planned.comparison, planned.plan),
     tables,
     ...(truncated ? { tables_truncated: true } : {}),
   };

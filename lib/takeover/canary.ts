@@ -4,7 +4,11 @@ import "server-only";
 // pass/fail verdict), the placement agreement, the chronic tables, and the comparison at the
 // answer's revision (live, or the pin: the window then ends at the revision's time).
 import { createHash } from "node:crypto";
-import { canaryHistoryReport, type CanaryHistoryReport } from "@/lib/planner/takeover/canary";
+import {
+  canaryHistoryReport,
+  discoveryMissesInPlannerMode,
+  type CanaryHistoryReport,
+} from "@/lib/planner/takeover/canary";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import { EVIDENCE_WINDOWS_MS } from "@/lib/schema/api/fleet";
 import type { CanaryQuery, CanaryResponse, CanarySample } from "@/lib/schema/api/canary";
@@ -25,6 +29,7 @@ function evidenceDigest(windowMs: number, toMs: number, report: CanaryHistoryRep
     to_ms: toMs,
     samples: report.samples,
     outcomes: report.outcomes,
+    legacy_mode: report.legacy_mode,
     agreement: report.agreement,
     chronic: report.chronic,
   });
@@ -65,6 +70,7 @@ export async function canaryReport(query: CanaryQuery): Promise<CanaryResponse> 
     current: {
       revision: planned.view.revision,
       outcomes,
+      discovery_miss_in_planner_mode: discoveryMissesInPlannerMode(planned.comparison, planned.plan),
       placements_agree: await placementsAgreeAtMasterPass(planned),
     },
     digest,

@@ -42,6 +42,26 @@ describe("the canary report (observations, §6.2)", () => {
     expect(r.rising).toEqual(["discovery_miss"]);
   });
 
+  it("judges the warning on the tables in mode legacy: moving due tables into planner mode is not misses rising", () => {
+    // 2 legacy-mode misses throughout; from the third sample 3, then 6 tables are in planner
+    // mode with no legacy task (§6.2 counts them as misses), and the last sample has one
+    // legacy-mode miss more than the first
+    const at = (k: number, inPlanner: number | undefined, legacy: number): CanarySample => ({
+      ...sample(k * 60_000, legacy + (inPlanner ?? 0), true, []),
+      ...(inPlanner === undefined ? {} : { discovery_miss_in_planner_mode: inPlanner }),
+    });
+    const r = canaryHistoryReport([at(0, undefined, 2), at(1, 0, 2), at(2, 3, 2), at(3, 6, 2)]);
+    expect(r.outcomes.discovery_miss).toMatchObject({ first: 2, last: 8 });
+    expect(r.outcomes.discovery_miss.trend_per_day).toBeGreaterThan(0);
+    expect(r.legacy_mode.discovery_miss).toEqual({ mean: 2, first: 2, last: 2, trend_per_day: 0 });
+    expect(r.rising).toEqual([]);
+    // a legacy-mode table missed more: that rises, whatever the planner-mode count does
+    const worse = canaryHistoryReport([at(0, 6, 2), at(1, 3, 2), at(2, 0, 3)]);
+    expect(worse.outcomes.discovery_miss).toMatchObject({ first: 8, last: 3 });
+    expect(worse.legacy_mode.discovery_miss).toMatchObject({ first: 2, last: 3 });
+    expect(worse.rising).toEqual(["discovery_miss"]);
+  });
+
   it("says nothing it cannot know from an empty window", () => {
     const r = canaryHistoryReport([]);
     expect(r.outcomes.phantom_task).toEqual({ mean: null, first: null, last: null, trend_per_day: null });

@@ -3,6 +3,8 @@
 // not a gate — the report states levels and trends, never a verdict. Pure.
 import { MIN_CANARY_SAMPLES, OUTCOMES, type OutcomeName } from "@/lib/schema/codes";
 import { LISTED_OUTCOMES, type CanarySample, type OutcomeTrend } from "@/lib/schema/api/canary";
+import type { FleetPlan } from "@/lib/planner/plan";
+import type { ShadowComparison } from "@/lib/planner/shadow";
 
 /** A table is chronic when it is in one listed outcome in at least this share of the samples. */
 const CHRONIC_SHARE = 0.5;
@@ -10,6 +12,27 @@ const CHRONIC_SHARE = 0.5;
 export const SHOULD_FALL = ["discovery_miss", "phantom_task"] as const;
 
 const DAY_MS = 86_400_000;
+
+/**
+ * Of the §6.2 discovery misses, the tables whose effective mode is planner: the planner runs
+ * their merges, so the legacy queue holds no task of theirs by design (scheduler-model.md §7.3).
+ */
+export function discoveryMissesInPlannerMode(comparison: ShadowComparison, plan: Pick<FleetPlan, "byTarget">): number {
+  let n = 0;
+  for (const t of comparison.targets.discovery_miss) if (plan.byTarget.get(t)?.policy.effective.mode === "planner") n++;
+  return n;
+}
+
+/** The outcomes that should fall, counted among the tables in mode legacy (what the warning and its alert read). */
+export function legacyModeOutcomes(
+  comparison: ShadowComparison,
+  plan: Pick<FleetPlan, "byTarget">,
+): Record<(typeof SHOULD_FALL)[number], number> {
+  return {
+    discovery_miss: comparison.counts.discovery_miss - discoveryMissesInPlannerMode(comparison, plan),
+    phantom_task: comparison.counts.phantom_task,
+  };
+}
 
 /** Least-squares slope of (t, y), per day; null below two distinct times. */
 export function trendPerDay(points: ReadonlyArray<{ t: number; y: number }>): number | null {
@@ -30,23 +53,35 @@ export interface CanaryHistoryReport {
   samples: number;
   enough_data: boolean;
   outcomes: Record<OutcomeName, OutcomeTrend>;
+  legacy_mode: Record<(typeof SHOULD_FALL)[number], OutcomeTrend>;
   agreement: { placements_agree_share: number | null; samples: number };
   chronic: Array<{ target: string; outcome: (typeof LISTED_OUTCOMES)[number]; share: number; samples: number }>;
-  rising: OutcomeName[];
+  rising: Array<(typeof SHOULD_FALL)[number]>;
 }
+
+function trendOf(points: ReadonlyArray<{ t: number; y: number }>): OutcomeTrend {
+  return {
+    mean: points.length ? points.reduce((a, p) => a + p.y, 0) / points.length : null,
+    first: points.length ? points[0].y : null,
+    last: points.length ? points[points.length - 1].y : null,
+    trend_per_day: trendPerDay(points),
+  };
+}
+
+/**
+ * An outcome that should fall, among the tables in mode legacy: a table in mode planner has
+ * no legacy task by design (scheduler-model.md §7.3), so §6.2 counts it as a discovery miss
+ * while the planner runs it; moving tables into the canary would read as misses rising.
+ */
+const inLegacyMode = (s: CanarySample, o: (typeof SHOULD_FALL)[number]) =>
+  o === "discovery_miss" ? s.outcomes[o] - (s.discovery_miss_in_planner_mode ?? 0) : s.outcomes[o];
 
 /** The report of `samples` (already cut to the window, oldest first). */
 export function canaryHistoryReport(samples: readonly CanarySample[]): CanaryHistoryReport {
   const outcomes = {} as Record<OutcomeName, OutcomeTrend>;
-  for (const o of OUTCOMES) {
-    const points = samples.map((s) => ({ t: s.at_ms, y: s.outcomes[o] }));
-    outcomes[o] = {
-      mean: points.length ? points.reduce((a, p) => a + p.y, 0) / points.length : null,
-      first: points.length ? points[0].y : null,
-      last: points.length ? points[points.length - 1].y : null,
-      trend_per_day: trendPerDay(points),
-    };
-  }
+  for (const o of OUTCOMES) outcomes[o] = trendOf(samples.map((s) => ({ t: s.at_ms, y: s.outcomes[o] })));
+  const legacyMode = {} as CanaryHistoryReport["legacy_mode"];
+  for (const o of SHOULD_FALL) legacyMode[o] = trendOf(samples.map((s) => ({ t: s.at_ms, y: inLegacyMode(s, o) })));
   const withAgreement = samples.filter((s) => s.placements_agree !== undefined);
   const agreed = withAgreement.filter((s) => s.placements_agree).length;
   const listing = samples.filter((s) => s.tables !== undefined);
@@ -66,15 +101,16 @@ export function canaryHistoryReport(samples: readonly CanarySample[]): CanaryHis
         (a.target < b.target ? -1 : a.target > b.target ? 1 : 0) ||
         (a.outcome < b.outcome ? -1 : 1),
     );
-  // "rises": the window's trend is up and it ended above where it began
+  // "rises": the window's trend among the tables in mode legacy is up, and it ended above where it began
   const rising = SHOULD_FALL.filter((o) => {
-    const t = outcomes[o];
+    const t = legacyMode[o];
     return t.trend_per_day !== null && t.trend_per_day > 0 && t.last !== null && t.first !== null && t.last > t.first;
   });
   return {
     samples: samples.length,
     enough_data: samples.length >= MIN_CANARY_SAMPLES,
     outcomes,
+    legacy_mode: legacyMode,
     agreement: {
       placements_agree_share: withAgreement.length ? agreed / withAgreement.length : null,
       samples: withAgreement.length,

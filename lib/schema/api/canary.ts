@@ -19,6 +19,12 @@ export const LISTED_OUTCOMES = ["discovery_miss", "phantom_task"] as const;
  */
 export const canarySampleSchema = shadowSampleSchema.extend({
   placements_agree: z.boolean().optional(),
+  /**
+   * Of the discovery misses, the tables in mode planner: the planner runs their merges, so
+   * the legacy queue holds no task of theirs by design (scheduler-model.md §7.3), yet §6.2
+   * counts them as misses. Older samples lack it (read as 0: every table was in mode legacy).
+   */
+  discovery_miss_in_planner_mode: z.number().int().nonnegative().optional(),
   tables: z.partialRecord(z.enum(LISTED_OUTCOMES), z.array(z.string())).optional(),
   tables_truncated: z.boolean().optional(),
 });
@@ -53,10 +59,22 @@ export const canaryResponseSchema = z.object({
   chronic: z.array(
     z.object({ target: z.string(), outcome: z.enum(LISTED_OUTCOMES), share: z.number(), samples: z.number().int() }),
   ),
-  /** outcomes that should fall (discovery_miss, phantom_task) and rose over the window */
-  rising: z.array(z.enum(OUTCOMES)),
+  /**
+   * The outcomes that should fall, counted among the tables in mode legacy only (a table in
+   * mode planner is a discovery miss by §6.2's rule while the planner runs it): what `rising`
+   * is judged on.
+   */
+  legacy_mode: z.object({ discovery_miss: outcomeTrendSchema, phantom_task: outcomeTrendSchema }),
+  /** outcomes that should fall (discovery_miss, phantom_task) and rose over the window among the tables in mode legacy */
+  rising: z.array(z.enum(LISTED_OUTCOMES)),
   /** the comparison at the answer's revision (live, or the pin) */
-  current: z.object({ revision: z.number().int(), outcomes: outcomeCountsSchema, placements_agree: z.boolean() }),
+  current: z.object({
+    revision: z.number().int(),
+    outcomes: outcomeCountsSchema,
+    /** of `outcomes.discovery_miss`, the tables in mode planner */
+    discovery_miss_in_planner_mode: z.number().int(),
+    placements_agree: z.boolean(),
+  }),
   /** binds the window's observations; send it as X-Evidence-Digest when setting mode planner */
   digest: z.string(),
 });

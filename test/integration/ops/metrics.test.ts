@@ -197,6 +197,9 @@ describe("GET /api/metrics", () => {
     for (const [outcome, n] of Object.entries(shadow.outcomes))
       expect(v("console_shadow_outcome", { outcome }), outcome).toBe(n);
     expect(v("console_shadow_disagreements")).toBe(shadow.disagreements);
+    // no table of this fleet has a policy in mode planner: the legacy-mode outcomes are all of them
+    for (const outcome of ["discovery_miss", "phantom_task"] as const)
+      expect(v("console_shadow_outcome_legacy_mode", { outcome }), outcome).toBe(shadow.outcomes[outcome]);
 
     expect(v("console_snapshot_live")).toBe(1);
     expect(v("console_snapshot_age_seconds")).toBeGreaterThanOrEqual(0);

@@ -259,7 +259,11 @@ describe("the takeover gate and its evidence", () => {
     expect(r.outcomes.phantom_task).toEqual({ mean: 0, first: 0, last: 0, trend_per_day: 0 });
     expect(r.agreement).toEqual({ placements_agree_share: 0.75, samples: 12 });
     expect(r.chronic).toEqual([{ target: "t/chronic", outcome: "discovery_miss", share: 1, samples: 12 }]);
+    // the seeded samples predate the planner-mode count: every miss is a legacy-mode table's
+    expect(r.legacy_mode.discovery_miss).toEqual(r.outcomes.discovery_miss);
     expect(r.rising).toEqual(["discovery_miss"]);
+    // now: the one due table, put in mode planner by the override above, is a miss in planner mode
+    expect([r.current.outcomes.discovery_miss, r.current.discovery_miss_in_planner_mode]).toEqual([1, 1]);
     expect(r.digest).toMatch(/^[0-9a-f]{32}$/);
     const week = (await call(app.url, "GET", "/api/v1/canary?window_ms=604800000")).body;
     expect([week.samples, week.enough_data]).toEqual([313, true]);

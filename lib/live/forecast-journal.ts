@@ -4,8 +4,9 @@ import "server-only";
 // one a minute per table, and resolves them when the outcome happens). While this replica
 // holds the election:
 // * evaluate (with the decision journal's cadence): the live plan's forecasts sampled and the
-//   outcomes seen (lib/journal/forecasts/sampler.ts), intervals set from the calibration of
-//   the chunks stored so far (lib/journal/forecasts/ledger.ts: the one the answers read);
+//   outcomes seen (lib/journal/forecasts/sampler.ts), intervals set from the calibration the
+//   answers read at the live revision (handed in with the inputs: one fold of the stored
+//   chunks per process, lib/scheduler/forecast-ledger.ts, not a second one kept here);
 // * flush (once a minute): the evaluations as one chunk under `P/console/forecasts/`, and
 //   the trim of what retention and the byte cap drop, in ONE guarded txn;
 // * rollup: a closed hour's chunks become one (lib/journal/rollup.ts `nextRollup`, the
@@ -17,8 +18,7 @@ import type { Election } from "@/lib/etcd/election";
 import { readChunkKeys, readChunkValues } from "@/lib/etcd/forecast-store";
 import { currentRevision } from "@/lib/etcd/paged-read";
 import { replaceJournalChunks } from "@/lib/etcd/journal-store";
-import { decodeForecastChunk, encodeForecastChunk, ForecastDecodeError } from "@/lib/journal/forecasts/codec";
-import { CALIBRATION_WINDOW_MS, ForecastLedger } from "@/lib/journal/forecasts/ledger";
+import { decodeForecastChunk, encodeForecastChunk } from "@/lib/journal/forecasts/codec";
 import { ForecastLog } from "@/lib/journal/forecasts/log";
 import {
   FORECAST_FLUSH_MS,
@@ -38,8 +38,8 @@ import {
 } from "@/lib/schema/forecast-keys";
 
 export interface ForecastJournalOptions {
-  /** the live moment's inputs (plan, legacy queue, task lookup); null when nothing new was planned */
-  evaluate: () => Promise<Omit<SamplerInputs, "calibration"> | null>;
+  /** the live moment's inputs (plan, legacy queue, task lookup, the calibration at its revision); null when nothing new was planned */
+  evaluate: () => Promise<SamplerInputs | null>;
   retentionMs: number;
   maxBytes: number;
   /** one chunk per this period at most (default FORECAST_FLUSH_MS, a minute; tests write faster) */
@@ -53,7 +53,8 @@ export class ForecastWriter {
   private readonly sampler = new ForecastSampler();
   /** the chunks stored as this term knows them (read once a term, then kept by its own writes) */
   private metas: ForecastChunkMeta[] | null = null;
-  private ledger: ForecastLedger | null = null;
+  /** this term has evaluated (a flush before has nothing to write) */
+  private evaluated = false;
   private lastTrimMs = Number.NEGATIVE_INFINITY;
   private readonly writer: string;
 
@@ -71,7 +72,7 @@ export class ForecastWriter {
     this.log.lost(reason);
     this.sampler.reset();
     this.metas = null;
-    this.ledger = null;
+    this.evaluated = false;
   }
 
   /** The stored chunk keys (read when this term does not know them: its start, or after a rollup that did not happen). */
@@ -83,31 +84,16 @@ export class ForecastWriter {
     return (this.metas = kvs.flatMap((kv) => parseForecastChunkKey(this.prefix, kv.key) ?? []));
   }
 
-  /** The stored chunks of the calibration window, folded (once a term). */
-  private async load(): Promise<ForecastLedger> {
-    const revision = await currentRevision(this.client, this.prefix);
-    this.metas = null;
-    const metas = await this.storedKeys(revision);
-    const ledger = new ForecastLedger();
-    const start = (metas.at(-1)?.to_ms ?? 0) - CALIBRATION_WINDOW_MS - FORECAST_ROLLUP_MS;
-    const read = metas.filter((m) => m.to_ms >= start);
-    if (read.length > 0)
-      for (const kv of await readChunkValues(this.client, read[0].key, read[read.length - 1].key, revision)) {
-        try {
-          ledger.add(decodeForecastChunk(kv.value));
-        } catch (e) {
-          if (!(e instanceof ForecastDecodeError)) throw e;
-        }
-      }
-    return (this.ledger = ledger);
-  }
-
   async evaluate(): Promise<void> {
     try {
-      const ledger = this.ledger ?? (await this.load());
+      if (!this.evaluated) {
+        this.metas = null;
+        await this.storedKeys(); // once a term
+        this.evaluated = true;
+      }
       const inputs = await this.opts.evaluate();
       if (!inputs || !this.election.isHolder) return;
-      this.log.observe(this.sampler.evaluate({ ...inputs, calibration: ledger.calibration() }));
+      this.log.observe(this.sampler.evaluate(inputs));
     } catch (e) {
       this.restart("etcd_unavailable");
       throw e;
@@ -115,7 +101,7 @@ export class ForecastWriter {
   }
 
   async flush(now = Date.now()): Promise<void> {
-    if (this.ledger === null) return; // nothing evaluated this term yet
+    if (!this.evaluated) return; // nothing evaluated this term yet
     let metas: ForecastChunkMeta[];
     try {
       metas = await this.storedKeys();
@@ -147,7 +133,6 @@ export class ForecastWriter {
     }
     const kept = deletes.length === 0 ? metas : metas.filter((m) => m.key >= deletes[0].to);
     this.metas = [...kept, ...puts.flatMap((p) => parseForecastChunkKey(this.prefix, p.key) ?? [])];
-    if (chunk) this.ledger.add(chunk);
     // a rollup that fails costs nothing written: the keys are read again at the next flush
     await this.rollup(now).catch(() => (this.metas = null));
   }

@@ -6,8 +6,9 @@
 // change log a 64th. A pinned view larger than its share is served but not
 // kept. Pure: the cache (./cache.ts) asks it what to keep. The other shares are taken where
 // the caches live: the encoded answers a 16th (lib/http/encoded-response.ts), the journal's
-// chunk skeletons a 32nd (lib/journal/reader.ts), the server's gzip of answers and the
-// stream's deflated segments a 64th each (scripts/byte-cache.mjs).
+// chunk skeletons and the decoded forecast chunks a 32nd each (lib/journal/reader.ts,
+// lib/scheduler/forecast-ledger.ts), the server's gzip of answers and the stream's deflated
+// segments a 64th each (scripts/byte-cache.mjs).
 import type { FleetSnapshot, ListField } from "@/lib/snapshot/types";
 
 /**

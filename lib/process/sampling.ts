@@ -18,6 +18,7 @@ import { snapshotInputs } from "@/lib/snapshot/inputs";
 import { placementLookup, taskLookup } from "@/lib/snapshot/forecast-inputs";
 import { legacyLineAt } from "@/lib/scheduler/forecasts";
 import type { ForecastJournalOptions } from "@/lib/live/forecast-journal";
+import { forecastLedgerAt } from "@/lib/scheduler/forecast-ledger";
 
 /** One history sample from the live view (what the sampler records every minute). */
 export async function currentShadowSample(): Promise<ShadowSample> {
@@ -101,6 +102,9 @@ export async function forecastEvaluation(): ReturnType<ForecastJournalOptions["e
     legacy: legacyLineAt(snapshot, now),
     taskById: taskLookup(snapshot),
     placedAt: placementLookup(snapshot),
+    // the calibration the one-table answer reads at this revision: the forecasts sampled
+    // carry the very interval the answers give
+    calibration: (await forecastLedgerAt(planned.view.revision)).ledger.calibration(),
   };
 }
 

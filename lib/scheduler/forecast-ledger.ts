@@ -16,6 +16,7 @@ import { CALIBRATION_WINDOW_MS, ForecastLedger } from "@/lib/journal/forecasts/l
 import type { ForecastChunk } from "@/lib/journal/forecasts/records";
 import { FORECAST_ROLLUP_MS, forecastCount } from "@/lib/journal/forecasts/records";
 import { metrics } from "@/lib/metrics";
+import { consoleEnv } from "@/lib/config/env";
 import { classifyError } from "@/lib/schema/api/errors";
 import { etcdAway } from "@/lib/live/revision-clock";
 import { BoundedMap } from "@/lib/schema/bounded-map";
@@ -27,12 +28,26 @@ import {
 } from "@/lib/schema/forecast-keys";
 import type { JournalKv } from "@/lib/etcd/journal-store";
 
-/** Decoded chunks by key and mod_revision (a weight of one per forecast, ~100 B each: ~60 MB at most). */
-const DECODED = new BoundedMap<string, ForecastChunk>({
-  evict: "least-recently-used",
-  weigh: (c) => 1 + forecastCount(c),
-  maxWeight: 600_000,
-});
+/**
+ * Heap bytes a decoded chunk takes per forecast (with its share of the outcomes). Measured: an
+ * hour of chunks at 600 forecasts and 200 outcomes a minute (300 tables sampled in both worlds,
+ * lib/journal/forecasts/sampler.ts) decoded to 223 bytes a forecast after a full collection.
+ */
+const DECODED_BYTES_PER_FORECAST = 224;
+
+/**
+ * Decoded chunks by key and mod_revision, in a 32nd of CONSOLE_MEMORY_MIB (32 MiB at the
+ * default: ~150,000 forecasts, 4 h at the sampler's most), least recently used dropped first; a
+ * fold that needs a dropped one reads it again. Bounded at 600,000 forecasts, they had filled
+ * for 17 h to ~130 MB.
+ */
+let decodedChunks: BoundedMap<string, ForecastChunk> | null = null;
+const decoded = () =>
+  (decodedChunks ??= new BoundedMap<string, ForecastChunk>({
+    evict: "least-recently-used",
+    weigh: (c) => (1 + forecastCount(c)) * DECODED_BYTES_PER_FORECAST,
+    maxWeight: Math.floor(consoleEnv().memoryBudgetBytes / 32),
+  }));
 
 export interface StoredChunkKey extends ForecastChunkMeta {
   modRevision: number;
@@ -51,7 +66,7 @@ export async function forecastChunkKeys(revision: number, fromMs = 0): Promise<S
 /** The chunks of `keys` (consecutive, key order) decoded; one that does not decode is counted and left out. */
 export async function forecastChunks(keys: readonly StoredChunkKey[], revision: number): Promise<ForecastChunk[]> {
   const id = (k: { key: string; modRevision: number }) => `${k.key}\u0000${k.modRevision}`;
-  const missing = keys.filter((k) => !DECODED.has(id(k)));
+  const missing = keys.filter((k) => !decoded().has(id(k)));
   if (missing.length > 0) {
     const kvs: JournalKv[] = await readChunkValues(
       etcdClient(),
@@ -61,14 +76,14 @@ export async function forecastChunks(keys: readonly StoredChunkKey[], revision: 
     );
     for (const kv of kvs) {
       try {
-        DECODED.set(id(kv), decodeForecastChunk(kv.value));
+        decoded().set(id(kv), decodeForecastChunk(kv.value));
       } catch (e) {
         if (!(e instanceof ForecastDecodeError)) throw e;
         metrics().forecastChunksUnreadable.inc();
       }
     }
   }
-  return keys.flatMap((k) => DECODED.get(id(k)) ?? []);
+  return keys.flatMap((k) => decoded().get(id(k)) ?? []);
 }
 
 /** Where a fold for the calibration at the newest chunk's end starts. */

@@ -15,8 +15,9 @@
 // estimate's own error moves from one minute to the next. (The forecasts of the last few
 // minutes that resolved already are the quick ones; their slow siblings join once late, and
 // over a 6 h window that lean is small. Waiting for every interval to end instead starves a
-// first calibration whose intervals are too wide.) The writer (lib/live/forecast-journal.ts) sets its intervals from
-// the very chunks it stored, and the one-table answer from those stored at its revision.
+// first calibration whose intervals are too wide.) The writer (lib/live/forecast-journal.ts) and the one-table answer
+// both set their intervals from the chunks stored at the live revision (one fold per process,
+// lib/scheduler/forecast-ledger.ts).
 // Only a world's acting forecasts calibrate it (made while it acted on the table, records.ts
 // `acting`): a what-if ("if the planner ran this table") resolves on another world's terms —
 // a legacy table's planner what-if mostly withdrawn, the rest when the legacy queue merges it

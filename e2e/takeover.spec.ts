@@ -80,7 +80,7 @@ test("the canary report reads the window as observations: trend, warning, chroni
   const download = page.waitForEvent("download");
   await page.getByTestId("chronic-csv").click();
   const csv = fs.readFileSync((await (await download).path())!, "utf8");
-  expect(csv).toBe("target,outcome,share,samples\r\nt/chronic,discovery_miss,1.0000,12\r\n");
+  expect(csv).toBe("target,outcome,share,samples,mode\r\nt/chronic,discovery_miss,1.0000,12,legacy\r\n");
   await screenshot(page, "canary");
   // the 6 h window holds all 25 samples: still under 50
   await page.getByTestId("window-picker").getByRole("button", { name: "6 h" }).click();

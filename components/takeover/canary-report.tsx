@@ -150,7 +150,14 @@ export function CanaryReport() {
                       <td className="target">
                         <Link href={tableHref(c.target, revision)}>{c.target}</Link>
                       </td>
-                      <td>{OUTCOME_MEANING[c.outcome].label}</td>
+                      <td>
+                        {OUTCOME_MEANING[c.outcome].label}
+                        {c.in_planner_mode && (
+                          <div className="muted" data-testid="chronic-planner-mode">
+                            in planner mode now: the planner runs its merges, so no legacy task is expected
+                          </div>
+                        )}
+                      </td>
                       <td className="num">{share(c.share)}</td>
                     </tr>
                   ))}

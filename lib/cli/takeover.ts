@@ -39,7 +39,10 @@ export function canaryText(r: CanaryResponse): string {
     `Of the ${formatCount(r.current.outcomes.discovery_miss)} discovery misses now, ${formatCount(r.current.discovery_miss_in_planner_mode)} are tables in planner mode (the planner runs their merges: no legacy task is expected).`,
     `Placements agreed in ${pct(r.agreement.placements_agree_share)} of ${formatCount(r.agreement.samples)} samples; now they ${r.current.placements_agree ? "agree" : "differ"}.`,
     r.chronic.length === 0 ? "Chronic disagreements: none." : `Chronic disagreements (${r.chronic.length}):`,
-    ...r.chronic.map((c) => `  ${c.target}  ${c.outcome}  ${pct(c.share)} of samples`),
+    ...r.chronic.map(
+      (c) =>
+        `  ${c.target}  ${c.outcome}  ${pct(c.share)} of samples${c.in_planner_mode ? "  (in planner mode: the planner runs it)" : ""}`,
+    ),
     `Evidence digest: ${r.digest}`,
   ].join("\n");
 }

@@ -67,6 +67,10 @@ export async function canaryReport(query: CanaryQuery): Promise<CanaryResponse> 
     from_ms: fromMs,
     to_ms: toMs,
     ...report,
+    chronic: report.chronic.map((c) => ({
+      ...c,
+      in_planner_mode: planned.plan.byTarget.get(c.target)?.policy.effective.mode === "planner",
+    })),
     current: {
       revision: planned.view.revision,
       outcomes,

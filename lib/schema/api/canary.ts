@@ -57,7 +57,14 @@ export const canaryResponseSchema = z.object({
   agreement: z.object({ placements_agree_share: z.number().nullable(), samples: z.number().int() }),
   /** tables in a listed outcome in at least half of the samples that list tables */
   chronic: z.array(
-    z.object({ target: z.string(), outcome: z.enum(LISTED_OUTCOMES), share: z.number(), samples: z.number().int() }),
+    z.object({
+      target: z.string(),
+      outcome: z.enum(LISTED_OUTCOMES),
+      share: z.number(),
+      samples: z.number().int(),
+      /** the table's effective mode is planner at the answer's revision: its discovery misses are the planner running it */
+      in_planner_mode: z.boolean(),
+    }),
   ),
   /**
    * The outcomes that should fall, counted among the tables in mode legacy only (a table in

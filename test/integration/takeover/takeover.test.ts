@@ -258,7 +258,9 @@ describe("the takeover gate and its evidence", () => {
     }).toEqual({ mean: 234.5, first: 229, last: 240, trend_per_day: 288 });
     expect(r.outcomes.phantom_task).toEqual({ mean: 0, first: 0, last: 0, trend_per_day: 0 });
     expect(r.agreement).toEqual({ placements_agree_share: 0.75, samples: 12 });
-    expect(r.chronic).toEqual([{ target: "t/chronic", outcome: "discovery_miss", share: 1, samples: 12 }]);
+    expect(r.chronic).toEqual([
+      { target: "t/chronic", outcome: "discovery_miss", share: 1, samples: 12, in_planner_mode: false },
+    ]);
     // the seeded samples predate the planner-mode count: every miss is a legacy-mode table's
     expect(r.legacy_mode.discovery_miss).toEqual(r.outcomes.discovery_miss);
     expect(r.rising).toEqual(["discovery_miss"]);

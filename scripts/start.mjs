@@ -8,7 +8,10 @@ import { tsImport } from "tsx/esm/api";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { loadEnv } = await tsImport(path.join(root, "lib/config/env.ts"), import.meta.url);
-const { serverNodeFlags } = await tsImport(path.join(root, "lib/config/server-flags.ts"), import.meta.url);
+const { serverNodeFlags, serverAllocatorEnv } = await tsImport(
+  path.join(root, "lib/config/server-flags.ts"),
+  import.meta.url,
+);
 
 let env;
 try {
@@ -30,7 +33,7 @@ const next = spawn(
   {
     cwd: root,
     stdio: "inherit",
-    env: { ...process.env, PORT: String(env.port) },
+    env: { ...serverAllocatorEnv(process.env), ...process.env, PORT: String(env.port) },
   },
 );
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => next.kill(signal));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { serverNodeFlags } from "./server-flags";
+import { serverAllocatorEnv, serverNodeFlags } from "./server-flags";
 
 describe("serverNodeFlags", () => {
   it("starts the server with 64 MiB young-generation semi-spaces and a 50 % old-generation growth unless NODE_OPTIONS sets them", () => {
@@ -12,5 +12,12 @@ describe("serverNodeFlags", () => {
   it("leaves the operator's own setting to win, in either spelling", () => {
     expect(serverNodeFlags("--max-semi-space-size=64")).toEqual(["--heap-growing-percent=50"]);
     expect(serverNodeFlags("--enable-source-maps  --max_semi_space_size=8")).toEqual(["--heap-growing-percent=50"]);
+  });
+});
+
+describe("serverAllocatorEnv", () => {
+  it("fixes glibc's mmap threshold at 128 KiB unless the operator set one", () => {
+    expect(serverAllocatorEnv({})).toEqual({ MALLOC_MMAP_THRESHOLD_: "131072" });
+    expect(serverAllocatorEnv({ MALLOC_MMAP_THRESHOLD_: "65536" })).toEqual({});
   });
 });

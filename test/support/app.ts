@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { serverNodeFlags } from "@/lib/config/server-flags";
+import { serverAllocatorEnv, serverNodeFlags } from "@/lib/config/server-flags";
 import { freePort } from "./ports";
 import { until } from "./observe";
 
@@ -42,7 +42,7 @@ export async function startApp(
     [...nodeArgs, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"],
     {
       cwd: ROOT,
-      env: { ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
+      env: { ...serverAllocatorEnv(process.env), ...process.env, NODE_ENV: "production", PORT: String(port), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

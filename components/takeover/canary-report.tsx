@@ -4,7 +4,7 @@
 // not mean, placement agreement, the samples it rests on, the chronic tables (CSV), and a
 // warning when an outcome that should fall rose. Pinned: the window ends at the pin.
 import Link from "next/link";
-import { OUTCOME_MEANING } from "@/lib/words/outcomes";
+import { OUTCOME_MEANING, plannerModeAmongMisses } from "@/lib/words/outcomes";
 import { formatCount, formatTime } from "@/components/ui/format";
 import { PageTitle } from "@/components/ui/page-title";
 import { QueryState } from "@/components/ui/query-state";
@@ -14,7 +14,6 @@ import { tableHref } from "@/lib/client/links";
 import { usePinnedRevision, withRevision } from "@/lib/client/revision";
 import { useCanary } from "@/lib/client/takeover-hooks";
 import { chronicCsv } from "./chronic-csv";
-import type { CanaryResponse } from "@/lib/schema/api/canary";
 import { useWindowMs, WindowPicker, WINDOWS } from "./window-picker";
 import { ForecastCalibration } from "./forecast-calibration";
 
@@ -30,13 +29,6 @@ function download(name: string, text: string) {
   a.click();
   URL.revokeObjectURL(url);
 }
-
-/** Tables in planner mode are among the discovery misses now or in the window (else the legacy-mode line would repeat the row). */
-const plannerModeCounted = (r: CanaryResponse) =>
-  r.current.discovery_miss_in_planner_mode > 0 ||
-  r.legacy_mode.discovery_miss.first !== r.outcomes.discovery_miss.first ||
-  r.legacy_mode.discovery_miss.last !== r.outcomes.discovery_miss.last ||
-  r.legacy_mode.discovery_miss.mean !== r.outcomes.discovery_miss.mean;
 
 export function CanaryReport() {
   const [windowMs, setWindowMs] = useWindowMs();
@@ -92,7 +84,7 @@ export function CanaryReport() {
                   <td title={o}>
                     {OUTCOME_MEANING[o].label}
                     <div className="muted">{OUTCOME_MEANING[o].healthy}</div>
-                    {o === "discovery_miss" && plannerModeCounted(r) && (
+                    {o === "discovery_miss" && plannerModeAmongMisses(r) && (
                       <div className="muted" data-testid="misses-in-planner-mode">
                         {formatCount(r.current.discovery_miss_in_planner_mode)} of them now in planner mode: the planner
                         runs their merges, so no legacy task is expected. The warning counts the tables in legacy mode

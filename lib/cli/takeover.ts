@@ -1,6 +1,6 @@
 // `scheduler-console canary | facts | ready <table>`: the canary evidence, the fleet facts and
 // the takeover gate in words (console-api.md "The takeover gate and the canary evidence").
-import { OUTCOME_MEANING } from "../words/outcomes";
+import { OUTCOME_MEANING, plannerModeAmongMisses } from "../words/outcomes";
 import { formatBytes, formatCount, formatDuration, formatTime } from "../words/format";
 import type { CanaryResponse } from "../schema/api/canary";
 import { MIN_CANARY_SAMPLES } from "../schema/codes";
@@ -36,7 +36,11 @@ export function canaryText(r: CanaryResponse): string {
       (o) =>
         `WARNING: ${o} among tables in legacy mode rose over the window (${num(r.legacy_mode[o].first, 0)} → ${num(r.legacy_mode[o].last, 0)}); it ${OUTCOME_MEANING[o]?.healthy ?? "should fall"}.`,
     ),
-    `Of the ${formatCount(r.current.outcomes.discovery_miss)} discovery misses now, ${formatCount(r.current.discovery_miss_in_planner_mode)} are tables in planner mode (the planner runs their merges: no legacy task is expected).`,
+    ...(plannerModeAmongMisses(r)
+      ? [
+          `Of the ${formatCount(r.current.outcomes.discovery_miss)} discovery misses now, ${formatCount(r.current.discovery_miss_in_planner_mode)} are tables in planner mode (the planner runs their merges: no legacy task is expected); the warning counts the tables in legacy mode only.`,
+        ]
+      : []),
     `Placements agreed in ${pct(r.agreement.placements_agree_share)} of ${formatCount(r.agreement.samples)} samples; now they ${r.current.placements_agree ? "agree" : "differ"}.`,
     r.chronic.length === 0 ? "Chronic disagreements: none." : `Chronic disagreements (${r.chronic.length}):`,
     ...r.chronic.map(

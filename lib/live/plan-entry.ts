@@ -15,7 +15,7 @@ import type { Scored } from "@/lib/planner/score";
 import type { FleetView } from "@/lib/live/cache";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { metrics } from "@/lib/metrics";
-import { legacyModeOutcomes } from "@/lib/planner/takeover/canary";
+import { discoveryMissesInPlannerMode, legacyModeOutcomes } from "@/lib/planner/takeover/canary";
 import type { Evaluation } from "@/lib/live/evaluation";
 
 export interface Planned {
@@ -30,6 +30,8 @@ export interface ShadowPlanned extends Planned {
   scored: Scored[];
   pass: ShadowPass;
   comparison: ShadowComparison;
+  /** of `comparison`'s discovery misses, the tables in planner mode (the canary's legacy-mode figures) */
+  missesInPlannerMode: number;
 }
 
 export type Entry = { key: string; view: FleetView; planned: Planned; shadow?: ShadowPlanned };
@@ -108,9 +110,10 @@ export function shadowOf(entry: Entry): ShadowPlanned {
   const comparison = compareShadow(scored, placed, reality)!;
   const m = metrics();
   for (const [outcome, n] of Object.entries(comparison.counts)) m.shadowOutcome.set({ outcome }, n);
-  for (const [outcome, n] of Object.entries(legacyModeOutcomes(comparison, plan)))
+  const missesInPlannerMode = discoveryMissesInPlannerMode(comparison, plan);
+  for (const [outcome, n] of Object.entries(legacyModeOutcomes(comparison, missesInPlannerMode)))
     m.shadowOutcomeLegacyMode.set({ outcome }, n);
   m.shadowDisagreements.set(comparison.disagreements);
-  entry.shadow = { ...entry.planned, scored, pass, comparison };
+  entry.shadow = { ...entry.planned, scored, pass, comparison, missesInPlannerMode };
   return entry.shadow;
 }

@@ -92,7 +92,7 @@ async function recordFromLivePlan(): Promise<void> {
   const m = metrics();
   try {
     // the live plan and its §6.2 shadow pass (cached with the plan)
-    const { view, now, plan, comparison } = await shadowFor(await fleetView(), undefined);
+    const { view, now, plan, comparison, missesInPlannerMode } = await shadowFor(await fleetView(), undefined);
     const facts: FleetFacts = {
       planNowMs: now,
       ...tableFacts(plan),
@@ -100,7 +100,7 @@ async function recordFromLivePlan(): Promise<void> {
       cooldownsActive: cooldownRows(view, now).filter((c) => c.cooling).length,
       ...executorFacts(executorsResponse(view)),
       shadowOutcomes: comparison.counts,
-      shadowOutcomesLegacyMode: legacyModeOutcomes(comparison, plan),
+      shadowOutcomesLegacyMode: legacyModeOutcomes(comparison, missesInPlannerMode),
       shadowDisagreements: comparison.disagreements,
     };
     recordFleet(m, facts, Date.now());

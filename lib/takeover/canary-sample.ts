@@ -7,7 +7,6 @@ import "server-only";
 // legacy-mode ones for its warning, lib/planner/takeover/canary.ts). Compact: the lists stop at a character budget so a sample stays one small value
 // (lib/live/sampler.ts MAX_SAMPLE_CHARS).
 import { LISTED_OUTCOMES, type CanarySample } from "@/lib/schema/api/canary";
-import { discoveryMissesInPlannerMode } from "@/lib/planner/takeover/canary";
 import { fleetView } from "@/lib/live/fleet-view";
 import { shadowFor, type ShadowPlanned } from "@/lib/live/plan";
 
@@ -81,7 +80,7 @@ export async function canaryExtras(planned: ShadowPlanned): Promise<CanaryExtras
   }
   return {
     placements_agree: await placementsAgreeAtMasterPass(planned),
-    discovery_miss_in_planner_mode: discoveryMissesInPlannerMode(planned.comparison, planned.plan),
+    discovery_miss_in_planner_mode: planned.missesInPlannerMode,
     tables,
     ...(truncated ? { tables_truncated: true } : {}),
   };

@@ -4,11 +4,7 @@ import "server-only";
 // pass/fail verdict), the placement agreement, the chronic tables, and the comparison at the
 // answer's revision (live, or the pin: the window then ends at the revision's time).
 import { createHash } from "node:crypto";
-import {
-  canaryHistoryReport,
-  discoveryMissesInPlannerMode,
-  type CanaryHistoryReport,
-} from "@/lib/planner/takeover/canary";
+import { canaryHistoryReport, inPlannerMode, type CanaryHistoryReport } from "@/lib/planner/takeover/canary";
 import { SHADOW_OUTCOMES } from "@/lib/planner/shadow";
 import { EVIDENCE_WINDOWS_MS } from "@/lib/schema/api/fleet";
 import type { CanaryQuery, CanaryResponse, CanarySample } from "@/lib/schema/api/canary";
@@ -67,14 +63,11 @@ export async function canaryReport(query: CanaryQuery): Promise<CanaryResponse> 
     from_ms: fromMs,
     to_ms: toMs,
     ...report,
-    chronic: report.chronic.map((c) => ({
-      ...c,
-      in_planner_mode: planned.plan.byTarget.get(c.target)?.policy.effective.mode === "planner",
-    })),
+    chronic: report.chronic.map((c) => ({ ...c, in_planner_mode: inPlannerMode(planned.plan, c.target) })),
     current: {
       revision: planned.view.revision,
       outcomes,
-      discovery_miss_in_planner_mode: discoveryMissesInPlannerMode(planned.comparison, planned.plan),
+      discovery_miss_in_planner_mode: planned.missesInPlannerMode,
       placements_agree: await placementsAgreeAtMasterPass(planned),
     },
     digest,

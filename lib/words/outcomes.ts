@@ -1,5 +1,6 @@
 // What each shadow outcome means and does not mean (scheduler-model.md §6.2 + canary doc).
 import type { OutcomeName } from "@/lib/client/api-types";
+import type { CanaryResponse } from "@/lib/schema/api/canary";
 
 export const OUTCOME_MEANING: Record<OutcomeName, { label: string; means: string; notMeans: string; healthy: string }> =
   {
@@ -38,3 +39,12 @@ export const OUTCOME_MEANING: Record<OutcomeName, { label: string; means: string
       healthy: "should be ≈ 0",
     },
   };
+
+/**
+ * Whether a report's discovery misses include tables in planner mode, now or in its window:
+ * when none do, the legacy-mode figures are the row's own and the page and the CLI leave
+ * them out. (Legacy-mode misses are at most all misses in each sample, so the means are
+ * equal exactly when no sample counted one in planner mode.)
+ */
+export const plannerModeAmongMisses = (r: Pick<CanaryResponse, "current" | "outcomes" | "legacy_mode">): boolean =>
+  r.current.discovery_miss_in_planner_mode > 0 || r.legacy_mode.discovery_miss.mean !== r.outcomes.discovery_miss.mean;

@@ -13,23 +13,24 @@ export const SHOULD_FALL = ["discovery_miss", "phantom_task"] as const;
 
 const DAY_MS = 86_400_000;
 
-/**
- * Of the §6.2 discovery misses, the tables whose effective mode is planner: the planner runs
- * their merges, so the legacy queue holds no task of theirs by design (scheduler-model.md §7.3).
- */
+/** The table's effective mode is planner: the planner runs its merges, so the legacy queue holds no task of it by design (scheduler-model.md §7.3). */
+export const inPlannerMode = (plan: Pick<FleetPlan, "byTarget">, target: string) =>
+  plan.byTarget.get(target)?.policy.effective.mode === "planner";
+
+/** Of the §6.2 discovery misses, the tables in planner mode (made once per shadow pass, lib/live/plan-entry.ts). */
 export function discoveryMissesInPlannerMode(comparison: ShadowComparison, plan: Pick<FleetPlan, "byTarget">): number {
   let n = 0;
-  for (const t of comparison.targets.discovery_miss) if (plan.byTarget.get(t)?.policy.effective.mode === "planner") n++;
+  for (const t of comparison.targets.discovery_miss) if (inPlannerMode(plan, t)) n++;
   return n;
 }
 
 /** The outcomes that should fall, counted among the tables in mode legacy (what the warning and its alert read). */
 export function legacyModeOutcomes(
   comparison: ShadowComparison,
-  plan: Pick<FleetPlan, "byTarget">,
+  missesInPlannerMode: number,
 ): Record<(typeof SHOULD_FALL)[number], number> {
   return {
-    discovery_miss: comparison.counts.discovery_miss - discoveryMissesInPlannerMode(comparison, plan),
+    discovery_miss: comparison.counts.discovery_miss - missesInPlannerMode,
     phantom_task: comparison.counts.phantom_task,
   };
 }

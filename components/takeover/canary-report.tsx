@@ -44,8 +44,10 @@ export function CanaryReport() {
           </PageTitle>
           <p className="muted" data-testid="canary-window">
             {label} from {formatTime(r.from_ms)} to {formatTime(r.to_ms)}:{" "}
-            <strong data-testid="canary-samples">{formatCount(r.samples)} samples</strong> of the shadow comparison (one
-            a minute).{" "}
+            <strong data-testid="canary-samples">
+              {formatCount(r.samples)} {r.samples === 1 ? "sample" : "samples"}
+            </strong>{" "}
+            of the shadow comparison (one a minute).{" "}
             {!r.enough_data && (
               <strong data-testid="not-enough-data">
                 Not enough data: fewer than {MIN_CANARY_SAMPLES} samples, so levels and trends say little yet.
@@ -112,7 +114,8 @@ export function CanaryReport() {
             <p data-testid="agreement-share">
               The console&apos;s shadow placements matched the master&apos;s (same tables on the same executors) in{" "}
               <strong>{share(r.agreement.placements_agree_share)}</strong> of {formatCount(r.agreement.samples)}{" "}
-              samples; now they {r.current.placements_agree ? "agree" : "differ"}.
+              {r.agreement.samples === 1 ? "sample" : "samples"}; now they{" "}
+              {r.current.placements_agree ? "agree" : "differ"}.
             </p>
             <p className="muted">
               Agreement means both planners reach the same placements from the same records. It does not mean the

@@ -5,14 +5,14 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import type { HealthResponse } from "../api-types";
 import { fetchHealth, noteEtcdUnavailable, outageNow } from "./health";
 
-const body = (status: HealthResponse["status"], revision: number): HealthResponse =>
+const body = (status: HealthResponse["status"], revision: number, ageMs = 500): HealthResponse =>
   ({
     status,
     ready: true,
     revision: status === "down" ? null : revision,
     endpoints: [{ url: "http://etcd", ok: status !== "down", latency_ms: status === "down" ? null : 2 }],
     leader: null,
-    snapshot: { revision, age_ms: 500, live: status !== "down" },
+    snapshot: { revision, age_ms: ageMs, live: status !== "down" },
   }) as HealthResponse;
 
 /** fetch answering each call with the next body, when `release` lets it (a slow answer). */
@@ -49,5 +49,35 @@ describe("the outage record", () => {
     expect(outageNow().down).toBe(true);
     await fetchHealth(); // asked after it: etcd answers again
     expect(outageNow().down).toBe(false);
+  });
+
+  it("of two answers about one snapshot the age counts on from the nearer: a slower answer never sets it back", async () => {
+    const clock = vi.spyOn(performance, "now");
+    const at = (ms: number) => clock.mockReturnValue(ms);
+    try {
+      at(1_000);
+      answers(
+        { body: body("ok", 30, 0) },
+        { body: body("down", 30, 4_000) }, // seen at 2,000: the age counts 4,000 from there
+        { body: body("down", 30, 5_500) }, // seen at 4,000, where the count says 6,000: 500 ms slower, kept
+        { body: body("down", 30, 8_300) }, // seen at 6,000, where the count says 8,000: nearer, taken
+        { body: body("down", 30, 200) }, // seen at 8,000: far below the count, a new snapshot
+      );
+      await fetchHealth();
+      at(2_000);
+      await fetchHealth();
+      expect(outageNow()).toMatchObject({ snapshotAgeMs: 4_000, snapshotSeenAt: 2_000 });
+      at(4_000);
+      await fetchHealth();
+      expect(outageNow()).toMatchObject({ snapshotAgeMs: 4_000, snapshotSeenAt: 2_000 });
+      at(6_000);
+      await fetchHealth();
+      expect(outageNow()).toMatchObject({ snapshotAgeMs: 8_300, snapshotSeenAt: 6_000 });
+      at(8_000);
+      await fetchHealth();
+      expect(outageNow()).toMatchObject({ snapshotAgeMs: 200, snapshotSeenAt: 8_000 });
+    } finally {
+      clock.mockRestore();
+    }
   });
 });

@@ -53,6 +53,21 @@ function record(next: Outage): void {
 }
 
 /**
+ * Whether the age already counting for this snapshot is the better one than a new answer's.
+ * The server measures the age before its answer travels, so every answer's age is short by
+ * its own latency: of two answers about one snapshot, the one giving the larger age now is
+ * the nearer. Re-based to a slower answer, the header's age would stand still (or step
+ * back) for as long as that answer took. A much smaller age (over a poll) is a new snapshot.
+ */
+function sameSnapshotCount(revision: number | null, ageMs: number | null, seenAt: number): boolean {
+  if (outage.cause !== "etcd" || revision === null || ageMs === null) return false;
+  if (outage.snapshotRevision !== revision || outage.snapshotAgeMs === null || outage.snapshotSeenAt === null)
+    return false;
+  const counted = outage.snapshotAgeMs + (seenAt - outage.snapshotSeenAt);
+  return counted >= ageMs && counted - ageMs < HEALTH_POLL_MS;
+}
+
+/**
  * One health answer into the outage record. `down` is the server's own finding (no etcd
  * endpoint answered), so it counts at once: the header turns stale with the first such
  * answer, never "live" beside it. `askedAt`: when the request left (monotonic); an answer
@@ -60,13 +75,16 @@ function record(next: Outage): void {
  */
 function recordAnswer(body: HealthResponse, askedAt: number): void {
   if (body.status === "down") {
+    const seenAt = performance.now();
+    const revision = body.snapshot?.revision ?? null;
+    const kept = sameSnapshotCount(revision, body.snapshot?.age_ms ?? null, seenAt);
     record({
       ...outage,
       polls: Math.max(outage.polls + 1, OUTAGE_POLLS),
       cause: "etcd",
-      snapshotRevision: body.snapshot?.revision ?? null,
-      snapshotAgeMs: body.snapshot?.age_ms ?? null,
-      snapshotSeenAt: performance.now(),
+      snapshotRevision: revision,
+      snapshotAgeMs: kept ? outage.snapshotAgeMs : (body.snapshot?.age_ms ?? null),
+      snapshotSeenAt: kept ? outage.snapshotSeenAt : seenAt,
       degraded: null,
     });
   } else if (askedAt < unavailableNotedAt) {

@@ -29,7 +29,7 @@ export interface LiveOptions {
   leaseTtlSec?: number;
   /** the leader's cycle runs every this many ticks (the master's default: 30 s) */
   reconcileEveryTicks?: number;
-  /** after this many ticks `master-b` is upgraded to the policy-aware version (default 600: 10 min at 1 s), so the demo shows a fleet mid-upgrade and then a homogeneous one */
+  /** after this many ticks `master-b` is upgraded to the policy-aware version (default UPGRADE_AFTER_TICKS in ./world.ts: 5 min at 1 s, inside the warm-up), so the demo shows a fleet mid-upgrade and then a homogeneous one */
   upgradeAfterTicks?: number;
   /** the planner canary's tables (default lib/sim/canary.ts CANARY_TABLES; [] for none), in planner mode from the upgrade on */
   canary?: readonly string[];

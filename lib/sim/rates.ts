@@ -37,8 +37,8 @@ export interface WorldRates {
 }
 
 export const WORLD_RATES: Readonly<WorldRates> = Object.freeze({
-  backloggedPending: 160,
-  backloggedFlushes: 0.02,
+  backloggedPending: 100,
+  backloggedFlushes: 0.009,
   activeFlushes: 0.004,
   flushGenerations: [1, 3] as const,
   keepGain: 4,

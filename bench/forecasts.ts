@@ -28,7 +28,7 @@ const SIMULATED_MIN = Number(process.env.FORECAST_BENCH_MINUTES ?? 60);
  * a young fleet would); the score counts the forecasts made after.
  */
 const WARMUP_MIN = Number(process.env.FORECAST_BENCH_WARMUP_MINUTES ?? 10);
-/** the tick at which every master is policy-aware and the planner canary starts (the demo's: 600) */
+/** the tick at which every master is policy-aware and the planner canary starts (the demo's: lib/sim/world.ts UPGRADE_AFTER_TICKS) */
 const UPGRADE_AFTER_TICKS = 60;
 const EVAL_EVERY_S = Number(process.env.FORECAST_BENCH_EVAL_S ?? 5);
 /**

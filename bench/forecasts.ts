@@ -4,7 +4,7 @@
 // (lib/sim), in this process, on a real etcd — runs SIMULATED_MIN simulated minutes at
 // accelerated time: the simulator's ticks and the console's `now` are one simulated clock
 // (a tick is a simulated second; nothing sleeps), and the leader's cycle is written within
-// the tick it starts in (lib/sim/live.ts `cycleWithinTick`; left to run beside the ticks, it
+// the tick it starts in, dated at a moment within it drawn per cycle (lib/sim/live.ts `cycleWithinTick`; left to run beside the ticks, it
 // landed as many simulated seconds late as this machine took to read and plan, and the
 // planner's turns came seconds after the cycles its forecasts counted), so every figure
 // follows from the simulated timeline, not from how fast this machine is. Every EVAL_EVERY_S simulated seconds the
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   const stats = await runLive(client, {
     prefix: PREFIX,
     signal: stop.signal,
-    // the fleet is policy-aware after a minute, not ten: the planner canary (lib/sim/canary.ts)
+    // the fleet is policy-aware after a minute, not five: the planner canary (lib/sim/canary.ts)
     // starts then, so its forecasts are calibrated before the scored hour begins
     upgradeAfterTicks: UPGRADE_AFTER_TICKS,
     clock: () => now,

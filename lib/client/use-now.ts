@@ -36,9 +36,12 @@ export function useNow(): number {
 
 /**
  * An age that counts on from a known value: `baseMs` as of `seenAt` (this tab's monotonic
- * clock), plus the time since. It re-renders when the age crosses a whole second, not on the
- * shared one-second tick, whose phase is arbitrary: re-based by a poll just after a tick, an
- * age shown in seconds would otherwise stand still for up to two seconds. Null without a base.
+ * clock), plus the time since. It re-renders when the age, shown to the nearest second
+ * (`formatDuration`), would change: at each half second, not on the shared one-second tick,
+ * whose phase is arbitrary (re-based by a poll just after a tick, the shown age would stand
+ * still for up to two seconds), nor at each whole second (a render between two of those, a
+ * poll's, showed the rounded value early and the next change came 1.5 s later). Null
+ * without a base.
  */
 export function useCountingAge(baseMs: number | null, seenAt: number | null): number | null {
   const [now, setNow] = useState(0);
@@ -52,7 +55,7 @@ export function useCountingAge(baseMs: number | null, seenAt: number | null): nu
           setNow(performance.now());
           arm();
         },
-        1000 - (age % 1000) + 5,
+        1000 - ((age + 500) % 1000) + 5,
       );
     };
     arm();

@@ -47,6 +47,10 @@ export interface LiveOptions {
    * simulated clock (`pause`) the ticks do not wait for real time, so a cycle left to run
    * beside them lands as many simulated seconds late as this machine took to read and plan:
    * a benchmark that judges timing sets this, and its timeline is the same on any machine.
+   * Its writes are then dated at a moment within that tick drawn for each cycle (a stream of
+   * its own: the world's draws are unchanged), as a real master's cycle lands a varying part
+   * of a second after its timer: on a simulated clock dated on the tick itself, every cycle
+   * came to the millisecond 30 s after the last, and forecasts of the next one were exact.
    */
   cycleWithinTick?: boolean;
 }
@@ -182,8 +186,11 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
   };
 
   let cycling: Promise<void> | null = null;
+  const interval = opts.intervalMs ?? 1000;
+  const cycleLands = rng((clock() ^ 0x5bd1e995) >>> 0);
   const cycle = () => {
-    cycling ??= runMasterCycle(client, prefix, token, clock(), world)
+    const at = opts.cycleWithinTick ? clock() + Math.floor(cycleLands() * interval) : clock();
+    cycling ??= runMasterCycle(client, prefix, token, at, world)
       .then((r) => {
         stats.reconciles += 1;
         stats.shadowPasses = (stats.shadowPasses ?? 0) + 1;
@@ -221,7 +228,6 @@ export async function runLive(client: Etcd3, opts: LiveOptions): Promise<LiveSta
   // tick i is due at started + i × interval: a slow tick does not push every later one back
   // (after a long stall, such as etcd away, the schedule starts again from now)
   let started = clock();
-  const interval = opts.intervalMs ?? 1000;
   try {
     while (!signal?.aborted) {
       try {

@@ -24,7 +24,7 @@ import { DrainingExecutorLife, OrphanLife } from "./incident-fleet";
  * before the steady minutes are judged (README.md "Rates"; at 10 minutes the switch's dip
  * and rebound fell in minutes 10–25 of the soak).
  */
-export const UPGRADE_AFTER_TICKS = 300;
+const UPGRADE_AFTER_TICKS = 300;
 
 export interface WorldOptions {
   prefix: string;

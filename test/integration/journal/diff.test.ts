@@ -170,11 +170,14 @@ describe("the diff from the decision journal", () => {
     const atSlot = [...moved].filter(([k]) => revisionOf(k) === Math.min(...afterSlot));
     for (const [k, causes] of atSlot) expect(causes, k).toContain("capacity:diff-worker");
     // Not checked here: that the step's demand shows at this point or the table's point before it.
-    // It held in most runs, but in about one in three under load a table's only point in the
-    // window (its first, at the slot) named capacity alone, as if the window's first inputs
-    // were already past the step (2026-12-07: moments/c@15 with the step at revisions 10–13 and
-    // the slot at 14). Not yet traced: the journal's initial marks or the window's start
-    // revision (lib/time/history.ts `initialRevision`). An open defect, not a settled rule.
+    // In about one run in three under load, a table's only point in the window (its first, at the
+    // slot) named capacity alone (2026-12-07: moments/c@15, the step at revisions 10–13, the slot
+    // at 14). The likely cause is this test's window, not history. The window starts at the
+    // first evaluation's now_ms, and a window's first state is the last evaluation at or before
+    // its start (lib/journal/window.ts `targetTimeline`). A patched live plan keeps its clock, so
+    // an evaluation after the step can carry that very now_ms, and the window then starts past
+    // the step. Not yet confirmed. Waiting for the plan's clock to move on before the step did
+    // not work: without writes, no evaluation with a later now_ms came within 30 s.
     expect(stepStart).toBeLessThan(demandRevision);
     expect(demandRevision).toBeLessThan(slotRevision);
     // what was read at a revision is kept process-wide (lib/time/history-moved-by.ts): answers from it are the

@@ -161,7 +161,7 @@ describe("the diff from the decision journal", () => {
         );
       }
     }
-    // a table placed by the second slot: capacity on diff-worker moved.
+    // a table placed by the second slot: capacity on diff-worker moved, and (since before the step) its demand.
     // The journal evaluates the revision it finds (its own chunk writes move the revision too): the first
     // evaluation at or after the slot's revision is where the slot shows.
     const revisionOf = (k: string) => Number(k.slice(k.lastIndexOf("@") + 1));
@@ -169,15 +169,20 @@ describe("the diff from the decision journal", () => {
     expect(afterSlot.length, "a verdict changed at or after the slot's revision").toBeGreaterThan(0);
     const atSlot = [...moved].filter(([k]) => revisionOf(k) === Math.min(...afterSlot));
     for (const [k, causes] of atSlot) expect(causes, k).toContain("capacity:diff-worker");
-    // Not checked here: that the step's demand shows at this point or the table's point before it.
-    // In about one run in three under load, a table's only point in the window (its first, at the
-    // slot) named capacity alone (2026-12-07: moments/c@15, the step at revisions 10–13, the slot
-    // at 14). The likely cause is this test's window, not history. The window starts at the
-    // first evaluation's now_ms, and a window's first state is the last evaluation at or before
-    // its start (lib/journal/window.ts `targetTimeline`). A patched live plan keeps its clock, so
-    // an evaluation after the step can carry that very now_ms, and the window then starts past
-    // the step. Not yet confirmed. Waiting for the plan's clock to move on before the step did
-    // not work: without writes, no evaluation with a later now_ms came within 30 s.
+    // and the step's demand moved each of those tables since before the step: at that point, or at the table's
+    // point before it when the journal evaluated between the step and the slot (a loaded machine). Read from a
+    // millisecond before the first evaluation: a window's first state is the last evaluation at or before its
+    // start (lib/journal/window.ts), and a patched plan keeps its clock, so an evaluation after the step can
+    // carry the first one's very now_ms; from before it, the first point is compared with the revision there.
+    // The step writes the tables one by one: a table's own write may precede the step's last revision.
+    for (const [k] of atSlot) {
+      const target = k.slice(0, k.lastIndexOf("@"));
+      const h = historyResponseSchema.parse(await history({ target, from_ms: fromMs - 1, to_ms: toMs }));
+      const sinceStep = h.points
+        .filter((p) => p.revision > stepStart && p.revision <= revisionOf(k))
+        .flatMap((p) => p.moved_by?.map((c) => c.cause) ?? []);
+      expect(sinceStep, k).toContain("demand");
+    }
     expect(stepStart).toBeLessThan(demandRevision);
     expect(demandRevision).toBeLessThan(slotRevision);
     // what was read at a revision is kept process-wide (lib/time/history-moved-by.ts): answers from it are the

@@ -7,11 +7,11 @@ const path = require("node:path");
 const TESTS = "(\\.test\\.tsx?$|/__fixtures__/)";
 /** modules that only run on the server (etcd, secrets, the process's caches and metrics) */
 const SERVER =
-  "^(lib/(etcd|snapshot|live|http|time|policies|takeover|scheduler|process|metrics|config|auth|sim)/|server-only$|instrumentation\\.ts$|proxy\\.ts$)";
+  "^(lib/(etcd|snapshot|live|http|time|policies|takeover|scheduler|process|offload|metrics|config|auth|sim)/|server-only$|instrumentation\\.ts$|proxy\\.ts$)";
 /** every module of the console itself (not node_modules, not node's own) */
 const CONSOLE = "^(lib|app|components|bin|scripts)/|^(proxy|instrumentation)\\.ts$";
 /** the services that answer routes (above lib/live, which serves them) */
-const SERVICES = "^lib/(http|time|policies|takeover|scheduler|process)/";
+const SERVICES = "^lib/(http|time|policies|takeover|scheduler|process|offload)/";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -57,7 +57,7 @@ module.exports = {
       from: { path: "^app/api/", pathNot: TESTS },
       to: {
         pathNot:
-          "^(app/api/|lib/(http|time|policies|takeover|scheduler|process|schema)/|lib/live/fleet-view\\.ts$|(^|/)node_modules/(next|zod)/|server-only$)",
+          "^(app/api/|lib/(http|time|policies|takeover|scheduler|process|offload|schema)/|lib/live/fleet-view\\.ts$|(^|/)node_modules/(next|zod)/|server-only$)",
       },
     },
     {

@@ -56,9 +56,9 @@ npx tsx lib/sim/cli.ts simulate --interval-ms 1000 > "$RUN_DIR/simulator.log" 2>
 pids+=($!)
 echo "live simulator running (log: $RUN_DIR/simulator.log)"
 
-if [ ! -f "${NEXT_DIST_DIR:-.next}/BUILD_ID" ]; then
+if [ ! -f "${NEXT_DIST_DIR:-.next}/BUILD_ID" ] || [ ! -f "${NEXT_DIST_DIR:-.next}/offload-worker.cjs" ]; then
   echo "building the console (first run only)..."
-  npx next build
+  npm run -s build
 fi
 
 CONSOLE_ADMIN_TOKENS="${CONSOLE_ADMIN_TOKENS:-demo-admin-$(node -e 'console.log(require("crypto").randomBytes(16).toString("hex"))')}"

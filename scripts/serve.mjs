@@ -11,6 +11,7 @@
 //
 // `node scripts/serve.mjs -p PORT [-H HOST]`; `npm start` (scripts/start.mjs) runs it after
 // validating the environment, and the tests start it the same way (test/support/app.ts).
+import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
@@ -166,6 +167,13 @@ function serveCachedGzip(req, res) {
   };
 }
 
+// the offload worker (lib/live/offload-pool.ts) is built beside Next's build (`npm run build`)
+const offloadWorker = path.join(root, process.env.NEXT_DIST_DIR || ".next", "offload-worker.cjs");
+if (!fs.existsSync(offloadWorker)) {
+  console.error(`no offload worker at ${offloadWorker}: build the console with \`npm run build\``);
+  process.exit(1);
+}
+process.env.CONSOLE_OFFLOAD_WORKER_FILE = offloadWorker;
 const app = next({ dev: false, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();

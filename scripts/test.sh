@@ -25,7 +25,7 @@ only=${TEST_ONLY:-lint,unit,build,integration,e2e}
 # files, exports and dependencies), each a stage
 case ",$only," in *,lint,*) stage eslint npm run -s lint; stage prettier npm run -s format:check; stage knip npm run -s knip ;; esac
 case ",$only," in *,unit,*) stage unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/unit.json ;; esac
-case ",$only," in *,build,*) stage build npx next build ;; esac
+case ",$only," in *,build,*) stage build npm run -s build ;; esac
 if [ -f .next/BUILD_ID ]; then
   case ",$only," in *,integration,*) stage integration npx vitest run --project integration --project integration-alone --reporter=default --reporter=json --outputFile.json=reports/integration.json ;; esac
   case ",$only," in *,e2e,*) PLAYWRIGHT_JSON_OUTPUT_NAME=reports/e2e.json stage e2e npx playwright test --reporter=list,json ;; esac

@@ -83,6 +83,13 @@ const envSchema = z.object({
     .refine((s) => /^\d+$/.test(s), "must be a positive integer (MiB)")
     .transform(Number)
     .pipe(z.number().int().min(64, "must be 64..1048576 (MiB)").max(1_048_576, "must be 64..1048576 (MiB)")),
+  // console-api.md "Overload and memory": where reads of other moments and diffs are answered
+  // (lib/live/offload-pool.ts): `worker` (default), a worker thread; `thread`, the request thread
+  CONSOLE_OFFLOAD: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? "worker" : s.trim()))
+    .pipe(z.enum(["worker", "thread"], "must be worker or thread")),
 });
 
 export interface ConsoleEnv {
@@ -99,6 +106,8 @@ export interface ConsoleEnv {
   sessionSecret: string | null;
   /** CONSOLE_MEMORY_MIB in bytes */
   memoryBudgetBytes: number;
+  /** CONSOLE_OFFLOAD: where other moments are answered */
+  offload: "worker" | "thread";
 }
 
 /** CONSOLE_SESSION_SECRET as the session code uses it (trimmed; unset or empty → null). */
@@ -147,6 +156,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     viewerTokens: e.CONSOLE_VIEWER_TOKENS,
     sessionSecret: e.CONSOLE_SESSION_SECRET,
     memoryBudgetBytes: e.CONSOLE_MEMORY_MIB * 1_048_576,
+    offload: e.CONSOLE_OFFLOAD,
   };
 }
 

@@ -38,7 +38,7 @@ export function isCacheable(value: unknown): value is Cacheable {
   return typeof value === "object" && value !== null && (value as Partial<Cacheable>)[MARK] === true;
 }
 
-interface Encoded {
+export interface Encoded {
   /** the quoted strong ETag of the bytes */
   etag: string;
   /** the sha-256 of the bytes (base64url), which the ETag abbreviates */
@@ -84,7 +84,8 @@ function encode(body: unknown): Encoded {
   return { etag: `"${digest.slice(0, 32)}"`, digest, bytes };
 }
 
-function lookup(answer: Cacheable): Encoded {
+/** The answer's bytes and ETag: from the cache, else encoded now and kept. */
+export function encodedOf(answer: Cacheable): Encoded {
   const c = cache();
   const m = metrics();
   const hit = c.entries.get(answer.key); // now the most recently used
@@ -112,7 +113,11 @@ const CACHEABLE_HEADERS = { "cache-control": "no-cache", vary: "accept-encoding"
 
 /** The response for a cacheable answer: 304 when the request already holds these bytes, else the bytes. */
 export function encodedResponse(request: Request, answer: Cacheable): Response {
-  const entry = lookup(answer);
+  return encodedBytesResponse(request, encodedOf(answer));
+}
+
+/** The response for an answer's encoded bytes (made here, or in the offload worker): 304 when the request holds them. */
+export function encodedBytesResponse(request: Request, entry: Encoded): Response {
   const headers: Record<string, string> = { ...CACHEABLE_HEADERS, etag: entry.etag };
   if (notModified(request.headers.get("if-none-match"), entry.etag)) {
     metrics().responseCache.inc({ result: "not_modified" });

@@ -11,7 +11,7 @@ import { authorizeAdmin, authorizeRead, requireSameOrigin } from "./access";
 import { encodedResponse, isCacheable } from "./encoded-response";
 import { classifyError } from "@/lib/schema/api/errors";
 import { noteEtcdUnavailable } from "./etcd-seen";
-import { admitted, isHeavy } from "./heavy";
+import { admitted, offloaded, offloadedResponse, placeOf } from "./heavy";
 import { metrics } from "@/lib/metrics";
 import { processWide } from "@/lib/schema/process-wide";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
@@ -53,6 +53,11 @@ export interface HandlerSpec<S extends z.ZodType> {
    * 503 overloaded (./heavy.ts). Unset: heavy when it pins a revision not held in memory.
    */
   heavy?: boolean;
+  /**
+   * the offload worker can run this route (lib/offload/routes.ts sets it): its heavy requests
+   * are answered there, off this thread (./heavy.ts)
+   */
+  offload?: boolean;
   access?: Access;
   /** the request carries a body: JSON (or a form when `form`), at most `maxBytes` (64 KiB) */
   body?: BodySpec;
@@ -82,7 +87,7 @@ export function json(body: unknown, init: { status?: number; headers?: Record<st
 }
 
 /** Query string → plain object; a key given several times becomes an array (repeatable params). */
-function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const key of new Set(params.keys())) {
     const all = params.getAll(key);
@@ -227,10 +232,23 @@ export function apiHandler<S extends z.ZodType>(
         bodyIsForm: body?.form ?? false,
         ifMatch,
       };
+      const place = placeOf(spec, parsed.data);
+      if (place === "worker") {
+        // a read of another moment: it never waits for the live view (min_revision does not apply)
+        const answer = await offloaded(request, {
+          route: spec.route,
+          method: request.method,
+          url: url.href,
+          params,
+          requestId,
+        });
+        if (answer.status === 500) throw new Error(`in the offload worker: ${answer.failure}`);
+        failure = answer.failure ?? undefined;
+        if (failure === "etcd_unavailable") noteEtcdUnavailable();
+        return offloadedResponse(request, answer);
+      }
       const answer = () => withMinRevision(floor.revision, request, url, spec.query, () => run(ctx));
-      const { value: result, header } = isHeavy(spec.heavy, parsed.data)
-        ? await admitted(request, answer)
-        : await answer();
+      const { value: result, header } = place === "thread" ? await admitted(request, answer) : await answer();
       // a read whose bytes follow from its plan and query: encoded once, ETag / 304, compressed
       const response =
         result instanceof Response ? result : isCacheable(result) ? encodedResponse(request, result) : json(result);

@@ -1,21 +1,45 @@
 import "server-only";
-// The wrapper's part of admitting heavy work (lib/live/admission.ts; console-api.md
-// "Overload and memory"): which requests are heavy, and whose line each waits in.
+// The wrapper's part of heavy work (lib/live/admission.ts, lib/live/offload-pool.ts;
+// console-api.md "Overload and memory"): which requests are heavy, whose line each waits in,
+// and where it runs: in the offload worker when its route can run there and the moment it
+// asks for is not this process's to put back from the live view, else on this thread.
 import { createHash } from "node:crypto";
 import { liveCache } from "@/lib/live/cache";
+import type { OffloadAnswer, OffloadJob } from "@/lib/live/offload-pool";
+import { metrics } from "@/lib/metrics";
+import { decodeCursor } from "./cursor";
+import { encodedBytesResponse } from "./encoded-response";
 
 /** Set by the server (scripts/serve.mjs) from the connection, over anything the client sent. */
 const CLIENT_ADDRESS_HEADER = "x-console-client";
 
+/** The revision a read pins: `?revision=`, or the one its cursor continues. */
+function pinnedRevision(query: unknown): number | undefined {
+  const q = query as { revision?: unknown; cursor?: unknown } | null;
+  if (typeof q?.revision === "number") return q.revision;
+  if (typeof q?.cursor !== "string") return undefined;
+  try {
+    return decodeCursor(q.cursor).revision;
+  } catch {
+    return undefined; // the route answers 400 for it
+  }
+}
+
 /**
- * A request is heavy when its route says so (histories, diffs, previews) or when it pins a
- * revision this process does not hold in memory: answering it reads or plans the fleet as of
- * another moment. A pinned revision the live view or a held plan has is answered from memory.
+ * Where a request runs: `light` (on this thread, now), `thread` (heavy, admitted, on this
+ * thread) or `worker` (heavy, admitted, in the offload worker). A request is heavy when its
+ * route says so (histories, diffs, previews) or when it pins a revision this process does not
+ * hold in memory: answering it reads or plans the fleet as of another moment. A pinned
+ * revision the live view or a held plan has is answered from memory; one the live view can be
+ * put back to (lib/live/rewind.ts) is put back here, where the live view is.
  */
-export function isHeavy(routeSaysHeavy: boolean | undefined, query: unknown): boolean {
-  if (routeSaysHeavy !== undefined) return routeSaysHeavy;
-  const revision = (query as { revision?: unknown } | null)?.revision;
-  return typeof revision === "number" && liveCache().known(revision) === undefined;
+export function placeOf(spec: { heavy?: boolean; offload?: boolean }, query: unknown): "light" | "thread" | "worker" {
+  const cache = liveCache();
+  const revision = pinnedRevision(query);
+  const heavy = spec.heavy ?? (revision !== undefined && cache.known(revision) === undefined);
+  if (!heavy) return "light";
+  if (!spec.offload || cache.offload === null) return "thread";
+  return revision !== undefined && cache.rewindable(revision) ? "thread" : "worker";
 }
 
 /**
@@ -32,4 +56,22 @@ function clientOf(request: Request): string {
 /** `work` once the heavy-work queue admits it, or `Overloaded` at once (503 overloaded, lib/schema/api/errors.ts). */
 export function admitted<T>(request: Request, work: () => Promise<T>): Promise<T> {
   return liveCache().heavyWork.run(clientOf(request), work);
+}
+
+/** `job` answered in the offload worker, once admitted. */
+export function offloaded(request: Request, job: OffloadJob): Promise<OffloadAnswer> {
+  const pool = liveCache().offload!;
+  return admitted(request, async () => {
+    const answer = await pool.answer(job);
+    metrics().offloaded.inc({ route: job.route });
+    return answer;
+  });
+}
+
+/** The worker's answer as this request's response (a cacheable one: 304 when the request holds its bytes). */
+export function offloadedResponse(request: Request, answer: OffloadAnswer): Response {
+  const bytes = new Uint8Array(answer.bytes); // a buffer of its own (the message's may be shared)
+  if (answer.status === 200 && answer.etag !== null && answer.digest !== null)
+    return encodedBytesResponse(request, { etag: answer.etag, digest: answer.digest, bytes });
+  return new Response(bytes, { status: answer.status, headers: answer.headers });
 }

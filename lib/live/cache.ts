@@ -14,6 +14,8 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { pingEtcd } from "./etcd-ping";
 import { Admission, HEAVY_WORK } from "./admission";
+import { OffloadPool } from "./offload-pool";
+import { inOffloadWorker } from "@/lib/config/thread-role";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { rewoundView } from "./rewind";
@@ -88,6 +90,10 @@ export interface LiveCacheOptions {
   clock?: RevisionClock;
   /** CONSOLE_MEMORY_MIB in bytes (default 1 GiB): bounds the pinned views and the change log (./memory-budget.ts) */
   memoryBudgetBytes?: number;
+  /** the offload worker's bundle: other moments are answered there (./offload-pool.ts); none: on this thread */
+  offloadWorkerFile?: string;
+  /** the offload worker's own cache: pinned views only, never a live view or a watch */
+  pinnedOnly?: boolean;
 }
 
 export class LiveCache {
@@ -118,6 +124,8 @@ export class LiveCache {
   readonly heavyWork = new Admission(HEAVY_WORK);
   /** the one bound on whole fleets of other moments read and planned at once (history points) */
   readonly wholeFleets: LimitFunction = pLimit(WHOLE_FLEETS_AT_ONCE);
+  /** where requests for other moments are answered, off this thread (null: on it) */
+  readonly offload: OffloadPool | null;
 
   constructor(
     private readonly client: Etcd3,
@@ -136,10 +144,13 @@ export class LiveCache {
       sizeCalculation: (view) => viewBytes(view.snapshot),
     });
     this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
+    this.offload = opts.offloadWorkerFile ? new OffloadPool(opts.offloadWorkerFile) : null;
   }
 
   /** The fleet at the newest revision this replica knows to be current. */
   async current(): Promise<FleetView> {
+    if (this.opts.pinnedOnly)
+      throw new Error("the offload worker keeps no live view: only pinned moments are sent to it");
     let s = this.state;
     if (!s || !s.live) s = await this.refresh("watch_broken");
     else if (Date.now() - s.confirmedMs > TRUST_WATCH_MS) {
@@ -223,6 +234,14 @@ export class LiveCache {
     return s && s.store.revision === revision ? this.viewOf(s) : (this.recent.get(revision) ?? this.held(revision));
   }
 
+  /** Whether `revision` is put back from the live view here (./rewind.ts), not read in full. */
+  rewindable(revision: number): boolean {
+    const s = this.state;
+    if (!s || !s.live || revision >= s.store.revision) return false;
+    const values = s.changes.valuesAt(revision);
+    return values !== null && values.length <= (this.opts.rewindMaxKeys ?? Infinity);
+  }
+
   private held(revision: number): FleetView | undefined {
     for (const views of this.heldBy.values()) {
       const view = views.find((v) => v.revision === revision);
@@ -235,10 +254,11 @@ export class LiveCache {
   memory(): CacheMemory {
     const live = this.state?.view ?? null;
     const held = new Set([...this.heldBy.values()].flat().filter((v) => v !== live && v.revision !== live?.revision));
+    const worker = this.offload?.memory();
     return {
-      held_views: new Set([...held].map((v) => v.revision)).size,
-      pinned_views: this.pinned.size,
-      pinned_bytes: this.pinned.calculatedSize,
+      held_views: new Set([...held].map((v) => v.revision)).size + (worker?.held_views ?? 0),
+      pinned_views: this.pinned.size + (worker?.pinned_views ?? 0),
+      pinned_bytes: this.pinned.calculatedSize + (worker?.pinned_bytes ?? 0),
     };
   }
 
@@ -256,6 +276,7 @@ export class LiveCache {
   /** Stop watching (tests, shutdown). */
   async close(): Promise<void> {
     if (this.retryTimer) clearTimeout(this.retryTimer);
+    await this.offload?.close();
     await this.state?.watch?.cancel();
     this.state = null;
   }
@@ -290,9 +311,8 @@ export class LiveCache {
     tasksSinceMs: number | undefined,
   ): { fleet: Promise<Fleet>; valueBytes: number } | null {
     const s = this.state;
-    if (!s || !s.live || revision >= s.store.revision) return null;
-    const values = s.changes.valuesAt(revision);
-    if (values === null || values.length > (this.opts.rewindMaxKeys ?? Infinity)) return null;
+    if (!s || !this.rewindable(revision)) return null;
+    const values = s.changes.valuesAt(revision)!;
     const readAtMs = Date.now();
     const fleet = rewoundView(this.client, this.prefix, this.viewOf(s), {
       revision,
@@ -454,6 +474,16 @@ export class LiveCache {
   }
 }
 
+/**
+ * The offload worker's bundle when other moments are answered in it (CONSOLE_OFFLOAD=worker,
+ * the default): the console's server (scripts/serve.mjs) names the one built beside Next's.
+ * Without it (`next dev`) they are answered on the request thread.
+ */
+function offloadWorkerFile(): string | undefined {
+  if (consoleEnv().offload !== "worker") return undefined;
+  return process.env.CONSOLE_OFFLOAD_WORKER_FILE || undefined;
+}
+
 /** The process-wide cache for the configured etcd and prefix. */
 export function liveCache(): LiveCache {
   return processWide(
@@ -462,6 +492,7 @@ export function liveCache(): LiveCache {
       new LiveCache(etcdClient(), etcdPrefix(), {
         clock: revisionClock(),
         memoryBudgetBytes: consoleEnv().memoryBudgetBytes,
+        ...(inOffloadWorker() ? { pinnedOnly: true } : { offloadWorkerFile: offloadWorkerFile() }),
       }),
   );
 }

@@ -6,6 +6,7 @@ import v8 from "node:v8";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { WATCH_BREAK_REASONS } from "@/lib/schema/watch-break";
 import { processWide } from "@/lib/schema/process-wide";
+import { inOffloadWorker } from "@/lib/config/thread-role";
 import { fleetGauges } from "./fleet";
 
 /**
@@ -56,7 +57,8 @@ function heavyRequestsCounter(registers: Registry[]): Counter {
 
 function create() {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "console_" });
+  // the process's own figures are the main thread's to tell (the offload worker's counters join them, lib/process/metrics.ts)
+  if (!inOffloadWorker()) collectDefaultMetrics({ register: registry, prefix: "console_" });
   // Three of Node's default gauges end in `_total`, which Prometheus reserves for counters
   // (`promtool check metrics` rejects them); each is the sum of its labelled twin
   // (`sum(console_nodejs_active_handles)`), so nothing is lost.
@@ -95,6 +97,12 @@ function create() {
       registers: r,
     }),
     heavyRequests: heavyRequestsCounter(r),
+    offloaded: new Counter({
+      name: "console_offloaded_requests_total",
+      help: "Heavy requests answered in the offload worker, off the request thread (lib/live/offload-pool.ts), by route",
+      labelNames: ["route"],
+      registers: r,
+    }),
     heavyWaiting: new Gauge({
       name: "console_heavy_requests_waiting",
       help: "Heavy requests (pinned reads outside the live view, histories, diffs, previews) waiting for their turn",

@@ -31,8 +31,11 @@ export async function startApp(
   opts: { port?: number; inspect?: boolean; ready?: boolean } = {},
 ): Promise<RunningApp> {
   const distDir = process.env.NEXT_DIST_DIR || ".next";
-  if (!fs.existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
-    throw new Error("no production build: run `npx next build` first (scripts/test.sh does)");
+  if (
+    !fs.existsSync(path.join(ROOT, distDir, "BUILD_ID")) ||
+    !fs.existsSync(path.join(ROOT, distDir, "offload-worker.cjs"))
+  ) {
+    throw new Error("no production build: run `npm run build` first (scripts/test.sh does)");
   }
   const port = opts.port ?? (await freePort());
   let output = "";

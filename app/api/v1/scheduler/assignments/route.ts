@@ -1,16 +1,9 @@
 import { apiHandler } from "@/lib/http/handler";
-import { assignmentsResponse } from "@/lib/scheduler/assignments";
-import { evaluate, fleetView } from "@/lib/live/fleet-view";
-import { assignmentsQuerySchema } from "@/lib/schema/api/assignments";
+import { assignmentsRoute } from "@/lib/offload/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/assignments: live assignments (state != released) with bind age and overdue.
-export const GET = apiHandler(
-  { route: "/api/v1/scheduler/assignments", query: assignmentsQuerySchema },
-  async ({ query }) => {
-    const view = await fleetView(query.revision);
-    return assignmentsResponse(view, query, await evaluate(view, query));
-  },
-);
+// Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
+export const GET = apiHandler(assignmentsRoute.spec, assignmentsRoute.run);

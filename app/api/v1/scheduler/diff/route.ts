@@ -1,12 +1,9 @@
 import { apiHandler } from "@/lib/http/handler";
-import { fleetDiff } from "@/lib/time/diff";
-import { diffQuerySchema } from "@/lib/schema/api/diff";
+import { diffRoute } from "@/lib/offload/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/diff?from=R1&to=R2 (or from_ms/to_ms; to defaults to now): what changed between two moments.
-export const GET = apiHandler(
-  { route: "/api/v1/scheduler/diff", query: diffQuerySchema, heavy: true },
-  async ({ query }) => fleetDiff(query),
-);
+// Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
+export const GET = apiHandler(diffRoute.spec, diffRoute.run);

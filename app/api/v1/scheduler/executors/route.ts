@@ -1,12 +1,9 @@
 import { apiHandler } from "@/lib/http/handler";
-import { executorsAnswer } from "@/lib/scheduler/executors";
-import { executorsQuerySchema } from "@/lib/schema/api/executors";
+import { executorsRoute } from "@/lib/offload/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/executors: heartbeats with headroom from assignments, orphans flagged.
-export const GET = apiHandler(
-  { route: "/api/v1/scheduler/executors", query: executorsQuerySchema },
-  async ({ query }) => executorsAnswer(query),
-);
+// Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
+export const GET = apiHandler(executorsRoute.spec, executorsRoute.run);

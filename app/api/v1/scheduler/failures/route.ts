@@ -1,16 +1,9 @@
 import { apiHandler } from "@/lib/http/handler";
-import { failuresResponse } from "@/lib/scheduler/failures";
-import { evaluate, fleetView } from "@/lib/live/fleet-view";
-import { failuresQuerySchema } from "@/lib/schema/api/failures";
+import { failuresRoute } from "@/lib/offload/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected) and task cooldowns.
-export const GET = apiHandler(
-  { route: "/api/v1/scheduler/failures", query: failuresQuerySchema },
-  async ({ query }) => {
-    const view = await fleetView(query.revision);
-    return failuresResponse(view, query, await evaluate(view, query));
-  },
-);
+// Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
+export const GET = apiHandler(failuresRoute.spec, failuresRoute.run);

@@ -1,12 +1,9 @@
 import { apiHandler } from "@/lib/http/handler";
-import { shadowAnswer } from "@/lib/scheduler/shadow";
-import { fleetView } from "@/lib/live/fleet-view";
-import { shadowQuerySchema } from "@/lib/schema/api/shadow";
+import { shadowRoute } from "@/lib/offload/routes";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/shadow: the §6.2 comparison, console placements beside the master's shadow rows.
-export const GET = apiHandler({ route: "/api/v1/scheduler/shadow", query: shadowQuerySchema }, async ({ query }) =>
-  shadowAnswer(await fleetView(query.revision), query),
-);
+// Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
+export const GET = apiHandler(shadowRoute.spec, shadowRoute.run);

@@ -1,0 +1,186 @@
+import "server-only";
+// The offload worker, seen from the thread that answers requests (console-api.md "Additions
+// (fourth version)", Overload and memory). A request that reads or plans the fleet at another
+// moment than the live one (a pinned revision this process does not hold, a diff) is answered
+// whole in a worker thread (lib/offload/worker.ts): its etcd read, decode, plan and encoding
+// run there, with the worker's own pinned views, so the request thread only routes it and
+// sends the bytes back. The admission in front of it (./admission.ts) bounds how many run and
+// wait, each client in its own line. One worker: with the request thread it fills this
+// machine's two cores; jobs inside it interleave on its event loop (one's etcd read under
+// another's plan). A worker that dies fails its jobs (500) and the next job starts another.
+// A worker idle for IDLE_MS is stopped, as piscina's `idleTimeout` does: its heap (pinned
+// views, plans and the garbage of whole fleets) goes back to the system at once, where a
+// heap left alone keeps it until V8 next collects. The next job starts it again (~0.2 s).
+import { Worker } from "node:worker_threads";
+import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
+import type { OffloadWorkerData } from "@/lib/config/thread-role";
+
+/** What the request thread hands the worker: the request as the route will parse it again. */
+export interface OffloadJob {
+  /** the route's label (lib/offload/routes.ts) */
+  route: string;
+  method: string;
+  /** the request's URL without `min_revision` (the wrapper took it) */
+  url: string;
+  params: Record<string, string>;
+  requestId: string;
+}
+
+/** The worker's answer: the response's bytes and what the wrapper logs of it. */
+export interface OffloadAnswer {
+  status: number;
+  headers: Record<string, string>;
+  bytes: Uint8Array;
+  /** a cacheable answer's strong ETag and digest (lib/http/encoded-response.ts), else null */
+  etag: string | null;
+  digest: string | null;
+  /** the error code, or an internal error's text, for the access log; null on success */
+  failure: string | null;
+}
+
+/** What the worker keeps, reported with each answer (GET /api/v1/health `memory`). */
+export interface OffloadMemory {
+  pinned_views: number;
+  pinned_bytes: number;
+  held_views: number;
+}
+
+/** prom-client's JSON of one metric */
+export type MetricJson = MetricObjectWithValues<MetricValue<string>>;
+
+export interface ToWorker {
+  id: number;
+  job: OffloadJob;
+}
+
+export interface FromWorker {
+  id: number;
+  answer: OffloadAnswer;
+  memory: OffloadMemory;
+  /** the worker's counters and histograms after the job (its gauges are the request thread's) */
+  counters: MetricJson[];
+}
+
+/** a worker with no job for this long is stopped */
+const IDLE_MS = 30_000;
+/**
+ * The worker's young generation (MiB, semi-spaces included): the request thread's is large
+ * for its streams (docs/operations.md "Sizing"), but a worker that builds whole fleets keeps
+ * nearly all it allocates, so a large one only gives each collection more to copy.
+ */
+const YOUNG_GENERATION_MB = 48;
+
+/** the retired workers' counters are summed into one once there are this many */
+const RETIRED_SUMMED_AT = 8;
+
+const NOTHING_KEPT: OffloadMemory = Object.freeze({ pinned_views: 0, pinned_bytes: 0, held_views: 0 });
+
+interface Pending {
+  resolve: (answer: OffloadAnswer) => void;
+  reject: (e: unknown) => void;
+}
+
+export class OffloadPool {
+  private worker: Worker | null = null;
+  private seq = 0;
+  private readonly pending = new Map<number, Pending>();
+  private kept: OffloadMemory = NOTHING_KEPT;
+  private idleTimer: NodeJS.Timeout | null = null;
+  /** the running worker's counters as of its last answer */
+  private current: MetricJson[] = [];
+  /** the counters of the workers stopped before it (a counter never goes back), summed now and then */
+  private retired: MetricJson[][] = [];
+
+  /** `file`: the worker's bundle (scripts/build-offload-worker.mjs); `idleMs`: how long it may idle */
+  constructor(
+    private readonly file: string,
+    private readonly idleMs = IDLE_MS,
+  ) {}
+
+  /** The job's answer, computed in the worker. */
+  answer(job: OffloadJob): Promise<OffloadAnswer> {
+    const worker = this.worker ?? this.spawn();
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const id = ++this.seq;
+    return new Promise<OffloadAnswer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.postMessage({ id, job } satisfies ToWorker);
+    });
+  }
+
+  /** Every worker's counters and histograms so far, to add to the process's own. */
+  counters(): MetricJson[][] {
+    return [...this.retired, this.current].filter((c) => c.length > 0);
+  }
+
+  /** What the worker kept after its last answer. */
+  memory(): OffloadMemory {
+    return this.kept;
+  }
+
+  async close(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Stops the worker (its pending jobs, if any, fail). */
+  private async stop(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = null;
+    const w = this.worker;
+    if (w === null) return;
+    this.retire(w);
+    await w.terminate();
+  }
+
+  /** The worker is gone: its counters join the retired ones and its jobs fail. */
+  private retire(worker: Worker, why = "stopped"): void {
+    if (this.worker !== worker) return;
+    this.worker = null;
+    this.kept = NOTHING_KEPT;
+    if (this.current.length > 0) this.retired.push(this.current);
+    this.current = [];
+    if (this.retired.length >= RETIRED_SUMMED_AT) {
+      // the oldest ones become their sum; retire() only appends, so they are still the first
+      const summed = this.retired.length;
+      void AggregatorRegistry.aggregate(this.retired.slice(0, summed))
+        .getMetricsAsJSON()
+        .then((sum) => this.retired.splice(0, summed, sum as MetricJson[]));
+    }
+    const failed = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of failed) p.reject(new Error(`the offload worker stopped: ${why}`));
+  }
+
+  private spawn(): Worker {
+    const workerData: OffloadWorkerData = { role: "offload" };
+    const worker = new Worker(this.file, {
+      workerData,
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    });
+    // the process may end while the worker idles: it holds nothing of its own
+    worker.unref();
+    worker.on("message", (m: FromWorker) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      this.kept = m.memory;
+      this.current = m.counters;
+      p.resolve(m.answer);
+      if (this.pending.size === 0) this.idleAfter(worker);
+    });
+    worker.on("error", (e) => this.retire(worker, e instanceof Error ? `${e.name}: ${e.message}` : String(e)));
+    worker.on("exit", (code) => this.retire(worker, `exit ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private idleAfter(worker: Worker): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = null;
+      if (this.worker === worker && this.pending.size === 0) void this.stop();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+}

@@ -20,7 +20,16 @@ describe("loadEnv (console-api.md Configuration)", () => {
       viewerTokens: [],
       sessionSecret: null,
       memoryBudgetBytes: 1024 * 1_048_576,
+      offload: "worker",
     });
+  });
+
+  it("CONSOLE_OFFLOAD: where other moments are answered (default worker); a bad value names the variable", () => {
+    expect(loadEnv({ CONSOLE_OFFLOAD: " thread " }).offload).toBe("thread");
+    expect(loadEnv({ CONSOLE_OFFLOAD: "" }).offload).toBe("worker");
+    expect(fails({ CONSOLE_OFFLOAD: "threads" })).toBe(
+      'invalid configuration: CONSOLE_OFFLOAD must be worker or thread (got "threads")',
+    );
   });
 
   it("CONSOLE_MEMORY_MIB: the memory budget in MiB (default 1024); a bad value names the variable", () => {

@@ -5,7 +5,7 @@ import "server-only";
 // asks for is not this process's to put back from the live view, else on this thread.
 import { createHash } from "node:crypto";
 import { liveCache } from "@/lib/live/cache";
-import type { OffloadAnswer, OffloadJob } from "@/lib/live/offload-pool";
+import type { OffloadAnswer, RouteJob } from "@/lib/live/offload-pool";
 import { metrics } from "@/lib/metrics";
 import { decodeCursor } from "./cursor";
 import { encodedBytesResponse } from "./encoded-response";
@@ -59,11 +59,11 @@ export function admitted<T>(request: Request, work: () => Promise<T>): Promise<T
 }
 
 /** `job` answered in the offload worker, once admitted. */
-export function offloaded(request: Request, job: OffloadJob): Promise<OffloadAnswer> {
+export function offloaded(request: Request, job: RouteJob): Promise<OffloadAnswer> {
   const pool = liveCache().offload!;
   return admitted(request, async () => {
     const answer = await pool.answer(job);
-    metrics().offloaded.inc({ route: job.route });
+    metrics().offloaded.inc({ job: job.route });
     return answer;
   });
 }

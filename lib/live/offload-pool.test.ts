@@ -6,7 +6,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OffloadPool, type OffloadJob } from "./offload-pool";
+import { classifyError } from "@/lib/schema/api/errors";
+import { OffloadPool, type RouteJob } from "./offload-pool";
 
 const WORKER = `
 const { parentPort } = require("node:worker_threads");
@@ -15,9 +16,12 @@ parentPort.on("message", ({ id, job }) => {
   if (job.route === "die") process.exit(3);
   jobs += 1;
   const counters = [{ name: "jobs_total", help: "jobs", type: "counter", aggregator: "sum", values: [{ labels: {}, value: jobs }] }];
+  const answer = { status: 200, headers: {}, bytes: new TextEncoder().encode(job.url), etag: null, digest: null, failure: null };
+  const gone = { status: 410, body: { error: { code: "revision_compacted", message: "compacted", compact_revision: 9 } } };
+  const result = job.route === "fail" ? { ok: false, failure: { mapped: gone, text: "RevisionCompacted" } } : { ok: true, value: answer };
   const reply = () => parentPort.postMessage({
     id,
-    answer: { status: 200, headers: {}, bytes: new TextEncoder().encode(job.url), etag: null, digest: null, failure: null },
+    result,
     memory: { pinned_views: jobs, pinned_bytes: 0, held_views: 0 },
     counters,
   });
@@ -34,7 +38,7 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const job = (route: string, url: string): OffloadJob => ({ route, method: "GET", url, params: {}, requestId: url });
+const job = (route: string, url: string): RouteJob => ({ route, method: "GET", url, params: {}, requestId: url });
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const jobsTotal = (pool: OffloadPool) =>
   pool
@@ -81,6 +85,17 @@ describe("the offload pool", () => {
     }
     await until(() => pool.counters().length < 8);
     expect(jobsTotal(pool)).toBe(14);
+    await pool.close();
+  });
+
+  it("throws a job's failure on this thread as the same contract error", async () => {
+    const pool = new OffloadPool(file);
+    const failed = await pool.answer(job("fail", "http://x/fail")).catch((e: unknown) => e);
+    expect(classifyError(failed)).toEqual({
+      status: 410,
+      body: { error: { code: "revision_compacted", message: "compacted", compact_revision: 9 } },
+      headers: {},
+    });
     await pool.close();
   });
 

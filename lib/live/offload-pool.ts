@@ -4,7 +4,8 @@ import "server-only";
 // moment than the live one (a pinned revision this process does not hold, a diff) is answered
 // whole in a worker thread (lib/offload/worker.ts): its etcd read, decode, plan and encoding
 // run there, with the worker's own pinned views, so the request thread only routes it and
-// sends the bytes back. The admission in front of it (./admission.ts) bounds how many run and
+// sends the bytes back. A history's points planned on whole fleets of other moments are
+// planned there too, one job each. The admission in front of it (./admission.ts) bounds how many run and
 // wait, each client in its own line. One worker: with the request thread it fills this
 // machine's two cores; jobs inside it interleave on its event loop (one's etcd read under
 // another's plan). A worker that dies fails its jobs (500) and the next job starts another.
@@ -14,9 +15,10 @@ import "server-only";
 import { Worker } from "node:worker_threads";
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 import type { OffloadWorkerData } from "@/lib/config/thread-role";
+import { ApiError, type ApiErrorCode } from "@/lib/schema/api/errors";
 
-/** What the request thread hands the worker: the request as the route will parse it again. */
-export interface OffloadJob {
+/** A request the worker answers whole: the request as the route will parse it again. */
+export interface RouteJob {
   /** the route's label (lib/offload/routes.ts) */
   route: string;
   method: string;
@@ -26,7 +28,23 @@ export interface OffloadJob {
   requestId: string;
 }
 
-/** The worker's answer: the response's bytes and what the wrapper logs of it. */
+/** What the request thread hands the worker. */
+export type OffloadJob =
+  | ({ kind: "route" } & RouteJob)
+  /** a history's point at `revision`, planned on the whole fleet there (lib/time/history.ts) */
+  | { kind: "history_point"; target: string; revision: number };
+
+/** How a job failed: its contract error (lib/schema/api/errors.ts `classifyError`), else the error's text. */
+export interface JobFailure {
+  mapped: {
+    status: number;
+    body: { error: { code: string; message: string } };
+    headers?: Record<string, string>;
+  } | null;
+  text: string;
+}
+
+/** The worker's answer to a route job: the response's bytes and what the wrapper logs of it. */
 export interface OffloadAnswer {
   status: number;
   headers: Record<string, string>;
@@ -55,7 +73,7 @@ export interface ToWorker {
 
 export interface FromWorker {
   id: number;
-  answer: OffloadAnswer;
+  result: { ok: true; value: unknown } | { ok: false; failure: JobFailure };
   memory: OffloadMemory;
   /** the worker's counters and histograms after the job (its gauges are the request thread's) */
   counters: MetricJson[];
@@ -76,8 +94,16 @@ const RETIRED_SUMMED_AT = 8;
 const NOTHING_KEPT: OffloadMemory = Object.freeze({ pinned_views: 0, pinned_bytes: 0, held_views: 0 });
 
 interface Pending {
-  resolve: (answer: OffloadAnswer) => void;
+  resolve: (value: unknown) => void;
   reject: (e: unknown) => void;
+}
+
+/** A job's failure as the error the request thread throws: the same contract answer, or an internal error. */
+function thrown(failure: JobFailure): Error {
+  const m = failure.mapped;
+  if (m === null) return new Error(`in the offload worker: ${failure.text}`);
+  const { code, message, ...extra } = m.body.error;
+  return new ApiError(m.status, code as ApiErrorCode, message, extra, m.headers ?? {});
 }
 
 export class OffloadPool {
@@ -97,14 +123,19 @@ export class OffloadPool {
     private readonly idleMs = IDLE_MS,
   ) {}
 
-  /** The job's answer, computed in the worker. */
-  answer(job: OffloadJob): Promise<OffloadAnswer> {
+  /** The request's answer, computed in the worker. */
+  answer(job: RouteJob): Promise<OffloadAnswer> {
+    return this.run<OffloadAnswer>({ kind: "route", ...job });
+  }
+
+  /** The job's result, computed in the worker; a failure is thrown here as it was there. */
+  run<T>(job: OffloadJob): Promise<T> {
     const worker = this.worker ?? this.spawn();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     const id = ++this.seq;
-    return new Promise<OffloadAnswer>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ id, job } satisfies ToWorker);
     });
   }
@@ -166,7 +197,8 @@ export class OffloadPool {
       this.pending.delete(m.id);
       this.kept = m.memory;
       this.current = m.counters;
-      p.resolve(m.answer);
+      if (m.result.ok) p.resolve(m.result.value);
+      else p.reject(thrown(m.result.failure));
       if (this.pending.size === 0) this.idleAfter(worker);
     });
     worker.on("error", (e) => this.retire(worker, e instanceof Error ? `${e.name}: ${e.message}` : String(e)));

@@ -98,9 +98,9 @@ function create() {
     }),
     heavyRequests: heavyRequestsCounter(r),
     offloaded: new Counter({
-      name: "console_offloaded_requests_total",
-      help: "Heavy requests answered in the offload worker, off the request thread (lib/live/offload-pool.ts), by route",
-      labelNames: ["route"],
+      name: "console_offloaded_jobs_total",
+      help: "Work done in the offload worker, off the request thread (lib/live/offload-pool.ts): a request answered whole (job=its route) or a history's point planned on a whole fleet (job=history_point)",
+      labelNames: ["job"],
       registers: r,
     }),
     heavyWaiting: new Gauge({

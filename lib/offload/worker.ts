@@ -7,7 +7,7 @@ import { parentPort } from "node:worker_threads";
 import { liveCache } from "@/lib/live/cache";
 import type { FromWorker, MetricJson, ToWorker } from "@/lib/live/offload-pool";
 import { metrics } from "@/lib/metrics";
-import { answerJob } from "./answer";
+import { runJob } from "./answer";
 
 /** The worker's counters and histograms: the request thread adds them to its own (its gauges are the thread's). */
 async function counters(): Promise<MetricJson[]> {
@@ -18,11 +18,11 @@ async function counters(): Promise<MetricJson[]> {
 
 const port = parentPort!;
 port.on("message", ({ id, job }: ToWorker) => {
-  void answerJob(job).then(async (answer) => {
+  void runJob(job).then(async (result) => {
     const { held_views, pinned_views, pinned_bytes } = liveCache().memory();
     const out: FromWorker = {
       id,
-      answer,
+      result,
       memory: { held_views, pinned_views, pinned_bytes },
       counters: await counters(),
     };

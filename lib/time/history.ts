@@ -47,6 +47,7 @@ import { journalWindow, type JournalWindow } from "./journal-history";
 import { evaluate } from "@/lib/live/evaluation";
 import { planOnce } from "@/lib/live/plan";
 import { liveCache } from "@/lib/live/cache";
+import { metrics } from "@/lib/metrics";
 import { historyStartOf } from "@/lib/live/history-start";
 import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "@/lib/live/revision-clock";
 
@@ -145,11 +146,26 @@ function pointOf(
 }
 
 /** The point as a page pinned at `revision` shows the table: the fleet read there, planned at the revision's time. */
-async function fleetPlanPoint(target: string, revision: number): Promise<HistoryPoint | null> {
+export async function fleetPlanPoint(target: string, revision: number): Promise<HistoryPoint | null> {
   const view = await fleetView(revision, { keep: false });
   const evaluation = await evaluate(view, {});
   const t = planOnce(view, evaluation.now).byTarget.get(target);
   return t ? pointOf(revision, evaluation.revision_time, t, evaluation.now, "fleet_plan") : null; // null: the table did not exist then
+}
+
+/**
+ * The point at `revision`: planned in the offload worker (lib/live/offload-pool.ts) when there
+ * is one and the live view can neither answer it nor be put back to it, else here.
+ */
+function pointAt(target: string, revision: number): Promise<HistoryPoint | null> {
+  const cache = liveCache();
+  const pool = cache.offload;
+  if (pool === null || cache.known(revision) !== undefined || cache.rewindable(revision))
+    return fleetPlanPoint(target, revision);
+  return pool.run<HistoryPoint | null>({ kind: "history_point", target, revision }).then((point) => {
+    metrics().offloaded.inc({ job: "history_point" });
+    return point;
+  });
 }
 
 /**
@@ -165,7 +181,7 @@ async function fleetPlanPoints(target: string, revisions: readonly number[]): Pr
       wholeFleets(async () => {
         if (failed) return null;
         try {
-          return await fleetPlanPoint(target, revision);
+          return await pointAt(target, revision);
         } catch (e) {
           failed = true;
           throw e;

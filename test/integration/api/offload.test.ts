@@ -3,16 +3,17 @@
 // the `incidents` fleet and then changed step by step before either started. One answers
 // reads of those revisions and diffs in its offload worker (CONSOLE_OFFLOAD=worker, the
 // default), the other on its request thread (CONSOLE_OFFLOAD=thread). Every offloaded route
-// gives the same status and the same bytes from both (but `read_at_ms`, when each read it),
+// gives the same status and the same bytes from both (but what is per process by design),
 // the worker's pinned views count in health and its reads in /api/metrics, a cacheable
-// answer revalidates to 304, and the live view is still answered on the request thread.
+// answer revalidates to 304, the live view is still answered on the request thread, and a
+// history's points on whole fleets are planned in the worker to the same bytes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { sharedEtcd } from "../../support/shared-etcd";
 import { seedScenarios } from "@/lib/sim/seed";
 import { healthResponseSchema } from "@/lib/schema/api/health";
 import { demandListSchema } from "@/lib/schema/api/demand";
-import { heartbeatPut } from "../../support/fleet-records";
+import { demandEventPuts, heartbeatPut } from "../../support/fleet-records";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
 import { clientFor, metricSum, okBody } from "./helpers";
@@ -23,11 +24,16 @@ let worker: RunningApp;
 let thread: RunningApp;
 /** revisions before the consoles started, each a different fleet */
 const past: number[] = [];
+/** the table the steps move */
+const MOVING = "offload/moving";
 
 beforeAll(async () => {
   client = clientFor(sharedEtcd());
   await seedScenarios(client, ["incidents"], { prefix: P, leaseTtlSec: 3600 });
   for (let i = 0; i < 3; i++) {
+    // a table that moves at each step: its history has a point at each
+    const [moving] = demandEventPuts(P, [MOVING], 1, 10 + i);
+    await client.put(moving!.key).value(moving!.value).exec();
     const executor = heartbeatPut(P, `offload-${i}`, 2 + i);
     const put = await client.put(executor.key).value(executor.value).exec();
     past.push(Number(put.header.revision));
@@ -74,7 +80,8 @@ const sameness = (r: Raw) => ({
     .replace(/"listing":"[\w.-]+"/g, '"listing":""'),
 });
 
-const offloaded = (app: RunningApp) => metricSum(app.url, "console_offloaded_requests_total");
+const offloaded = (app: RunningApp, labels: Record<string, string> = {}) =>
+  metricSum(app.url, "console_offloaded_jobs_total", labels);
 
 describe("other moments answered in the offload worker", () => {
   it("give every offloaded route the bytes the request thread gives", async () => {
@@ -142,4 +149,21 @@ describe("other moments answered in the offload worker", () => {
     expect(live.status).toBe(200);
     expect(await offloaded(worker)).toBe(before);
   });
+
+  it("plan a history's points on whole fleets in the worker, to the same points", async () => {
+    // the last 6 h: the steps were before either console started, so the journal does not
+    // cover them and each of their points is re-planned; the window's end is each request's now
+    const path = `/api/v1/scheduler/demand/history?target=${encodeURIComponent(MOVING)}`;
+    const before = await offloaded(worker, { job: "history_point" });
+    const [w, t] = await Promise.all([raw(worker, path), raw(thread, path)]);
+    expect(t.status, t.text.slice(0, 300)).toBe(200);
+    expect(w.status, w.text.slice(0, 300)).toBe(200);
+    const points = (r: Raw) => (JSON.parse(r.text) as { points: { basis: string; revision: number }[] }).points;
+    expect(points(w)).toEqual(points(t));
+    const planned = points(w).filter((p) => p.basis === "fleet_plan" && p.revision <= past.at(-1)!).length;
+    expect(planned).toBe(3);
+    // one job per point at least (a revision where the table did not exist yet is a job, not a point)
+    expect(await offloaded(worker, { job: "history_point" })).toBeGreaterThanOrEqual(before + planned);
+    expect(await offloaded(thread, { job: "history_point" })).toBe(0);
+  }, 120_000);
 });

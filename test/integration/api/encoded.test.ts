@@ -71,9 +71,17 @@ beforeAll(async () => {
   // one more revision after the seed, so `pinned` is a past revision held unchanged
   pinned = Number((await client.put(`${prefix}/console/encoded-test-marker`).value("1").exec()).header.revision);
   await client.put(`${prefix}/console/encoded-test-marker`).value("2");
-  // no sampler: nothing but the test writes, so answers stay put between requests
+  // no sampler: nothing but the test writes, so answers stay put between requests; the pinned
+  // reads are answered on the request thread, whose caches the inspector empties (the offload
+  // worker's answers, cached there or not, are compared with these in offload.test.ts)
   app = await startApp(
-    { ETCD_ENDPOINTS: endpoints, ETCD_PREFIX: prefix, CONSOLE_SHADOW_SAMPLER: "off", CONSOLE_ADMIN_TOKENS: ADMIN },
+    {
+      ETCD_ENDPOINTS: endpoints,
+      ETCD_PREFIX: prefix,
+      CONSOLE_SHADOW_SAMPLER: "off",
+      CONSOLE_ADMIN_TOKENS: ADMIN,
+      CONSOLE_OFFLOAD: "thread",
+    },
     { inspect: true },
   );
 });

@@ -52,12 +52,28 @@ async function replanned(d: DiffResponse): Promise<DiffResponse> {
   );
 }
 
-/** The answer without the fields that name how it was reached (and the revision clock's error, which narrows as it samples). */
+/**
+ * The answer without the fields that name how it was reached, and without each side's time
+ * estimate: the revision clock narrows a recent revision's interval as it samples, so its
+ * midpoint moves between two askings (see `sameTimes`).
+ */
 const facts = (d: DiffResponse) => {
   const { verdict_basis: _b, from, to, ...rest } = d;
-  const side = ({ verdict_basis: _v, error_ms: _e, ...s }: DiffResponse["from"]) => s;
+  const side = ({ verdict_basis: _v, error_ms: _e, at_ms: _a, ...s }: DiffResponse["from"]) => s;
   return { ...rest, from: side(from), to: side(to) };
 };
+
+/** Each side's time, asked twice, in intervals that overlap (the later one may be narrower). */
+function expectSameTimes(a: DiffResponse, b: DiffResponse): void {
+  for (const side of ["from", "to"] as const) {
+    const x = a[side];
+    const y = b[side];
+    expect(x.basis, side).toBe(y.basis);
+    expect(x.at_ms === null, side).toBe(y.at_ms === null);
+    if (x.at_ms !== null && y.at_ms !== null)
+      expect(Math.abs(x.at_ms - y.at_ms), side).toBeLessThanOrEqual((x.error_ms ?? 0) + (y.error_ms ?? 0));
+  }
+}
 
 async function evaluations() {
   const base = journalPrefix(prefix);
@@ -109,7 +125,9 @@ describe("the diff from the decision journal", () => {
     expect([d.from.verdict_basis, d.to.verdict_basis]).toEqual(["journal", "journal"]);
     expect(d.from).toMatchObject({ revision: first.revision, now_ms: first.now_ms });
     expect(d.to).toMatchObject({ revision: last.revision, now_ms: last.now_ms });
-    expect(facts(d)).toEqual(facts(await replanned(d)));
+    const again = await replanned(d);
+    expect(facts(d)).toEqual(facts(again));
+    expectSameTimes(d, again);
     // the moments differ: demand grew and a second slot places a second table
     expect(d.counts.verdict_changed + d.counts.class_changed).toBeGreaterThan(0);
     expect(d.counts.executors_changed).toBe(1);
@@ -127,7 +145,9 @@ describe("the diff from the decision journal", () => {
     expect(d.verdict_basis).toBe("journal");
     expect(d.from).toMatchObject({ revision: mid.revision, now_ms: mid.now_ms });
     expect(d.to).toMatchObject({ revision: last.revision, now_ms: last.now_ms });
-    expect(facts(d)).toEqual(facts(await replanned(d)));
+    const again = await replanned(d);
+    expect(facts(d)).toEqual(facts(again));
+    expectSameTimes(d, again);
   }, 60_000);
 
   it("a revision the journal never evaluated is re-planned, and says so", async () => {
@@ -140,7 +160,9 @@ describe("the diff from the decision journal", () => {
     expect(d.from.verdict_basis).toBe("fleet_plan");
     expect(d.from.revision).toBe(early);
     expect(d.to.verdict_basis).toBe("journal");
-    expect(facts(d)).toEqual(facts(await replanned(d)));
+    const again = await replanned(d);
+    expect(facts(d)).toEqual(facts(again));
+    expectSameTimes(d, again);
   }, 60_000);
 
   it("each history transition says what moved its inputs: the second slot is capacity on the named executor", async () => {

@@ -5,8 +5,10 @@
 //      and 6 diffs, and over the quiet minute that follows (sampled every 5 s);
 //   2. far pinned reads (revisions before the console started: read in full) ÷ the
 //      `etcdctl get --prefix --rev` floor (./pinned.ts);
-//   3. isolation: a second client's live one-table reads and health, p95, while one client
-//      loops far pinned reads and diffs, beside the same client with no heavy one;
+//   3. isolation: a second client's live one-table reads and health, p95, and a streaming
+//      tab's change → visible (a demand event put, to the first /tables stream event at or
+//      past its revision), p95, while one client loops far pinned reads and diffs, beside the
+//      same clients with no heavy one;
 //   4. 32 clients in a closed loop over list, detail, executors and shadow with a writer at
 //      10 events/s: p95 (test/support/load-driver.ts);
 //   5. the resident memory at 8× (107,240 tables) after pinned reads, within CONSOLE_MEMORY_MIB
@@ -14,7 +16,7 @@
 // Writes bench/results/isolation.json. Nothing passes or fails on time: the table says which
 // targets this machine met.
 import "../lib/sim/node-entry";
-import { productionTarget } from "../lib/sim/scenarios/production";
+import { PRODUCTION_SHARDS, productionTarget } from "../lib/sim/scenarios/production";
 import { closedLoop } from "./figures";
 import { runBench, writeResult } from "./harness";
 import { measurePinned, pinnedLine, PINNED_RUNS } from "./pinned";
@@ -25,6 +27,7 @@ import {
   pastRevisions,
   pct,
   PREFIX,
+  productionEvent,
   round,
   seedTables,
   sleep,
@@ -110,9 +113,68 @@ async function lightClient(stack: BenchStack, ms: number): Promise<number[]> {
   return out;
 }
 
-/** 3. The light client alone, then beside a client looping far pinned reads and diffs. */
+/** the longest a put may take to reach the stream before the bench fails */
+const STREAM_DEADLINE_MS = 15_000;
+
+/**
+ * A /tables tab's stream for `ms`: a demand event put every quarter second, each timed from
+ * the put to the first stream event at or past its revision (every event carries the
+ * revision it shows); `bump` keeps each run's puts new values.
+ */
+async function streamingTab(stack: BenchStack, ms: number, bump: number): Promise<number[]> {
+  const abort = new AbortController();
+  const res = await fetch(`${stack.app.url}/api/v1/scheduler/demand/stream`, { signal: abort.signal });
+  if (res.status !== 200 || res.body === null) fail(`the stream answered ${res.status}`, stack.app);
+  let seen = 0;
+  let waiters: { revision: number; wake: () => void }[] = [];
+  const reading = (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      buffered += decoder.decode(chunk, { stream: true });
+      for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
+        const data = buffered
+          .slice(0, end)
+          .split("\n")
+          .find((line) => line.startsWith("data: "));
+        buffered = buffered.slice(end + 2);
+        const revision = data ? (JSON.parse(data.slice(6)) as { revision?: unknown }).revision : undefined;
+        if (typeof revision !== "number" || revision <= seen) continue;
+        seen = revision;
+        for (const w of waiters) if (w.revision <= seen) w.wake();
+        waiters = waiters.filter((w) => w.revision > seen);
+      }
+    }
+  })().catch(() => undefined); // ended by the abort below
+  const out: number[] = [];
+  const end = performance.now() + ms;
+  for (let k = 0; performance.now() < end; k++) {
+    const put = productionEvent(PREFIX, ((2 * k + 1) * 1013) % stack.tables, PRODUCTION_SHARDS[0], bump + k + 1);
+    const started = performance.now();
+    const revision = await stack.etcd.put(put.key, put.value);
+    if (seen < revision) {
+      const shown = new Promise<boolean>((resolve) => {
+        waiters.push({ revision, wake: () => resolve(true) });
+        setTimeout(() => resolve(false), STREAM_DEADLINE_MS).unref();
+      });
+      if (!(await shown)) fail(`revision ${revision} did not reach the stream in ${STREAM_DEADLINE_MS} ms`, stack.app);
+    }
+    out.push(performance.now() - started);
+    await sleep(250); // the next put a little later, as a fleet's changes come
+  }
+  abort.abort();
+  await reading;
+  return out;
+}
+
+const p95Of = (ms: number[]) => ({ requests: ms.length, p95_ms: round(pct(ms, 95)), p50_ms: round(pct(ms, 50)) });
+
+/** 3. The light client and a streaming tab alone, then beside a client looping far pinned reads and diffs. */
 async function isolation(stack: BenchStack, revisions: number[]) {
-  const alone = await lightClient(stack, ISOLATION_MS);
+  const [alone, streamAlone] = await Promise.all([
+    lightClient(stack, ISOLATION_MS),
+    streamingTab(stack, ISOLATION_MS, 10_000),
+  ]);
   let stop = false;
   const heavy = { requests: 0, refused: 0, other: 0 };
   const heavyLoop = (async () => {
@@ -130,7 +192,10 @@ async function isolation(stack: BenchStack, revisions: number[]) {
     }
   })();
   await sleep(1000); // the heavy loop is under way
-  const beside = await lightClient(stack, ISOLATION_MS);
+  const [beside, streamBeside] = await Promise.all([
+    lightClient(stack, ISOLATION_MS),
+    streamingTab(stack, ISOLATION_MS, 20_000),
+  ]);
   stop = true;
   await heavyLoop;
   const p95Alone = round(pct(alone, 95));
@@ -139,6 +204,8 @@ async function isolation(stack: BenchStack, revisions: number[]) {
     alone: { requests: alone.length, p95_ms: p95Alone, p50_ms: round(pct(alone, 50)) },
     beside_heavy: { requests: beside.length, p95_ms: p95Beside, p50_ms: round(pct(beside, 50)) },
     ratio: round(p95Beside / p95Alone, 2),
+    stream_alone: p95Of(streamAlone),
+    stream_beside_heavy: p95Of(streamBeside),
     heavy,
   };
 }
@@ -211,6 +278,14 @@ async function main(): Promise<void> {
       before: "366 ms",
       target: "≤ 50 ms",
       met: iso.beside_heavy.p95_ms <= 50,
+    },
+    {
+      figure:
+        "a streaming tab's change → visible (a put to the first /tables stream event at its revision) beside the same heavy client: p95",
+      value: `${iso.stream_beside_heavy.p95_ms} ms (alone ${iso.stream_alone.p95_ms} ms; ${iso.stream_beside_heavy.requests} changes)`,
+      before: "not measured",
+      target: "≤ 100 ms",
+      met: iso.stream_beside_heavy.p95_ms <= 100,
     },
     {
       figure: `${CLIENTS} clients in a closed loop over list, detail, executors and shadow, with a writer at 10 events/s: p95`,

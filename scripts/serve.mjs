@@ -167,10 +167,19 @@ function serveCachedGzip(req, res) {
   };
 }
 
-// the offload worker (lib/live/offload-pool.ts) is built beside Next's build (`npm run build`)
-const offloadWorker = path.join(root, process.env.NEXT_DIST_DIR || ".next", "offload-worker.cjs");
+// the offload worker (lib/live/offload-pool.ts) is built beside Next's build, from the same
+// sources (`npm run build`, scripts/build-offload-worker.mjs stamps it with Next's BUILD_ID)
+const distDir = path.resolve(root, process.env.NEXT_DIST_DIR || ".next");
+const offloadWorker = path.join(distDir, "offload-worker.cjs");
+const stamp = (file) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : null);
 if (!fs.existsSync(offloadWorker)) {
   console.error(`no offload worker at ${offloadWorker}: build the console with \`npm run build\``);
+  process.exit(1);
+}
+if (stamp(path.join(distDir, "offload-worker.build-id")) !== stamp(path.join(distDir, "BUILD_ID"))) {
+  console.error(
+    `the offload worker at ${offloadWorker} was built for another build: build the console with \`npm run build\``,
+  );
   process.exit(1);
 }
 process.env.CONSOLE_OFFLOAD_WORKER_FILE = offloadWorker;

@@ -62,3 +62,33 @@ describe("npm start with a bad single sign-on configuration (console-api.md four
     expect(run.stderr).not.toContain("top-secret-value");
   });
 });
+
+describe("npm start with a build whose offload worker is missing or stale", () => {
+  /** a build directory with Next's BUILD_ID and, maybe, a worker stamped with `stamp` */
+  function build(stamp: string | null): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "start-offload-"));
+    fs.writeFileSync(path.join(dir, "BUILD_ID"), "build-now");
+    if (stamp !== null) {
+      fs.writeFileSync(path.join(dir, "offload-worker.cjs"), "");
+      fs.writeFileSync(path.join(dir, "offload-worker.build-id"), stamp);
+    }
+    return dir;
+  }
+
+  it.each([
+    [null, /^no offload worker at .*offload-worker\.cjs: build the console with `npm run build`$/],
+    [
+      "build-before",
+      /^the offload worker at .*offload-worker\.cjs was built for another build: build the console with `npm run build`$/,
+    ],
+  ])("a worker stamped %j exits 1 with one line", (stamp, line) => {
+    const dir = build(stamp);
+    try {
+      const run = start({ NEXT_DIST_DIR: dir });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim()).toMatch(line);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -7,6 +7,7 @@
 // the worker's pinned views count in health and its reads in /api/metrics, a cacheable
 // answer revalidates to 304, the live view is still answered on the request thread, and a
 // history's points on whole fleets are planned in the worker to the same bytes.
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { sharedEtcd } from "../../support/shared-etcd";
@@ -168,4 +169,15 @@ describe("other moments answered in the offload worker", () => {
     expect(await offloaded(worker, { job: "history_point" })).toBeGreaterThanOrEqual(before + planned);
     expect(await offloaded(thread, { job: "history_point" })).toBe(0);
   }, 120_000);
+
+  it("run the worker's thread at a lower CPU priority than the request thread", async () => {
+    // a job now: the worker is running (it stops after 30 s idle)
+    expect((await raw(worker, `/api/v1/scheduler/executors?revision=${past[0]}`)).status).toBe(200);
+    const pid = worker.process.pid!;
+    const nice = (tid: string | number) =>
+      Number(fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
+    const base = nice(pid); // the request thread's (the process's own)
+    const lowered = fs.readdirSync(`/proc/${pid}/task`).filter((tid) => nice(tid) === Math.min(19, base + 10));
+    expect(lowered).toHaveLength(1);
+  });
 });

@@ -56,7 +56,9 @@ npx tsx lib/sim/cli.ts simulate --interval-ms 1000 > "$RUN_DIR/simulator.log" 2>
 pids+=($!)
 echo "live simulator running (log: $RUN_DIR/simulator.log)"
 
-if [ ! -f "${NEXT_DIST_DIR:-.next}/BUILD_ID" ] || [ ! -f "${NEXT_DIST_DIR:-.next}/offload-worker.cjs" ]; then
+# built once; again when the offload worker is missing or was built for another build (its stamp)
+dist="${NEXT_DIST_DIR:-.next}"
+if [ ! -f "$dist/BUILD_ID" ] || [ ! -f "$dist/offload-worker.cjs" ] || ! cmp -s "$dist/BUILD_ID" "$dist/offload-worker.build-id"; then
   echo "building the console (first run only)..."
   npm run -s build
 fi

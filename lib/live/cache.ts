@@ -6,29 +6,28 @@ import "server-only";
 // touched keys are re-parsed, the touched tables re-folded). A broken watch (compaction,
 // etcd restart) triggers one re-read and a new watch. `?revision=R` reads are pinned
 // snapshots kept in an LRU bounded by their estimated bytes (CONSOLE_MEMORY_MIB,
-// ./memory-budget.ts). When etcd is unreachable requests fail fast (typed 503).
-import { LRUCache } from "lru-cache";
+// ./pinned-views.ts). When etcd is unreachable requests fail fast (typed 503).
 import pLimit, { type LimitFunction } from "p-limit";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { pingEtcd } from "./etcd-ping";
 import { Admission, HEAVY_WORK } from "./admission";
-import { OffloadPool } from "./offload-pool";
-import { inOffloadWorker } from "@/lib/config/thread-role";
+import { OffloadPool, offloadOptions } from "./offload-pool";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
-import { rewoundView } from "./rewind";
-import { pinnedView, UNRESOLVED, type Fleet, type FleetView } from "./view";
+import { HeldViews } from "./held-views";
+import { PinnedViews } from "./pinned-views";
+import { UNRESOLVED, type FleetView } from "./view";
 import { ViewProgress } from "./view-progress";
 import { RevisionClock, revisionClock } from "@/lib/live/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
-import { createFleetReader, type FleetRead, type FleetReader } from "@/lib/snapshot/read";
+import { countedReads, type CountedRead } from "./counted-read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
 import { processWide } from "@/lib/schema/process-wide";
 import { consoleEnv } from "@/lib/config/env";
-import { memoryShares, viewBytes } from "./memory-budget";
+import { memoryShares } from "./memory-budget";
 import { metrics } from "@/lib/metrics";
 import { LiveStore } from "@/lib/snapshot/store";
 
@@ -52,8 +51,6 @@ export interface CacheMemory {
 
 /** a live watch is trusted this long without any sign of life before we ping etcd */
 const TRUST_WATCH_MS = 10_000;
-/** pinned views kept at most, whatever their bytes (each also counts against the budget) */
-const PINNED_MAX = 8;
 /** how often the live store drops `tasks/` records older than its 24 h window */
 const TRIM_EVERY_MS = 60_000;
 /**
@@ -62,8 +59,6 @@ const TRIM_EVERY_MS = 60_000;
  * histories at once hold no more fleets than one (a pool per request bounded nothing).
  */
 const WHOLE_FLEETS_AT_ONCE = 2;
-/** live views kept for `?revision=` besides those a plan still holds (see holdViews) */
-const RECENT_LIVE = 2;
 
 interface LiveState {
   /** distinguishes the states of successive full reads */
@@ -99,21 +94,16 @@ export interface LiveCacheOptions {
 export class LiveCache {
   private state: LiveState | null = null;
   private refreshing: Promise<LiveState> | null = null;
-  /**
-   * The pinned views, bounded by their estimated bytes (the least recently handed out goes
-   * first); a view's place is renewed when `at` hands it out again, not by other reads.
-   */
-  private readonly pinned: LRUCache<number, FleetView>;
-  /** pinned reads in flight: concurrent requests for one revision share one read */
-  private readonly reading = new Map<number, Promise<FleetView>>();
+  /** the pinned views: put back from the live view or read, kept within their share of the budget */
+  private readonly pinned: PinnedViews;
   private readonly changeLogBytes: number;
-  private recent = new LRUCache<number, FleetView>({ max: RECENT_LIVE });
   private retryTimer: NodeJS.Timeout | null = null;
-  private readonly reader: FleetReader;
+  /** the one fleet reader's full reads, counted */
+  private readonly read: CountedRead;
   private lastRefolds = 0;
   private reads = 0;
-  /** the views other modules still hold, by holder (see holdViews) */
-  private heldBy = new Map<string, readonly FleetView[]>();
+  /** the recent live views and those other modules still hold (see holdViews) */
+  private readonly held = new HeldViews();
   /** requests waiting for the live view to reach a revision (awaitRevision), woken by the watch */
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
@@ -132,17 +122,30 @@ export class LiveCache {
     readonly prefix: string,
     private readonly opts: LiveCacheOptions = {},
   ) {
-    // pinned views are kept below (`pinned`), so the reader keeps no reads of its own
-    this.reader = createFleetReader({ client, prefix, cacheSize: 0 });
+    this.read = countedReads(client, prefix);
     const shares = memoryShares(opts.memoryBudgetBytes ?? 1024 * 1_048_576);
     this.changeLogBytes = shares.changeLog;
-    // a view over its share is not kept (lru-cache stores nothing past maxEntrySize = maxSize)
-    this.pinned = new LRUCache({
-      max: PINNED_MAX,
-      maxSize: shares.pinnedViews,
-      // a view put back from the live one is set with its own size (see readPinned)
-      sizeCalculation: (view) => viewBytes(view.snapshot),
-    });
+    this.pinned = new PinnedViews(
+      {
+        client,
+        prefix,
+        live: () => {
+          const s = this.state;
+          if (!s || !s.live) return null;
+          return {
+            revision: s.store.revision,
+            changes: s.changes,
+            tasksSinceMs: s.tasksSinceMs,
+            view: () => this.viewOf(s),
+          };
+        },
+        resolved: (view) => this.resolved(view),
+        ping: () => this.ping(),
+        read: (at) => this.read("pinned", at),
+        rewindMaxKeys: opts.rewindMaxKeys ?? Infinity,
+      },
+      shares.pinnedViews,
+    );
     this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
     this.offload = opts.offloadWorkerFile ? new OffloadPool(opts.offloadWorkerFile) : null;
   }
@@ -180,25 +183,7 @@ export class LiveCache {
     // a revision the live cache holds (or held recently) needs no read; it is still a pinned answer
     const known = this.known(revision);
     if (known) return this.resolved({ ...known, live: false, pinned: true });
-    const kept = this.pinned.get(revision); // most recently used now
-    if (kept) {
-      const view = await this.resolved(kept); // a date still open is looked at again
-      if (view !== kept && this.pinned.peek(revision) === kept)
-        this.pinned.set(revision, view, { size: this.pinned.info(revision)?.size });
-      return view;
-    }
-    const inFlight = this.reading.get(revision);
-    if (inFlight) return inFlight;
-    // `keep: false` (a history point): read it without pushing the pages' pinned views out
-    if (opts.keep === false) return (await this.readPinned(revision, opts.tasksSinceMs)).view;
-    const read = this.readPinned(revision, opts.tasksSinceMs).then(({ view, bytes }) => {
-      this.pinned.set(revision, view, { size: bytes });
-      return view;
-    });
-    this.reading.set(revision, read);
-    const forget = () => this.reading.get(revision) === read && this.reading.delete(revision);
-    read.then(forget, forget);
-    return read;
+    return this.pinned.at(revision, opts);
   }
 
   /**
@@ -207,8 +192,7 @@ export class LiveCache {
    * them. Data in a registry the cache owns: the cache never calls back into its holders.
    */
   holdViews(holder: string, views: readonly FleetView[]): void {
-    if (views.length === 0) this.heldBy.delete(holder);
-    else this.heldBy.set(holder, views);
+    this.held.hold(holder, views);
   }
 
   /**
@@ -231,34 +215,22 @@ export class LiveCache {
   /** The view of `revision` when this process holds it in memory (no read needed). */
   known(revision: number): FleetView | undefined {
     const s = this.state;
-    return s && s.store.revision === revision ? this.viewOf(s) : (this.recent.get(revision) ?? this.held(revision));
+    return s && s.store.revision === revision ? this.viewOf(s) : this.held.find(revision);
   }
 
   /** Whether `revision` is put back from the live view here (./rewind.ts), not read in full. */
   rewindable(revision: number): boolean {
-    const s = this.state;
-    if (!s || !s.live || revision >= s.store.revision) return false;
-    const values = s.changes.valuesAt(revision);
-    return values !== null && values.length <= (this.opts.rewindMaxKeys ?? Infinity);
-  }
-
-  private held(revision: number): FleetView | undefined {
-    for (const views of this.heldBy.values()) {
-      const view = views.find((v) => v.revision === revision);
-      if (view) return view;
-    }
-    return undefined;
+    return this.pinned.rewindable(revision);
   }
 
   /** What the cache keeps now (GET /api/v1/health `memory`). */
   memory(): CacheMemory {
-    const live = this.state?.view ?? null;
-    const held = new Set([...this.heldBy.values()].flat().filter((v) => v !== live && v.revision !== live?.revision));
     const worker = this.offload?.memory();
+    const pinned = this.pinned.memory();
     return {
-      held_views: new Set([...held].map((v) => v.revision)).size + (worker?.held_views ?? 0),
-      pinned_views: this.pinned.size + (worker?.pinned_views ?? 0),
-      pinned_bytes: this.pinned.calculatedSize + (worker?.pinned_bytes ?? 0),
+      held_views: this.held.count(this.state?.view ?? null) + (worker?.held_views ?? 0),
+      pinned_views: pinned.views + (worker?.pinned_views ?? 0),
+      pinned_bytes: pinned.bytes + (worker?.pinned_bytes ?? 0),
     };
   }
 
@@ -279,66 +251,6 @@ export class LiveCache {
     await this.offload?.close();
     await this.state?.watch?.cancel();
     this.state = null;
-  }
-
-  /** The view at `revision` (put back or read) and its estimated bytes (./memory-budget.ts). */
-  private async readPinned(
-    revision: number,
-    tasksSinceMs: number | undefined,
-  ): Promise<{ view: FleetView; bytes: number }> {
-    const started = performance.now();
-    const rewinding = this.rewound(revision, tasksSinceMs); // from the live view as it is now
-    const rewound = await rewinding?.fleet.catch(() => null);
-    if (rewound && rewinding) {
-      metrics().snapshotReadSeconds.observe({ mode: "rewound" }, (performance.now() - started) / 1000);
-      metrics().pinnedViews.inc({ path: "rewound" });
-      const view = await this.resolved(pinnedView(rewound, revision));
-      return { view, bytes: viewBytes(rewound.snapshot, rewinding.valueBytes) };
-    }
-    await this.ping(); // fail fast when etcd is down
-    const read = await this.read("pinned", { revision, tasksSinceMs });
-    metrics().pinnedViews.inc({ path: "read" });
-    const view = await this.resolved(pinnedView(read, revision));
-    return { view, bytes: viewBytes(read.snapshot) };
-  }
-
-  /**
-   * The fleet at `revision` put back from the live view (./rewind.ts) when the change log
-   * holds every change since; null: read it in full.
-   */
-  private rewound(
-    revision: number,
-    tasksSinceMs: number | undefined,
-  ): { fleet: Promise<Fleet>; valueBytes: number } | null {
-    const s = this.state;
-    if (!s || !this.rewindable(revision)) return null;
-    const values = s.changes.valuesAt(revision)!;
-    const readAtMs = Date.now();
-    const fleet = rewoundView(this.client, this.prefix, this.viewOf(s), {
-      revision,
-      values,
-      readAtMs,
-      tasksSinceMs: tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS,
-      heldTasksSinceMs: s.tasksSinceMs,
-    });
-    return { fleet, valueBytes: values.reduce((n, v) => n + (v.value?.value.length ?? 0), 0) };
-  }
-
-  /** One full read through the fleet reader, counted in the read metrics. */
-  private async read(
-    mode: "full" | "pinned",
-    opts: { revision?: number; tasksSinceMs?: number },
-    reason = "pinned_revision",
-  ): Promise<FleetRead> {
-    const m = metrics();
-    const started = performance.now();
-    const read = await this.reader.readFleetWithKvs(opts);
-    m.fullReads.inc({ reason });
-    m.snapshotReadSeconds.observe({ mode }, (performance.now() - started) / 1000);
-    m.pages.inc(read.snapshot.stats.pages);
-    m.pageShrinks.inc(read.snapshot.stats.shrinks);
-    m.readBytes.inc(read.snapshot.stats.bytes);
-    return read;
   }
 
   private async ping(): Promise<number> {
@@ -366,7 +278,7 @@ export class LiveCache {
       progressSettled: false,
       contentId: `${s.id}:${s.store.contentVersion}`,
     };
-    this.recent.set(s.view.revision, s.view);
+    this.held.remember(s.view);
     return s.view;
   }
 
@@ -424,18 +336,9 @@ export class LiveCache {
       s.tasksSinceMs = now - TASKS_WINDOW_MS;
     }
     const applied = s.store.apply(batch, (family, change) => {
-      const deleted = change.type === "delete";
       m.watchEvents.inc({ type: change.type });
       s.changes.record(change.kv.modRevision, change.kv.key, change.prev);
-      if (deleted) return;
-      // the watch sends each change's previous value: where an execution last progressed follows without a walk
-      if (family === "merge-progress") {
-        const p = s.store.entry("mergeProgress", change.kv.key);
-        if (p) this.progress.history.learn("progress", p.executionId, change.kv, change.prev);
-      } else if (family === "merge-executions") {
-        const e = s.store.entry("mergeExecutions", change.kv.key);
-        if (e) this.progress.history.learn("start", e.execution.id, change.kv, change.prev);
-      }
+      this.progress.learn(s.store, family, change);
     });
     for (const target of applied.changedTargets) s.demand.touch(target);
     s.confirmedMs = now;
@@ -474,16 +377,6 @@ export class LiveCache {
   }
 }
 
-/**
- * The offload worker's bundle when other moments are answered in it (CONSOLE_OFFLOAD=worker,
- * the default): the console's server (scripts/serve.mjs) names the one built beside Next's.
- * Without it (`next dev`) they are answered on the request thread.
- */
-function offloadWorkerFile(): string | undefined {
-  if (consoleEnv().offload !== "worker") return undefined;
-  return process.env.CONSOLE_OFFLOAD_WORKER_FILE || undefined;
-}
-
 /** The process-wide cache for the configured etcd and prefix. */
 export function liveCache(): LiveCache {
   return processWide(
@@ -492,7 +385,7 @@ export function liveCache(): LiveCache {
       new LiveCache(etcdClient(), etcdPrefix(), {
         clock: revisionClock(),
         memoryBudgetBytes: consoleEnv().memoryBudgetBytes,
-        ...(inOffloadWorker() ? { pinnedOnly: true } : { offloadWorkerFile: offloadWorkerFile() }),
+        ...offloadOptions(consoleEnv().offload),
       }),
   );
 }

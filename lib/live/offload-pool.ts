@@ -14,7 +14,7 @@ import "server-only";
 // heap left alone keeps it until V8 next collects. The next job starts it again (~0.2 s).
 import { Worker } from "node:worker_threads";
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
-import type { OffloadWorkerData } from "@/lib/config/thread-role";
+import { inOffloadWorker, type OffloadWorkerData } from "@/lib/config/thread-role";
 import { ApiError, type ApiErrorCode } from "@/lib/schema/api/errors";
 
 /** A request the worker answers whole: the request as the route will parse it again. */
@@ -77,6 +77,18 @@ export interface FromWorker {
   memory: OffloadMemory;
   /** the worker's counters and histograms after the job (its gauges are the request thread's) */
   counters: MetricJson[];
+}
+
+/**
+ * How this thread's live cache takes part (./cache.ts): in the offload worker, pinned views
+ * only; elsewhere, with the worker's bundle when other moments are answered in it
+ * (CONSOLE_OFFLOAD=worker, the default), which the console's server (scripts/serve.mjs)
+ * names. Without it (`next dev`) they are answered on the request thread.
+ */
+export function offloadOptions(where: "worker" | "thread"): { pinnedOnly: true } | { offloadWorkerFile?: string } {
+  if (inOffloadWorker()) return { pinnedOnly: true };
+  if (where !== "worker") return {};
+  return { offloadWorkerFile: process.env.CONSOLE_OFFLOAD_WORKER_FILE || undefined };
 }
 
 /** a worker with no job for this long is stopped */

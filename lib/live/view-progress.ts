@@ -8,6 +8,8 @@ import type { EtcdClient } from "@/lib/etcd/client";
 import type { ExecutionProgress } from "@/lib/planner/plan/input";
 import { etcdAway, type RevisionClock } from "@/lib/live/revision-clock";
 import { COMPACTION_RECHECK_MS, ProgressHistory, type ProgressPoint } from "./progress-history";
+import type { LiveStore, OnChange } from "@/lib/snapshot/store";
+import type { FamilyName } from "@/lib/snapshot/types";
 import { sameProgress, UNRESOLVED, withProgress, type FleetView } from "./view";
 
 export interface DatedProgress {
@@ -37,7 +39,7 @@ async function datedProgress(points: readonly ProgressPoint[], clock: RevisionCl
 
 export class ViewProgress {
   /** where each execution last progressed in etcd's history (what the watch brings only makes it faster) */
-  readonly history: ProgressHistory;
+  private readonly history: ProgressHistory;
   /**
    * The last progress found and dated, by the lists of executions and progress records it was
    * for: a view with the same lists reuses it for as long as the compaction check is reused
@@ -52,6 +54,21 @@ export class ViewProgress {
     private readonly clock: RevisionClock,
   ) {
     this.history = new ProgressHistory(client, prefix);
+  }
+
+  /**
+   * A live watch's change of `family` (the store has applied it): the watch sends each change's
+   * previous value, so where an execution last progressed, or started, follows without a walk.
+   */
+  learn(store: LiveStore, family: FamilyName, change: Parameters<OnChange>[1]): void {
+    if (change.type === "delete") return;
+    if (family === "merge-progress") {
+      const p = store.entry("mergeProgress", change.kv.key);
+      if (p) this.history.learn("progress", p.executionId, change.kv, change.prev);
+    } else if (family === "merge-executions") {
+      const e = store.entry("mergeExecutions", change.kv.key);
+      if (e) this.history.learn("start", e.execution.id, change.kv, change.prev);
+    }
   }
 
   /**

@@ -1,0 +1,30 @@
+import "server-only";
+// The live cache's full reads (./cache.ts: the live view's first read and re-reads, and the
+// pinned views read in full, ./pinned-views.ts) through the one fleet reader
+// (lib/snapshot/read.ts), each counted in the read metrics.
+import type { EtcdClient } from "@/lib/etcd/client";
+import { createFleetReader, type FleetRead } from "@/lib/snapshot/read";
+import { metrics } from "@/lib/metrics";
+
+/** A full read: the live view's (`full`, at the current revision) or a pinned one's (`pinned`, at `revision`). */
+export type CountedRead = (
+  mode: "full" | "pinned",
+  opts: { revision?: number; tasksSinceMs?: number },
+  reason?: string,
+) => Promise<FleetRead>;
+
+export function countedReads(client: EtcdClient, prefix: string): CountedRead {
+  // pinned views are kept by the cache, so the reader keeps no reads of its own
+  const reader = createFleetReader({ client, prefix, cacheSize: 0 });
+  return async (mode, opts, reason = "pinned_revision") => {
+    const m = metrics();
+    const started = performance.now();
+    const read = await reader.readFleetWithKvs(opts);
+    m.fullReads.inc({ reason });
+    m.snapshotReadSeconds.observe({ mode }, (performance.now() - started) / 1000);
+    m.pages.inc(read.snapshot.stats.pages);
+    m.pageShrinks.inc(read.snapshot.stats.shrinks);
+    m.readBytes.inc(read.snapshot.stats.bytes);
+    return read;
+  };
+}

@@ -6,7 +6,6 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { liveCache } from "@/lib/live/cache";
 import type { OffloadAnswer, RouteJob } from "@/lib/live/offload-pool";
-import { metrics } from "@/lib/metrics";
 import { decodeCursor } from "./cursor";
 import { encodedBytesResponse } from "./encoded-response";
 
@@ -29,17 +28,18 @@ function pinnedRevision(query: unknown): number | undefined {
  * Where a request runs: `light` (on this thread, now), `thread` (heavy, admitted, on this
  * thread) or `worker` (heavy, admitted, in the offload worker). A request is heavy when its
  * route says so (histories, diffs, previews) or when it pins a revision this process does not
- * hold in memory: answering it reads or plans the fleet as of another moment. A pinned
- * revision the live view or a held plan has is answered from memory; one the live view can be
- * put back to (lib/live/rewind.ts) is put back here, where the live view is.
+ * hold in memory: answering it reads or plans the fleet as of another moment. A route the
+ * worker can run goes there unless the live view can be put back to its revision
+ * (`liveCache().offloadFor`); a diff, which names no one revision, always does.
  */
 export function placeOf(spec: { heavy?: boolean; offload?: boolean }, query: unknown): "light" | "thread" | "worker" {
   const cache = liveCache();
   const revision = pinnedRevision(query);
   const heavy = spec.heavy ?? (revision !== undefined && cache.known(revision) === undefined);
   if (!heavy) return "light";
-  if (!spec.offload || cache.offload === null) return "thread";
-  return revision !== undefined && cache.rewindable(revision) ? "thread" : "worker";
+  if (!spec.offload) return "thread";
+  const worker = revision === undefined ? cache.offload : cache.offloadFor(revision);
+  return worker === null ? "thread" : "worker";
 }
 
 /**
@@ -61,16 +61,12 @@ export function admitted<T>(request: Request, work: () => Promise<T>): Promise<T
 /** `job` answered in the offload worker, once admitted. */
 export function offloaded(request: Request, job: RouteJob): Promise<OffloadAnswer> {
   const pool = liveCache().offload!;
-  return admitted(request, async () => {
-    const answer = await pool.answer(job);
-    metrics().offloaded.inc({ job: job.route });
-    return answer;
-  });
+  return admitted(request, () => pool.answer(job));
 }
 
 /** The worker's answer as this request's response (a cacheable one: 304 when the request holds its bytes). */
 export function offloadedResponse(request: Request, answer: OffloadAnswer): Response {
-  const bytes = new Uint8Array(answer.bytes); // a buffer of its own (the message's may be shared)
+  const { bytes } = answer; // the message's own copy (a structured clone)
   if (answer.status === 200 && answer.etag !== null && answer.digest !== null)
     return encodedBytesResponse(request, { etag: answer.etag, digest: answer.digest, bytes });
   return new Response(bytes, { status: answer.status, headers: answer.headers });

@@ -218,9 +218,10 @@ export class LiveCache {
     return s && s.store.revision === revision ? this.viewOf(s) : this.held.find(revision);
   }
 
-  /** Whether `revision` is put back from the live view here (./rewind.ts), not read in full. */
-  rewindable(revision: number): boolean {
-    return this.pinned.rewindable(revision);
+  /** The offload worker to read or plan `revision` in, unless this process holds it or puts it back from the live view. */
+  offloadFor(revision: number): OffloadPool | null {
+    if (this.offload === null || this.known(revision) !== undefined || this.pinned.rewindable(revision)) return null;
+    return this.offload;
   }
 
   /** What the cache keeps now (GET /api/v1/health `memory`). */

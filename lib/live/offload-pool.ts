@@ -16,6 +16,7 @@ import { Worker } from "node:worker_threads";
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
 import { inOffloadWorker, type OffloadWorkerData } from "@/lib/config/thread-role";
 import { ApiError, type ApiErrorCode } from "@/lib/schema/api/errors";
+import { metrics } from "@/lib/metrics";
 
 /** A request the worker answers whole: the request as the route will parse it again. */
 export interface RouteJob {
@@ -48,7 +49,7 @@ export interface JobFailure {
 export interface OffloadAnswer {
   status: number;
   headers: Record<string, string>;
-  bytes: Uint8Array;
+  bytes: Uint8Array<ArrayBuffer>;
   /** a cacheable answer's strong ETag and digest (lib/http/encoded-response.ts), else null */
   etag: string | null;
   digest: string | null;
@@ -106,6 +107,8 @@ const RETIRED_SUMMED_AT = 8;
 const NOTHING_KEPT: OffloadMemory = Object.freeze({ pinned_views: 0, pinned_bytes: 0, held_views: 0 });
 
 interface Pending {
+  /** what the job did, for console_offloaded_jobs_total: its route, or `history_point` */
+  job: string;
   resolve: (value: unknown) => void;
   reject: (e: unknown) => void;
 }
@@ -147,7 +150,8 @@ export class OffloadPool {
     this.idleTimer = null;
     const id = ++this.seq;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      const done = job.kind === "route" ? job.route : job.kind;
+      this.pending.set(id, { job: done, resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ id, job } satisfies ToWorker);
     });
   }
@@ -209,8 +213,10 @@ export class OffloadPool {
       this.pending.delete(m.id);
       this.kept = m.memory;
       this.current = m.counters;
-      if (m.result.ok) p.resolve(m.result.value);
-      else p.reject(thrown(m.result.failure));
+      if (m.result.ok) {
+        metrics().offloaded.inc({ job: p.job });
+        p.resolve(m.result.value);
+      } else p.reject(thrown(m.result.failure));
       if (this.pending.size === 0) this.idleAfter(worker);
     });
     worker.on("error", (e) => this.retire(worker, e instanceof Error ? `${e.name}: ${e.message}` : String(e)));

@@ -47,7 +47,6 @@ import { journalWindow, type JournalWindow } from "./journal-history";
 import { evaluate } from "@/lib/live/evaluation";
 import { planOnce } from "@/lib/live/plan";
 import { liveCache } from "@/lib/live/cache";
-import { metrics } from "@/lib/metrics";
 import { historyStartOf } from "@/lib/live/history-start";
 import { FUTURE_SLACK_MS, revisionClock, type RevisionClock } from "@/lib/live/revision-clock";
 
@@ -158,14 +157,9 @@ export async function fleetPlanPoint(target: string, revision: number): Promise<
  * is one and the live view can neither answer it nor be put back to it, else here.
  */
 function pointAt(target: string, revision: number): Promise<HistoryPoint | null> {
-  const cache = liveCache();
-  const pool = cache.offload;
-  if (pool === null || cache.known(revision) !== undefined || cache.rewindable(revision))
-    return fleetPlanPoint(target, revision);
-  return pool.run<HistoryPoint | null>({ kind: "history_point", target, revision }).then((point) => {
-    metrics().offloaded.inc({ job: "history_point" });
-    return point;
-  });
+  const pool = liveCache().offloadFor(revision);
+  if (pool === null) return fleetPlanPoint(target, revision);
+  return pool.run<HistoryPoint | null>({ kind: "history_point", target, revision });
 }
 
 /**

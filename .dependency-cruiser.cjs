@@ -9,7 +9,7 @@ const TESTS = "(\\.test\\.tsx?$|/__fixtures__/)";
 const SERVER =
   "^(lib/(etcd|snapshot|live|http|time|policies|takeover|scheduler|process|offload|metrics|config|auth|sim)/|server-only$|instrumentation\\.ts$|proxy\\.ts$)";
 /** every module of the console itself (not node_modules, not node's own) */
-const CONSOLE = "^(lib|app|components|bin|scripts)/|^(proxy|instrumentation)\\.ts$";
+const CONSOLE = "^(lib|app|components|bin|scripts|packages)/|^(proxy|instrumentation)\\.ts$";
 /** the services that answer routes (above lib/live, which serves them) */
 const SERVICES = "^lib/(http|time|policies|takeover|scheduler|process|offload)/";
 
@@ -51,14 +51,30 @@ module.exports = {
     {
       name: "api-handlers-are-thin",
       comment:
-        "app/api route handlers import only the HTTP shell (lib/http), the services that answer routes, " +
-        "the view a request asked for (lib/live/fleet-view.ts) and lib/schema (parse, call, return behind apiHandler)",
+        "app/api route handlers are parse, call, return behind apiHandler: they import the engine " +
+        "(lib/engine/index.ts, through its package) and Next, nothing else",
       severity: "error",
       from: { path: "^app/api/", pathNot: TESTS },
-      to: {
-        pathNot:
-          "^(app/api/|lib/(http|time|policies|takeover|scheduler|process|offload|schema)/|lib/live/fleet-view\\.ts$|(^|/)node_modules/(next|zod)/|server-only$)",
-      },
+      to: { pathNot: "^app/api/|(^|/)node_modules/(@scheduler-console/engine|next)/|server-only$" },
+    },
+    {
+      name: "app-reaches-state-through-the-engine",
+      comment:
+        "Next bundles each route and page with its own copy of the modules it imports: what holds the " +
+        "process's state (server modules) is reached through the engine, loaded once per process " +
+        "(lib/engine/index.ts; issue 46). A type-only import is erased at build time and loads nothing.",
+      severity: "error",
+      from: { path: "^(app|components)/|^(proxy|instrumentation)\\.ts$", pathNot: TESTS },
+      to: { path: SERVER, pathNot: "server-only$", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "the-engine-never-loads-itself",
+      comment:
+        "lib is the engine's source: it never imports the engine's package (that would load a second copy " +
+        "beside the one it is part of)",
+      severity: "error",
+      from: { path: "^lib/" },
+      to: { path: "(^|/)node_modules/@scheduler-console/engine/" },
     },
     {
       name: "live-does-not-import-services",

@@ -5,7 +5,7 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   // Separate build dirs let several builds coexist (tests, benchmarks); default `.next`.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["etcd3", "prom-client"],
+  serverExternalPackages: ["etcd3", "prom-client", "@scheduler-console/engine"],
   poweredByHeader: false,
   // scripts/serve.mjs compresses (the same middleware, plus one gzip per cacheable answer)
   compress: false,

@@ -4,6 +4,8 @@ import path from "node:path";
 const alias = {
   "@": path.resolve(__dirname),
   "server-only": path.resolve(__dirname, "test/support/server-only-stub.ts"),
+  // the engine's sources: a test process is one module graph, so its state is one already
+  "@scheduler-console/engine": path.resolve(__dirname, "lib/engine/index.ts"),
 };
 
 // `unit` needs no I/O (the pure planner, schemas). `integration` talks to real etcd servers

@@ -42,6 +42,9 @@ async function main() {
     process.env.ETCD_PREFIX = PREFIX;
     const { fleetDiff } = await import("../lib/time/diff");
     const { diffQuerySchema: diffQuery } = await import("../lib/schema/api/diff");
+    const { forgetExactPlans } = await import("../lib/live/plan");
+    const { dropLiveCache } = await import("../lib/live/cache");
+    const { dropRevisionClock } = await import("../lib/live/revision-clock");
     const reader = createFleetReader({ client, prefix: PREFIX, cacheSize: 0 });
     const reads: number[] = [];
     const diffs: number[] = [];
@@ -52,12 +55,9 @@ async function main() {
       await reader.readFleet({ revision: to });
       reads.push(performance.now() - started);
       // fresh plan and view caches: every run reads and plans both sides
-      for (const key of [
-        "scheduler-console.plan-state",
-        "scheduler-console.live-cache",
-        "scheduler-console.revision-clock",
-      ])
-        delete (globalThis as Record<symbol, unknown>)[Symbol.for(key)];
+      forgetExactPlans();
+      await dropLiveCache();
+      dropRevisionClock();
       started = performance.now();
       const d = await fleetDiff(diffQuery.parse({ from: String(from), to: String(to) }));
       diffs.push(performance.now() - started);

@@ -242,9 +242,10 @@ const round = (x: number) => Math.round(x * 10) / 10;
  * A cold read each time: what the process keeps of chunks it decoded (lib/journal/reader.ts:
  * one table's decodes, the chunks' shared skeletons) is dropped before it.
  */
-function forgetKept(): void {
-  for (const name of ["console.journal.oneTableChunks", "console.journal.chunkSkeletons"])
-    (globalThis as unknown as Record<symbol, { clear(): void } | undefined>)[Symbol.for(name)]?.clear();
+async function forgetKept(): Promise<void> {
+  const { keptSkeletons, keptTableDecodes } = await import("../lib/journal/reader");
+  keptTableDecodes.clear();
+  keptSkeletons.clear();
 }
 
 /** Writes and reads each scale in turn on one etcd of its own; `log` says what it does. */
@@ -290,7 +291,7 @@ export async function measureJournalHistory(
           ["rolled", rolledPrefix],
         ] as const) {
           use(p);
-          forgetKept();
+          await forgetKept();
           t = performance.now();
           const w = await journalWindow(TARGET, endMs - WINDOW_MS, endMs);
           times[name].push(performance.now() - t);

@@ -61,7 +61,7 @@ test("a live table page arrives with the table and its chart drawn, then makes t
   const path = `/tables/${encodeURIComponent(target)}`;
   const history = `/api/v1/scheduler/demand/history?target=${encodeURIComponent(target)}`;
   // the server's HTML alone, no script run: the table's explanation and the chart are in it
-  // (the server page read both answers: lib/http/self-reads.ts)
+  // (the server page read both answers: app/self-reads.ts)
   const html = await (await fetch(`${e2eState().url}${path}`)).text();
   expect(html).toContain('data-testid="class-reason"');
   expect(html).toContain('data-testid="history-summary"');

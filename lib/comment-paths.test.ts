@@ -9,7 +9,7 @@
 //   (`layers.test.ts` here, `package.json`);
 // * allowed as they are, exactly these: the specs beside the repository
 //   (`console-api.md`, `scheduler-model.md`, `STYLE.md`, also as `../shared/spec/…`), and
-//   what a run writes, named under the folder it writes to (`bench/results/…`, `.next/…`);
+//   what a run writes, named under the folder it writes to (`bench/results/…`, `.next/…`, `.next-engine/…`);
 // * URLs are not paths, nor absolute paths, nor the names of runtimes (`Next.js`, `Node.js`).
 // Comments are found with TypeScript's scanner, so a `//` inside a string is not one.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -25,7 +25,7 @@ const EXT = String.raw`\.(?:tsx?|mjs|cjs|js|json|md|sh|ya?ml|css|txt)`;
 const SEG = String.raw`(?:\(\w[\w-]*\)|\[[\w.]+\]|[\w@.-]+)`;
 const NAMED = new RegExp(String.raw`(?<![\w/.:@\-])((?:${SEG}/)+${SEG}${EXT}|[\w-]+${EXT})(?![\w/])`, "g");
 const SPECS = /^(?:(?:\.\.\/)*shared\/(?:spec\/)?)?(?:console-api|scheduler-model|STYLE)\.md$/;
-const WRITTEN = /^(?:bench\/results|\.next)\//;
+const WRITTEN = /^(?:bench\/results|\.next|\.next-engine)\//;
 /** products named with a file extension, not files */
 const PRODUCTS = new Set(["Next.js", "Node.js"]);
 

@@ -129,6 +129,10 @@ describe("layers (dependency-cruiser)", () => {
     const found = violations(report);
     expect(found).toEqual([
       "api-handlers-are-thin: app/api/things/route.ts → lib/live/reader.ts",
+      "app-reaches-state-through-the-engine: app/(console)/page.tsx → lib/snapshot/state.ts",
+      "app-reaches-state-through-the-engine: app/api/things/route.ts → lib/live/reader.ts",
+      "app-reaches-state-through-the-engine: app/viewer.ts → lib/http/wrapper.ts",
+      "app-reaches-state-through-the-engine: components/panel.ts → lib/etcd/client.ts",
       "cli-never-imports-components: lib/cli/main.ts → components/panel.ts",
       "client-imports-no-server-module: components/panel.ts → lib/etcd/client.ts",
       "entry-points-import-no-page-code: bin/tool.mjs → app/(console)/page.tsx",
@@ -147,6 +151,7 @@ describe("layers (dependency-cruiser)", () => {
       "schema-is-the-ground-floor: lib/schema/record.ts → lib/planner/score.ts",
       "snapshot-never-imports-live-or-http: lib/snapshot/state.ts → lib/http/wrapper.ts",
       "snapshot-never-imports-live-or-http: lib/snapshot/state.ts → lib/live/reader.ts",
+      "the-engine-never-loads-itself: lib/engine/index.ts → ../../../node_modules/@scheduler-console/engine/index.cjs",
     ]);
     // and no rule of the file is left without a fixture that breaks it
     const rules = (createRequire(import.meta.url)(CONFIG) as { forbidden: { name: string }[] }).forbidden.map(

@@ -56,9 +56,10 @@ npx tsx lib/sim/cli.ts simulate --interval-ms 1000 > "$RUN_DIR/simulator.log" 2>
 pids+=($!)
 echo "live simulator running (log: $RUN_DIR/simulator.log)"
 
-# built once; again when the offload worker is missing or was built for another build (its stamp)
+# built once; again when the engine or the offload worker is missing or was built for another build (their stamps)
 dist="${NEXT_DIST_DIR:-.next}"
-if [ ! -f "$dist/BUILD_ID" ] || [ ! -f "$dist/offload-worker.cjs" ] || ! cmp -s "$dist/BUILD_ID" "$dist/offload-worker.build-id"; then
+if [ ! -f "$dist/BUILD_ID" ] || [ ! -f "$dist/offload-worker.cjs" ] || ! cmp -s "$dist/BUILD_ID" "$dist/offload-worker.build-id" ||
+  [ ! -f "$dist-engine/engine.cjs" ] || ! cmp -s "$dist/BUILD_ID" "$dist-engine/engine.build-id"; then
   echo "building the console (first run only)..."
   npm run -s build
 fi

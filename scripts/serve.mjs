@@ -167,20 +167,25 @@ function serveCachedGzip(req, res) {
   };
 }
 
-// the offload worker (lib/live/offload-pool.ts) is built beside Next's build, from the same
-// sources (`npm run build`, scripts/build-offload-worker.mjs stamps it with Next's BUILD_ID)
+// The engine (lib/engine/index.ts, loaded once per process through packages/engine) and the
+// offload worker (lib/live/offload-pool.ts) are built beside Next's build, from the same
+// sources (`npm run build`; scripts/bundle.mjs stamps both with Next's BUILD_ID)
 const distDir = path.resolve(root, process.env.NEXT_DIST_DIR || ".next");
 const offloadWorker = path.join(distDir, "offload-worker.cjs");
 const stamp = (file) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8").trim() : null);
-if (!fs.existsSync(offloadWorker)) {
-  console.error(`no offload worker at ${offloadWorker}: build the console with \`npm run build\``);
-  process.exit(1);
-}
-if (stamp(path.join(distDir, "offload-worker.build-id")) !== stamp(path.join(distDir, "BUILD_ID"))) {
-  console.error(
-    `the offload worker at ${offloadWorker} was built for another build: build the console with \`npm run build\``,
-  );
-  process.exit(1);
+const buildId = stamp(path.join(distDir, "BUILD_ID"));
+for (const [what, file, stampFile] of [
+  ["engine", `${distDir}-engine/engine.cjs`, `${distDir}-engine/engine.build-id`],
+  ["offload worker", offloadWorker, path.join(distDir, "offload-worker.build-id")],
+]) {
+  if (!fs.existsSync(file)) {
+    console.error(`no ${what} at ${file}: build the console with \`npm run build\``);
+    process.exit(1);
+  }
+  if (stamp(stampFile) !== buildId) {
+    console.error(`the ${what} at ${file} was built for another build: build the console with \`npm run build\``);
+    process.exit(1);
+  }
 }
 process.env.CONSOLE_OFFLOAD_WORKER_FILE = offloadWorker;
 const app = next({ dev: false, dir: root, hostname, port });
@@ -211,7 +216,7 @@ const server = http.createServer((req, res) => {
   });
 });
 server.listen(port, hostname, () => {
-  // where a server-rendered page asks this server's own API (lib/http/self-reads.ts): loopback
+  // where a server-rendered page asks this server's own API (app/self-reads.ts): loopback
   // when it listens on every address
   const host = ["0.0.0.0", "::"].includes(hostname) ? "127.0.0.1" : hostname.includes(":") ? `[${hostname}]` : hostname;
   process.env.CONSOLE_SELF_ORIGIN = `http://${host}:${server.address().port}`;

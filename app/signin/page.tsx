@@ -3,8 +3,8 @@
 // With CONSOLE_OIDC_* (console-api.md "Single sign-on and team rights") it offers the
 // company's provider first; a sign-in through it that failed comes back here with its code.
 import Link from "next/link";
-import { safeNext } from "@/lib/http/session";
-import { currentViewer } from "@/lib/auth/server";
+import { safeNext } from "@scheduler-console/engine";
+import { currentViewer } from "@/app/viewer";
 import { SIGN_IN_FAILURES, type SignInFailure } from "@/lib/schema/api/session";
 import { SIGN_IN_FAILURE_WORDS, sessionExpiredWords } from "@/lib/words/rights";
 import styles from "@/components/policies/policies.module.css";

@@ -40,7 +40,7 @@ export function QueryState<T>({
   quiet?: boolean;
   children: (data: T) => ReactNode;
 }) {
-  // Data the server had (a page that asked its first reads while it rendered: lib/http/self-reads.ts)
+  // Data the server had (a page that asked its first reads while it rendered: app/self-reads.ts)
   // is in the browser's cache before hydration too, seeded from the same answer: it renders at once.
   // Without data, until hydration is over, render what the server rendered.
   const hydrated = useHydrated();

@@ -2,7 +2,7 @@ import "server-only";
 // GET /api/v1/session's answer (console-api.md Security; "Single sign-on and team rights"):
 // who this request is signed in as, how, until when, every right they have and, for one
 // target, whether they may save it and why not. The pages read the same answer
-// (./server.ts), so a page shows exactly the edit controls the API would accept.
+// (./viewer.ts), so a page shows exactly the edit controls the API would accept.
 import { OIDC_LOGIN_PATH, type SessionResponse, type TargetRight } from "@/lib/schema/api/session";
 import { whoIs, type Identity } from "./authorize";
 import { isReadOnly, readsNeedToken, type AuthConfig } from "./config";

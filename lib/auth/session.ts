@@ -1,7 +1,6 @@
 import "server-only";
 import { createHmac, randomBytes } from "node:crypto";
 import { SignJWT, errors, jwtVerify, type JWTHeaderParameters } from "jose";
-import { processWide } from "@/lib/schema/process-wide";
 import { nameOfToken, type AuthConfig } from "./config";
 
 // The session cookie: a jose-signed HS256 JWT. Two kinds, told apart by the header's `kid`:
@@ -13,8 +12,7 @@ import { nameOfToken, type AuthConfig } from "./config";
 //   derived from the secret, the issuer and the client id; the person's rights are read
 //   from CONSOLE_RBAC_FILE on every request, not stored here.
 // The secret is CONSOLE_SESSION_SECRET when set (replicas then accept each other's
-// sessions), else one random value per process, kept on globalThis because Next bundles a
-// module once per route and every route must agree on it.
+// sessions), else one random value per process (the engine's: one per process, lib/engine).
 
 export const SESSION_COOKIE = "console_session";
 export const SESSION_TTL_SECS = 60 * 60; // short: one hour
@@ -28,7 +26,8 @@ const ISSUER = "scheduler-console";
 const TOKEN_KID = "token";
 const OIDC_KID = "oidc";
 
-const processSecret = () => processWide("scheduler-console.session-secret", () => randomBytes(32).toString("hex"));
+let secret: string | undefined;
+const processSecret = () => (secret ??= randomBytes(32).toString("hex"));
 
 /** A named token's name joins the key: renaming a token ends its sessions, as rotating it does. */
 const named = (config: AuthConfig, role: "admin" | "viewer", token: string) => {

@@ -12,7 +12,7 @@ export function buildQuery(params: QueryParams): string {
   return queryString(Object.fromEntries(Object.entries(params).filter(([, value]) => value !== "")));
 }
 
-/** The URL a read asks (the browser's, and a server page's: lib/http/self-reads.ts). */
+/** The URL a read asks (the browser's, and a server page's: app/self-reads.ts). */
 export const readUrl = (path: string, params: QueryParams): string => `${path}${buildQuery(params)}`;
 
 /** A pinned page opened with `?now=server` asks every pinned read for the server clock (console-api.md "Time"). */

@@ -5,14 +5,13 @@ import "server-only";
 import fs from "node:fs";
 import { Etcd3, type IOptions } from "etcd3";
 import { consoleEnv } from "@/lib/config/env";
-import { processWide } from "@/lib/schema/process-wide";
 import { faultHandling, type FaultOptions } from "./fault-policy";
 
 /** The master's client caps (scheduler-model.md §8.3): 4 MiB responses, 1.5 MiB requests. */
-export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
-export const MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
+const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
+const MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
 /** HTTP/2 connection and stream receive window: two full-size responses in flight. */
-export const FLOW_CONTROL_WINDOW_BYTES = 2 * MAX_RESPONSE_BYTES;
+const FLOW_CONTROL_WINDOW_BYTES = 2 * MAX_RESPONSE_BYTES;
 
 export interface EtcdConnection {
   endpoints: string[];
@@ -24,6 +23,10 @@ export interface EtcdConnection {
   dialTimeoutMs?: number;
   fault?: FaultOptions;
 }
+
+/** the per-call deadline each client was created with (ms) */
+const CALL_TIMEOUTS = new WeakMap<object, number>();
+const callTimeoutOf = (client: EtcdClient) => CALL_TIMEOUTS.get(client) ?? 3000;
 
 /** gRPC's own (wall-clock) deadline of a unary call: ten times the call's, and at least 30 s. */
 const backstopMs = (callTimeoutMs: number) => Math.max(10 * callTimeoutMs, 30_000);
@@ -62,27 +65,22 @@ export function createEtcdClient(conn: EtcdConnection): EtcdClient {
     faultHandling: faultHandling({ ...conn.fault, callTimeoutMs }),
   };
   const client = new Etcd3(options);
-  callTimeouts().set(client, callTimeoutMs);
+  CALL_TIMEOUTS.set(client, callTimeoutMs);
   return client;
 }
 
-/** per client; process-wide, as a client made by one route bundle is used by the others */
-const callTimeouts = () => processWide("scheduler-console.etcd-call-timeouts", () => new WeakMap<Etcd3, number>());
-
-/** The per-call deadline the client was created with (ms). */
-export function callTimeoutOf(client: EtcdClient): number {
-  return callTimeouts().get(client as Etcd3) ?? 3000;
-}
+let configured: EtcdClient | undefined;
 
 /**
  * The process-wide client for the configured ETCD_ENDPOINTS (created on first use): one
- * connection per process, whichever route bundle asks first.
+ * connection per process.
  */
 export function etcdClient(): EtcdClient {
-  return processWide("scheduler-console.etcd-client", () => {
+  if (!configured) {
     const { etcd } = consoleEnv();
-    return createEtcdClient({ endpoints: etcd.endpoints, auth: etcd.auth, tls: etcd.tls });
-  });
+    configured = createEtcdClient({ endpoints: etcd.endpoints, auth: etcd.auth, tls: etcd.tls });
+  }
+  return configured;
 }
 
 /** The configured prefix `P` (trailing `/` trimmed). */

@@ -2,8 +2,6 @@ import "server-only";
 // Typed etcd failures with stable codes (console-api.md: 410 revision_compacted,
 // 503 etcd_unavailable, 504 etcd_timeout). Only lib/etcd sees etcd3's own error classes.
 import { GRPCDeadlineExceededError, GRPCResourceExhastedError, GRPCUnavailableError } from "etcd3";
-import { crossBundle } from "@/lib/schema/brand";
-
 /** A read pinned to a revision older than the store's compaction point. */
 export class RevisionCompacted extends Error {
   readonly code = "revision_compacted";
@@ -15,8 +13,6 @@ export class RevisionCompacted extends Error {
     this.name = "RevisionCompacted";
   }
 }
-crossBundle("RevisionCompacted", RevisionCompacted);
-
 /** A read pinned to a revision the store has not reached yet. */
 export class FutureRevision extends Error {
   readonly code = "future_revision";
@@ -25,8 +21,6 @@ export class FutureRevision extends Error {
     this.name = "FutureRevision";
   }
 }
-crossBundle("FutureRevision", FutureRevision);
-
 /** No etcd member answered (refused, unreachable, or every member's breaker is open). */
 export class EtcdUnavailable extends Error {
   readonly code = "etcd_unavailable";
@@ -36,8 +30,6 @@ export class EtcdUnavailable extends Error {
     this.name = "EtcdUnavailable";
   }
 }
-crossBundle("EtcdUnavailable", EtcdUnavailable);
-
 /** A call ran past its deadline. */
 export class EtcdTimeout extends Error {
   readonly code = "etcd_timeout";
@@ -46,8 +38,6 @@ export class EtcdTimeout extends Error {
     this.name = "EtcdTimeout";
   }
 }
-crossBundle("EtcdTimeout", EtcdTimeout);
-
 /**
  * A response larger than the client's receive cap (gRPC RESOURCE_EXHAUSTED). Not a
  * "recoverable" etcd3 error on purpose: it is never retried as-is and never trips a
@@ -60,8 +50,6 @@ export class EtcdMessageTooLarge extends Error {
     this.name = "EtcdMessageTooLarge";
   }
 }
-crossBundle("EtcdMessageTooLarge", EtcdMessageTooLarge);
-
 /** Raised by the host guard while a member's breaker is open (duck-typed like cockatiel's). */
 export class EtcdHostBlocked extends Error {
   readonly isBrokenCircuitError = true;
@@ -70,8 +58,6 @@ export class EtcdHostBlocked extends Error {
     this.name = "EtcdHostBlocked";
   }
 }
-crossBundle("EtcdHostBlocked", EtcdHostBlocked);
-
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** §8.1: an error whose text says the message was too long (gRPC code 8 / "message length"). */

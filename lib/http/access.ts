@@ -6,7 +6,7 @@ import "server-only";
 // to one target needs rights that cover it ("Single sign-on and team rights": 403 forbidden).
 import { authorizeSave, checkSameOrigin, isAuthError, type AllowingRule, type Principal } from "@/lib/auth";
 import { readGate } from "@/lib/auth/read-gate";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 import { ApiError } from "@/lib/schema/api/errors";
 
 /** Answers null when the request may read, or the error Response to send instead. */
@@ -14,7 +14,7 @@ type ReadAuthorizer = (request: Request) => Promise<Response | null>;
 
 type Slot = { authorize: ReadAuthorizer };
 
-const slot = () => processWide<Slot>("scheduler-console.read-authorizer", () => ({ authorize: readGate }));
+const slot = lazily<Slot>(() => ({ authorize: readGate }));
 
 export function authorizeRead(request: Request): Promise<Response | null> {
   return slot().authorize(request);

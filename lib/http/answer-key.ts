@@ -6,15 +6,15 @@ import "server-only";
 // its rows are the same, and the strong ETag (a hash of the bytes) then still matches.
 import type { FleetView } from "@/lib/live/cache";
 import type { Evaluation } from "@/lib/live/evaluation";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 
 interface PlanIds {
   ids: WeakMap<object, number>;
   next: number;
 }
 
-// process-wide: the byte cache is one per process, so its keys must be too
-const planIds = () => processWide<PlanIds>("scheduler-console.plan-ids", () => ({ ids: new WeakMap(), next: 0 }));
+// the byte cache is one per process, and so are its keys
+const planIds = lazily<PlanIds>(() => ({ ids: new WeakMap(), next: 0 }));
 
 /** A process-unique name of one plan (or any immutable input) object. */
 export function identityOf(value: object): string {

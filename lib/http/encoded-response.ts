@@ -15,9 +15,9 @@ import { createHash } from "node:crypto";
 import { metrics } from "@/lib/metrics";
 import { LRUCache } from "lru-cache";
 import { consoleEnv } from "@/lib/config/env";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 
-const MARK = Symbol.for("scheduler-console.cacheable");
+const MARK = Symbol("cacheable");
 
 /**
  * An answer the wrapper may serve from the byte cache: `key` names everything its bytes
@@ -62,13 +62,12 @@ interface CacheState {
   entries: LRUCache<string, Encoded>;
 }
 
-const cache = () =>
-  processWide<CacheState>("scheduler-console.encoded-responses", () => ({
-    entries: new LRUCache({
-      maxSize: Math.floor(consoleEnv().memoryBudgetBytes * BUDGET_SHARE),
-      sizeCalculation: (e) => Math.max(1, e.bytes.length),
-    }),
-  }));
+const cache = lazily<CacheState>(() => ({
+  entries: new LRUCache({
+    maxSize: Math.floor(consoleEnv().memoryBudgetBytes * BUDGET_SHARE),
+    sizeCalculation: (e) => Math.max(1, e.bytes.length),
+  }),
+}));
 
 /** Empty the cache (tests compare a cached answer with one encoded afresh). */
 export function clearEncodedResponses(): void {

@@ -13,7 +13,7 @@ import { classifyError } from "@/lib/schema/api/errors";
 import { noteEtcdUnavailable } from "./etcd-seen";
 import { admitted, offloaded, offloadedResponse, placeOf } from "./heavy";
 import { metrics } from "@/lib/metrics";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
 import { MIN_REVISION_HEADER, takeMinRevision, withMinRevision } from "./min-revision";
 
@@ -116,20 +116,19 @@ interface LogBuffer {
   flush: () => void;
 }
 
-const logBuffer = () =>
-  processWide<LogBuffer>("scheduler-console.access-log", () => {
-    const buffer: LogBuffer = {
-      lines: [],
-      flush() {
-        if (buffer.lines.length === 0) return;
-        const out = `${buffer.lines.join("\n")}\n`;
-        buffer.lines = [];
-        process.stdout.write(out);
-      },
-    };
-    process.once("exit", buffer.flush);
-    return buffer;
-  });
+const logBuffer = lazily<LogBuffer>(() => {
+  const buffer: LogBuffer = {
+    lines: [],
+    flush() {
+      if (buffer.lines.length === 0) return;
+      const out = `${buffer.lines.join("\n")}\n`;
+      buffer.lines = [];
+      process.stdout.write(out);
+    },
+  };
+  process.once("exit", buffer.flush);
+  return buffer;
+});
 
 function log(line: Record<string, unknown>): void {
   const buffer = logBuffer();

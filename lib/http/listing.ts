@@ -11,7 +11,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { TablePlan } from "@/lib/planner/plan";
 import type { CarriedPlaces } from "@/lib/planner/plan/types";
 import type { TableSummary } from "@/lib/schema/api/demand";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { metrics } from "@/lib/metrics";
 import { Scratch } from "./scratch";
@@ -67,11 +67,10 @@ interface ListingState {
  */
 const DIGESTS = 16;
 
-const state = () =>
-  processWide<ListingState>("scheduler-console.listings", () => ({
-    boot: randomBytes(6).toString("base64url"),
-    digests: new BoundedMap({ evict: "least-recently-set", maxEntries: DIGESTS }),
-  }));
+const state = lazily<ListingState>(() => ({
+  boot: randomBytes(6).toString("base64url"),
+  digests: new BoundedMap({ evict: "least-recently-set", maxEntries: DIGESTS }),
+}));
 
 /**
  * The name of one plan's listing for one filter fingerprint. A plan is named by what it

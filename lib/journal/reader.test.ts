@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { decodeChunk, encodeChunk, type JournalChunk } from "@/lib/journal/codec";
 import type { TableState } from "@/lib/journal/entry";
-import { readableChunks } from "./reader";
+import { keptSkeletons, readableChunks } from "./reader";
 
 const placed = (executor: string): TableState => ({
   class: "normal",
@@ -58,9 +58,7 @@ describe("one table's decode of a chunk, kept", () => {
     expect(other).toEqual([decodeChunk(v1, "b/t")]);
     expect(other[0]).not.toBe(first[0]);
     // both tables' reads of one stored chunk shared its skeleton (one per key and mod_revision)
-    const skeletons = (globalThis as unknown as Record<symbol, { size: number }>)[
-      Symbol.for("console.journal.chunkSkeletons")
-    ];
+    const skeletons = keptSkeletons;
     expect(skeletons.size).toBe(2);
     expect(other[0].evaluations.map((e) => e.placed)).toEqual([["a/t"], ["b/t"]]);
     // without a key (or a whole read) nothing is kept

@@ -40,17 +40,16 @@ import { journalPrefix, parseChunkKey, trimmedKey } from "@/lib/schema/keys";
 import type { JournalCoverageResponse } from "@/lib/schema/api/journal";
 import { metrics } from "@/lib/metrics";
 import { BoundedMap } from "@/lib/schema/bounded-map";
-import { processWide } from "@/lib/schema/process-wide";
 
 /** Rows kept (a one-table decode weighs its evaluations and the rows it built): ~50 MB at most. */
 const KEPT_ROWS = 400_000;
 
 const weigh = (c: JournalChunk) => c.evaluations.reduce((n, e) => n + 1 + e.changed.size + e.removed.length, 0);
 
-const ONE_TABLE = processWide(
-  "console.journal.oneTableChunks",
-  () => new BoundedMap<string, JournalChunk>({ evict: "least-recently-used", weigh, maxWeight: KEPT_ROWS }),
-);
+const ONE_TABLE = new BoundedMap<string, JournalChunk>({ evict: "least-recently-used", weigh, maxWeight: KEPT_ROWS });
+
+/** The one-table decodes kept, to count and to forget (tests, benchmarks of cold reads). */
+export const keptTableDecodes: { readonly size: number; clear(): void } = ONE_TABLE;
 
 /** A stored chunk; with its key and mod_revision, a one-table decode is kept. */
 interface StoredChunk {
@@ -73,15 +72,14 @@ const SKELETON_BYTES_PER_ROW = 432;
  * rebuilt from its chunk when next read. Bounded by rows, they had filled for as long as the
  * journal's window (6 h) and could have held ~800 MiB.
  */
-const SKELETONS = processWide(
-  "console.journal.chunkSkeletons",
-  () =>
-    new BoundedMap<string, ChunkSkeleton>({
-      evict: "least-recently-used",
-      weigh: (k) => k.weight * SKELETON_BYTES_PER_ROW,
-      maxWeight: Math.floor(consoleEnv().memoryBudgetBytes / 32),
-    }),
-);
+const SKELETONS = new BoundedMap<string, ChunkSkeleton>({
+  evict: "least-recently-used",
+  weigh: (k) => k.weight * SKELETON_BYTES_PER_ROW,
+  maxWeight: Math.floor(consoleEnv().memoryBudgetBytes / 32),
+});
+
+/** The chunk skeletons kept, to count and to forget (tests, benchmarks of cold reads). */
+export const keptSkeletons: { readonly size: number; clear(): void } = SKELETONS;
 
 const keptId = (key: string, modRevision: number, only: string) => `${key}\u0000${modRevision}\u0000${only}`;
 
@@ -170,7 +168,7 @@ interface HeldKeys {
   metas: ChunkMeta[];
 }
 
-const held = processWide("scheduler-console.journal-keys", () => ({ current: null as HeldKeys | null }));
+const held = { current: null as HeldKeys | null };
 
 const parse = (prefix: string, keys: readonly string[]) =>
   keys.map((k) => parseChunkKey(prefix, k)).filter((m): m is ChunkMeta => m !== null);

@@ -25,7 +25,6 @@ import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
 import { countedReads, type CountedRead } from "./counted-read";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
-import { processWide } from "@/lib/schema/process-wide";
 import { consoleEnv } from "@/lib/config/env";
 import { memoryShares } from "./memory-budget";
 import { metrics } from "@/lib/metrics";
@@ -378,17 +377,22 @@ export class LiveCache {
   }
 }
 
-/** The process-wide cache for the configured etcd and prefix. */
+let configured: LiveCache | undefined;
+
+/** The process's cache for the configured etcd and prefix. */
 export function liveCache(): LiveCache {
-  return processWide(
-    "scheduler-console.live-cache",
-    () =>
-      new LiveCache(etcdClient(), etcdPrefix(), {
-        clock: revisionClock(),
-        memoryBudgetBytes: consoleEnv().memoryBudgetBytes,
-        ...offloadOptions(consoleEnv().offload),
-      }),
-  );
+  return (configured ??= new LiveCache(etcdClient(), etcdPrefix(), {
+    clock: revisionClock(),
+    memoryBudgetBytes: consoleEnv().memoryBudgetBytes,
+    ...offloadOptions(consoleEnv().offload),
+  }));
+}
+
+/** Drops the process's cache (closing it), so the next `liveCache()` starts cold (benchmarks of cold answers). */
+export async function dropLiveCache(): Promise<void> {
+  const dropped = configured;
+  configured = undefined;
+  await dropped?.close();
 }
 
 /** The view a request asked for: pinned (`?revision=`) or live. */

@@ -132,7 +132,7 @@ export class OffloadPool {
   /** the counters of the workers stopped before it (a counter never goes back), summed now and then */
   private retired: MetricJson[][] = [];
 
-  /** `file`: the worker's bundle (scripts/build-offload-worker.mjs); `idleMs`: how long it may idle */
+  /** `file`: the worker's bundle (scripts/bundle.mjs worker); `idleMs`: how long it may idle */
   constructor(
     private readonly file: string,
     private readonly idleMs = IDLE_MS,

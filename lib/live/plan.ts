@@ -29,7 +29,6 @@ import {
 } from "@/lib/live/plan-entry";
 import { readFloor } from "@/lib/live/read-floor";
 import { RevisionWaiters } from "@/lib/live/revision-waiters";
-import { processWide } from "@/lib/schema/process-wide";
 import { LRUCache } from "lru-cache";
 import { consoleEnv } from "@/lib/config/env";
 import { memoryShares, viewBytes } from "@/lib/live/memory-budget";
@@ -97,9 +96,11 @@ interface PlanState {
   waiters: RevisionWaiters;
 }
 
+let made: PlanState | undefined;
+
 function state(): PlanState {
-  return processWide("scheduler-console.plan-state", () => {
-    const created: PlanState = {
+  if (!made)
+    made = {
       preparers: new Map(),
       // the pinned views they hold count against the budget's share for held views; a plan
       // whose view is over it is made for its request and not kept
@@ -118,8 +119,7 @@ function state(): PlanState {
       generation: 0,
       waiters: new RevisionWaiters(),
     };
-    return created;
-  });
+  return made;
 }
 
 /**
@@ -137,6 +137,11 @@ function setLive(s: PlanState, live: LiveEntry): void {
   s.live = live;
   publishHeld(s);
   if (another) s.waiters.wake(++s.generation);
+}
+
+/** Forgets the plans kept for exact `?revision=&now_ms=` asks (tests compare them with plans made afresh). */
+export function forgetExactPlans(): void {
+  state().exact.clear();
 }
 
 /**

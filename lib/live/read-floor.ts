@@ -10,17 +10,12 @@ import { liveCache } from "./cache";
 /** How long a read waits for the live view to reach its `min_revision`. */
 const MIN_REVISION_WAIT_MS = 5000;
 
-const KEY = Symbol.for("scheduler-console.read-floor");
-
-/** One per process: the HTTP wrapper and the plan may sit in different route bundles. */
-function floors(): AsyncLocalStorage<number> {
-  const g = globalThis as unknown as Record<symbol, AsyncLocalStorage<number> | undefined>;
-  return (g[KEY] ??= new AsyncLocalStorage<number>());
-}
+/** the floor of the request being served (the HTTP wrapper sets it, the plan reads it) */
+const FLOORS = new AsyncLocalStorage<number>();
 
 /** The revision the request being served must include, or null (no floor, or it was not reached). */
 export function readFloor(): number | null {
-  return floors().getStore() ?? null;
+  return FLOORS.getStore() ?? null;
 }
 
 /**
@@ -33,6 +28,6 @@ export async function readAtLeast<T>(
   waitMs = MIN_REVISION_WAIT_MS,
 ): Promise<{ reached: boolean; value: T }> {
   const reached = await liveCache().awaitRevision(revision, waitMs);
-  const value = reached ? await floors().run(revision, read) : await read();
+  const value = reached ? await FLOORS.run(revision, read) : await read();
   return { reached, value };
 }

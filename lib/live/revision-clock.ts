@@ -16,7 +16,6 @@ import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import { readRange } from "@/lib/etcd/key-history";
 import { currentRevision, readPrefixPaged } from "@/lib/etcd/paged-read";
 import { clockPrefix, clockPrefixEnd, keys } from "@/lib/schema/keys";
-import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseLeader } from "@/lib/schema/leader";
@@ -373,7 +372,14 @@ function futureTime(atMs: number, now: number): ApiError {
   return new ApiError(400, "invalid_query", message, { issues: [{ path: ["at_ms"], code: "future_time", message }] });
 }
 
-/** The process-wide clock for the configured etcd and prefix. */
+let configuredClock: RevisionClock | undefined;
+
+/** Drops the process's clock, so the next `revisionClock()` knows nothing yet (benchmarks of cold answers). */
+export function dropRevisionClock(): void {
+  configuredClock = undefined;
+}
+
+/** The process's clock for the configured etcd and prefix. */
 export function revisionClock(): RevisionClock {
-  return processWide("scheduler-console.revision-clock", () => new RevisionClock(etcdClient(), etcdPrefix()));
+  return (configuredClock ??= new RevisionClock(etcdClient(), etcdPrefix()));
 }

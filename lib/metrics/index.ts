@@ -5,7 +5,6 @@ import { PerformanceObserver, constants } from "node:perf_hooks";
 import v8 from "node:v8";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { WATCH_BREAK_REASONS } from "@/lib/schema/watch-break";
-import { processWide } from "@/lib/schema/process-wide";
 import { inOffloadWorker } from "@/lib/config/thread-role";
 import { fleetGauges } from "./fleet";
 
@@ -232,9 +231,11 @@ function create() {
 
 export type ConsoleMetrics = ReturnType<typeof create>;
 
+let made: ConsoleMetrics | undefined;
+
 /** The process-wide metrics (created on first use). */
 export function metrics(): ConsoleMetrics {
-  return processWide("scheduler-console.metrics", create);
+  return (made ??= create());
 }
 
 /**

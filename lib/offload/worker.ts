@@ -1,4 +1,4 @@
-// The offload worker's entry (lib/live/offload-pool.ts starts it; scripts/build-offload-worker.mjs
+// The offload worker's entry (lib/live/offload-pool.ts starts it; scripts/bundle.mjs
 // bundles it): it answers the jobs the request thread sends, several at once on its own event
 // loop, with its own etcd client, revision clock and pinned views (its cache keeps no live
 // view, lib/live/cache.ts `pinnedOnly`), and tells with each answer what it keeps and its

@@ -7,15 +7,12 @@
 // (`layeredDifference`), so a re-plan after one watch event does not walk 13k tables.
 // Values are never `undefined`. Pure: no I/O.
 
-// Registered symbols, not module-local ones: each route bundle of the server instantiates
-// this module anew, and a map made by one (the live cache's) is read by another (a route's
-// re-plan), so neither `instanceof` nor a module's own Symbol() would recognise it.
-const GONE: symbol = Symbol.for("scheduler-console.layered-map.gone");
+const GONE: symbol = Symbol("layered-map.gone");
 /** a replaced value, or GONE (values are objects, never symbols) */
 type Over<V> = V | symbol;
-const BRAND = Symbol.for("scheduler-console.layered-map");
+const BRAND = Symbol("layered-map");
 
-/** A LayeredMap, whichever bundle's copy of this module made it. */
+/** A LayeredMap. */
 export function isLayered<K, V>(m: ReadonlyMap<K, V>): m is LayeredMap<K, V> {
   return (m as { [BRAND]?: boolean })[BRAND] === true;
 }

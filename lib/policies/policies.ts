@@ -58,7 +58,7 @@ export async function listPolicies(revision?: number): Promise<PolicyListRespons
 }
 
 /** The headers a write carries besides If-Match (the checks read the rest from `raw`). */
-export interface WriteHeaders {
+interface WriteHeaders {
   reason: string | null;
   raw: Headers;
   /** the takeover gate's headers (lib/takeover/gates.ts) */
@@ -91,7 +91,7 @@ function invalidPolicy(issues: PolicyIssue[]): ApiError {
   return new ApiError(422, "invalid_policy", message, { issues });
 }
 
-export interface PolicyWriteRequest {
+interface PolicyWriteRequest {
   target: string;
   /** the PUT body (undefined for DELETE) */
   body?: unknown;

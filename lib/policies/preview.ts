@@ -17,7 +17,6 @@ import type { PreviewResponse } from "@/lib/schema/api/policies";
 import { usableDoc } from "./view";
 import { effectHash, encodeDigest, type PreviewDigest } from "./preview-digest";
 import { revisionClock } from "@/lib/live/revision-clock";
-import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 
 /** How long a preview waits for the watch-fed live view to reach the policies it read. */
@@ -49,11 +48,7 @@ export interface ReviewedFleet {
 
 /** the most recent reviews kept (a view shares most of its memory with the live one): a speed-up only */
 const REVIEWS_KEPT = 8;
-const reviews = () =>
-  processWide(
-    "scheduler-console.policy-reviews",
-    () => new BoundedMap<string, ReviewedFleet>({ evict: "least-recently-set", maxEntries: REVIEWS_KEPT }),
-  );
+const REVIEWS = new BoundedMap<string, ReviewedFleet>({ evict: "least-recently-set", maxEntries: REVIEWS_KEPT });
 /** One review: the digest, and the document it previews for the target. */
 const reviewKey = (digest: string, target: string, doc: PolicyDocument | null) =>
   `${digest}\u0000${target}\u0000${JSON.stringify(doc)}`;
@@ -74,13 +69,13 @@ export async function reviewedEffect(
   // compaction first: a kept review answers only while any replica could re-plan it
   await revisionClock().timeOf(digest.revision);
   const key = reviewKey(encoded, target, doc);
-  const kept = reviews().get(key);
+  const kept = REVIEWS.get(key);
   if (kept) return kept;
   const view = await pinnedFleetView(digest.revision);
   const preview = previewPolicy(plannerFleet(view), target, doc, digest.nowMs);
   if (effectHash(previewEffect(preview)) !== digest.effect) return null;
   const reviewed = { sets: decisionSets(preview), revision: digest.revision, nowMs: digest.nowMs, view };
-  reviews().set(key, reviewed);
+  REVIEWS.set(key, reviewed);
   return reviewed;
 }
 
@@ -126,7 +121,7 @@ export async function evaluatePreview(
     : effectivePolicy(BUILTIN_POLICY, usableDoc(stored.defaultPolicy).doc, proposed);
   const sets = decisionSets(preview);
   const digest = encodeDigest({ revision: view.revision, nowMs, effect: effectHash(previewEffect(preview)) });
-  reviews().set(reviewKey(digest, target, doc), { sets, revision: view.revision, nowMs, view });
+  REVIEWS.set(reviewKey(digest, target, doc), { sets, revision: view.revision, nowMs, view });
   return {
     sets,
     view,

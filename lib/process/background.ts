@@ -2,12 +2,12 @@ import "server-only";
 // Work that runs beside requests, started once per process from instrumentation.ts
 // register(), before any request: the first full read and live plan (console-api.md
 // Additions "Readiness": ready before traffic), then the elected sampler (shadow history and the revision
-// clock, one sampling replica per etcd, lib/live). State lives on globalThis: Next bundles the
-// instrumentation hook and the route handlers separately.
+// clock, one sampling replica per etcd, lib/live). The hook and the route handlers reach this
+// one module through the engine (lib/engine).
 import { fleetView } from "@/lib/live/cache";
 import { planFor } from "@/lib/live/plan";
 import { ensureSampler } from "@/lib/process/sampling";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 
 /** retry delays of the first read while etcd is away (doubling, capped) */
 const RETRY_FIRST_MS = 200;
@@ -19,7 +19,7 @@ interface Background {
   ready: boolean;
 }
 
-const state = () => processWide<Background>("scheduler-console.background", () => ({ started: false, ready: false }));
+const state = lazily<Background>(() => ({ started: false, ready: false }));
 
 /** True once this process has read the fleet and planned it (health `ready`). */
 export function isReady(): boolean {

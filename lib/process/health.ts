@@ -14,7 +14,6 @@ import { liveCache } from "@/lib/live/cache";
 import { metrics } from "@/lib/metrics";
 import { isReady } from "./background";
 import { etcdUnavailableSeenAt } from "@/lib/http/etcd-seen";
-import { processWide } from "@/lib/schema/process-wide";
 import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
 
 const DEADLINE_MS = 1500;
@@ -36,13 +35,14 @@ const RECENT_ANSWER_MS = 10_000;
 const withinDeadline = <T>(p: Promise<T>, what: string) =>
   withDeadline(p, DEADLINE_MS, what, { loopStepMs: DEADLINE_STEP_MS });
 
-function lastOk(): { atMs: number } {
-  return processWide("scheduler-console.health-last-ok", () => ({ atMs: 0 }));
-}
+/** when etcd last answered a health check */
+const LAST_OK = { atMs: 0 };
+
+/** a client per endpoint, for the per-member checks */
+const HEALTH_CLIENTS = new Map<string, EtcdClient>();
 
 function clientFor(url: string): EtcdClient {
-  const clients = processWide("scheduler-console.health-clients", () => new Map<string, EtcdClient>());
-  let client = clients.get(url);
+  let client = HEALTH_CLIENTS.get(url);
   if (!client) {
     const { etcd } = consoleEnv();
     client = createEtcdClient({
@@ -53,7 +53,7 @@ function clientFor(url: string): EtcdClient {
       dialTimeoutMs: DEADLINE_MS,
       fault: { attempts: 1 },
     });
-    clients.set(url, client);
+    HEALTH_CLIENTS.set(url, client);
   }
   return client;
 }
@@ -79,7 +79,7 @@ async function probe(url: string): Promise<Probe> {
   const started = performance.now();
   try {
     const revision = await withinDeadline(endpointRevision(clientFor(url)), "etcd status");
-    lastOk().atMs = Date.now();
+    LAST_OK.atMs = Date.now();
     return {
       url,
       ok: true,
@@ -115,10 +115,12 @@ export async function healthResponse(): Promise<HealthAnswer> {
   return { status, body: { ...body, memory: memoryFigures() } };
 }
 
+/** the probe round every health answer within SHARED_MS shares */
+const shared: { round: { startedMs: number; startedAtMs: number; answer: Promise<RoundAnswer> } | null } = {
+  round: null,
+};
+
 function sharedRound(): Promise<RoundAnswer> {
-  const shared = processWide<{
-    round: { startedMs: number; startedAtMs: number; answer: Promise<RoundAnswer> } | null;
-  }>("scheduler-console.health-shared", () => ({ round: null }));
   // a round started before a data answer found etcd unavailable is not this moment's answer
   const round = shared.round;
   if (round && performance.now() - round.startedMs < SHARED_MS && etcdUnavailableSeenAt() < round.startedAtMs)
@@ -152,8 +154,8 @@ async function probeAll(): Promise<RoundAnswer> {
     answering.length === 0 &&
     probes.every((p) => p.missed) &&
     snapshot.live &&
-    Date.now() - lastOk().atMs < RECENT_ANSWER_MS &&
-    etcdUnavailableSeenAt() <= lastOk().atMs;
+    Date.now() - LAST_OK.atMs < RECENT_ANSWER_MS &&
+    etcdUnavailableSeenAt() <= LAST_OK.atMs;
   const ready = isReady();
   // with no endpoint answering (and not merely too busy to hear one), the cache cannot be
   // known current: `live` says so, beside an age that keeps growing

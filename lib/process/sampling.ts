@@ -13,7 +13,6 @@ import { ShadowSampler } from "@/lib/live/sampler";
 import { canaryExtras } from "@/lib/takeover/canary-sample";
 import { shadowFor } from "@/lib/live/plan";
 import { yieldToEventLoop } from "@/lib/live/plan-entry";
-import { processWide } from "@/lib/schema/process-wide";
 import { snapshotInputs } from "@/lib/snapshot/inputs";
 import { placementLookup, taskLookup } from "@/lib/snapshot/forecast-inputs";
 import { legacyLineAt } from "@/lib/scheduler/forecasts";
@@ -108,25 +107,24 @@ export async function forecastEvaluation(): ReturnType<ForecastJournalOptions["e
   };
 }
 
+let sampler: ShadowSampler | undefined;
+
 /** Starts this replica's sampler once; null when `CONSOLE_SHADOW_SAMPLER=off`. */
 export function ensureSampler(): ShadowSampler | null {
-  let made = false;
-  const sampler = processWide<ShadowSampler | null>("scheduler-console.shadow-sampler", () => {
-    const env = samplerEnv();
-    if (!env.enabled) return null;
-    made = true;
-    return new ShadowSampler({
-      client: etcdClient(),
-      prefix: etcdPrefix(),
-      sample: currentShadowSample,
-      intervalMs: env.shadowSampleMs,
-      electionTtlSecs: env.electionTtlSecs,
-      journal: journalOptions(),
-      forecasts: forecastOptions(),
-      etcdUnavailableMs: () => liveCache().lastUnavailableMs,
-    });
+  if (sampler !== undefined) return sampler;
+  const env = samplerEnv();
+  if (!env.enabled) return null; // asked again next time, as before
+  sampler = new ShadowSampler({
+    client: etcdClient(),
+    prefix: etcdPrefix(),
+    sample: currentShadowSample,
+    intervalMs: env.shadowSampleMs,
+    electionTtlSecs: env.electionTtlSecs,
+    journal: journalOptions(),
+    forecasts: forecastOptions(),
+    etcdUnavailableMs: () => liveCache().lastUnavailableMs,
   });
-  if (made && sampler) sampler.start(); // after it is stored, as before: start() may ask for it
+  sampler.start(); // after it is stored: start() may ask for it
   return sampler;
 }
 

@@ -15,7 +15,7 @@ import { fleetView } from "@/lib/live/fleet-view";
 import { liveCache } from "@/lib/live/cache";
 import { awaitLivePlan, planFor, planKeyOf, prepareFullPlans, type Planned } from "@/lib/live/plan";
 import { digestRowsAhead, knownDigest, listingName } from "@/lib/http/listing";
-import { processWide } from "@/lib/schema/process-wide";
+import { lazily } from "@/lib/util/lazily";
 import { metrics } from "@/lib/metrics";
 import { StepChannel, type StepSource, type StepSubscriber } from "@/lib/http/step-channel";
 import { changesBody, listingCoder, listingFingerprint } from "./demand";
@@ -55,12 +55,11 @@ interface StreamState {
   nudge: (() => void) | null;
 }
 
-const streams = () =>
-  processWide<StreamState>("scheduler-console.demand-streams", () => ({
-    channels: new Map(),
-    running: false,
-    nudge: null,
-  }));
+const streams = lazily<StreamState>(() => ({
+  channels: new Map(),
+  running: false,
+  nudge: null,
+}));
 
 const encoder = new TextEncoder();
 

@@ -1,22 +1,17 @@
 // The one deadline: a promise's answer, or a typed DeadlineExceeded once it has taken too
 // long. Timers are unref'd: a pending deadline never keeps the process alive.
-import { crossBundle } from "./brand";
 
 /** The awaited work gave no answer in time (code `deadline_exceeded`). */
-export const DeadlineExceeded = crossBundle(
-  "DeadlineExceeded",
-  class DeadlineExceeded extends Error {
-    readonly code = "deadline_exceeded";
-    constructor(
-      readonly what: string,
-      readonly ms: number,
-    ) {
-      super(`${what}: no answer within ${ms} ms`);
-      this.name = "DeadlineExceeded";
-    }
-  },
-);
-export type DeadlineExceeded = InstanceType<typeof DeadlineExceeded>;
+export class DeadlineExceeded extends Error {
+  readonly code = "deadline_exceeded";
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+  ) {
+    super(`${what}: no answer within ${ms} ms`);
+    this.name = "DeadlineExceeded";
+  }
+}
 
 /**
  * The step `loopStepMs` takes where a deadline is about etcd answering, not about this

@@ -81,8 +81,8 @@ export function entriesAt<E extends KeyedEntry>(list: KeyedList<E>, key: string,
   return out;
 }
 
-/** Where a snapshot keeps the lists it has not made yet (a symbol shared by every chunk Next bundles this module into). */
-const PATCHED = Symbol.for("scheduler-console.patched-lists");
+/** Where a snapshot keeps the lists it has not made yet. */
+const PATCHED = Symbol("patched-lists");
 
 type Patched = Partial<Record<ListField, PatchedList<AnyEntry>>>;
 

@@ -8,15 +8,12 @@ import type { PolicyDocument } from "@/lib/schema/policy";
 import type { ExecutionProgress, PlannerFence, PlannerFleet } from "@/lib/planner/plan/input";
 import type { TaskRecord } from "@/lib/schema/tasks";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
-import { processWide } from "@/lib/schema/process-wide";
 
 /**
- * A derived-value cache shared by the whole process: Next bundles this module into several
- * chunks, and a re-plan compares a fleet one chunk derived with one another derived, by
- * identity (lib/planner/plan/fleet-diff.ts): a cache per chunk made them always differ.
+ * A derived-value cache: a re-plan compares the fleet derived before with the one derived
+ * now by identity (lib/planner/plan/fleet-diff.ts), so what is derived once is derived once.
  */
-const shared = <K extends object, V>(what: string) =>
-  processWide(`scheduler-console.planner-input.${what}`, () => new WeakMap<K, V>());
+const shared = <K extends object, V>() => new WeakMap<K, V>();
 
 /** `catchup-active/<hex>` holds the owning job (bare id, or JSON `{job, shared}`). */
 function catchupOwner(value: string): { job: string; shared?: boolean } {
@@ -73,7 +70,7 @@ function fencesOf(
 }
 
 /** The empty table a cache-only row plans as: one object per row, so a re-plan sees it unchanged. */
-const cacheOnlyTables = shared<object, TableDemand>("cache-only-tables");
+const cacheOnlyTables = shared<object, TableDemand>();
 
 /** console-api.md: a table exists with demand events OR a cache row; a cache-only row plans as empty. */
 function withCacheOnlyTables(
@@ -116,16 +113,14 @@ function derivedFrom<S extends object, T>(cache: WeakMap<S, T>, source: S, build
 }
 
 type Snap = FleetSnapshot;
-const heartbeatsOf = shared<Snap["executors"], Map<string, Heartbeat>>("heartbeatsOf");
-const assignmentsOf = shared<Snap["assignments"], PlannerFleet["assignments"]>("assignmentsOf");
-const policiesOf = shared<Snap["policies"], PlannerFleet["policies"]>("policiesOf");
-const queuedOf = shared<Snap["queue"], TaskRecord[]>("queuedOf");
-const runningOf = shared<Snap["running"], TaskRecord[]>("runningOf");
-const cooldownsOf = shared<Snap["cooldowns"], PlannerFleet["cooldowns"]>("cooldownsOf");
-const failuresOf = shared<Snap["mergeFailures"], PlannerFleet["failures"]>("failuresOf");
-const historyOf = shared<Snap["tasks"], { running: Snap["running"]; queue: Snap["queue"]; history: TaskRecord[] }>(
-  "historyOf",
-);
+const heartbeatsOf = shared<Snap["executors"], Map<string, Heartbeat>>();
+const assignmentsOf = shared<Snap["assignments"], PlannerFleet["assignments"]>();
+const policiesOf = shared<Snap["policies"], PlannerFleet["policies"]>();
+const queuedOf = shared<Snap["queue"], TaskRecord[]>();
+const runningOf = shared<Snap["running"], TaskRecord[]>();
+const cooldownsOf = shared<Snap["cooldowns"], PlannerFleet["cooldowns"]>();
+const failuresOf = shared<Snap["mergeFailures"], PlannerFleet["failures"]>();
+const historyOf = shared<Snap["tasks"], { running: Snap["running"]; queue: Snap["queue"]; history: TaskRecord[] }>();
 
 function policiesFrom(list: Snap["policies"]): PlannerFleet["policies"] {
   const tables = new Map<string, PolicyDocument>();

@@ -11,7 +11,6 @@ import { journalMetas, readChunks } from "@/lib/journal/reader";
 import { emptyFold, foldObserved, observedIn, type Observed, type ObservedFold } from "@/lib/journal/observed";
 import { formatTime } from "@/lib/schema/format";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
-import { processWide } from "@/lib/schema/process-wide";
 import { BoundedMap } from "@/lib/schema/bounded-map";
 
 const DAY_MS = 86_400_000;
@@ -27,11 +26,7 @@ interface CachedFold {
   fold: ObservedFold;
 }
 const CACHED_TARGETS = 64;
-const cachedFolds = () =>
-  processWide(
-    "scheduler-console.observed-folds",
-    () => new BoundedMap<string, CachedFold>({ evict: "least-recently-set", maxEntries: CACHED_TARGETS }),
-  );
+const CACHED_FOLDS = new BoundedMap<string, CachedFold>({ evict: "least-recently-set", maxEntries: CACHED_TARGETS });
 
 async function tableObserved(
   firstKey: string,
@@ -39,7 +34,7 @@ async function tableObserved(
   target: string,
   nowMs: number,
 ): Promise<Observed> {
-  const cache = cachedFolds();
+  const cache = CACHED_FOLDS;
   const hit = cache.get(target);
   // the journal's start moved (trimmed): fold again from it
   const resume = hit && hit.firstKey === firstKey && metas.some((m) => m.key === hit.lastKey) ? hit : null;

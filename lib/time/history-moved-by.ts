@@ -10,8 +10,7 @@ import "server-only";
 //   table's own keys (keys only) and the executors' heartbeats at that revision, in as few
 //   read-only txns as etcd's op limit allows (lib/etcd/key-history.ts
 //   `readRangesAtRevisions`). What was read at a revision never changes (etcd's history is
-//   immutable), so each revision's read is kept process-wide (`READS`, least recently used
-//   first out). Marks from either source are the same marks (test/integration/journal).
+//   immutable), so each revision's read is kept (`READS`, least recently used first out). Marks from either source are the same marks (test/integration/journal).
 import { movedBy, type InputsMoved, type TransitionState } from "@/lib/journal/moved-by";
 import { executorsMoved, familiesMoved, marksOf, type Capacities, type InputMarks } from "@/lib/journal/inputs";
 import type { HistoryPoint } from "@/lib/schema/api/history";
@@ -20,7 +19,6 @@ import { capacitiesOfKvs } from "@/lib/snapshot/inputs";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import { readRangesAtRevisions } from "@/lib/etcd/key-history";
 import { BoundedMap } from "@/lib/schema/bounded-map";
-import { processWide } from "@/lib/schema/process-wide";
 
 /** What history compares at a revision: the table's input marks and the executors' capacities. */
 export interface InputsAt {
@@ -30,10 +28,10 @@ export interface InputsAt {
 
 /** ~1 KB each: a busy table's 6 h is ~1,800 of them */
 const KEPT_READS = 20_000;
-const READS = processWide(
-  "console.history.movedByReads",
-  () => new BoundedMap<string, InputsAt>({ evict: "least-recently-used", maxEntries: KEPT_READS }),
-);
+const READS = new BoundedMap<string, InputsAt>({ evict: "least-recently-used", maxEntries: KEPT_READS });
+
+/** The reads kept, to count and to forget (tests compare answers from them with answers read afresh). */
+export const keptInputReads: { readonly size: number; clear(): void } = READS;
 
 const inputsBetween = (a: InputsAt, b: InputsAt, placedWith: readonly string[]): InputsMoved => ({
   own: familiesMoved(a.marks, b.marks),

@@ -33,7 +33,8 @@ export async function startApp(
   const distDir = process.env.NEXT_DIST_DIR || ".next";
   if (
     !fs.existsSync(path.join(ROOT, distDir, "BUILD_ID")) ||
-    !fs.existsSync(path.join(ROOT, distDir, "offload-worker.cjs"))
+    !fs.existsSync(path.join(ROOT, distDir, "offload-worker.cjs")) ||
+    !fs.existsSync(path.join(ROOT, `${distDir}-engine`, "engine.cjs"))
   ) {
     throw new Error("no production build: run `npm run build` first (scripts/test.sh does)");
   }

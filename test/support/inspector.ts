@@ -55,12 +55,25 @@ export function liveHeapBytes(inspectorUrl: string): Promise<number> {
 }
 
 /**
- * Runs `expression` in the server's main context and returns its JSON value: tests reach
- * process-wide state (caches on globalThis) without a test-only route in the product.
+ * An expression that calls `call` on the server's engine (lib/engine/index.ts): the one module
+ * the process loaded through the `@scheduler-console/engine` package, which `require` hands back
+ * from Node's module cache, not a second copy.
+ */
+export const inEngine = (call: string) => `require("@scheduler-console/engine").${call}`;
+
+/**
+ * Runs `expression` in the server's main context and returns its JSON value: tests reach the
+ * engine's state (`inEngine`) without a test-only route in the product.
  */
 export function evaluateInServer(inspectorUrl: string, expression: string): Promise<unknown> {
   return withInspector(inspectorUrl, async (send) => {
-    const out = await send("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
+    // the command line API brings `require` (from the server's working folder): `inEngine` uses it
+    const out = await send("Runtime.evaluate", {
+      expression,
+      returnByValue: true,
+      awaitPromise: true,
+      includeCommandLineAPI: true,
+    });
     const thrown = out.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
     if (thrown) throw new Error(`server threw: ${thrown.exception?.description ?? thrown.text}`);
     return (out.result as { value?: unknown } | undefined)?.value;
@@ -79,7 +92,7 @@ export async function liveHeapWithoutAnswerCaches(inspectorUrl: string): Promise
   const emptied = await evaluateInServer(
     inspectorUrl,
     `(() => {
-      globalThis[Symbol.for("scheduler-console.encoded-responses")].entries.clear();
+      ${inEngine("clearEncodedResponses()")};
       globalThis[Symbol.for("scheduler-console.gzip-cache")].clear();
       return true;
     })()`,

@@ -2,7 +2,7 @@
 // filters `target`, `actor`, `from_ms`, `to_ms` and `q` travel in the URL.
 import { AuditList } from "@/components/audit/audit-list";
 import { filtersOf } from "@/components/audit/filters";
-import { currentViewer } from "@/lib/auth/server";
+import { currentViewer } from "@/app/viewer";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Audit · Scheduler Console" };

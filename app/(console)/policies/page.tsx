@@ -1,7 +1,7 @@
 // `/policies`: the fleet default and the per-table overrides (console-api.md GET /api/v1/policies).
 import { PoliciesList } from "@/components/policies/policies-list";
 import { SessionBar } from "@/components/policies/session-bar";
-import { currentViewer } from "@/lib/auth/server";
+import { currentViewer } from "@/app/viewer";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Policies · Scheduler Console" };

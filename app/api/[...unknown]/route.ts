@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { notFound } from "@/lib/schema/api/errors";
-import { z } from "zod";
+import { apiHandler, notFound, unreadQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,7 +6,7 @@ export const runtime = "nodejs";
 // Any /api path no route serves: 404 not_found as JSON (console-api.md "Conventions"), not
 // Next's HTML page. Every defined route takes precedence over this catch-all.
 const unknownEndpoint = apiHandler(
-  { route: "/api/[...unknown]", query: z.object({}), access: "public" },
+  { route: "/api/[...unknown]", query: unreadQuerySchema, access: "public" },
   async ({ request }) => {
     throw notFound(`no endpoint ${request.method} ${new URL(request.url).pathname}`);
   },

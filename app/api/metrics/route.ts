@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { metricsResponse } from "@/lib/process/metrics";
-import { noQuerySchema } from "@/lib/schema/api/common";
+import { apiHandler, metricsResponse, noQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

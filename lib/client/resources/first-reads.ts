@@ -1,6 +1,6 @@
 // The reads a table page makes first, as query key, path and query: its client part asks them
 // through ../fetch-json.ts, and the server page asks the live ones while it renders
-// (lib/http/self-reads.ts), so the page arrives drawn. No imports: a server component reads this file.
+// (app/self-reads.ts), so the page arrives drawn. No imports: a server component reads this file.
 
 export interface FirstRead {
   key: readonly unknown[];

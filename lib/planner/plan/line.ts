@@ -128,8 +128,8 @@ function kindsCarried(
 }
 
 /**
- * `line` as a Line, by its shape: Next bundles this module into several chunks, and a line
- * one of them made is patched by another (`instanceof` tells their classes apart).
+ * `line` as a Line, by its shape: a plan's line is a PlanLine to its readers, a Line to the
+ * patch that continues it.
  */
 function asLine(line: PlanLine | undefined): Line | null {
   return line !== undefined && typeof (line as Partial<Line>).kindNumbers === "function" ? (line as Line) : null;

@@ -30,8 +30,7 @@ import type { FleetPlan, TablePlan } from "./types";
 
 /**
  * What a patch needs of a plan, and what the patch that made it changed in its rows, kept on
- * the plan itself: lives exactly as long as the plan, and is found by any copy of this module
- * (Next bundles it into several chunks, and a plan one of them made is patched by another).
+ * the plan itself: lives exactly as long as the plan, with no module state in the planner.
  * Not enumerable, so a plan's JSON and its equality in tests are what they were.
  */
 const RETAINED = "plannerRetained";

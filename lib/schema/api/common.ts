@@ -120,3 +120,6 @@ export const errorBodySchema = z.object({
 
 /** An endpoint without query parameters: an unknown one is a 400, so a typo never passes silently. */
 export const noQuerySchema = z.strictObject({});
+
+/** The query of a path no route serves: not read (its answer is a 404, whatever it asks). */
+export const unreadQuerySchema = z.object({});

@@ -1,5 +1,4 @@
 import "server-only";
-import { crossBundle } from "@/lib/schema/brand";
 import type { SignInFailure } from "@/lib/schema/api/session";
 // console-api.md "Conventions": errors are JSON `{error: {code, message, ...}}` with a stable
 // snake_case code. Typed etcd errors (lib/etcd) are classified by name, never by message.
@@ -49,12 +48,10 @@ export class ApiError extends Error {
     this.name = "ApiError";
   }
 }
-crossBundle("ApiError", ApiError);
-
 export const notFound = (message: string) => new ApiError(404, "not_found", message);
 
 /** Time a client should wait before retrying after etcd was unreachable. */
-export const ETCD_RETRY_AFTER_MS = 2000;
+const ETCD_RETRY_AFTER_MS = 2000;
 
 interface Classified {
   status: number;

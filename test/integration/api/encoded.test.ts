@@ -13,7 +13,7 @@ import { seedScenarios, INCIDENT } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { demandChangesSchema, demandListSchema, type DemandList } from "@/lib/schema/api/demand";
 import { startApp, type RunningApp } from "../../support/app";
-import { evaluateInServer } from "../../support/inspector";
+import { evaluateInServer, inEngine } from "../../support/inspector";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
 import { clientFor, metricSum, okBody, q } from "./helpers";
@@ -46,10 +46,8 @@ function raw(path: string, headers: Record<string, string> = {}, method = "GET")
 }
 
 const CLEAR_CACHES = `(() => {
-  const g = globalThis;
-  const bytes = g[Symbol.for("scheduler-console.encoded-responses")];
-  bytes.entries.clear();
-  g[Symbol.for("scheduler-console.plan-state")]?.exact.clear();
+  ${inEngine("clearEncodedResponses()")};
+  ${inEngine("forgetExactPlans()")};
   return true;
 })()`;
 

@@ -63,32 +63,45 @@ describe("npm start with a bad single sign-on configuration (console-api.md four
   });
 });
 
-describe("npm start with a build whose offload worker is missing or stale", () => {
-  /** a build directory with Next's BUILD_ID and, maybe, a worker stamped with `stamp` */
-  function build(stamp: string | null): string {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "start-offload-"));
+describe("npm start with a build whose engine or offload worker is missing or stale", () => {
+  /** a build directory with Next's BUILD_ID, and (when stamped) an engine and a worker stamped with theirs */
+  function build(engine: string | null, worker: string | null): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "start-bundles-"));
     fs.writeFileSync(path.join(dir, "BUILD_ID"), "build-now");
-    if (stamp !== null) {
+    fs.mkdirSync(`${dir}-engine`);
+    if (engine !== null) {
+      fs.writeFileSync(path.join(`${dir}-engine`, "engine.cjs"), "");
+      fs.writeFileSync(path.join(`${dir}-engine`, "engine.build-id"), engine);
+    }
+    if (worker !== null) {
       fs.writeFileSync(path.join(dir, "offload-worker.cjs"), "");
-      fs.writeFileSync(path.join(dir, "offload-worker.build-id"), stamp);
+      fs.writeFileSync(path.join(dir, "offload-worker.build-id"), worker);
     }
     return dir;
   }
 
   it.each([
-    [null, /^no offload worker at .*offload-worker\.cjs: build the console with `npm run build`$/],
+    [null, "build-now", /^no engine at .*-engine\/engine\.cjs: build the console with `npm run build`$/],
     [
+      "build-before",
+      "build-now",
+      /^the engine at .*-engine\/engine\.cjs was built for another build: build the console with `npm run build`$/,
+    ],
+    ["build-now", null, /^no offload worker at .*offload-worker\.cjs: build the console with `npm run build`$/],
+    [
+      "build-now",
       "build-before",
       /^the offload worker at .*offload-worker\.cjs was built for another build: build the console with `npm run build`$/,
     ],
-  ])("a worker stamped %j exits 1 with one line", (stamp, line) => {
-    const dir = build(stamp);
+  ])("an engine stamped %j and a worker stamped %j: exits 1 with one line", (engine, worker, line) => {
+    const dir = build(engine, worker);
     try {
       const run = start({ NEXT_DIST_DIR: dir });
       expect(run.status).toBe(1);
       expect(run.stderr.trim()).toMatch(line);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(`${dir}-engine`, { recursive: true, force: true });
     }
   });
 });

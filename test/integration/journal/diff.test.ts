@@ -207,11 +207,9 @@ describe("the diff from the decision journal", () => {
     }
     expect(stepStart).toBeLessThan(demandRevision);
     expect(demandRevision).toBeLessThan(slotRevision);
-    // what was read at a revision is kept process-wide (lib/time/history-moved-by.ts): answers from it are the
+    // what was read at a revision is kept (lib/time/history-moved-by.ts): answers from it are the
     // answers read afresh, table by table — each read cold (nothing kept), then again with every table's reads kept
-    const kept = (globalThis as unknown as Record<symbol, { clear(): void; size: number }>)[
-      Symbol.for("console.history.movedByReads")
-    ];
+    const kept = (await import("@/lib/time/history-moved-by")).keptInputReads;
     // From a millisecond before the journal's first evaluation: the window's start is a revision the journal
     // never marked, so each table reads at least that one from etcd (a window inside the journal may read
     // nothing at all, every revision marked).
@@ -289,9 +287,7 @@ describe("the diff from the decision journal", () => {
     expect(rows).toBeGreaterThanOrEqual(3);
     expect(evaluated).toBeGreaterThanOrEqual(3);
     // the histories: answered from the marks, then with every point read from etcd (nothing kept)
-    const kept = (globalThis as unknown as Record<symbol, { clear(): void; size: number }>)[
-      Symbol.for("console.history.movedByReads")
-    ];
+    const kept = (await import("@/lib/time/history-moved-by")).keptInputReads;
     const evs = await evaluations();
     const window = { from_ms: evs[0].now_ms, to_ms: evs.at(-1)!.now_ms };
     await datesSettled(Math.max(...evs.map((e) => e.revision)));
@@ -343,9 +339,7 @@ describe("the diff from the decision journal", () => {
     expect(listed.map((kv) => kv.value)).toEqual(all.map((kv, i) => (i === 1 ? kv.value : null)));
     const plain = (v: unknown) => JSON.stringify(v, (_, x) => (x instanceof Map ? [...x] : x));
     const runs = [{ fromKey: base, toKey: null }];
-    const keptDecodes = (globalThis as unknown as Record<symbol, { clear(): void; size: number }>)[
-      Symbol.for("console.journal.oneTableChunks")
-    ];
+    const keptDecodes = (await import("@/lib/journal/reader")).keptTableDecodes;
     keptDecodes.clear();
     const fetched = await tableChunks(base, runs, TABLES[0]);
     expect(keptDecodes.size).toBe(all.length);

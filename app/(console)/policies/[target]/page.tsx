@@ -2,7 +2,7 @@
 import { PolicyEditor } from "@/components/policies/policy-editor";
 import { SessionBar } from "@/components/policies/session-bar";
 import { TakeoverGates } from "@/components/takeover/takeover-gates";
-import { currentViewer } from "@/lib/auth/server";
+import { currentViewer } from "@/app/viewer";
 import { whyReadOnly } from "@/lib/words/rights";
 
 export const dynamic = "force-dynamic";

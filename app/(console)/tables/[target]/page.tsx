@@ -1,6 +1,6 @@
 // `/tables/[target]`: one table in depth. The target travels URL-encoded.
 // A live page asks for the table and its 6 h history while it renders on the server
-// (lib/http/self-reads.ts): it arrives drawn — the table first, the chart streamed in
+// (app/self-reads.ts): it arrives drawn — the table first, the chart streamed in
 // when its history is read — instead of drawing once React has hydrated it. A pinned page's
 // history needs the table's time first: it is asked by the client part, as before.
 import { HydrationBoundary } from "@tanstack/react-query";
@@ -11,7 +11,7 @@ import { HistoryDrawn } from "@/components/tables/history-figure";
 import { TableDetailView } from "@/components/tables/table-detail";
 import { tableHistoryRead, tableRead } from "@/lib/client/resources/first-reads";
 import type { HistoryResponse } from "@/lib/client/resources/table-history";
-import { readOnServer, seeded } from "@/lib/http/self-reads";
+import { readOnServer, seeded } from "@/app/self-reads";
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 

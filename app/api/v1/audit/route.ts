@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { auditLog } from "@/lib/policies/audit";
-import { auditQuerySchema } from "@/lib/schema/api/audit";
+import { apiHandler, auditLog, auditQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

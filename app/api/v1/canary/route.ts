@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { canaryReport } from "@/lib/takeover/canary";
-import { canaryQuerySchema } from "@/lib/schema/api/canary";
+import { apiHandler, canaryReport, canaryQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler, json } from "@/lib/http/handler";
-import { healthResponse } from "@/lib/process/health";
-import { healthQuerySchema } from "@/lib/schema/api/health";
+import { apiHandler, json, healthResponse, healthQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

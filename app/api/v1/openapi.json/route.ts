@@ -1,6 +1,4 @@
-import { apiHandler, json } from "@/lib/http/handler";
-import { openApiDocument } from "@/lib/http/openapi";
-import { noQuerySchema } from "@/lib/schema/api/common";
+import { apiHandler, json, openApiDocument, noQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { listPolicies } from "@/lib/policies/policies";
-import { policyQuerySchema } from "@/lib/schema/api/policies";
+import { apiHandler, listPolicies, policyQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

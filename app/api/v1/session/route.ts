@@ -1,6 +1,12 @@
-import { apiHandler } from "@/lib/http/handler";
-import { signInOrOut, signOut, whoAmI } from "@/lib/http/session";
-import { SIGNIN_MAX_BYTES, sessionGetQuerySchema, sessionQuerySchema } from "@/lib/schema/api/session";
+import {
+  apiHandler,
+  signInOrOut,
+  signOut,
+  whoAmI,
+  SIGNIN_MAX_BYTES,
+  sessionGetQuerySchema,
+  sessionQuerySchema,
+} from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { fleetFacts } from "@/lib/takeover/fleet-facts";
-import { factsQuerySchema } from "@/lib/schema/api/fleet";
+import { apiHandler, fleetFacts, factsQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

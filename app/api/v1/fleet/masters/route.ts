@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { fleetMasters } from "@/lib/takeover/fleet-masters";
-import { mastersQuerySchema } from "@/lib/schema/api/fleet";
+import { apiHandler, fleetMasters, mastersQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { forecastCalibration } from "@/lib/time/forecast-calibration";
-import { calibrationQuerySchema } from "@/lib/schema/api/forecasts";
+import { apiHandler, forecastCalibration, calibrationQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

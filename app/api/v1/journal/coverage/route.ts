@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { journalCoverage } from "@/lib/time/journal-coverage";
-import { journalCoverageQuerySchema } from "@/lib/schema/api/journal";
+import { apiHandler, journalCoverage, journalCoverageQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

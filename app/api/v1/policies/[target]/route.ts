@@ -1,6 +1,14 @@
-import { apiHandler, json } from "@/lib/http/handler";
-import { deletePolicy, getPolicy, parseTarget, savePolicy, writeHeaders } from "@/lib/policies/policies";
-import { policyQuerySchema, writeQuerySchema } from "@/lib/schema/api/policies";
+import {
+  apiHandler,
+  json,
+  deletePolicy,
+  getPolicy,
+  parseTarget,
+  savePolicy,
+  writeHeaders,
+  policyQuerySchema,
+  writeQuerySchema,
+} from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { neighbouringChange } from "@/lib/time/changes";
-import { changeQuerySchema } from "@/lib/schema/api/revisions";
+import { apiHandler, neighbouringChange, changeQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

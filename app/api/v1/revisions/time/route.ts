@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { revisionTimeOf } from "@/lib/time/revisions";
-import { revisionTimeQuerySchema } from "@/lib/schema/api/revisions";
+import { apiHandler, revisionTimeOf, revisionTimeQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,5 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { assignmentsRoute } from "@/lib/offload/routes";
+import { apiHandler, assignmentsRoute } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,5 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { demandRoute } from "@/lib/offload/routes";
+import { apiHandler, demandRoute } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

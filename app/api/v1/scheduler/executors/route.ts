@@ -1,5 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { executorsRoute } from "@/lib/offload/routes";
+import { apiHandler, executorsRoute } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { schedulerReasons } from "@/lib/time/journal-reasons";
-import { reasonsQuerySchema } from "@/lib/schema/api/reasons";
+import { apiHandler, schedulerReasons, reasonsQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

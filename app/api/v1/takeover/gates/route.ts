@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { gatesFor } from "@/lib/takeover/gates";
-import { gatesQuerySchema } from "@/lib/schema/api/takeover";
+import { apiHandler, gatesFor, gatesQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { parseTarget, previewProposal } from "@/lib/policies/policies";
-import { previewQuerySchema } from "@/lib/schema/api/policies";
+import { apiHandler, parseTarget, previewProposal, previewQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

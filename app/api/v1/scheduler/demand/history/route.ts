@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { demandHistory } from "@/lib/time/history";
-import { historyQuerySchema } from "@/lib/schema/api/history";
+import { apiHandler, demandHistory, historyQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { demandStream } from "@/lib/scheduler/demand-stream";
-import { demandStreamQuerySchema } from "@/lib/schema/api/demand";
+import { apiHandler, demandStream, demandStreamQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { reasonTargets } from "@/lib/time/journal-reasons";
-import { reasonTargetsQuerySchema } from "@/lib/schema/api/reasons";
+import { apiHandler, reasonTargets, reasonTargetsQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

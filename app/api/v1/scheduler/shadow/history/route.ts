@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { shadowHistory } from "@/lib/scheduler/shadow";
-import { shadowHistoryQuerySchema } from "@/lib/schema/api/shadow";
+import { apiHandler, shadowHistory, shadowHistoryQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

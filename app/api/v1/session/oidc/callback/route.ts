@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { finishOidcSignIn } from "@/lib/http/oidc-session";
-import { oidcCallbackQuerySchema } from "@/lib/schema/api/session";
+import { apiHandler, finishOidcSignIn, oidcCallbackQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,6 +1,4 @@
-import { apiHandler } from "@/lib/http/handler";
-import { startOidcSignIn } from "@/lib/http/oidc-session";
-import { oidcLoginQuerySchema } from "@/lib/schema/api/session";
+import { apiHandler, startOidcSignIn, oidcLoginQuerySchema } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

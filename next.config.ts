@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SECURITY_HEADERS } from "./lib/http/security-headers";
 
 // etcd3 pulls in grpc-js and protobufjs, which must stay plain Node modules:
 // bundling them breaks `next build`.
@@ -14,16 +15,7 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
   // Headers every response carries (pages get their CSP from proxy.ts).
   async headers() {
-    return [
-      {
-        source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Referrer-Policy", value: "same-origin" },
-        ],
-      },
-    ];
+    return [{ source: "/:path*", headers: [...SECURITY_HEADERS] }];
   },
 };
 

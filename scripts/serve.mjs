@@ -99,12 +99,19 @@ function isCacheableAnswer(req, res) {
   return !/(?:^|,)\s*no-transform\s*(?:,|$)/.test(String(res.getHeader("cache-control") ?? ""));
 }
 
+/** A chunk written to a held answer, as bytes (a view of them: `Buffer.concat` copies at the end). */
+function heldChunk(chunk, encoding) {
+  if (typeof chunk === "string") return Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8");
+  return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+}
+
 /**
  * Serves a cacheable read's body from its gzip bytes. Installed over `compression`'s own
  * patches, so it sees the headers first: it marks the response `Content-Encoding: gzip`
  * (the middleware then leaves it alone), holds the identity chunks, and at the end writes
- * the gzip of them, from the cache when the same bytes were gzipped before. Every
- * response loses the digest header on its way out.
+ * the gzip of them, from the cache when the same bytes were gzipped before (known by the
+ * digest the headers carry: then nothing is held). Every response loses the digest header on
+ * its way out.
  */
 function serveCachedGzip(req, res) {
   const gzip = acceptsGzip(req);
@@ -113,11 +120,14 @@ function serveCachedGzip(req, res) {
   const end = res.end;
   let held = null;
   let digest = null;
+  /** the gzip already kept for the digest: the identity chunks are not needed */
+  let kept = null;
   res.writeHead = function (...args) {
     if (held === null && !res.headersSent) {
       if (gzip && isCacheableAnswer(req, res)) {
         held = [];
         digest = res.getHeader(DIGEST_HEADER);
+        kept = gzipped.get(digest) ?? null;
         res.setHeader("content-encoding", "gzip");
         res.removeHeader("content-length");
       }
@@ -132,12 +142,7 @@ function serveCachedGzip(req, res) {
   res.write = function (chunk, encoding, callback) {
     decide();
     if (held === null) return write.call(this, chunk, encoding, callback);
-    if (chunk != null)
-      held.push(
-        typeof chunk === "string"
-          ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8")
-          : Buffer.from(chunk),
-      );
+    if (chunk != null && kept === null) held.push(heldChunk(chunk, encoding));
     if (typeof encoding === "function") encoding();
     else if (typeof callback === "function") callback();
     return true;
@@ -147,12 +152,12 @@ function serveCachedGzip(req, res) {
     if (held === null) return end.call(this, chunk, encoding, callback);
     if (typeof chunk === "function") [callback, chunk] = [chunk, null];
     else if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
-    if (chunk != null)
-      held.push(
-        typeof chunk === "string"
-          ? Buffer.from(chunk, typeof encoding === "string" ? encoding : "utf8")
-          : Buffer.from(chunk),
-      );
+    if (kept !== null) {
+      counters.hits++;
+      write.call(res, kept);
+      return end.call(res, callback);
+    }
+    if (chunk != null) held.push(heldChunk(chunk, encoding));
     const identity = Buffer.concat(held);
     held = [];
     gzipOnce(digest, identity).then(
@@ -188,6 +193,11 @@ for (const [what, file, stampFile] of [
   }
 }
 process.env.CONSOLE_OFFLOAD_WORKER_FILE = offloadWorker;
+// the engine, the very module Next's routes load (packages/engine): the reads asked most are
+// answered from it without Next's routing (lib/engine/direct.ts). Loaded at the first request,
+// after Next's start-up hook checked the environment and started the engine's work.
+let engine = null;
+const answerDirectly = (req, res) => (engine ??= require("@scheduler-console/engine")).answerDirectly(req, res);
 const app = next({ dev: false, dir: root, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
@@ -208,7 +218,7 @@ const server = http.createServer((req, res) => {
   } else
     compress(req, res, () => {
       serveCachedGzip(req, res);
-      handle(req, res);
+      if (!answerDirectly(req, res)) handle(req, res);
     });
   // a client that disconnects leaves the middleware's zlib stream open (Next's own fix)
   res.once("close", () => {

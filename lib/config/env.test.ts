@@ -21,7 +21,16 @@ describe("loadEnv (console-api.md Configuration)", () => {
       sessionSecret: null,
       memoryBudgetBytes: 1024 * 1_048_576,
       offload: "worker",
+      directReads: true,
     });
+  });
+
+  it("CONSOLE_DIRECT_READS: the reads asked most answered without Next's routing (default on); a bad value names the variable", () => {
+    expect(loadEnv({ CONSOLE_DIRECT_READS: " off " }).directReads).toBe(false);
+    expect(loadEnv({ CONSOLE_DIRECT_READS: "" }).directReads).toBe(true);
+    expect(fails({ CONSOLE_DIRECT_READS: "yes" })).toBe(
+      'invalid configuration: CONSOLE_DIRECT_READS must be on or off (got "yes")',
+    );
   });
 
   it("CONSOLE_OFFLOAD: where other moments are answered (default worker); a bad value names the variable", () => {

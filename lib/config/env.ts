@@ -90,6 +90,13 @@ const envSchema = z.object({
     .optional()
     .transform((s) => (s === undefined || s.trim() === "" ? "worker" : s.trim()))
     .pipe(z.enum(["worker", "thread"], "must be worker or thread")),
+  // console-api.md "Overload and memory": the reads asked most answered by the custom server
+  // straight from the engine (lib/engine/direct.ts), `on` (default); `off`, through Next's routing
+  CONSOLE_DIRECT_READS: z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === "" ? "on" : s.trim()))
+    .pipe(z.enum(["on", "off"], "must be on or off")),
 });
 
 export interface ConsoleEnv {
@@ -108,6 +115,8 @@ export interface ConsoleEnv {
   memoryBudgetBytes: number;
   /** CONSOLE_OFFLOAD: where other moments are answered */
   offload: "worker" | "thread";
+  /** CONSOLE_DIRECT_READS: the reads asked most answered without Next's routing */
+  directReads: boolean;
 }
 
 /** CONSOLE_SESSION_SECRET as the session code uses it (trimmed; unset or empty → null). */
@@ -157,6 +166,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     sessionSecret: e.CONSOLE_SESSION_SECRET,
     memoryBudgetBytes: e.CONSOLE_MEMORY_MIB * 1_048_576,
     offload: e.CONSOLE_OFFLOAD,
+    directReads: e.CONSOLE_DIRECT_READS === "on",
   };
 }
 

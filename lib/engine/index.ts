@@ -14,17 +14,9 @@
 export { checkEnvOrExit } from "@/lib/config/check-env";
 export { startBackground } from "@/lib/process/background";
 
-// the request wrapper, and the routes the offload worker can answer too
+// the request wrapper; the reads asked most, which the custom server answers directly
 export { apiHandler, json } from "@/lib/http/handler";
-export {
-  assignmentsRoute,
-  demandRoute,
-  diffRoute,
-  executorsRoute,
-  failuresRoute,
-  shadowRoute,
-  skippedRoute,
-} from "@/lib/offload/routes";
+export { answerDirectly, directGet } from "./direct";
 export { notFound } from "@/lib/schema/api/errors";
 
 // sessions and who is looking
@@ -33,7 +25,6 @@ export { safeNext, signInOrOut, signOut, whoAmI } from "@/lib/http/session";
 export { finishOidcSignIn, startOidcSignIn } from "@/lib/http/oidc-session";
 
 // the process
-export { healthResponse } from "@/lib/process/health";
 export { metricsResponse } from "@/lib/process/metrics";
 export { openApiDocument } from "@/lib/http/openapi";
 
@@ -72,7 +63,6 @@ export { noQuerySchema, unreadQuerySchema } from "@/lib/schema/api/common";
 export { demandStreamQuerySchema } from "@/lib/schema/api/demand";
 export { factsQuerySchema, mastersQuerySchema } from "@/lib/schema/api/fleet";
 export { calibrationQuerySchema } from "@/lib/schema/api/forecasts";
-export { healthQuerySchema } from "@/lib/schema/api/health";
 export { historyQuerySchema } from "@/lib/schema/api/history";
 export { journalCoverageQuerySchema } from "@/lib/schema/api/journal";
 export { policyQuerySchema, previewQuerySchema, writeQuerySchema } from "@/lib/schema/api/policies";

@@ -16,6 +16,7 @@ import { metrics } from "@/lib/metrics";
 import { LRUCache } from "lru-cache";
 import { consoleEnv } from "@/lib/config/env";
 import { lazily } from "@/lib/util/lazily";
+import { responseOver } from "./response-body";
 
 const MARK = Symbol("cacheable");
 
@@ -122,7 +123,7 @@ export function encodedBytesResponse(request: Request, entry: Encoded): Response
     metrics().responseCache.inc({ result: "not_modified" });
     return new Response(null, { status: 304, headers });
   }
-  return new Response(entry.bytes, {
+  return responseOver(entry.bytes, {
     status: 200,
     headers: { ...headers, "content-type": "application/json; charset=utf-8", [DIGEST_HEADER]: entry.digest },
   });

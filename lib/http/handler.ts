@@ -14,6 +14,7 @@ import { noteEtcdUnavailable } from "./etcd-seen";
 import { admitted, offloaded, offloadedResponse, placeOf } from "./heavy";
 import { metrics } from "@/lib/metrics";
 import { lazily } from "@/lib/util/lazily";
+import { responseOver } from "./response-body";
 import { readBody, readIfMatch, type BodySpec } from "./request-body";
 import { MIN_REVISION_HEADER, takeMinRevision, withMinRevision } from "./min-revision";
 
@@ -80,7 +81,7 @@ const NO_STORE = { "cache-control": "no-store" };
 
 /** JSON response with the console's default headers. */
 export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return responseOver(JSON.stringify(body), {
     status: init.status ?? 200,
     headers: { "content-type": "application/json; charset=utf-8", ...NO_STORE, ...init.headers },
   });

@@ -1,6 +1,6 @@
 import "server-only";
 // Prometheus metrics of the console (console-api.md "GET /api/metrics"). One registry per
-// process, kept on globalThis: Next may bundle this module into several route chunks.
+// process: the engine's (lib/engine), which the process loads once.
 import { PerformanceObserver, constants } from "node:perf_hooks";
 import v8 from "node:v8";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
@@ -96,6 +96,12 @@ function create() {
       registers: r,
     }),
     heavyRequests: heavyRequestsCounter(r),
+    directReads: new Counter({
+      name: "console_direct_reads_total",
+      help: "Reads the custom server answered straight from the engine, without Next's routing (lib/engine/direct.ts), by route",
+      labelNames: ["route"],
+      registers: r,
+    }),
     offloaded: new Counter({
       name: "console_offloaded_jobs_total",
       help: "Work done in the offload worker, off the request thread (lib/live/offload-pool.ts): a request answered whole (job=its route) or a history's point planned on a whole fleet (job=history_point)",

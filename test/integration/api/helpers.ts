@@ -78,3 +78,22 @@ export const q = (params: Record<string, string | number | boolean | string[] | 
   const s = sp.toString();
   return s ? `?${s}` : "";
 };
+
+/** An answer as a test compares it: its status and its bytes. */
+export interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+/**
+ * An answer without what is per process by design: when the console read the view (and so how
+ * old it was at the answer's clock) and the name of its listing (console-api.md "The same
+ * answer from any replica"); every other byte is the revision's.
+ */
+export const sameness = (r: RawAnswer) => ({
+  status: r.status,
+  text: r.text
+    .replace(/"read_at_ms":\d+,/g, "")
+    .replace(/"age_ms":\d+,/g, "")
+    .replace(/"listing":"[\w.-]+"/g, '"listing":""'),
+});

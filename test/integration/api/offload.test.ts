@@ -17,7 +17,7 @@ import { demandListSchema } from "@/lib/schema/api/demand";
 import { demandEventPuts, heartbeatPut } from "../../support/fleet-records";
 import { startApp, type RunningApp } from "../../support/app";
 import { testPrefix } from "../../support/prefix";
-import { clientFor, metricSum, okBody } from "./helpers";
+import { clientFor, metricSum, okBody, sameness } from "./helpers";
 
 const P = testPrefix("offload");
 let client: Etcd3;
@@ -67,19 +67,6 @@ async function raw(app: RunningApp, path: string, headers: Record<string, string
   const res = await fetch(`${app.url}${path}`, { headers, signal: AbortSignal.timeout(60_000) });
   return { status: res.status, text: await res.text(), etag: res.headers.get("etag") };
 }
-
-/**
- * when each console read the view (and so how old it was at the answer's clock) and the name
- * of its listing are per process by design (console-api.md "The same answer from any
- * replica"); every other byte is the revision's
- */
-const sameness = (r: Raw) => ({
-  status: r.status,
-  text: r.text
-    .replace(/"read_at_ms":\d+,/g, "")
-    .replace(/"age_ms":\d+,/g, "")
-    .replace(/"listing":"[\w.-]+"/g, '"listing":""'),
-});
 
 const offloaded = (app: RunningApp, labels: Record<string, string> = {}) =>
   metricSum(app.url, "console_offloaded_jobs_total", labels);

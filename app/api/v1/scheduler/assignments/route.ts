@@ -1,8 +1,8 @@
-import { apiHandler, assignmentsRoute } from "@scheduler-console/engine";
+import { directGet } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/assignments: live assignments (state != released) with bind age and overdue.
 // Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
-export const GET = apiHandler(assignmentsRoute.spec, assignmentsRoute.run);
+export const GET = directGet("/api/v1/scheduler/assignments");

@@ -1,8 +1,8 @@
-import { apiHandler, failuresRoute } from "@scheduler-console/engine";
+import { directGet } from "@scheduler-console/engine";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 // GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected) and task cooldowns.
 // Answered in the offload worker when it reads another moment (lib/offload/routes.ts).
-export const GET = apiHandler(failuresRoute.spec, failuresRoute.run);
+export const GET = directGet("/api/v1/scheduler/failures");

@@ -3,7 +3,7 @@ import "server-only";
 // engine (issue 46: 32 clients in a closed loop over list, detail, executors and shadow). Next
 // routes a request through its own machinery before a route handler runs and after it
 // returns (its request and response objects, streams, async hooks): in that loop the server
-// answered 594 requests/s directly against 343 through Next (`npm run bench:direct`,
+// answered 720 requests/s directly against 333 through Next (`npm run bench:direct`,
 // bench/results/direct.json). The handlers are the very ones
 // Next's route files export (`directGet`), so an answer is the same bytes either way; the
 // server adds the headers Next's config adds (lib/http/security-headers.ts).

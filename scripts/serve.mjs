@@ -158,7 +158,9 @@ function serveCachedGzip(req, res) {
       return end.call(res, callback);
     }
     if (chunk != null) held.push(heldChunk(chunk, encoding));
-    const identity = Buffer.concat(held);
+    // one chunk (a direct read writes its bytes at once) is gzipped as it is: held chunks are views
+    // of bytes nobody changes, and zlib only reads them
+    const identity = held.length === 1 ? held[0] : Buffer.concat(held);
     held = [];
     gzipOnce(digest, identity).then(
       (gz) => {

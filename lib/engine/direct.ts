@@ -4,9 +4,9 @@ import "server-only";
 // routes a request through its own machinery before a route handler runs and after it
 // returns (its request and response objects, streams, async hooks): in that loop the server
 // answered 720 requests/s directly against 333 through Next (`npm run bench:direct`,
-// bench/results/direct.json). The handlers are the very ones
-// Next's route files export (`directGet`), so an answer is the same bytes either way; the
-// server adds the headers Next's config adds (lib/http/security-headers.ts).
+// bench/results/direct.json). The handlers are the very ones Next's route files export
+// (`directGet`), so an answer is the same bytes either way; the server adds the headers
+// Next's config adds (lib/http/security-headers.ts).
 // `CONSOLE_DIRECT_READS=off` leaves every request to Next.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { consoleEnv } from "@/lib/config/env";

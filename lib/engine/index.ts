@@ -79,5 +79,4 @@ export { shadowHistoryQuerySchema } from "@/lib/schema/api/shadow";
 export { gatesQuerySchema } from "@/lib/schema/api/takeover";
 
 // for tests and benchmarks, through the inspector (test/support/inspector.ts `inEngine`)
-export { clearEncodedResponses } from "@/lib/http/encoded-response";
-export { forgetExactPlans } from "@/lib/live/plan";
+export { clearEncodedResponses, forgetExactPlans, forgetRecentChanges } from "./inspection";

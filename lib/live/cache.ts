@@ -23,8 +23,7 @@ import { ViewProgress } from "./view-progress";
 import { RevisionClock, revisionClock } from "@/lib/live/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
 import { DemandIndex } from "@/lib/snapshot/demand-index";
-import { countedReads, type CountedRead } from "./counted-read";
-import type { FleetSnapshot } from "@/lib/snapshot/types";
+import { countedReads, type CountedRead, recordSkipped } from "./counted-read";
 import { consoleEnv } from "@/lib/config/env";
 import { memoryShares } from "./memory-budget";
 import { metrics } from "@/lib/metrics";
@@ -241,6 +240,11 @@ export class LiveCache {
   }
 
   /** etcd just answered (health probe): a connected watch is therefore current. */
+  /** Forgets the changes kept to put back recent revisions (a cache by bytes that fills as etcd is written). */
+  forgetChanges(): void {
+    this.state?.changes.forget();
+  }
+
   confirm(): void {
     if (this.state?.live) this.state.confirmedMs = Date.now();
   }
@@ -265,7 +269,7 @@ export class LiveCache {
     const snapshot = s.store.snapshot();
     const tables = s.demand.tables(snapshot);
     metrics().tableRefolds.inc(s.demand.refolds - this.lastRefolds);
-    this.recordSkipped(snapshot);
+    recordSkipped(snapshot);
     this.lastRefolds = s.demand.refolds;
     s.view = {
       snapshot,
@@ -308,7 +312,7 @@ export class LiveCache {
     this.lastRefolds = 0;
     await old?.watch?.cancel();
     this.state = s;
-    this.recordSkipped(snapshot);
+    recordSkipped(snapshot);
     try {
       s.watch = await watchPrefix(this.client, `${this.prefix}/`, {
         fromRevision: snapshot.revision + 1,
@@ -368,12 +372,6 @@ export class LiveCache {
       });
     }, delayMs);
     this.retryTimer.unref();
-  }
-
-  private recordSkipped(snapshot: FleetSnapshot): void {
-    const gauge = metrics().skipped;
-    gauge.reset();
-    for (const s of snapshot.skipped) gauge.inc({ reason: s.reason });
   }
 }
 

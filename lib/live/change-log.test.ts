@@ -39,6 +39,21 @@ describe("ChangeLog", () => {
     expect(log.valuesAt(9)).toBeNull(); // before the read
   });
 
+  it("forgets every change it kept: only the newest revision recorded is known after, and later changes are kept again", () => {
+    const log = new ChangeLog(10);
+    log.record(11, "a", kv("a", "a10", 10));
+    log.record(12, "b", null);
+    log.forget();
+    expect(log.since).toBe(12);
+    expect(log.valuesAt(11)).toBeNull();
+    expect(log.valuesAt(12)).toEqual([]);
+    log.record(13, "a", kv("a", "a11", 11));
+    expect(shown(log.valuesAt(12))).toEqual([["a", "a11@11"]]);
+    const empty = new ChangeLog(7); // nothing kept: nothing moves
+    empty.forget();
+    expect(empty.since).toBe(7);
+  });
+
   it("drops its oldest changes past its byte budget; the revisions they leave unknown answer null", () => {
     const log = new ChangeLog(0, 2_000);
     for (let r = 1; r <= 40; r++) log.record(r, `k${r % 3}`, kv(`k${r % 3}`, "x".repeat(50), r - 1));

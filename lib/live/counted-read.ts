@@ -5,6 +5,7 @@ import "server-only";
 import type { EtcdClient } from "@/lib/etcd/client";
 import { createFleetReader, type FleetRead } from "@/lib/snapshot/read";
 import { metrics } from "@/lib/metrics";
+import type { FleetSnapshot } from "@/lib/snapshot/types";
 
 /** A full read: the live view's (`full`, at the current revision) or a pinned one's (`pinned`, at `revision`). */
 export type CountedRead = (
@@ -27,4 +28,11 @@ export function countedReads(client: EtcdClient, prefix: string): CountedRead {
     m.readBytes.inc(read.snapshot.stats.bytes);
     return read;
   };
+}
+
+/** The live view's skipped records, by reason, as the `skipped` gauge (set after each full read). */
+export function recordSkipped(snapshot: FleetSnapshot): void {
+  const gauge = metrics().skipped;
+  gauge.reset();
+  for (const s of snapshot.skipped) gauge.inc({ reason: s.reason });
 }

@@ -58,12 +58,18 @@ describe("load smoke", () => {
     // ...so concurrent requests never multiplied full reads: at most one per burst
     expect(result.etcd.full_reads).toBeLessThanOrEqual(result.etcd.bursts);
     // Memory. The precise check is the live heap: in use after a full GC forced through
-    // the server's inspector, at the end of the warm-up and after the run, with the answer
-    // caches emptied (test/support/inspector.ts). Two runs read 0.988× and 1.021× (~53 MiB,
-    // ~17,000 requests in the run); with a deliberate leak of one 1 KiB string per request it
-    // read 1.096×, and the old plan cache kept ~1 MiB per plan.
+    // the server's inspector, at the end of the warm-up and after the run, with the caches
+    // that fill with use emptied (test/support/inspector.ts). Through Next's routing two runs
+    // read 0.988× and 1.021× (~53 MiB, ~17,000 requests in the run); with a deliberate leak of
+    // one 1 KiB string per request it read 1.096×, and the old plan cache kept ~1 MiB per plan.
+    // With the direct reads (lib/engine/direct.ts: ~20,000 requests here) six runs read
+    // 1.053× to 1.065×, and a heap snapshot diff put the rise in the live view's state at the
+    // moment of each reading (its demand-event list, made when first read: 0 → 1.5 MiB) and
+    // compiled code, not in anything per request: 30,000 direct reads with no writer left the
+    // live heap at 85.5 → 85.1 MiB. 8 % (4 MiB) holds that, and a leak of 1 KiB per request
+    // (+20 MiB) or of one plan per burst (+30 MiB) still fails it many times over.
     const heap = result.heap!;
-    expect(heap.live_ratio).toBeLessThanOrEqual(1.05);
+    expect(heap.live_ratio).toBeLessThanOrEqual(1.08);
     // the server's own gauge saw that GC (docs/operations.md alerts on it)
     expect(Math.abs(heap.gauge_after_mib - heap.after_live_mib)).toBeLessThanOrEqual(heap.after_live_mib * 0.1);
     // RSS, the benchmark's figure, is coarse: it climbs through the warm-up as V8 grows its

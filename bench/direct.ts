@@ -7,31 +7,25 @@
 import "../lib/sim/node-entry";
 import { closedLoop } from "./figures";
 import { runBench, writeResult } from "./harness";
-import { loadAverage, PREFIX, round, withProductionStack } from "./stack";
-import { startApp } from "../test/support/app";
+import { loadAverage, round, startConsole, withProductionStack } from "./stack";
 
 const ROUNDS = 2;
 
 runBench(async () => {
   await withProductionStack({ name: "direct" }, async (stack) => {
-    const routedApp = await startApp({
-      ETCD_ENDPOINTS: stack.cluster.endpoints,
-      ETCD_PREFIX: PREFIX,
-      NEXT_TELEMETRY_DISABLED: "1",
-      CONSOLE_DIRECT_READS: "off",
-    });
+    const routedApp = await startConsole(stack.cluster, { env: { CONSOLE_DIRECT_READS: "off" } });
     try {
       const consoles = { direct: stack, routed: { ...stack, app: routedApp } };
       const runs: Record<"direct" | "routed", { p50_ms: number; p95_ms: number; requests_per_s: number }[]> = {
         direct: [],
         routed: [],
       };
-      for (let round_ = 0; round_ < ROUNDS; round_++)
+      for (let turn = 1; turn <= ROUNDS; turn++)
         for (const name of ["direct", "routed"] as const) {
           const loop = await closedLoop(consoles[name], "bytes");
           const { p50_ms, p95_ms, requests_per_s } = loop.all;
           runs[name].push({ p50_ms, p95_ms, requests_per_s });
-          stack.log(`${name} round ${round_ + 1}: p50 ${p50_ms} ms, p95 ${p95_ms} ms, ${requests_per_s} requests/s`);
+          stack.log(`${name} round ${turn}: p50 ${p50_ms} ms, p95 ${p95_ms} ms, ${requests_per_s} requests/s`);
         }
       const mean = (xs: number[]) => round(xs.reduce((a, b) => a + b, 0) / xs.length, 1);
       const summary = Object.fromEntries(

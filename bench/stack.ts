@@ -91,12 +91,16 @@ export async function pastRevisions(etcd: EtcdHttp, prefix: string, n: number, t
 
 const putArgs = (p: Put): [string | Buffer, string | Buffer] => [p.key, p.value];
 
-/** A `next start` on the bench etcd, returned once health says ready. */
+/** A `next start` on the bench etcd (`env`: settings besides), returned once health says ready. */
 export function startConsole(
   cluster: EtcdCluster,
-  opts: { inspect?: boolean; ready?: boolean } = {},
+  opts: { inspect?: boolean; ready?: boolean; env?: Record<string, string> } = {},
 ): Promise<RunningApp> {
-  return startApp({ ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: PREFIX, NEXT_TELEMETRY_DISABLED: "1" }, opts);
+  const { env, ...start } = opts;
+  return startApp(
+    { ETCD_ENDPOINTS: cluster.endpoints, ETCD_PREFIX: PREFIX, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    start,
+  );
 }
 
 /** `measure` summed over `pid` and all its descendants (next start may run its server in a child). */

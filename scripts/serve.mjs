@@ -61,12 +61,16 @@ const counters = {
 };
 globalThis[Symbol.for("scheduler-console.gzip-cache")] = counters;
 
-function gzipOnce(key, identity) {
+/** The gzip kept for `key`, counted as a hit; null when none is kept. */
+function keptGzip(key) {
   const hit = gzipped.get(key);
-  if (hit) {
-    counters.hits++;
-    return Promise.resolve(hit);
-  }
+  if (hit) counters.hits++;
+  return hit ?? null;
+}
+
+function gzipOnce(key, identity) {
+  const hit = keptGzip(key);
+  if (hit) return Promise.resolve(hit);
   let p = inflight.get(key);
   if (p) counters.hits++;
   else {
@@ -127,7 +131,7 @@ function serveCachedGzip(req, res) {
       if (gzip && isCacheableAnswer(req, res)) {
         held = [];
         digest = res.getHeader(DIGEST_HEADER);
-        kept = gzipped.get(digest) ?? null;
+        kept = keptGzip(digest);
         res.setHeader("content-encoding", "gzip");
         res.removeHeader("content-length");
       }
@@ -153,7 +157,6 @@ function serveCachedGzip(req, res) {
     if (typeof chunk === "function") [callback, chunk] = [chunk, null];
     else if (typeof encoding === "function") [callback, encoding] = [encoding, undefined];
     if (kept !== null) {
-      counters.hits++;
       write.call(res, kept);
       return end.call(res, callback);
     }

@@ -13,15 +13,7 @@ import { consoleEnv } from "@/lib/config/env";
 import { apiHandler, json } from "@/lib/http/handler";
 import { madeFrom } from "@/lib/http/response-body";
 import { SECURITY_HEADERS } from "@/lib/http/security-headers";
-import {
-  assignmentsRoute,
-  demandRoute,
-  diffRoute,
-  executorsRoute,
-  failuresRoute,
-  shadowRoute,
-  skippedRoute,
-} from "@/lib/offload/routes";
+import { OFFLOAD_ROUTES } from "@/lib/offload/routes";
 import { healthResponse } from "@/lib/process/health";
 import { healthQuerySchema } from "@/lib/schema/api/health";
 import { metrics } from "@/lib/metrics";
@@ -37,13 +29,7 @@ const health = apiHandler({ route: "/api/v1/health", query: healthQuerySchema, a
 /** The GET handlers answered directly, by path (exact: a trailing slash or an encoded path goes to Next). */
 const DIRECT_GETS: ReadonlyMap<string, Handler> = new Map<string, Handler>([
   ["/api/v1/health", health],
-  [demandRoute.spec.route, apiHandler(demandRoute.spec, demandRoute.run)],
-  [executorsRoute.spec.route, apiHandler(executorsRoute.spec, executorsRoute.run)],
-  [shadowRoute.spec.route, apiHandler(shadowRoute.spec, shadowRoute.run)],
-  [assignmentsRoute.spec.route, apiHandler(assignmentsRoute.spec, assignmentsRoute.run)],
-  [failuresRoute.spec.route, apiHandler(failuresRoute.spec, failuresRoute.run)],
-  [skippedRoute.spec.route, apiHandler(skippedRoute.spec, skippedRoute.run)],
-  [diffRoute.spec.route, apiHandler(diffRoute.spec, diffRoute.run)],
+  ...OFFLOAD_ROUTES.map((r): [string, Handler] => [r.spec.route, apiHandler(r.spec, r.run)]),
 ]);
 
 /** The GET handler of `path`, for its route file to export (the one the server answers directly with). */

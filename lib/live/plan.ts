@@ -33,6 +33,7 @@ import { LRUCache } from "lru-cache";
 import { consoleEnv } from "@/lib/config/env";
 import { memoryShares, viewBytes } from "@/lib/live/memory-budget";
 import { evaluate, type Evaluation, type NowChoice } from "@/lib/live/evaluation";
+import { lazily } from "@/lib/util/lazily";
 
 export type { Planned, ShadowPlanned };
 
@@ -96,31 +97,25 @@ interface PlanState {
   waiters: RevisionWaiters;
 }
 
-let made: PlanState | undefined;
-
-function state(): PlanState {
-  if (!made)
-    made = {
-      preparers: new Map(),
-      // the pinned views they hold count against the budget's share for held views; a plan
-      // whose view is over it is made for its request and not kept
-      exact: new LRUCache({
-        max: EXACT_PLANS,
-        maxSize: memoryShares(consoleEnv().memoryBudgetBytes).heldViews,
-        sizeCalculation: (e) => (e.view.pinned ? viewBytes(e.view.snapshot) : 1),
-      }),
-      live: null,
-      computing: null,
-      trailing: null,
-      trailingPatch: null,
-      clock: null,
-      askedMs: 0,
-      input: null,
-      generation: 0,
-      waiters: new RevisionWaiters(),
-    };
-  return made;
-}
+const state = lazily<PlanState>(() => ({
+  preparers: new Map(),
+  // the pinned views they hold count against the budget's share for held views; a plan
+  // whose view is over it is made for its request and not kept
+  exact: new LRUCache({
+    max: EXACT_PLANS,
+    maxSize: memoryShares(consoleEnv().memoryBudgetBytes).heldViews,
+    sizeCalculation: (e) => (e.view.pinned ? viewBytes(e.view.snapshot) : 1),
+  }),
+  live: null,
+  computing: null,
+  trailing: null,
+  trailingPatch: null,
+  clock: null,
+  askedMs: 0,
+  input: null,
+  generation: 0,
+  waiters: new RevisionWaiters(),
+}));
 
 /**
  * Tells the live cache which views the plans hold after each change of them, so

@@ -1,9 +1,9 @@
 import "server-only";
 // The routes whose answer may be computed in the offload worker (lib/live/offload-pool.ts):
 // every read at one revision (a pinned one this process does not hold goes there) and the
-// diff. Each is the route handler itself: app/api's route file wraps it with apiHandler, and
-// the worker runs the same `run` on the same parsed query (./answer.ts), so an answer is
-// the same bytes wherever it was computed.
+// diff. Each is the route handler itself: the engine wraps it with apiHandler
+// (lib/engine/direct.ts), and the worker runs the same `run` on the same parsed query
+// (./answer.ts), so an answer is the same bytes wherever it was computed.
 import type { z } from "zod";
 import type { HandlerContext, HandlerSpec } from "@/lib/http/handler";
 import { assignmentsResponse } from "@/lib/scheduler/assignments";
@@ -37,26 +37,23 @@ function offloadable<S extends z.ZodType>(
 }
 
 // GET /api/v1/scheduler/demand: the planner's tables (list, cursor-paged) or one table with ?target=.
-export const demandRoute = offloadable(
-  { route: "/api/v1/scheduler/demand", query: demandQuerySchema },
-  async ({ query }) =>
-    query.target !== undefined ? demandDetailAnswer({ ...query, target: query.target }) : demandListAnswer(query),
+const demandRoute = offloadable({ route: "/api/v1/scheduler/demand", query: demandQuerySchema }, async ({ query }) =>
+  query.target !== undefined ? demandDetailAnswer({ ...query, target: query.target }) : demandListAnswer(query),
 );
 
 // GET /api/v1/scheduler/executors: heartbeats with headroom from assignments, orphans flagged.
-export const executorsRoute = offloadable(
+const executorsRoute = offloadable(
   { route: "/api/v1/scheduler/executors", query: executorsQuerySchema },
   async ({ query }) => executorsAnswer(query),
 );
 
 // GET /api/v1/scheduler/shadow: the §6.2 comparison, console placements beside the master's shadow rows.
-export const shadowRoute = offloadable(
-  { route: "/api/v1/scheduler/shadow", query: shadowQuerySchema },
-  async ({ query }) => shadowAnswer(await fleetView(query.revision), query),
+const shadowRoute = offloadable({ route: "/api/v1/scheduler/shadow", query: shadowQuerySchema }, async ({ query }) =>
+  shadowAnswer(await fleetView(query.revision), query),
 );
 
 // GET /api/v1/scheduler/assignments: live assignments (state != released) with bind age and overdue.
-export const assignmentsRoute = offloadable(
+const assignmentsRoute = offloadable(
   { route: "/api/v1/scheduler/assignments", query: assignmentsQuerySchema },
   async ({ query }) => {
     const view = await fleetView(query.revision);
@@ -65,7 +62,7 @@ export const assignmentsRoute = offloadable(
 );
 
 // GET /api/v1/scheduler/failures: merge failure ledger (read-time corrected) and task cooldowns.
-export const failuresRoute = offloadable(
+const failuresRoute = offloadable(
   { route: "/api/v1/scheduler/failures", query: failuresQuerySchema },
   async ({ query }) => {
     const view = await fleetView(query.revision);
@@ -74,7 +71,7 @@ export const failuresRoute = offloadable(
 );
 
 // GET /api/v1/scheduler/skipped: every record skipped at one revision, with key, family and reason.
-export const skippedRoute = offloadable(
+const skippedRoute = offloadable(
   { route: "/api/v1/scheduler/skipped", query: skippedQuerySchema },
   async ({ query }) => {
     const view = await fleetView(query.revision);
@@ -83,17 +80,23 @@ export const skippedRoute = offloadable(
 );
 
 // GET /api/v1/scheduler/diff?from=R1&to=R2 (or from_ms/to_ms; to defaults to now): what changed between two moments.
-export const diffRoute = offloadable(
+const diffRoute = offloadable(
   { route: "/api/v1/scheduler/diff", query: diffQuerySchema, heavy: true },
   async ({ query }) => fleetDiff(query),
 );
 
-const ROUTES = new Map<string, OffloadRoute<z.ZodType>>(
-  [demandRoute, executorsRoute, shadowRoute, assignmentsRoute, failuresRoute, skippedRoute, diffRoute].map((r) => [
-    r.spec.route,
-    r as unknown as OffloadRoute<z.ZodType>,
-  ]),
-);
+/** Every route the worker can run (each is also answered directly: lib/engine/direct.ts). */
+export const OFFLOAD_ROUTES = [
+  demandRoute,
+  executorsRoute,
+  shadowRoute,
+  assignmentsRoute,
+  failuresRoute,
+  skippedRoute,
+  diffRoute,
+] as unknown as readonly OffloadRoute<z.ZodType>[];
+
+const ROUTES = new Map(OFFLOAD_ROUTES.map((r) => [r.spec.route, r]));
 
 /** The route the worker is asked to run, by its label. */
 export function offloadRouteOf(label: string): OffloadRoute<z.ZodType> {

@@ -218,3 +218,26 @@ describe("named tokens (console-api.md third version)", () => {
     expect(await verifySession(renamed, signed!.jwt, NOW + 1000)).toBeNull();
   });
 });
+
+describe("the access settings (read on every request)", () => {
+  it("are made once per set of values, and again as soon as one value changes", () => {
+    const env = { CONSOLE_ADMIN_TOKENS: "a-1", CONSOLE_VIEWER_TOKENS: "v-1" };
+    const first = readAuthConfig(env);
+    expect(readAuthConfig({ ...env })).toBe(first);
+    const changed = readAuthConfig({ ...env, CONSOLE_ADMIN_TOKENS: "a-2" });
+    expect(changed.adminTokens).toEqual(["a-2"]);
+    expect(readAuthConfig({ ...env, CONSOLE_SESSION_SECRET: "s" }).sessionSecret).toBe("s");
+    // an empty variable and an unset one are different values
+    expect(readAuthConfig({ ...env, CONSOLE_VIEWER_TOKENS: "" }).viewerTokens).toEqual([]);
+    const oidc = readAuthConfig({
+      ...env,
+      CONSOLE_OIDC_ISSUER: "https://id.example.com",
+      CONSOLE_OIDC_CLIENT_ID: "console",
+      CONSOLE_OIDC_CLIENT_SECRET: "x",
+      CONSOLE_OIDC_REDIRECT_URL: "https://console.example.com/api/v1/session/oidc/callback",
+    });
+    expect(oidc.oidc?.clientId).toBe("console");
+    expect(readAuthConfig(env).oidc).toBeNull();
+    expect(readAuthConfig(env)).toEqual(first);
+  });
+});

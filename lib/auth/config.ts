@@ -1,7 +1,7 @@
 import "server-only";
 import { sessionSecretOf } from "@/lib/config/env";
 import type { RbacRule } from "@/lib/config/rbac-file";
-import { loadSsoEnv, type OidcEnv } from "@/lib/config/sso-env";
+import { loadSsoEnv, type OidcEnv, type SsoEnv } from "@/lib/config/sso-env";
 import { parseNamedTokens } from "./tokens";
 
 // console-api.md Configuration/Security: CONSOLE_ADMIN_TOKENS, CONSOLE_VIEWER_TOKENS
@@ -20,7 +20,24 @@ export interface AuthConfig {
   rules: readonly RbacRule[] | null;
 }
 
+/** The variables readAuthConfig reads itself (loadSsoEnv reads and remembers the rest). */
+const TOKEN_VARIABLES = ["CONSOLE_ADMIN_TOKENS", "CONSOLE_VIEWER_TOKENS", "CONSOLE_SESSION_SECRET"] as const;
+
+/** the last config made, from these values and this single sign-on part (every request reads it) */
+let made: { values: string; sso: SsoEnv; config: AuthConfig } | null = null;
+
+/** The access settings of `env`: made again only when a value they come from changes, not on every request. */
 export function readAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
+  const sso = loadSsoEnv(env);
+  // an unset variable is told apart from an empty one
+  const values = TOKEN_VARIABLES.map((v) => env[v] ?? "\u0001").join("\u0000");
+  if (made !== null && made.values === values && made.sso === sso) return made.config;
+  const config = authConfigOf(env, sso);
+  made = { values, sso, config };
+  return config;
+}
+
+function authConfigOf(env: Record<string, string | undefined>, sso: SsoEnv): AuthConfig {
   const admins = parseNamedTokens(env.CONSOLE_ADMIN_TOKENS);
   const viewers = parseNamedTokens(env.CONSOLE_VIEWER_TOKENS);
   const tokenNames = new Map<string, string>();
@@ -35,7 +52,7 @@ export function readAuthConfig(env: Record<string, string | undefined> = process
     viewerTokens: viewers.map((t) => t.token),
     tokenNames,
     sessionSecret: sessionSecretOf(env),
-    ...loadSsoEnv(env),
+    ...sso,
   };
 }
 

@@ -79,7 +79,22 @@ function rulesOf(path: string): readonly RbacRule[] {
   return rules;
 }
 
+const SSO_VARIABLES = [...OIDC_VARIABLES, "CONSOLE_RBAC_FILE"] as const;
+
+/** the last answer and the values it was read from: every request's access check reads it (lib/auth/config.ts) */
+let lastRead: { values: string; sso: SsoEnv } | null = null;
+
+/** The single sign-on settings of `source`: the same object while the variables keep their values. */
 export function loadSsoEnv(source: Record<string, string | undefined> = process.env): SsoEnv {
+  // an unset variable is told apart from an empty one
+  const values = SSO_VARIABLES.map((v) => source[v] ?? "\u0001").join("\u0000");
+  if (lastRead?.values === values) return lastRead.sso;
+  const sso = readSsoEnv(source);
+  lastRead = { values, sso };
+  return sso;
+}
+
+function readSsoEnv(source: Record<string, string | undefined>): SsoEnv {
   const e = parseBlock(ssoEnvSchema, source);
   const set = OIDC_VARIABLES.filter((v) => e[v] !== undefined);
   if (set.length > 0 && set.length < OIDC_VARIABLES.length) {
@@ -101,4 +116,5 @@ export function loadSsoEnv(source: Record<string, string | undefined> = process.
 /** Forget the rules read (tests that change the file). */
 export function resetSsoEnv(): void {
   rulesByPath.clear();
+  lastRead = null;
 }

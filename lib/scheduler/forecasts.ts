@@ -6,9 +6,9 @@ import "server-only";
 // A forecast the journal sampled earlier whose interval ended without the outcome is named
 // `overdue` with how long, beside the fresh one.
 import { rowForecasts, type TableForecast } from "@/lib/planner/forecast/forecasts";
-import { returningTables } from "@/lib/planner/forecast/returning";
+import { returningTables, type Returning } from "@/lib/planner/forecast/returning";
 import type { LegacyLine } from "@/lib/planner/forecast/legacy";
-import type { TablePlan } from "@/lib/planner/plan";
+import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import { CALIBRATION_WINDOW_MS, type ForecastLedger } from "@/lib/journal/forecasts/ledger";
 import { legacyLineOf } from "@/lib/snapshot/forecast-inputs";
 import type { FleetSnapshot } from "@/lib/snapshot/types";
@@ -53,6 +53,15 @@ function overdueOf(ledger: ForecastLedger, f: TableForecast, target: string, now
   };
 }
 
+/** One count of the returning tables per plan: every one-table answer of the plan reads it (13k rows scanned each time otherwise). */
+const RETURNING = new WeakMap<FleetPlan, Returning>();
+
+function returningOf(plan: FleetPlan): Returning {
+  let returning = RETURNING.get(plan);
+  if (!returning) RETURNING.set(plan, (returning = returningTables(plan)));
+  return returning;
+}
+
 /** The table's forecasts at the planned moment, with the forecast journal's version they rest on. */
 export async function forecastsOf(
   planned: Planned,
@@ -63,7 +72,7 @@ export async function forecastsOf(
   const forecasts = rowForecasts(
     t,
     plan.line,
-    returningTables(plan),
+    returningOf(plan),
     legacyLineAt(view.snapshot, now),
     ledger.calibration(),
   ).map((f) => ({

@@ -92,7 +92,7 @@ function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPla
     disagreements: comparison.disagreements,
     tables,
     miss_beside_execution: missesBesideExecutions(view, comparison.targets.discovery_miss),
-    write_turn_holders: holdersOf(plan, Object.values(tables).flat()),
+    write_turn_holders: holdersOf(plan, Object.values(tables)),
     placements: {
       console: consoleRows,
       master: masterRows,
@@ -107,12 +107,24 @@ function shadowBody({ comparison, pass, view, now, plan, evaluation }: ShadowPla
 }
 
 /** The one write-turn holder of each listed table that has one (the plan's, as every surface names it). */
-function holdersOf(plan: ShadowPlanned["plan"], targets: readonly string[]): ShadowResponse["write_turn_holders"] {
+function holdersOf(
+  plan: ShadowPlanned["plan"],
+  lists: readonly (readonly string[])[],
+): ShadowResponse["write_turn_holders"] {
+  // few tables hold a write turn, and the lists can name the whole fleet: the holders are
+  // found in one walk of the plan's rows, then looked up by target
+  type Holder = ShadowResponse["write_turn_holders"][number]["holder"];
+  const held = new Map<string, Holder>();
+  for (const t of plan.tables) if (t.write_turn_holder) held.set(t.target, t.write_turn_holder);
   const out: ShadowResponse["write_turn_holders"] = [];
-  for (const target of new Set(targets)) {
-    const holder = plan.byTarget.get(target)?.write_turn_holder;
-    if (holder) out.push({ target, holder });
-  }
+  if (held.size === 0) return out;
+  for (const list of lists)
+    for (const target of list) {
+      const holder = held.get(target);
+      if (holder === undefined) continue;
+      out.push({ target, holder });
+      held.delete(target); // each table once, though it is in two lists
+    }
   return out.sort((a, b) => compareTargets(a.target, b.target));
 }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CanarySample } from "@/lib/schema/api/canary";
-import { canaryHistoryReport, trendPerDay } from "./canary";
+import type { FleetPlan } from "@/lib/planner/plan";
+import type { ShadowComparison } from "@/lib/planner/shadow";
+import { canaryHistoryReport, discoveryMissesInPlannerMode, inPlannerMode, trendPerDay } from "./canary";
 
 const sample = (at_ms: number, miss: number, agree: boolean, misses: string[]): CanarySample => ({
   at_ms,
@@ -67,5 +69,27 @@ describe("the canary report (observations, §6.2)", () => {
     expect(r.outcomes.phantom_task).toEqual({ mean: null, first: null, last: null, trend_per_day: null });
     expect(r.agreement.placements_agree_share).toBeNull();
     expect(r.rising).toEqual([]);
+  });
+});
+
+describe("discovery misses in planner mode", () => {
+  const modes = ["planner", "legacy", "planner", "legacy", "planner"] as const;
+  const tables = modes.map((mode, k) => ({ target: `t/${k}`, policy: { effective: { mode } } }));
+  const plan = { tables, byTarget: new Map(tables.map((t) => [t.target, t])) } as unknown as FleetPlan;
+  const comparisonOf = (misses: string[]) => ({ targets: { discovery_miss: misses } }) as unknown as ShadowComparison;
+
+  it("counts the misses whose table the plan has in mode planner: the same count as asking each miss's row", () => {
+    const misses = ["t/0", "t/1", "t/2", "t/3", "gone/9"];
+    const byRow = misses.filter((t) => inPlannerMode(plan, t)).length;
+    expect(byRow).toBe(2);
+    expect(discoveryMissesInPlannerMode(comparisonOf(misses), plan)).toBe(byRow);
+    expect(discoveryMissesInPlannerMode(comparisonOf(["t/4"]), plan)).toBe(1);
+    expect(discoveryMissesInPlannerMode(comparisonOf([]), plan)).toBe(0);
+  });
+
+  it("is 0 when no table is in mode planner", () => {
+    const legacy = tables.map((t) => ({ ...t, policy: { effective: { mode: "legacy" } } }));
+    const misses = legacy.map((t) => t.target);
+    expect(discoveryMissesInPlannerMode(comparisonOf(misses), { tables: legacy } as unknown as FleetPlan)).toBe(0);
   });
 });

@@ -18,9 +18,14 @@ export const inPlannerMode = (plan: Pick<FleetPlan, "byTarget">, target: string)
   plan.byTarget.get(target)?.policy.effective.mode === "planner";
 
 /** Of the §6.2 discovery misses, the tables in planner mode (made once per shadow pass, lib/live/plan-entry.ts). */
-export function discoveryMissesInPlannerMode(comparison: ShadowComparison, plan: Pick<FleetPlan, "byTarget">): number {
+export function discoveryMissesInPlannerMode(comparison: ShadowComparison, plan: Pick<FleetPlan, "tables">): number {
+  // the misses can be most of the fleet: the planner-mode tables are gathered in one walk of
+  // the plan's rows (the rows `byTarget` indexes), then each miss is one set lookup
+  const planner = new Set<string>();
+  for (const t of plan.tables) if (t.policy.effective.mode === "planner") planner.add(t.target);
+  if (planner.size === 0) return 0;
   let n = 0;
-  for (const t of comparison.targets.discovery_miss) if (inPlannerMode(plan, t)) n++;
+  for (const t of comparison.targets.discovery_miss) if (planner.has(t)) n++;
   return n;
 }
 

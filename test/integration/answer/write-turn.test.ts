@@ -206,6 +206,24 @@ describe("incident/merging: an execution running on worker-1 holds the write tur
     expect(t.headroom.basis).toBe("excluding_shadow");
   });
 
+  it("the shadow answer names the write-turn holder of each table it lists that has one, as the table's own answer does, in byte order", async () => {
+    const at = NOW + 60_000;
+    const shadow = await okBody(app.url, `/api/v1/scheduler/shadow${q({ now_ms: at })}`, shadowResponseSchema);
+    const listed = new Set(Object.values(shadow.tables).flat());
+    const { tables } = await okBody(
+      app.url,
+      `/api/v1/scheduler/demand${q({ now_ms: at, limit: 2000 })}`,
+      demandListSchema,
+    );
+    expect(shadow.revision).toBeGreaterThan(0);
+    const expected = tables
+      .filter((t) => t.write_turn_holder !== null && listed.has(t.target))
+      .map((t) => ({ target: t.target, holder: t.write_turn_holder }))
+      .sort((a, b) => (Buffer.from(a.target) < Buffer.from(b.target) ? -1 : 1));
+    expect(expected.map((h) => h.target)).toContain(INCIDENT.mergingTarget);
+    expect(shadow.write_turn_holders).toEqual(expected);
+  });
+
   it("a sequence increase is progress, dated at the revision that increased it: advancing, then stalled an idle timeout later", async () => {
     const before = Date.now();
     await writeClockSample(client, prefix, before);

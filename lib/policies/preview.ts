@@ -10,7 +10,14 @@ import { readPolicyWithDefault } from "./store";
 import { fleetView, liveCache, type FleetView } from "@/lib/live/cache";
 import { fleetView as pinnedFleetView } from "@/lib/live/fleet-view";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
-import { decisionSets, previewEffect, previewPolicy, type DecisionSets } from "@/lib/planner/plan";
+import {
+  decisionSets,
+  previewEffect,
+  previewPolicyInSteps,
+  type DecisionSets,
+  type PolicyPreview,
+} from "@/lib/planner/plan";
+import { inSlices } from "@/lib/live/plan-entry";
 import { effectivePolicy, policyWarnings } from "@/lib/planner/policy";
 import { BUILTIN_POLICY, DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import type { PreviewResponse } from "@/lib/schema/api/policies";
@@ -18,6 +25,21 @@ import { usableDoc } from "./view";
 import { effectHash, encodeDigest, type PreviewDigest } from "./preview-digest";
 import { revisionClock } from "@/lib/live/revision-clock";
 import { BoundedMap } from "@/lib/schema/bounded-map";
+
+/**
+ * The preview of storing `doc` for `target` on `fleet` at `nowMs`: two plans of the whole
+ * fleet, made in slices with the event loop's turn between them (as the clock's plan is,
+ * lib/live/plan-entry.ts), so the other requests and the streams are answered meanwhile
+ * instead of waiting behind an admin's preview.
+ */
+async function previewInSlices(
+  fleet: ReturnType<typeof plannerFleet>,
+  target: string,
+  doc: PolicyDocument | null,
+  nowMs: number,
+): Promise<PolicyPreview> {
+  return (await inSlices(previewPolicyInSteps(fleet, target, doc, nowMs))).value;
+}
 
 /** How long a preview waits for the watch-fed live view to reach the policies it read. */
 const CATCH_UP_MS = 2000;
@@ -72,7 +94,7 @@ export async function reviewedEffect(
   const kept = REVIEWS.get(key);
   if (kept) return kept;
   const view = await pinnedFleetView(digest.revision);
-  const preview = previewPolicy(plannerFleet(view), target, doc, digest.nowMs);
+  const preview = await previewInSlices(plannerFleet(view), target, doc, digest.nowMs);
   if (effectHash(previewEffect(preview)) !== digest.effect) return null;
   const reviewed = { sets: decisionSets(preview), revision: digest.revision, nowMs: digest.nowMs, view };
   REVIEWS.set(key, reviewed);
@@ -80,13 +102,13 @@ export async function reviewedEffect(
 }
 
 /** The decision sets of storing `doc` for `target` on `view` at `nowMs` (no digest kept). */
-export function decisionSetsOn(
+export async function decisionSetsOn(
   view: FleetView,
   target: string,
   doc: PolicyDocument | null,
   nowMs: number,
-): DecisionSets {
-  return decisionSets(previewPolicy(plannerFleet(view), target, doc, nowMs));
+): Promise<DecisionSets> {
+  return decisionSets(await previewInSlices(plannerFleet(view), target, doc, nowMs));
 }
 
 /** A preview with the view it was evaluated on (the write's staleness check reads both). */
@@ -113,7 +135,7 @@ export async function evaluatePreview(
   const stored = await readPolicyWithDefault(etcdClient(), etcdPrefix(), target);
   const view = await viewAtLeast(stored.revision);
   // the same planner input as the pages (their write-turn verdicts use the view's progress memory)
-  const preview = previewPolicy(plannerFleet(view), target, doc, nowMs);
+  const preview = await previewInSlices(plannerFleet(view), target, doc, nowMs);
   const isDefault = target === DEFAULT_POLICY_TARGET;
   const proposed = doc ?? {};
   const effective = isDefault

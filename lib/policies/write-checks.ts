@@ -171,7 +171,7 @@ const previewStale: PolicyWriteCheck = {
         !onTheEditedTable &&
         sameSets(
           reviewed.sets,
-          decisionSetsOn(reviewedTablesWithNowElse(reviewed.view, fresh.view), target, doc, reviewed.nowMs),
+          await decisionSetsOn(reviewedTablesWithNowElse(reviewed.view, fresh.view), target, doc, reviewed.nowMs),
         )
       )
         return;

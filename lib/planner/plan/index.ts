@@ -10,7 +10,7 @@ export {
   decisionSets,
   noDecisionChange,
   previewEffect,
-  previewPolicy,
+  previewPolicyInSteps,
 } from "./preview";
-export type { DecisionSets } from "./preview";
+export type { DecisionSets, PolicyPreview } from "./preview";
 export { canPatch, planFleetInSteps, replanFleet, rowsPatchOf } from "./replan";

@@ -7,8 +7,10 @@ import {
   noDecisionChange,
   previewEffect,
   previewPolicy,
+  previewPolicyInSteps,
 } from "./preview";
-import { planFleet } from "./full-plan";
+import type { TableDemand } from "@/lib/schema/demand";
+import { planFleet, STEP_TABLES } from "./full-plan";
 import { NOW, demand, fleet } from "./__fixtures__/fleet";
 
 describe("policy preview", () => {
@@ -158,5 +160,38 @@ describe("decision sets (console-api.md third version: stale means material)", (
     });
     expect(noDecisionChange(changes)).toBe(false);
     expect(noDecisionChange(changesExcept(changes, (t) => t === "d"))).toBe(true);
+  });
+});
+
+describe("the preview in steps (lib/policies/preview.ts runs it in slices)", () => {
+  it("pauses within both plans and the comparison, every STEP_TABLES tables, and ends in the preview", () => {
+    const n = 2 * STEP_TABLES + 5;
+    const tables = new Map<string, TableDemand>(
+      Array.from({ length: n }, (_, i) => [`t${i}`, demand(i % 4 === 0 ? 0 : 2 + (i % 20), NOW - 60_000 * (i % 50))]),
+    );
+    const f = { ...fleet({}), tables };
+    const proposed = { merge: { min_generations: 4 } };
+    const steps = previewPolicyInSteps(f, "_default", proposed, NOW);
+    let pauses = 0;
+    let step = steps.next();
+    while (!step.done) {
+      pauses++;
+      step = steps.next();
+    }
+    // two plans of n tables (drafts and placements both pause) and one comparison of n rows
+    expect(pauses).toBeGreaterThanOrEqual(3 * Math.floor(n / STEP_TABLES));
+    const preview = step.value;
+    expect(preview).toEqual(previewPolicy(f, "_default", proposed, NOW));
+    // checked against the two plans made at once
+    const before = planFleet(f, NOW);
+    const after = planFleet({ ...f, policies: { ...f.policies, default: proposed } }, NOW);
+    expect(preview.unchanged_count + preview.changed.length).toBe(after.tables.length);
+    const changedByHand = after.tables.filter((t) => {
+      const b = before.byTarget.get(t.target)!;
+      return b.class !== t.class || b.score !== t.score || JSON.stringify(b.verdict) !== JSON.stringify(t.verdict);
+    });
+    expect(changedByHand.length).toBeGreaterThan(0);
+    expect(preview.changed.map((c) => c.target)).toEqual(expect.arrayContaining(changedByHand.map((t) => t.target)));
+    expect(preview.modes).toEqual({ [after.tables[0].policy.effective.mode]: n });
   });
 });

@@ -5,7 +5,7 @@
 // Writes nothing; pure.
 import { DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import type { PlannerFleet } from "./input";
-import { planFleet } from "./full-plan";
+import { planSteps, STEP_TABLES } from "./full-plan";
 import type { FleetPlan, TablePlan } from "./types";
 
 interface PreviewSide {
@@ -97,13 +97,39 @@ export function previewPolicy(
   proposed: PolicyDocument | null,
   now: number,
 ): PolicyPreview {
-  const beforePlan = planFleet(fleet, now);
-  const afterPlan = planFleet(withPolicy(fleet, target, proposed), now);
+  const steps = previewPolicyInSteps(fleet, target, proposed, now);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `previewPolicy` in steps: the two plans of the fleet pause as the clock's plan does
+ * (./full-plan.ts `planSteps`, every STEP_TABLES tables), and so does the comparison, so a
+ * caller can preview 13k tables without holding the thread for the whole of it
+ * (lib/policies/preview.ts). The same code either way: the result does not depend on when,
+ * or whether, the caller pauses.
+ */
+export function* previewPolicyInSteps(
+  fleet: PlannerFleet,
+  target: string,
+  proposed: PolicyDocument | null,
+  now: number,
+): Generator<void, PolicyPreview> {
+  const beforePlan = (yield* planSteps(fleet, now, false)).plan;
+  yield;
+  const afterPlan = (yield* planSteps(withPolicy(fleet, target, proposed), now, false)).plan;
+  yield;
   const placedBefore = placedTargets(beforePlan);
   const placedAfter = placedTargets(afterPlan);
   const summary = Object.fromEntries(PREVIEW_EFFECTS.map((e) => [e, 0])) as Record<PreviewEffect, number>;
   const changed: PreviewRow[] = [];
+  const modes: PolicyPreview["modes"] = {};
+  let compared = 0;
   for (const next of afterPlan.tables) {
+    if (++compared % STEP_TABLES === 0) yield;
+    modes[next.policy.effective.mode] = (modes[next.policy.effective.mode] ?? 0) + 1;
     const prev = beforePlan.byTarget.get(next.target);
     if (!prev) continue;
     const effects = effectsOf(prev, next, placedBefore, placedAfter);
@@ -117,8 +143,6 @@ export function previewPolicy(
       for (const e of effects) summary[e]++;
     }
   }
-  const modes: PolicyPreview["modes"] = {};
-  for (const t of afterPlan.tables) modes[t.policy.effective.mode] = (modes[t.policy.effective.mode] ?? 0) + 1;
   return { changed, unchanged_count: afterPlan.tables.length - changed.length, summary, modes };
 }
 

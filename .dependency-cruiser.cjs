@@ -18,10 +18,11 @@ module.exports = {
   forbidden: [
     {
       name: "planner-is-pure",
-      comment: "lib/planner imports only lib/planner and lib/schema: no I/O, no etcd, no clock (STYLE.md)",
+      comment:
+        "lib/planner imports only lib/planner, lib/schema and the generic helpers of lib/util: no I/O, no etcd, no clock (STYLE.md)",
       severity: "error",
       from: { path: "^lib/planner/", pathNot: TESTS },
-      to: { pathNot: "^lib/(planner|schema)/" },
+      to: { pathNot: "^lib/(planner|schema|util)/" },
     },
     {
       name: "only-lib-etcd-imports-etcd3",
@@ -104,13 +105,22 @@ module.exports = {
       to: { path: CONSOLE, pathNot: "^lib/schema/" },
     },
     {
+      name: "util-is-generic",
+      comment:
+        "lib/util holds the few generic helpers (a bounded map, a deadline, a pool, lazily …) that know nothing " +
+        "of the console: they import no module of it, so any floor may use them",
+      severity: "error",
+      from: { path: "^lib/util/", pathNot: TESTS },
+      to: { path: CONSOLE, pathNot: "^lib/util/" },
+    },
+    {
       name: "etcd-imports-only-schema-and-config",
       comment:
-        "lib/etcd is the floor above lib/schema: it imports only lib/schema and lib/config, " +
-        "so nothing it does depends on the planner, the cache or the services",
+        "lib/etcd is the floor above lib/schema: it imports only lib/schema, lib/config and the generic " +
+        "helpers of lib/util, so nothing it does depends on the planner, the cache or the services",
       severity: "error",
       from: { path: "^lib/etcd/", pathNot: TESTS },
-      to: { path: CONSOLE, pathNot: "^lib/(etcd|schema|config)/" },
+      to: { path: CONSOLE, pathNot: "^lib/(etcd|schema|config|util)/" },
     },
     {
       name: "http-never-imports-etcd",

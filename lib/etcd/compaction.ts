@@ -7,7 +7,7 @@ import "server-only";
 import type { IWatchResponse } from "etcd3";
 import type { EtcdClient } from "./client";
 import { raw } from "./raw";
-import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/util/deadline";
 
 /** Outside any prefix: only for callers that have none (a user limited to `P/` cannot watch it). */
 const UNPREFIXED_PROBE_KEY = "\0console-compact-probe";
@@ -24,7 +24,7 @@ export async function compactRevisionAt(
 ): Promise<number> {
   const client = raw(etcd);
   const stream = await client.watchClient.watch();
-  // both waits count event-loop time (lib/schema/deadline.ts): an answer that came while the
+  // both waits count event-loop time (lib/util/deadline.ts): an answer that came while the
   // thread was held is read, not taken for a silent etcd
   const loopTime = { loopStepMs: LOOP_STEP_MS };
   let created!: () => void;

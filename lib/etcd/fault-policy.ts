@@ -4,7 +4,7 @@ import "server-only";
 // response would be retried three times, reset the channel and open the host breaker
 // for 5 s, blocking every following read. Here:
 // * host guard (one per member): every call's deadline (`callTimeoutMs`) counts the event
-//   loop's time, not the wall clock's (lib/schema/deadline.ts LOOP_STEP_MS): an answer that
+//   loop's time, not the wall clock's (lib/util/deadline.ts LOOP_STEP_MS): an answer that
 //   came while the thread was held by other work is taken once it is free, not declared
 //   lost (gRPC's own wall-clock deadline is only a backstop, ./client.ts). A message-size
 //   error becomes EtcdMessageTooLarge (not recoverable: no retry, no channel reset, breaker
@@ -12,7 +12,7 @@ import "server-only";
 //   for `openMs`;
 // * global: retries only UNAVAILABLE, on another member, at most `attempts` times.
 import { GRPCUnavailableError, type IOptions } from "etcd3";
-import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/util/deadline";
 import { EtcdHostBlocked, EtcdMessageTooLarge, EtcdTimeout, isHostDownError, isMessageSizeError } from "./errors";
 
 type FaultHandling = NonNullable<IOptions["faultHandling"]>;

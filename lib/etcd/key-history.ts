@@ -8,7 +8,7 @@ import { raw } from "./raw";
 import { compactProbeKey } from "@/lib/schema/keys";
 import { isMessageSizeError, RevisionCompacted } from "./errors";
 import { prefixRangeEnd, rangeError } from "./paged-read";
-import { mapPooled } from "@/lib/schema/worker-pool";
+import { mapPooled } from "@/lib/util/worker-pool";
 
 export interface VersionedKv {
   key: string;

@@ -9,7 +9,7 @@ import type { IWatchResponse, Watcher } from "etcd3";
 import type { EtcdClient } from "./client";
 import { raw } from "./raw";
 import type { WatchBreak } from "@/lib/schema/watch-break";
-import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/util/deadline";
 import type { RawKv } from "./paged-read";
 import { EtcdTimeout, toEtcdError } from "./errors";
 

@@ -6,7 +6,7 @@ import { raw } from "./raw";
 // one txn, optionally guarded by `guard` (e.g. `leader-token == own token`).
 import { CompareResult, CompareTarget, type IRequestOp } from "etcd3";
 import { chunkOps, type WriteOp } from "@/lib/schema/txn-chunks";
-import { mapPooled } from "@/lib/schema/worker-pool";
+import { mapPooled } from "@/lib/util/worker-pool";
 import { toEtcdError } from "./errors";
 
 export type { WriteOp };

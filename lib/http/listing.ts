@@ -12,10 +12,10 @@ import type { TablePlan } from "@/lib/planner/plan";
 import type { CarriedPlaces } from "@/lib/planner/plan/types";
 import type { TableSummary } from "@/lib/schema/api/demand";
 import { lazily } from "@/lib/util/lazily";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 import { metrics } from "@/lib/metrics";
 import { Scratch } from "./scratch";
-import { sameRun } from "@/lib/schema/same-run";
+import { sameRun } from "@/lib/util/same-run";
 
 export interface Digest {
   /** names this digest: a later one made from it says so by this, without holding it */

@@ -39,7 +39,7 @@ import {
 import { journalPrefix, parseChunkKey, trimmedKey } from "@/lib/schema/keys";
 import type { JournalCoverageResponse } from "@/lib/schema/api/journal";
 import { metrics } from "@/lib/metrics";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 
 /** Rows kept (a one-table decode weighs its evaluations and the rows it built): ~50 MB at most. */
 const KEPT_ROWS = 400_000;

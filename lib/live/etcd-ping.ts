@@ -4,7 +4,7 @@ import "server-only";
 import type { EtcdClient } from "@/lib/etcd/client";
 import { EtcdUnavailable, toEtcdError } from "@/lib/etcd/errors";
 import { currentRevision } from "@/lib/etcd/paged-read";
-import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, LOOP_STEP_MS, withDeadline } from "@/lib/util/deadline";
 
 const PING_TIMEOUT_MS = 1500;
 

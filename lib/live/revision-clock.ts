@@ -16,7 +16,7 @@ import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import { readRange } from "@/lib/etcd/key-history";
 import { currentRevision, readPrefixPaged } from "@/lib/etcd/paged-read";
 import { clockPrefix, clockPrefixEnd, keys } from "@/lib/schema/keys";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 import { parseHeartbeat } from "@/lib/schema/executors";
 import { parseLeader } from "@/lib/schema/leader";
 import { parseDemandEvent } from "@/lib/schema/demand";

@@ -24,7 +24,7 @@ import type { PreviewResponse } from "@/lib/schema/api/policies";
 import { usableDoc } from "./view";
 import { effectHash, encodeDigest, type PreviewDigest } from "./preview-digest";
 import { revisionClock } from "@/lib/live/revision-clock";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 
 /**
  * The preview of storing `doc` for `target` on `fleet` at `nowMs`: two plans of the whole

@@ -10,7 +10,7 @@ import { fleetView, liveCache } from "@/lib/live/cache";
 import { metrics, recordRevisionClockError } from "@/lib/metrics";
 import { EXECUTOR_STATES, recordFleet, type ExecutorState, type FleetFacts } from "@/lib/metrics/fleet";
 import type { ExecutorsResponse } from "@/lib/schema/api/executors";
-import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, withDeadline } from "@/lib/util/deadline";
 import { shadowFor } from "@/lib/live/plan";
 import { legacyModeOutcomes } from "@/lib/planner/takeover/canary";
 import { revisionClock } from "@/lib/live/revision-clock";

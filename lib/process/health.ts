@@ -14,7 +14,7 @@ import { liveCache } from "@/lib/live/cache";
 import { metrics } from "@/lib/metrics";
 import { isReady } from "./background";
 import { etcdUnavailableSeenAt } from "@/lib/http/etcd-seen";
-import { DeadlineExceeded, withDeadline } from "@/lib/schema/deadline";
+import { DeadlineExceeded, withDeadline } from "@/lib/util/deadline";
 
 const DEADLINE_MS = 1500;
 /**

@@ -17,7 +17,7 @@ import { snapshotMeta } from "@/lib/live/evaluation";
 import { planFor, type Planned } from "@/lib/live/plan";
 import { sortTables, tableNeedle, targetHas, type SortDirection } from "@/lib/words/table-order";
 import { skippedSummary } from "./skipped";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 
 /** A plan row as the list says it: its place in line is the plan's (`line`). */
 export function tableSummary(t: TablePlan, line: PlanLine): TableSummary {

@@ -19,7 +19,7 @@ import { metrics } from "@/lib/metrics";
 import { consoleEnv } from "@/lib/config/env";
 import { classifyError } from "@/lib/schema/api/errors";
 import { etcdAway } from "@/lib/live/revision-clock";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 import {
   forecastPrefix,
   forecastTimeKey,

@@ -14,7 +14,7 @@ import { buildSnapshot, familyStartKey, TASKS_WINDOW_MS } from "./build";
 import { DemandIndex } from "./demand-index";
 import { FAMILIES, familyPrefix, parseFamilyKv, type FamilyDef } from "./families";
 import type { FamilyName, FleetSnapshot, SnapshotKv } from "./types";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 
 export interface FleetRead {
   snapshot: FleetSnapshot;

@@ -11,7 +11,7 @@ import { journalMetas, readChunks } from "@/lib/journal/reader";
 import { emptyFold, foldObserved, observedIn, type Observed, type ObservedFold } from "@/lib/journal/observed";
 import { formatTime } from "@/lib/schema/format";
 import { DEFAULT_POLICY_TARGET } from "@/lib/schema/policy";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 
 const DAY_MS = 86_400_000;
 

@@ -18,7 +18,7 @@ import { keys } from "@/lib/schema/keys";
 import { capacitiesOfKvs } from "@/lib/snapshot/inputs";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import { readRangesAtRevisions } from "@/lib/etcd/key-history";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 
 /** What history compares at a revision: the table's input marks and the executors' capacities. */
 export interface InputsAt {

@@ -41,7 +41,7 @@ import { foldSnapshot } from "@/lib/snapshot/demand-index";
 import { plannerFleet } from "@/lib/snapshot/planner-input";
 import { ApiError } from "@/lib/schema/api/errors";
 import { fleetView } from "@/lib/live/fleet-view";
-import { mapPooled } from "@/lib/schema/worker-pool";
+import { mapPooled } from "@/lib/util/worker-pool";
 import { withMovedBy } from "./history-moved-by";
 import { journalWindow, type JournalWindow } from "./journal-history";
 import { evaluate } from "@/lib/live/evaluation";

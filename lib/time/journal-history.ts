@@ -18,7 +18,7 @@ import type { HistoryPoint } from "@/lib/schema/api/history";
 import type { InputsAt } from "./history-moved-by";
 import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import type { RevisionTime } from "@/lib/schema/api/revisions";
-import { mapPooled } from "@/lib/schema/worker-pool";
+import { mapPooled } from "@/lib/util/worker-pool";
 import { revisionClock } from "@/lib/live/revision-clock";
 
 interface Span {

@@ -7,7 +7,7 @@ import { cloneRow, foldHeadroom } from "../headroom";
 import { mergeSorted, sortByPlannerKey, sortPlannerOrder } from "../order";
 import type { EffectivePolicyResult } from "../policy/effective";
 import { DEFAULT_MERGE_THRESHOLDS, type MergeThresholds, type Scored } from "../score";
-import { BoundedMap } from "@/lib/schema/bounded-map";
+import { BoundedMap } from "@/lib/util/bounded-map";
 import { toTargetFence } from "./blockers";
 import { indexFleet } from "./context";
 import { Drafts } from "./drafts";

@@ -10,7 +10,7 @@ import type { TableDraft } from "./table";
 import type { CarriedPlaces, Eta, LineStanding, PlanLine, PlannedPlacement, QueuePosition, TablePlan } from "./types";
 import { compareOrderFields } from "../order";
 import { plural } from "./why-not";
-import { sameRun } from "@/lib/schema/same-run";
+import { sameRun } from "@/lib/util/same-run";
 
 const PLACED_NOW = "It would be placed now.";
 

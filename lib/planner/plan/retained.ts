@@ -11,7 +11,7 @@ import type { PlannerFleet, PlannerLimits, TurnHistory } from "./input";
 import type { Drafts } from "./drafts";
 import type { CycleLimit, NoFitAnswer } from "./placement-pass";
 import type { TableDraft } from "./table";
-import type { BoundedMap } from "@/lib/schema/bounded-map";
+import type { BoundedMap } from "@/lib/util/bounded-map";
 
 /** no-fit answers by content (see plan-fleet.ts internAnswer) */
 export type AnswerPool = BoundedMap<string, NoFitAnswer>;

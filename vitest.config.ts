@@ -31,6 +31,9 @@ export default defineConfig({
           name: "unit",
           include: ["lib/**/*.test.ts", "components/**/*.test.ts", "scripts/**/*.test.ts"],
           environment: "node",
+          // both cores: the unit stage runs alone (scripts/test.sh), and vitest's default on a
+          // 2-CPU machine is one worker
+          maxWorkers: 2,
           testTimeout: 30_000,
         },
       },

@@ -23,7 +23,14 @@ stage() { # name, command...: runs one stage; a stage that dies without a report
 only=${TEST_ONLY:-lint,unit,build,integration,e2e}
 # lint: ESLint (Next's core-web-vitals + TypeScript rules), Prettier's check and knip (unused
 # files, exports and dependencies), each a stage
-case ",$only," in *,lint,*) stage eslint npm run -s lint; stage prettier npm run -s format:check; stage knip npm run -s knip ;; esac
+# (ESLint and Prettier at once, one per core, their output printed after, one then the other)
+case ",$only," in *,lint,*)
+  stage eslint npm run -s lint > reports/eslint.log 2>&1 &
+  stage prettier npm run -s format:check > reports/prettier.log 2>&1 &
+  wait
+  cat reports/eslint.log reports/prettier.log
+  stage knip npm run -s knip ;;
+esac
 case ",$only," in *,unit,*) stage unit npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=reports/unit.json ;; esac
 case ",$only," in *,build,*) stage build npm run -s build ;; esac
 if [ -f .next/BUILD_ID ]; then

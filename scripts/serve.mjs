@@ -16,7 +16,8 @@ import http from "node:http";
 import path from "node:path";
 import zlib from "node:zlib";
 import { gzipSharedEvents } from "./stream-gzip.mjs";
-import { byteCache, byteCacheShare, keepBytes } from "./byte-cache.mjs";
+import { keepBytes } from "./byte-cache.mjs";
+import { gzipCounters, gzipped } from "./gzip-cache.mjs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
@@ -43,23 +44,9 @@ const hostname = argument(["-H", "--hostname"], process.env.HOSTNAME ?? "0.0.0.0
 /** lib/http/encoded-response.ts DIGEST_HEADER: the identity bytes' sha-256, told by the answer */
 const DIGEST_HEADER = "x-console-sha256";
 
-/** gzip bytes by the digest of their identity bytes, least recently used first out, within a 64th of CONSOLE_MEMORY_MIB (./byte-cache.mjs) */
-const gzipped = byteCache(byteCacheShare());
 /** gzips in flight by content: concurrent first requests share one */
 const inflight = new Map();
-/**
- * hits and misses, for tests through the inspector (test/integration/api/encoded.test.ts), and
- * a way to empty the cache (the load smoke test measures the live heap without it)
- */
-const counters = {
-  hits: 0,
-  misses: 0,
-  entries: gzipped,
-  clear() {
-    gzipped.clear();
-  },
-};
-globalThis[Symbol.for("scheduler-console.gzip-cache")] = counters;
+const counters = gzipCounters;
 
 /** The gzip kept for `key`, counted as a hit; null when none is kept. */
 function keptGzip(key) {

@@ -14,9 +14,8 @@ import { byteCache, byteCacheShare, keepBytes } from "./byte-cache.mjs";
  */
 /** segments by the digest of the event's bytes (a sha-1 costs a few percent of a deflate), least recently used first out, within a 64th of CONSOLE_MEMORY_MIB (./byte-cache.mjs) */
 const segments = byteCache(byteCacheShare());
-/** segments deflated and segments sent again from those bytes (tests read them) */
+/** segments deflated and segments sent again from those bytes (test/integration/api/stream-gzip.test.ts imports them) */
 export const streamCounters = { deflated: 0, shared: 0 };
-globalThis[Symbol.for("scheduler-console.stream-gzip")] = streamCounters;
 const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 
 function segmentOf(bytes) {

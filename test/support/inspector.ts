@@ -3,6 +3,7 @@
 // Between GCs the heap in use swings by ~100 MiB under load and RSS keeps freed pages, so
 // only this shows a leak within seconds. (`ws` comes bundled with playwright-core.)
 import fs from "node:fs";
+import path from "node:path";
 import { ws as WebSocket } from "playwright-core/lib/utilsBundle";
 
 type Send = (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -61,6 +62,16 @@ export function liveHeapBytes(inspectorUrl: string): Promise<number> {
  */
 export const inEngine = (call: string) => `require("@scheduler-console/engine").${call}`;
 
+/** the custom server's gzip cache module (scripts/gzip-cache.mjs) */
+const GZIP_CACHE_FILE = path.resolve(__dirname, "../../scripts/gzip-cache.mjs");
+
+/**
+ * An expression of the server's gzip counters (`hits`, `misses`, `clear()`), e.g.
+ * `${inGzipCache("hits")}`. Node loads an ES module once per URL, and `require` of one
+ * (Node 20.19 and later) answers that same instance: the server's, not a copy.
+ */
+export const inGzipCache = (member: string) => `require(${JSON.stringify(GZIP_CACHE_FILE)}).gzipCounters.${member}`;
+
 /**
  * Runs `expression` in the server's main context and returns its JSON value: tests reach the
  * engine's state (`inEngine`) without a test-only route in the product.
@@ -98,7 +109,7 @@ export async function liveHeapWithoutAnswerCaches(inspectorUrl: string): Promise
     `(() => {
       ${inEngine("clearEncodedResponses()")};
       ${inEngine("forgetRecentChanges()")};
-      globalThis[Symbol.for("scheduler-console.gzip-cache")].clear();
+      ${inGzipCache("clear()")};
       return true;
     })()`,
   );

@@ -13,7 +13,7 @@ import { seedScenarios, INCIDENT } from "@/lib/sim";
 import { keys } from "@/lib/schema/keys";
 import { demandChangesSchema, demandListSchema, type DemandList } from "@/lib/schema/api/demand";
 import { startApp, type RunningApp } from "../../support/app";
-import { evaluateInServer, inEngine } from "../../support/inspector";
+import { evaluateInServer, inEngine, inGzipCache } from "../../support/inspector";
 import { until } from "../../support/observe";
 import { testPrefix } from "../../support/prefix";
 import { clientFor, metricSum, okBody, q } from "./helpers";
@@ -54,7 +54,7 @@ const CLEAR_CACHES = `(() => {
 const gzipCounts = async () =>
   (await evaluateInServer(
     app.inspectorUrl!,
-    `(() => { const c = globalThis[Symbol.for("scheduler-console.gzip-cache")]; return { hits: c.hits, misses: c.misses }; })()`,
+    `({ hits: ${inGzipCache("hits")}, misses: ${inGzipCache("misses")} })`,
   )) as { hits: number; misses: number };
 
 const hits = () => metricSum(app.url, "console_response_cache_total", { result: "hit" });

@@ -115,9 +115,9 @@ describe("comment paths", () => {
       "./view.ts",
       "app/(console)/tables/[target]/page.tsx",
     ]);
-    expect(commentsOf("x.ts", 'const u = "http://a/b.ts"; // gone.ts\n/* lib/x.ts */')).toEqual([
+    expect(commentsOf("x.ts", 'const u = "http://a/b.ts"; // gone.ts\n/* lib/util/lazily.ts */')).toEqual([
       "// gone.ts",
-      "/* lib/x.ts */",
+      "/* lib/util/lazily.ts */",
     ]);
   });
 });

@@ -1,8 +1,9 @@
 // The gzip bytes of the cacheable answers (./serve.mjs), by the digest of their identity
 // bytes, least recently used first out, within a 64th of CONSOLE_MEMORY_MIB
 // (./byte-cache.mjs); with its hits and misses. A module of its own so that tests reach the
-// server's one instance through the inspector by importing it (ES modules are loaded once per
-// URL: test/support/inspector.ts `inGzipCache`, which `require`s it), not through a slot on globalThis.
+// server's one instance through the inspector, not through a slot on globalThis: Node loads an
+// ES module once per URL, and `require` of it answers that instance
+// (test/support/inspector.ts `inGzipCache`).
 import { byteCache, byteCacheShare } from "./byte-cache.mjs";
 
 export const gzipped = byteCache(byteCacheShare());

@@ -46,12 +46,11 @@ const DIGEST_HEADER = "x-console-sha256";
 
 /** gzips in flight by content: concurrent first requests share one */
 const inflight = new Map();
-const counters = gzipCounters;
 
 /** The gzip kept for `key`, counted as a hit; null when none is kept. */
 function keptGzip(key) {
   const hit = gzipped.get(key);
-  if (hit) counters.hits++;
+  if (hit) gzipCounters.hits++;
   return hit ?? null;
 }
 
@@ -59,9 +58,9 @@ function gzipOnce(key, identity) {
   const hit = keptGzip(key);
   if (hit) return Promise.resolve(hit);
   let p = inflight.get(key);
-  if (p) counters.hits++;
+  if (p) gzipCounters.hits++;
   else {
-    counters.misses++;
+    gzipCounters.misses++;
     // zlib's thread pool, off the request thread; the level is zlib's default, as Next's
     p = new Promise((resolve, reject) => zlib.gzip(identity, (e, out) => (e ? reject(e) : resolve(out))))
       .then((out) => keepBytes(gzipped, key, out))

@@ -239,12 +239,12 @@ export class LiveCache {
     return { revision: s.store.revision, age_ms: Math.max(0, Date.now() - s.confirmedMs), live: s.live };
   }
 
-  /** etcd just answered (health probe): a connected watch is therefore current. */
   /** Forgets the changes kept to put back recent revisions (a cache by bytes that fills as etcd is written). */
   forgetChanges(): void {
     this.state?.changes.forget();
   }
 
+  /** etcd just answered (health probe): a connected watch is therefore current. */
   confirm(): void {
     if (this.state?.live) this.state.confirmedMs = Date.now();
   }

@@ -27,18 +27,18 @@ import { revisionClock } from "@/lib/live/revision-clock";
 import { BoundedMap } from "@/lib/util/bounded-map";
 
 /**
- * The preview of storing `doc` for `target` on `fleet` at `nowMs`: two plans of the whole
+ * The preview of storing `doc` for `target` on `view` at `nowMs`: two plans of the whole
  * fleet, made in slices with the event loop's turn between them (as the clock's plan is,
  * lib/live/plan-entry.ts), so the other requests and the streams are answered meanwhile
  * instead of waiting behind an admin's preview.
  */
-async function previewInSlices(
-  fleet: ReturnType<typeof plannerFleet>,
+async function previewOn(
+  view: FleetView,
   target: string,
   doc: PolicyDocument | null,
   nowMs: number,
 ): Promise<PolicyPreview> {
-  return (await inSlices(previewPolicyInSteps(fleet, target, doc, nowMs))).value;
+  return (await inSlices(previewPolicyInSteps(plannerFleet(view), target, doc, nowMs))).value;
 }
 
 /** How long a preview waits for the watch-fed live view to reach the policies it read. */
@@ -94,7 +94,7 @@ export async function reviewedEffect(
   const kept = REVIEWS.get(key);
   if (kept) return kept;
   const view = await pinnedFleetView(digest.revision);
-  const preview = await previewInSlices(plannerFleet(view), target, doc, digest.nowMs);
+  const preview = await previewOn(view, target, doc, digest.nowMs);
   if (effectHash(previewEffect(preview)) !== digest.effect) return null;
   const reviewed = { sets: decisionSets(preview), revision: digest.revision, nowMs: digest.nowMs, view };
   REVIEWS.set(key, reviewed);
@@ -108,7 +108,7 @@ export async function decisionSetsOn(
   doc: PolicyDocument | null,
   nowMs: number,
 ): Promise<DecisionSets> {
-  return decisionSets(await previewInSlices(plannerFleet(view), target, doc, nowMs));
+  return decisionSets(await previewOn(view, target, doc, nowMs));
 }
 
 /** A preview with the view it was evaluated on (the write's staleness check reads both). */
@@ -135,7 +135,7 @@ export async function evaluatePreview(
   const stored = await readPolicyWithDefault(etcdClient(), etcdPrefix(), target);
   const view = await viewAtLeast(stored.revision);
   // the same planner input as the pages (their write-turn verdicts use the view's progress memory)
-  const preview = await previewInSlices(plannerFleet(view), target, doc, nowMs);
+  const preview = await previewOn(view, target, doc, nowMs);
   const isDefault = target === DEFAULT_POLICY_TARGET;
   const proposed = doc ?? {};
   const effective = isDefault

@@ -50,7 +50,11 @@ export interface Built {
  * then the comparator sort's, which depends on the input order).
  */
 export function buildPlan(fleet: PlannerFleet, now: number, retain: boolean): Built {
-  const steps = planSteps(fleet, now, retain);
+  return toEnd(planSteps(fleet, now, retain));
+}
+
+/** Runs work made in steps (`planSteps`, ./preview.ts `previewPolicyInSteps`) to its end, without pausing: its result. */
+export function toEnd<T>(steps: Iterator<unknown, T>): T {
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;

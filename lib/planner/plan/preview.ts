@@ -5,7 +5,7 @@
 // Writes nothing; pure.
 import { DEFAULT_POLICY_TARGET, type PolicyDocument } from "@/lib/schema/policy";
 import type { PlannerFleet } from "./input";
-import { planSteps, STEP_TABLES } from "./full-plan";
+import { planSteps, STEP_TABLES, toEnd } from "./full-plan";
 import type { FleetPlan, TablePlan } from "./types";
 
 interface PreviewSide {
@@ -97,11 +97,7 @@ export function previewPolicy(
   proposed: PolicyDocument | null,
   now: number,
 ): PolicyPreview {
-  const steps = previewPolicyInSteps(fleet, target, proposed, now);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return toEnd(previewPolicyInSteps(fleet, target, proposed, now));
 }
 
 /**

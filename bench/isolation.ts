@@ -11,8 +11,9 @@
 //      same clients with no heavy one;
 //   4. 32 clients in a closed loop over list, detail, executors and shadow with a writer at
 //      10 events/s: p95 (test/support/load-driver.ts);
-//   5. the resident memory at 8× (107,240 tables) after pinned reads, within CONSOLE_MEMORY_MIB
-//      (the console restarted on the grown fleet; last, as it grows etcd).
+//   5. the resident memory at 8× (107,240 tables) while and after pinned reads (sampled every
+//      50 ms during each), within CONSOLE_MEMORY_MIB (the console restarted on the grown
+//      fleet; last, as it grows etcd).
 // Writes bench/results/isolation.json. Nothing passes or fails on time: the table says which
 // targets this machine met.
 import "../lib/sim/node-entry";
@@ -60,6 +61,7 @@ async function ok(stack: BenchStack, path: string): Promise<number> {
 interface HealthMemory {
   rss_mib: number;
   budget_mib: number;
+  over_budget: boolean;
   held_views: number;
   pinned_views: number;
 }
@@ -219,12 +221,33 @@ async function memoryAtScale(stack: BenchStack) {
   stack.app = await startConsole(stack.cluster);
   stack.tables = tables;
   const afterStart = rssMib(stack);
-  const peaks: number[] = [];
+  const after: number[] = [];
+  const during: number[] = [];
+  const readMs: number[] = [];
   for (const r of past) {
-    await ok(stack, `/api/v1/scheduler/demand?limit=2000&revision=${r}`);
-    peaks.push(rssMib(stack));
+    // the resident set every 50 ms while the read runs: its peak, not only what is left after it
+    let peak = 0;
+    let reading = true;
+    const sampler = (async () => {
+      while (reading) {
+        peak = Math.max(peak, rssMib(stack));
+        await sleep(50);
+      }
+    })();
+    readMs.push(round(await ok(stack, `/api/v1/scheduler/demand?limit=2000&revision=${r}`)));
+    reading = false;
+    await sampler;
+    after.push(rssMib(stack));
+    during.push(Math.max(peak, after.at(-1)!));
   }
-  return { tables, after_start_mib: afterStart, after_pins_mib: peaks, health: await healthMemory(stack) };
+  return {
+    tables,
+    after_start_mib: afterStart,
+    after_pins_mib: after,
+    peak_during_pins_mib: during,
+    read_ms: readMs,
+    health: await healthMemory(stack),
+  };
 }
 
 async function main(): Promise<void> {
@@ -248,7 +271,7 @@ async function main(): Promise<void> {
     return { memory, far, iso, loop, scale };
   });
   const { memory, far, iso, loop, scale } = out;
-  const scalePeak = Math.max(...scale.after_pins_mib);
+  const scalePeak = Math.max(...scale.peak_during_pins_mib);
   const table: FigureRow[] = [
     {
       figure: `RSS at 13,405 tables after ${PINS} pinned reads, ${HISTORIES} histories and ${DIFFS} diffs`,
@@ -266,7 +289,7 @@ async function main(): Promise<void> {
     },
     {
       figure: `RSS at 8× (${scale.tables.toLocaleString("en-US")} tables) after ${PINS_AT_SCALE} pinned reads, CONSOLE_MEMORY_MIB=${BUDGET_MIB}`,
-      value: `${scalePeak} MiB at most (${scale.after_start_mib} after start; ${scale.health.pinned_views} pinned views kept)`,
+      value: `${scalePeak} MiB at most while a read runs (${Math.max(...scale.after_pins_mib)} after one; ${scale.after_start_mib} after start; reads ${Math.min(...scale.read_ms)}–${Math.max(...scale.read_ms)} ms; ${scale.health.pinned_views} pinned views kept, ${scale.health.over_budget ? "over" : "within"} the budget at the end)`,
       before: "2.4 GB",
       target: "≤ 1,536 MiB",
       met: scalePeak <= 1536,

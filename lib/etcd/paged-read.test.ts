@@ -33,4 +33,22 @@ describe("SplitHints", () => {
     hints.learn("/tiny/", kvs(PAGE_START_KEYS, 1));
     expect(hints.startLimit("/tiny/")).toBeUndefined();
   });
+
+  it("another thread's reader starts from what one learned: the same cuts and first pages, posted as a copy", () => {
+    const learned = new SplitHints();
+    learned.learn("/p/", kvs(40_000, 10));
+    learned.learn("/q/", kvs(1_000, 800)); // one part, a larger first page
+    const data = structuredClone(learned.toData()); // as postMessage / workerData carry it
+    const started = new SplitHints(data);
+    for (const prefix of ["/p/", "/q/", "/none/"]) {
+      expect(started.get(prefix)?.map(String)).toEqual(learned.get(prefix)?.map(String));
+      expect(started.startLimit(prefix)).toBe(learned.startLimit(prefix));
+    }
+    expect(started.get("/q/")).toBeUndefined();
+    expect(started.startLimit("/q/")).toBeGreaterThan(PAGE_START_KEYS);
+    // the data is a copy: changing it changes neither reader
+    learned.toData()[0].cuts[0].fill(0);
+    expect(learned.get("/p/")?.[0].toString()).toBe("/p/k-010000");
+    expect(new SplitHints().toData()).toEqual([]);
+  });
 });

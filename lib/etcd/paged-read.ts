@@ -253,6 +253,16 @@ async function readRangePaged(
 const SPLIT_MAX_PARTS = 4;
 const SPLIT_KEYS_PER_PART = 2048;
 
+/** The length of the kvs' keys and values, as SplitHints.learn counts them. */
+export function recordBytes(kvs: readonly { key: string; value: Buffer }[]): number {
+  let bytes = 0;
+  for (let i = 0; i < kvs.length; i++) bytes += kvs[i].key.length + kvs[i].value.length;
+  return bytes;
+}
+
+/** What a SplitHints learned, per prefix: its cut keys and first page size (null: the default). */
+export type ReadHints = { prefix: string; cuts: Uint8Array[]; startLimit: number | null }[];
+
 /**
  * Remembers, per prefix, what the last read of it showed: where it could be cut into
  * parts of equal key counts (its quantile keys), so the next read runs its parts in
@@ -264,6 +274,27 @@ export class SplitHints {
   private byPrefix = new Map<string, Buffer[]>();
   private limits = new Map<string, number>();
 
+  /** Starts from what another reader learned (`toData`): e.g. the offload worker's, from the request thread's. */
+  constructor(from: ReadHints = []) {
+    for (const h of from) {
+      if (h.cuts.length > 0)
+        this.byPrefix.set(
+          h.prefix,
+          h.cuts.map((c) => Buffer.from(c)),
+        );
+      if (h.startLimit !== null) this.limits.set(h.prefix, h.startLimit);
+    }
+  }
+
+  /** What it learned, as plain data (copied: it can be posted to another thread). */
+  toData(): ReadHints {
+    return [...new Set([...this.byPrefix.keys(), ...this.limits.keys()])].map((prefix) => ({
+      prefix,
+      cuts: (this.byPrefix.get(prefix) ?? []).map((b) => new Uint8Array(b)),
+      startLimit: this.limits.get(prefix) ?? null,
+    }));
+  }
+
   get(prefix: string): Buffer[] | undefined {
     return this.byPrefix.get(prefix);
   }
@@ -273,8 +304,11 @@ export class SplitHints {
     return this.limits.get(prefix);
   }
 
-  /** Learn from the kvs (in key order) a read of `prefix` returned. */
-  learn(prefix: string, kvs: readonly { key: string; value: Buffer }[]): void {
+  /**
+   * Learn from the kvs (in key order) a read of `prefix` returned; `bytes`: their keys' and
+   * values' length, when the values are no longer held (lib/snapshot/read.ts lets them go).
+   */
+  learn(prefix: string, kvs: readonly { key: string; value: Buffer }[], bytes?: number): void {
     const parts = Math.min(SPLIT_MAX_PARTS, Math.floor(kvs.length / SPLIT_KEYS_PER_PART));
     if (parts > 1)
       this.byPrefix.set(
@@ -287,9 +321,8 @@ export class SplitHints {
       this.limits.delete(prefix);
       return;
     }
-    let bytes = 0;
-    for (let i = 0; i < kvs.length; i++) bytes += kvs[i].key.length + kvs[i].value.length;
-    const fit = Math.floor((PAGE_BUDGET_BYTES * 0.9) / (bytes / kvs.length));
+    const total = bytes ?? recordBytes(kvs);
+    const fit = Math.floor((PAGE_BUDGET_BYTES * 0.9) / (total / kvs.length));
     this.limits.set(prefix, Math.max(PAGE_START_KEYS, Math.min(PAGE_MAX_KEYS, fit)));
   }
 }

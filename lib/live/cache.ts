@@ -13,7 +13,7 @@ import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { watchPrefix, type PrefixWatch, type WatchBatch, type WatchBreak } from "@/lib/etcd/watch";
 import { pingEtcd } from "./etcd-ping";
 import { Admission, HEAVY_WORK } from "./admission";
-import { OffloadPool, offloadOptions } from "./offload-pool";
+import { OffloadPool, offloadOptions, readHintsGiven } from "./offload-pool";
 import { RevisionWaiters } from "./revision-waiters";
 import { ChangeLog } from "./change-log";
 import { HeldViews } from "./held-views";
@@ -120,7 +120,8 @@ export class LiveCache {
     readonly prefix: string,
     private readonly opts: LiveCacheOptions = {},
   ) {
-    this.read = countedReads(client, prefix);
+    // the offload worker's reader starts from what the request thread's reads taught it
+    this.read = countedReads(client, prefix, opts.pinnedOnly ? readHintsGiven() : undefined);
     const shares = memoryShares(opts.memoryBudgetBytes ?? 1024 * 1_048_576);
     this.changeLogBytes = shares.changeLog;
     this.pinned = new PinnedViews(
@@ -145,7 +146,9 @@ export class LiveCache {
       shares.pinnedViews,
     );
     this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
-    this.offload = opts.offloadWorkerFile ? new OffloadPool(opts.offloadWorkerFile) : null;
+    this.offload = opts.offloadWorkerFile
+      ? new OffloadPool(opts.offloadWorkerFile, { readHints: () => this.read.hints() })
+      : null;
   }
 
   /** The fleet at the newest revision this replica knows to be current. */

@@ -6,6 +6,7 @@ import "server-only";
 // one module through the engine (lib/engine).
 import { fleetView } from "@/lib/live/cache";
 import { planFor } from "@/lib/live/plan";
+import { startMemoryLimit } from "@/lib/process/memory-limit";
 import { ensureSampler } from "@/lib/process/sampling";
 import { lazily } from "@/lib/util/lazily";
 
@@ -31,6 +32,7 @@ export function startBackground(): void {
   const s = state();
   if (s.started) return;
   s.started = true;
+  startMemoryLimit();
   void warmUp(s, RETRY_FIRST_MS);
   try {
     ensureSampler(); // null when CONSOLE_SHADOW_SAMPLER=off

@@ -13,6 +13,7 @@ import type { HealthResponse } from "@/lib/schema/api/health";
 import { liveCache } from "@/lib/live/cache";
 import { metrics } from "@/lib/metrics";
 import { isReady } from "./background";
+import { overMemoryBudget } from "./memory-limit";
 import { etcdUnavailableSeenAt } from "@/lib/http/etcd-seen";
 import { DeadlineExceeded, withDeadline } from "@/lib/util/deadline";
 
@@ -135,6 +136,7 @@ function memoryFigures(): HealthResponse["memory"] {
   return {
     rss_mib: Math.round(process.memoryUsage.rss() / 1_048_576),
     budget_mib: Math.round(consoleEnv().memoryBudgetBytes / 1_048_576),
+    over_budget: overMemoryBudget(),
     held_views,
     pinned_views,
   };

@@ -104,4 +104,33 @@ describe("SealedTimes", () => {
     expect(a.size).toBe(2);
     expect(b.equals(a)).toBe(false);
   });
+
+  it("a copy shares nothing a change can reach: every change, on either side, after copies of copies", () => {
+    // copy on write: each way of changing a map in place, applied to the original, a copy
+    // and a copy of the copy in turn, must leave the others as they were
+    const changes: ((t: SealedTimes) => unknown)[] = [
+      (t) => t.record(5000, 1), // newer than any kept: appended
+      (t) => t.record(1001, 0), // an earlier time for a kept generation: lowered
+      (t) => t.record(1000, 7), // before the first kept: inserted
+      (t) => t.merge(SealedTimes.fromRecord({ "1002": 0, "7000": 3 })),
+      (t) => {
+        for (let g = 2000; g < 2100; g++) t.record(g, g);
+        t.prune(); // cut to the cap
+      },
+    ];
+    for (const change of changes) {
+      for (const side of [0, 1, 2]) {
+        const a = SealedTimes.fromRecord({ "1001": 11, "1002": 12, "1003": 13 });
+        const b = a.copy();
+        const c = b.copy();
+        const maps = [a, b, c];
+        const before = maps.map((m) => m.entries());
+        change(maps[side]);
+        expect(maps[side].entries()).not.toEqual(before[side]);
+        maps.forEach((m, k) => {
+          if (k !== side) expect(m.entries()).toEqual(before[k]);
+        });
+      }
+    }
+  });
 });

@@ -8,7 +8,14 @@ import "server-only";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { readCounters } from "@/lib/etcd/metrics-counters";
-import { currentRevision, emptyStats, readPrefixesAtRevision, SplitHints } from "@/lib/etcd/paged-read";
+import {
+  currentRevision,
+  emptyStats,
+  readPrefixesAtRevision,
+  recordBytes,
+  SplitHints,
+  type ReadHints,
+} from "@/lib/etcd/paged-read";
 import type { TableDemand } from "@/lib/schema/demand";
 import { buildSnapshot, familyStartKey, TASKS_WINDOW_MS } from "./build";
 import { DemandIndex } from "./demand-index";
@@ -20,9 +27,12 @@ export interface FleetRead {
   snapshot: FleetSnapshot;
   /** the fold of `snapshot`'s demand events (§3.6); never mutated */
   tables: ReadonlyMap<string, TableDemand>;
-  /** the raw kvs per family, in key order */
+  /** the kvs per family, in key order, each with its parse remembered and its value let go (empty) */
   kvsByFamily: Map<FamilyName, SnapshotKv[]>;
 }
+
+/** the value of a kv once parsed (its bytes are not held after its page is read) */
+const RELEASED = Buffer.alloc(0);
 
 interface ReadFleetOptions {
   /** pin to this revision (time travel); a compacted one fails with RevisionCompacted */
@@ -36,6 +46,8 @@ export interface FleetReader {
   readFleetWithKvs(opts?: ReadFleetOptions): Promise<FleetRead>;
   /** drop cached reads (tests, or after this process wrote) */
   clearCache(): void;
+  /** what its reads taught it of where to cut the families and how large a first page to ask */
+  hints(): ReadHints;
 }
 
 export interface FleetReaderOptions {
@@ -46,6 +58,8 @@ export interface FleetReaderOptions {
   maxPageKeys?: number;
   /** sees every page as it arrives (metrics, tests) */
   observePage?: (family: FamilyName, kvs: SnapshotKv[]) => void;
+  /** another reader's hints to start from (the first read is then cut and sized as its next would be) */
+  hints?: ReadHints;
 }
 
 export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
@@ -59,7 +73,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
   // quantile keys and mean record size of the last read per large family: the next read
   // cuts it there, reads the parts in parallel, each from a full-size first page (same
   // revision, same result; only faster)
-  const splitHints = new SplitHints();
+  const splitHints = new SplitHints(ctx.hints);
   const byPrefix = new Map<string, FamilyDef>(FAMILIES.map((f) => [familyPrefix(ctx.prefix, f), f]));
 
   const remember = (key: string, read: FleetRead) => cache.set(key, read);
@@ -70,6 +84,7 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     const sinceMs = tasksSinceMs ?? readAtMs - TASKS_WINDOW_MS;
     const stats = emptyStats();
     const demand = new DemandIndex();
+    const bytesByPrefix = new Map<string, number>();
     const { kvsByPrefix } = await readPrefixesAtRevision(ctx.client, [...byPrefix.keys()], {
       revision,
       stats,
@@ -87,12 +102,18 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
           }
         } else for (let i = 0; i < kvs.length; i++) parseFamilyKv(ctx.prefix, family, kvs[i]);
         ctx.observePage?.(family.name, kvs);
+        bytesByPrefix.set(prefix, (bytesByPrefix.get(prefix) ?? 0) + recordBytes(kvs));
+        // each kv's parse is remembered on it (./families.ts), so its value is never read
+        // again: the values, slices of the pages etcd sent, are let go, and the pages with
+        // them, instead of all being held until the last page is in (at 8× the production
+        // fleet, ~180 MB of pages)
+        for (let i = 0; i < kvs.length; i++) kvs[i].value = RELEASED;
       },
     });
     const kvsByFamily = new Map<FamilyName, SnapshotKv[]>();
     for (const [prefix, kvs] of kvsByPrefix) {
       kvsByFamily.set(byPrefix.get(prefix)!.name, kvs);
-      splitHints.learn(prefix, kvs);
+      splitHints.learn(prefix, kvs, bytesByPrefix.get(prefix));
     }
     readCounters.fullReads += 1;
     const snapshot = buildSnapshot(ctx.prefix, revision, kvsByFamily, {
@@ -146,5 +167,6 @@ export function createFleetReader(ctx: FleetReaderOptions): FleetReader {
     readFleetWithKvs,
     readFleet: async (opts) => (await readFleetWithKvs(opts)).snapshot,
     clearCache: () => cache.clear(),
+    hints: () => splitHints.toData(),
   };
 }

@@ -21,6 +21,11 @@ export const healthResponseSchema = z.object({
     rss_mib: z.number().int(),
     /** CONSOLE_MEMORY_MIB */
     budget_mib: z.number().int(),
+    /**
+     * the resident set went past the budget and is not yet back under 80 % of it: meanwhile
+     * the heaps keep less garbage (lib/process/memory-limit.ts)
+     */
+    over_budget: z.boolean(),
     /** views the plans hold besides the live one */
     held_views: z.number().int(),
     /** pinned views kept (the least recently used go first past the budget) */

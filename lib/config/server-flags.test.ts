@@ -16,8 +16,10 @@ describe("serverNodeFlags", () => {
 });
 
 describe("serverAllocatorEnv", () => {
-  it("fixes glibc's mmap threshold at 128 KiB unless the operator set one", () => {
-    expect(serverAllocatorEnv({})).toEqual({ MALLOC_MMAP_THRESHOLD_: "131072" });
-    expect(serverAllocatorEnv({ MALLOC_MMAP_THRESHOLD_: "65536" })).toEqual({});
+  it("fixes glibc's mmap threshold at 128 KiB and its arenas at two, each unless the operator set it", () => {
+    expect(serverAllocatorEnv({})).toEqual({ MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_ARENA_MAX: "2" });
+    expect(serverAllocatorEnv({ MALLOC_MMAP_THRESHOLD_: "65536" })).toEqual({ MALLOC_ARENA_MAX: "2" });
+    expect(serverAllocatorEnv({ MALLOC_ARENA_MAX: "4" })).toEqual({ MALLOC_MMAP_THRESHOLD_: "131072" });
+    expect(serverAllocatorEnv({ MALLOC_MMAP_THRESHOLD_: "65536", MALLOC_ARENA_MAX: "4" })).toEqual({});
   });
 });

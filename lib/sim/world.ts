@@ -184,16 +184,18 @@ export class World {
     const publishes = this.writers.flushTick(now, this.opts.random);
     this.stats.flushes += publishes.length;
     const planned = this.canary.tick(now);
+    const upgrade = tick === (this.opts.upgradeAfterTicks ?? UPGRADE_AFTER_TICKS);
+    // every master is policy-aware now: the canary's tables go to planner mode (§7.3, P2),
+    // before this tick's legacy sweep, which leaves them from this tick on
+    const started = upgrade ? this.canary.start() : [];
     const legacy = this.legacy.tick(tick, now);
     this.stats.merges += legacy.finished + planned.finished;
-    const ops = [...planned.ops, ...legacy.ops];
+    const ops = [...planned.ops, ...started, ...legacy.ops];
     publishes.push(...planned.publishes, ...legacy.publishes);
     let heartbeat = tick % this.rates.heartbeatEveryTicks === 0;
-    if (tick === (this.opts.upgradeAfterTicks ?? UPGRADE_AFTER_TICKS)) {
+    if (upgrade) {
       for (const e of this.executors) if (e.kind === "resident_master") e.version = SIM_VERSIONS.current;
       heartbeat = true;
-      // every master is policy-aware now: the canary's tables go to planner mode (§7.3, P2)
-      ops.push(...this.canary.start());
     }
     for (const life of this.lives) {
       const step = life.step(tick, now);

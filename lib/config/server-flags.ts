@@ -63,7 +63,7 @@ export const MALLOC_MMAP_THRESHOLD = "131072";
  * two arenas, 1,488–1,587 and 1,459–1,532 MiB with the default; reads no slower (5.0–6.5 s
  * against 5.2–6.8 s). An operator's own MALLOC_ARENA_MAX wins.
  */
-export const MALLOC_ARENA_MAX = "2";
+const MALLOC_ARENA_MAX = "2";
 
 /** The environment additions for the server process (the operator's own settings win). */
 export function serverAllocatorEnv(env: Record<string, string | undefined>): Record<string, string> {

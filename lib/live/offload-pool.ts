@@ -76,7 +76,7 @@ interface OffloadStart extends OffloadWorkerData {
   /**
    * what the request thread's fleet reads taught its reader: a new worker's first full read
    * is then cut into parallel parts, each from a full-size first page, as the next read of
-   * a reader that has read before (at 8× the production fleet, ~9 s against ~4.5 s)
+   * a reader that has read before (at 8× the production fleet, 8–10 s against 5–7 s)
    */
   readHints: ReadHints;
 }
@@ -169,8 +169,8 @@ export class OffloadPool {
   /**
    * `file`: the worker's bundle (scripts/bundle.mjs worker); `idleMs`: how long it may idle;
    * `overBudget`: whether the process is over its memory budget now (a worker with no job
-   * left and no view kept is then stopped before its answer is sent); `readHints`: the request thread's, for
-   * each new worker's reader
+   * left and no view kept is then stopped before its answer is sent); `readHints`: the
+   * request thread's, for each new worker's reader
    */
   constructor(
     private readonly file: string,

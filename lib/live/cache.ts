@@ -1,12 +1,11 @@
 import "server-only";
-// The live snapshot cache. The first full read (made at process start, lib/process/background.ts)
-// reads the fleet at one revision through the one fleet reader (lib/snapshot/read.ts);
-// then ONE etcd watch on the prefix (from that revision + 1) patches it, so a request costs
-// no etcd read while nothing changed and a change costs work proportional to it (the
-// touched keys are re-parsed, the touched tables re-folded). A broken watch (compaction,
-// etcd restart) triggers one re-read and a new watch. `?revision=R` reads are pinned
-// snapshots kept in an LRU bounded by their estimated bytes (CONSOLE_MEMORY_MIB,
-// ./pinned-views.ts). When etcd is unreachable requests fail fast (typed 503).
+// The live snapshot cache. The first full read (at process start, lib/process/background.ts) reads
+// the fleet at one revision through the one fleet reader (lib/snapshot/read.ts); then ONE etcd
+// watch on the prefix (from that revision + 1) patches it, so a request costs no etcd read while
+// nothing changed and a change costs work proportional to it (the touched keys are re-parsed, the
+// touched tables re-folded). A broken watch (compaction, etcd restart) triggers one re-read and a
+// new watch. `?revision=R` reads are pinned snapshots kept in an LRU bounded by their estimated
+// bytes (CONSOLE_MEMORY_MIB, ./pinned-views.ts). Without etcd, requests fail fast (typed 503).
 import pLimit, { type LimitFunction } from "p-limit";
 import type { EtcdClient as Etcd3 } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
@@ -120,8 +119,7 @@ export class LiveCache {
     readonly prefix: string,
     private readonly opts: LiveCacheOptions = {},
   ) {
-    // the offload worker's reader starts from what the request thread's reads taught it
-    this.read = countedReads(client, prefix, opts.pinnedOnly ? readHintsGiven() : undefined);
+    this.read = countedReads(client, prefix, readHintsGiven()); // the offload worker's: the request thread's hints
     const shares = memoryShares(opts.memoryBudgetBytes ?? 1024 * 1_048_576);
     this.changeLogBytes = shares.changeLog;
     this.pinned = new PinnedViews(
@@ -146,9 +144,8 @@ export class LiveCache {
       shares.pinnedViews,
     );
     this.progress = new ViewProgress(client, prefix, opts.clock ?? new RevisionClock(client, prefix));
-    this.offload = opts.offloadWorkerFile
-      ? new OffloadPool(opts.offloadWorkerFile, { readHints: () => this.read.hints() })
-      : null;
+    const readHints = () => this.read.hints(); // each new worker's reader starts from them
+    this.offload = opts.offloadWorkerFile ? new OffloadPool(opts.offloadWorkerFile, { readHints }) : null;
   }
 
   /** The fleet at the newest revision this replica knows to be current. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { sessionSecretOf } from "@/lib/config/env";
 import type { RbacRule } from "@/lib/config/rbac-file";
-import { loadSsoEnv, type OidcEnv, type SsoEnv } from "@/lib/config/sso-env";
+import { loadSsoEnv, variablesKey, type OidcEnv, type SsoEnv } from "@/lib/config/sso-env";
 import { parseNamedTokens } from "./tokens";
 
 // console-api.md Configuration/Security: CONSOLE_ADMIN_TOKENS, CONSOLE_VIEWER_TOKENS
@@ -29,8 +29,7 @@ let made: { values: string; sso: SsoEnv; config: AuthConfig } | null = null;
 /** The access settings of `env`: made again only when a value they come from changes, not on every request. */
 export function readAuthConfig(env: Record<string, string | undefined> = process.env): AuthConfig {
   const sso = loadSsoEnv(env);
-  // an unset variable is told apart from an empty one
-  const values = TOKEN_VARIABLES.map((v) => env[v] ?? "\u0001").join("\u0000");
+  const values = variablesKey(env, TOKEN_VARIABLES);
   if (made !== null && made.values === values && made.sso === sso) return made.config;
   const config = authConfigOf(env, sso);
   made = { values, sso, config };

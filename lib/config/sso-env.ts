@@ -84,10 +84,17 @@ const SSO_VARIABLES = [...OIDC_VARIABLES, "CONSOLE_RBAC_FILE"] as const;
 /** the last answer and the values it was read from: every request's access check reads it (lib/auth/config.ts) */
 let lastRead: { values: string; sso: SsoEnv } | null = null;
 
+/**
+ * The values of `names` in `source` as one string, an unset variable told apart from an empty
+ * one: what a setting read once per set of values is remembered by (here and lib/auth/config.ts).
+ */
+export function variablesKey(source: Record<string, string | undefined>, names: readonly string[]): string {
+  return names.map((v) => source[v] ?? "\u0001").join("\u0000");
+}
+
 /** The single sign-on settings of `source`: the same object while the variables keep their values. */
 export function loadSsoEnv(source: Record<string, string | undefined> = process.env): SsoEnv {
-  // an unset variable is told apart from an empty one
-  const values = SSO_VARIABLES.map((v) => source[v] ?? "\u0001").join("\u0000");
+  const values = variablesKey(source, SSO_VARIABLES);
   if (lastRead?.values === values) return lastRead.sso;
   const sso = readSsoEnv(source);
   lastRead = { values, sso };

@@ -12,18 +12,18 @@ import "server-only";
 // A worker idle for IDLE_MS is stopped, as piscina's `idleTimeout` does: its heap (pinned
 // views, plans and the garbage of whole fleets) goes back to the system at once, where a
 // heap left alone keeps it until V8 next collects. The next job starts it again (~0.2 s).
-// While the process is over its memory budget (CONSOLE_MEMORY_MIB), a worker with no job
-// left and no view kept is stopped at once, before its last answer is sent: at 8× the
-// production fleet a far pinned read (a view over its share, not kept) leaves ~600 MiB of a
-// whole fleet's garbage in the worker's heap. A worker that keeps a view (within its share)
-// is left to its idle stop.
+// While the process is over its memory budget (CONSOLE_MEMORY_MIB, as ./memory-limit.ts and
+// health count it), a worker with no job left and no view kept is stopped at once, before its
+// last answer is sent: at 8× the production fleet a far pinned read (a view over its share,
+// not kept) leaves ~600 MiB of a whole fleet's garbage in the worker's heap. A worker that
+// keeps a view (within its share) is left to its idle stop.
 import { Worker, workerData } from "node:worker_threads";
 import { AggregatorRegistry, type MetricObjectWithValues, type MetricValue } from "prom-client";
-import { consoleEnv } from "@/lib/config/env";
 import { inOffloadWorker, type OffloadWorkerData } from "@/lib/config/thread-role";
 import type { ReadHints } from "@/lib/etcd/paged-read";
 import { ApiError, type ApiErrorCode } from "@/lib/schema/api/errors";
 import { metrics } from "@/lib/metrics";
+import { overMemoryBudget } from "./memory-limit";
 
 /** A request the worker answers whole: the request as the route will parse it again. */
 export interface RouteJob {
@@ -146,11 +146,6 @@ function thrown(failure: JobFailure): Error {
 /** The worker holds no view: its heap is only what its jobs left behind. */
 const keepsNothing = (m: OffloadMemory) => m.pinned_views === 0 && m.held_views === 0;
 
-/** The process's resident memory is over CONSOLE_MEMORY_MIB. */
-function processOverBudget(): boolean {
-  return process.memoryUsage.rss() > consoleEnv().memoryBudgetBytes;
-}
-
 export class OffloadPool {
   private worker: Worker | null = null;
   private seq = 0;
@@ -177,7 +172,7 @@ export class OffloadPool {
     opts: { idleMs?: number; overBudget?: () => boolean; readHints?: () => ReadHints } = {},
   ) {
     this.idleMs = opts.idleMs ?? IDLE_MS;
-    this.overBudget = opts.overBudget ?? processOverBudget;
+    this.overBudget = opts.overBudget ?? overMemoryBudget;
     this.readHints = opts.readHints ?? (() => []);
   }
 

@@ -6,7 +6,7 @@ import "server-only";
 // one module through the engine (lib/engine).
 import { fleetView } from "@/lib/live/cache";
 import { planFor } from "@/lib/live/plan";
-import { startMemoryLimit } from "@/lib/process/memory-limit";
+import { startMemoryLimit } from "@/lib/live/memory-limit";
 import { ensureSampler } from "@/lib/process/sampling";
 import { lazily } from "@/lib/util/lazily";
 

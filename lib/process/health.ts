@@ -13,7 +13,7 @@ import type { HealthResponse } from "@/lib/schema/api/health";
 import { liveCache } from "@/lib/live/cache";
 import { metrics } from "@/lib/metrics";
 import { isReady } from "./background";
-import { overMemoryBudget } from "./memory-limit";
+import { overMemoryBudget } from "@/lib/live/memory-limit";
 import { etcdUnavailableSeenAt } from "@/lib/http/etcd-seen";
 import { DeadlineExceeded, withDeadline } from "@/lib/util/deadline";
 

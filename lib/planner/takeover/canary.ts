@@ -3,7 +3,7 @@
 // not a gate — the report states levels and trends, never a verdict. Pure.
 import { MIN_CANARY_SAMPLES, OUTCOMES, type OutcomeName } from "@/lib/schema/codes";
 import { LISTED_OUTCOMES, type CanarySample, type OutcomeTrend } from "@/lib/schema/api/canary";
-import type { FleetPlan } from "@/lib/planner/plan";
+import type { FleetPlan, TablePlan } from "@/lib/planner/plan";
 import type { ShadowComparison } from "@/lib/planner/shadow";
 
 /** A table is chronic when it is in one listed outcome in at least this share of the samples. */
@@ -13,16 +13,19 @@ export const SHOULD_FALL = ["discovery_miss", "phantom_task"] as const;
 
 const DAY_MS = 86_400_000;
 
-/** The table's effective mode is planner: the planner runs its merges, so the legacy queue holds no task of it by design (scheduler-model.md §7.3). */
+/** The row's effective mode is planner: the planner runs its merges, so the legacy queue holds no task of it by design (scheduler-model.md §7.3). */
+const plannerMode = (row: TablePlan | undefined) => row?.policy.effective.mode === "planner";
+
+/** The table's effective mode is planner (see plannerMode). */
 export const inPlannerMode = (plan: Pick<FleetPlan, "byTarget">, target: string) =>
-  plan.byTarget.get(target)?.policy.effective.mode === "planner";
+  plannerMode(plan.byTarget.get(target));
 
 /** Of the §6.2 discovery misses, the tables in planner mode (made once per shadow pass, lib/live/plan-entry.ts). */
 export function discoveryMissesInPlannerMode(comparison: ShadowComparison, plan: Pick<FleetPlan, "tables">): number {
   // the misses can be most of the fleet: the planner-mode tables are gathered in one walk of
   // the plan's rows (the rows `byTarget` indexes), then each miss is one set lookup
   const planner = new Set<string>();
-  for (const t of plan.tables) if (t.policy.effective.mode === "planner") planner.add(t.target);
+  for (const t of plan.tables) if (plannerMode(t)) planner.add(t.target);
   if (planner.size === 0) return 0;
   let n = 0;
   for (const t of comparison.targets.discovery_miss) if (planner.has(t)) n++;

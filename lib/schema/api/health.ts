@@ -23,7 +23,7 @@ export const healthResponseSchema = z.object({
     budget_mib: z.number().int(),
     /**
      * the resident set went past the budget and is not yet back under 80 % of it: meanwhile
-     * the heaps keep less garbage (lib/process/memory-limit.ts)
+     * the heaps keep less garbage (lib/live/memory-limit.ts)
      */
     over_budget: z.boolean(),
     /** views the plans hold besides the live one */

@@ -1,4 +1,4 @@
-// The soft memory limit (lib/process/memory-limit.ts) in a real `next start`: with
+// The soft memory limit (lib/live/memory-limit.ts) in a real `next start`: with
 // CONSOLE_MEMORY_MIB at its floor (64 MiB, far under what any Next.js server holds) the
 // console counts itself over the budget as soon as it looks, says so in health, and keeps
 // answering the same bytes as a console within its budget (pinned answers: the live one moves

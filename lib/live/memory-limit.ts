@@ -11,7 +11,8 @@ import "server-only";
 // collections only while over the budget: at 8× a far pinned read's peak fell from
 // 1,515–1,770 to 1,355–1,500 MiB and the read took 6.1–7.2 s, not 4.4–5.1 (docs/operations.md
 // "Memory budget"; 1.15 gave 1,459–1,644 MiB and 6.8–8.5 s). Health reports it
-// (`memory.over_budget`).
+// (`memory.over_budget`), and the offload pool stops a worker that keeps nothing by it
+// (./offload-pool.ts).
 import v8 from "node:v8";
 import { consoleEnv } from "@/lib/config/env";
 import { lazily } from "@/lib/util/lazily";

@@ -7,7 +7,7 @@
 // * `worker`: the offload worker (lib/offload/worker.ts) as `<distDir>/offload-worker.cjs`; Next
 //   bundles route handlers, not worker threads.
 // etcd3 (with grpc-js and protobufjs) and prom-client stay plain Node modules, as in
-// next.config.ts; `server-only` resolves to its empty server build. Both bundles are stamped
+// next.config.mjs; `server-only` resolves to its empty server build. Both bundles are stamped
 // with the BUILD_ID of the Next build beside them (`*.build-id`, written by `worker`): the
 // server refuses bundles built from other sources than its routes (scripts/serve.mjs).
 import fs from "node:fs";
@@ -42,7 +42,7 @@ await build({
   tsconfig: path.join(root, "tsconfig.json"),
   define: { "process.env.NODE_ENV": '"production"' },
   minifySyntax: true,
-  // a build whose CPU profiles name functions (bench/profile-*.ts), as next.config.ts
+  // a build whose CPU profiles name functions (bench/profile-*.ts), as next.config.mjs
   keepNames: process.env.CONSOLE_PROFILE_BUILD === "1",
   sourcemap: "linked",
   logLevel: "warning",

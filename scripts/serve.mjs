@@ -1,5 +1,5 @@
 // The console's HTTP server: Next's request handler (the production build) behind one
-// compression layer. `next.config.ts` turns Next's own on-the-fly gzip off, and this
+// compression layer. `next.config.mjs` turns Next's own on-the-fly gzip off, and this
 // server puts the same middleware (Next's compiled `compression`, default options) in
 // front of every response, with one exception: a cacheable read (lib/http/encoded-response.ts)
 // is gzipped ONCE per content and every repeat is served from those gzip bytes. Such an

@@ -2,7 +2,7 @@
 // and memory"; issue 46 "One engine per process"). Next bundles each route into its own
 // chunks, each with its own copy of module state; the engine is built apart
 // (scripts/bundle.mjs engine) and required as a plain Node module through the
-// `@scheduler-console/engine` package (next.config.ts `serverExternalPackages`), so the live
+// `@scheduler-console/engine` package (next.config.mjs `serverExternalPackages`), so the live
 // view, the plans, the journal writer, the sampler, the revision clock, the pinned views, the
 // etcd client and the metrics exist once, whichever route or page asks. Route handlers,
 // server components and the start-up hook import from here and from nowhere else in `lib`

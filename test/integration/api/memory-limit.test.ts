@@ -2,7 +2,9 @@
 // CONSOLE_MEMORY_MIB at its floor (64 MiB, far under what any Next.js server holds) the
 // console counts itself over the budget as soon as it looks, says so in health, and keeps
 // answering the same bytes as a console within its budget (pinned answers: the live one moves
-// with the elected sampler's writes).
+// with the elected sampler's writes). And the server does not carry SWC's native binding,
+// which a TypeScript next.config would have `next start` load for good (~29 MiB resident).
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Etcd3 } from "etcd3";
 import { sharedEtcd } from "../../support/shared-etcd";
@@ -64,4 +66,12 @@ describe("the soft memory limit", () => {
     ])
       expect(await answer(tight, path)).toEqual(await answer(roomy, path));
   }, 60_000);
+
+  it("keeps SWC out of the server process (next.config.mjs is not transpiled at start)", async () => {
+    // the binding is mapped as a file: its path names it (next-swc.<platform>.node)
+    const maps = fs.readFileSync(`/proc/${roomy.process.pid}/maps`, "utf8").split("\n");
+    expect(maps.length).toBeGreaterThan(100);
+    expect(maps.filter((line) => line.includes("/libc.so"))).not.toEqual([]);
+    expect(maps.filter((line) => line.includes("next-swc"))).toEqual([]);
+  });
 });

@@ -1,9 +1,18 @@
-import type { NextConfig } from "next";
-import { SECURITY_HEADERS } from "./lib/http/security-headers";
+// Plain JavaScript, not TypeScript: `next start` transpiles a TypeScript configuration with SWC,
+// which loads SWC's native binding into the server process for good. A console started
+// against an absent etcd held 143–144 MiB a few seconds after start with a TypeScript
+// configuration, 114–115 MiB with this file (docs/operations.md "Memory budget").
+import fs from "node:fs";
 
 // etcd3 pulls in grpc-js and protobufjs, which must stay plain Node modules:
 // bundling them breaks `next build`.
-const nextConfig: NextConfig = {
+/** @type {readonly { key: string; value: string }[]} the headers every response carries (lib/http/security-headers.ts) */
+const SECURITY_HEADERS = JSON.parse(
+  fs.readFileSync(new URL("./lib/http/security-headers.json", import.meta.url), "utf8"),
+);
+
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   // Separate build dirs let several builds coexist (tests, benchmarks); default `.next`.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["etcd3", "prom-client", "@scheduler-console/engine"],

@@ -24,7 +24,7 @@ try {
 const next = spawn(
   process.execPath,
   [
-    ...serverNodeFlags(process.env.NODE_OPTIONS),
+    ...serverNodeFlags(process.env.NODE_OPTIONS, env.memoryBudgetBytes / 1_048_576),
     path.join(root, "scripts/serve.mjs"),
     "-p",
     String(env.port),

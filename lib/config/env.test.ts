@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadEnv, loadJournalEnv, loadSamplerEnv, loadTakeoverEnv } from "./env";
+import { ConfigError, loadEnv, loadJournalEnv, loadSamplerEnv, loadTakeoverEnv, memoryBudgetMib } from "./env";
 
 const fails = (env: Record<string, string>, load: (env: Record<string, string>) => unknown = loadEnv) => {
   try {
@@ -50,6 +50,13 @@ describe("loadEnv (console-api.md Configuration)", () => {
     expect(fails({ CONSOLE_MEMORY_MIB: "16" })).toBe(
       'invalid configuration: CONSOLE_MEMORY_MIB must be 64..1048576 (MiB) (got "16")',
     );
+  });
+
+  it("memoryBudgetMib: CONSOLE_MEMORY_MIB as loadEnv reads it, the default for a value it refuses", () => {
+    expect(memoryBudgetMib({ CONSOLE_MEMORY_MIB: " 512 " })).toBe(512);
+    expect(memoryBudgetMib({})).toBe(1024);
+    expect(memoryBudgetMib({ CONSOLE_MEMORY_MIB: "1g" })).toBe(1024);
+    expect(memoryBudgetMib({ CONSOLE_MEMORY_MIB: "16" })).toBe(1024);
   });
 
   it("CONSOLE_SESSION_SECRET: unset or empty means per-process; short or blank fails, without echoing it", () => {

@@ -31,6 +31,23 @@ const optionalTextSchema = z
   .optional()
   .transform((s) => (s === undefined || s === "" ? undefined : s));
 
+const memoryMibSchema = z
+  .string()
+  .optional()
+  .transform((s) => (s === undefined || s.trim() === "" ? "1024" : s.trim()))
+  .refine((s) => /^\d+$/.test(s), "must be a positive integer (MiB)")
+  .transform(Number)
+  .pipe(z.number().int().min(64, "must be 64..1048576 (MiB)").max(1_048_576, "must be 64..1048576 (MiB)"));
+
+/**
+ * CONSOLE_MEMORY_MIB of `source` (MiB), or the default for a value `loadEnv` would refuse (a
+ * server given one exits at start, whatever flags it was started with).
+ */
+export function memoryBudgetMib(source: Record<string, string | undefined>): number {
+  const parsed = memoryMibSchema.safeParse(source.CONSOLE_MEMORY_MIB);
+  return parsed.success ? parsed.data : memoryMibSchema.parse(undefined);
+}
+
 const envSchema = z.object({
   ETCD_ENDPOINTS: z
     .string()
@@ -76,13 +93,7 @@ const envSchema = z.object({
     .transform((s) => sessionSecretOf({ CONSOLE_SESSION_SECRET: s })),
   // console-api.md "Overload and memory": the held and pinned views, the change log and the
   // caches stay within it (lib/live/memory-budget.ts); sizing in docs/operations.md
-  CONSOLE_MEMORY_MIB: z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined || s.trim() === "" ? "1024" : s.trim()))
-    .refine((s) => /^\d+$/.test(s), "must be a positive integer (MiB)")
-    .transform(Number)
-    .pipe(z.number().int().min(64, "must be 64..1048576 (MiB)").max(1_048_576, "must be 64..1048576 (MiB)")),
+  CONSOLE_MEMORY_MIB: memoryMibSchema,
   // console-api.md "Overload and memory": where reads of other moments and diffs are answered
   // (lib/live/offload-pool.ts): `worker` (default), a worker thread; `thread`, the request thread
   CONSOLE_OFFLOAD: z

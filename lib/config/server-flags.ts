@@ -3,16 +3,26 @@
 // docs/operations.md "Live readers and write rates".
 
 /**
- * Young-generation semi-spaces of 64 MiB, four times V8's default (16 MiB on this Node).
- * While a page follows the live fleet, each plan step makes fleet-sized arrays that live one
- * step (~28 MB/s at 10 events/s on the production fleet): with the default, over two
- * scavenges a second. Measured side by side in one run of bench/profile-gc.ts (one stream,
- * 10 events/s, 20 s a stack, two stacks each): 16 MiB 48 scavenges (298–318 ms), console CPU
- * 15.6–19.1 % of a core; 32 MiB 25–26 (265–308 ms), 16.4–17.2 %; 64 MiB 12–13 (205–233 ms),
- * 14.2–15.1 %, ÷ 16 MiB 0.8. It costs memory: RSS at the end 412–514 → 578–611 MiB. A
- * scavenge then pauses ~18 ms instead of ~6.
+ * Young-generation semi-spaces of a 32nd of CONSOLE_MEMORY_MIB, a power of two from V8's
+ * default of 16 MiB (on this Node) to 64 MiB: 32 MiB at the default budget of 1024. The young
+ * generation (two semi-spaces and the objects being promoted) so stays within about a tenth of
+ * the budget.
+ * * Larger is cheaper in CPU. While a page follows the live fleet, each plan step makes
+ *   fleet-sized arrays that live one step (~28 MB/s at 10 events/s on the production fleet).
+ *   Measured side by side in one run of bench/profile-gc.ts (one stream, 10 events/s, 20 s a
+ *   stack, two stacks each): 16 MiB 48 scavenges (298–318 ms), console CPU 15.6–19.1 % of a
+ *   core; 32 MiB 25–26 (265–308 ms), 16.4–17.2 %; 64 MiB 12–13 (205–233 ms), 14.2–15.1 %.
+ * * Smaller is leaner, most of all where the fleet is large. `npm run bench:isolation`, two
+ *   pairs of runs in turn (2026-12-07), at the default budget: with 64 MiB, the peak while a
+ *   far pinned read of 8× the production fleet ran was 1,497–1,594 and 1,537–1,623 MiB
+ *   (over the issue's 1,536); with 32 MiB 1,325–1,425 and 1,350–1,483. At 1× after the quiet
+ *   minute 429–437 against 359–389 MiB. The latency figures of the same runs kept their
+ *   targets either way: a streaming tab's change → visible beside a heavy client 92.8–98.5 ms
+ *   with 64, 75.3–95.7 with 32; 32 clients' p95 55.3–72.5 ms against 63.5–66.4.
  */
-const SEMI_SPACE = "--max-semi-space-size=64";
+export function semiSpaceMib(budgetMib: number): number {
+  return Math.min(64, Math.max(16, 2 ** Math.floor(Math.log2(budgetMib / 32))));
+}
 
 /**
  * After each full collection the old generation may grow to 1.5× what it kept, not V8's
@@ -29,14 +39,15 @@ const SEMI_SPACE = "--max-semi-space-size=64";
  */
 const HEAP_GROWING = "--heap-growing-percent=50";
 
-const SERVER_V8_FLAGS = [SEMI_SPACE, HEAP_GROWING] as const;
-
 const flagName = (flag: string) => flag.split("=")[0].replaceAll("_", "-");
 
-/** The flags to start the server with, less any that NODE_OPTIONS already sets (the operator's wins). */
-export function serverNodeFlags(nodeOptions: string | undefined): string[] {
+/**
+ * The flags to start the server with for a budget of `budgetMib` (CONSOLE_MEMORY_MIB), less
+ * any that NODE_OPTIONS already sets (the operator's wins).
+ */
+export function serverNodeFlags(nodeOptions: string | undefined, budgetMib: number): string[] {
   const set = new Set((nodeOptions ?? "").split(/\s+/).filter(Boolean).map(flagName));
-  return SERVER_V8_FLAGS.filter((f) => !set.has(flagName(f)));
+  return [`--max-semi-space-size=${semiSpaceMib(budgetMib)}`, HEAP_GROWING].filter((f) => !set.has(flagName(f)));
 }
 
 /**

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { serverAllocatorEnv, serverNodeFlags } from "@/lib/config/server-flags";
+import { memoryBudgetMib } from "@/lib/config/env";
 import { freePort } from "./ports";
 import { until } from "./observe";
 
@@ -40,7 +41,10 @@ export async function startApp(
   }
   const port = opts.port ?? (await freePort());
   let output = "";
-  const nodeArgs = [...serverNodeFlags(process.env.NODE_OPTIONS), ...(opts.inspect ? ["--inspect=127.0.0.1:0"] : [])];
+  const nodeArgs = [
+    ...serverNodeFlags(process.env.NODE_OPTIONS, memoryBudgetMib({ ...process.env, ...env })),
+    ...(opts.inspect ? ["--inspect=127.0.0.1:0"] : []),
+  ];
   const child = spawn(
     process.execPath,
     [...nodeArgs, path.join(ROOT, "scripts/serve.mjs"), "-p", String(port), "-H", "127.0.0.1"],

@@ -74,4 +74,14 @@ describe("the soft memory limit", () => {
     expect(maps.filter((line) => line.includes("/libc.so"))).not.toEqual([]);
     expect(maps.filter((line) => line.includes("next-swc"))).toEqual([]);
   });
+
+  it("starts each server with the young generation of its budget (a 32nd of it, 16 to 64 MiB)", () => {
+    const flags = (app: RunningApp) =>
+      fs
+        .readFileSync(`/proc/${app.process.pid}/cmdline`, "utf8")
+        .split("\0")
+        .filter((a) => a.startsWith("--max-semi-space-size="));
+    expect(flags(tight)).toEqual(["--max-semi-space-size=16"]);
+    expect(flags(roomy)).toEqual(["--max-semi-space-size=32"]);
+  });
 });

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const { loadEnv } = await tsImport(path.join(root, "lib/config/env.ts"), import.meta.url);
+const { loadEnv, memoryBudgetMib } = await tsImport(path.join(root, "lib/config/env.ts"), import.meta.url);
 const { serverNodeFlags, serverAllocatorEnv } = await tsImport(
   path.join(root, "lib/config/server-flags.ts"),
   import.meta.url,
@@ -24,7 +24,7 @@ try {
 const next = spawn(
   process.execPath,
   [
-    ...serverNodeFlags(process.env.NODE_OPTIONS, env.memoryBudgetBytes / 1_048_576),
+    ...serverNodeFlags(process.env.NODE_OPTIONS, memoryBudgetMib(process.env)),
     path.join(root, "scripts/serve.mjs"),
     "-p",
     String(env.port),

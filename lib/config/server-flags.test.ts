@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { semiSpaceMib, serverAllocatorEnv, serverNodeFlags } from "./server-flags";
+import { lastFlagValue, semiSpaceMib, serverAllocatorEnv, serverNodeFlags } from "./server-flags";
 
 describe("semiSpaceMib", () => {
   it("is a 32nd of the budget, a power of two from 16 to 64 MiB", () => {
@@ -26,6 +26,16 @@ describe("serverNodeFlags", () => {
       "--heap-growing-percent=50",
     ]);
     expect(serverNodeFlags("--heap-growing-percent=20", 1024)).toEqual(["--max-semi-space-size=32"]);
+  });
+});
+
+describe("lastFlagValue", () => {
+  it("reads the last --name=value, in either spelling, and nothing from a flag without a value", () => {
+    const args = ["--heap-growing-percent=30", "--inspect", "--heap_growing_percent=45", "--max-semi-space-size=8"];
+    expect(lastFlagValue(args, "--heap-growing-percent")).toBe("45");
+    expect(lastFlagValue(args, "--max-semi-space-size")).toBe("8");
+    expect(lastFlagValue(args, "--inspect")).toBeUndefined();
+    expect(lastFlagValue([], "--heap-growing-percent")).toBeUndefined();
   });
 });
 

@@ -41,6 +41,14 @@ const HEAP_GROWING = "--heap-growing-percent=50";
 
 const flagName = (flag: string) => flag.split("=")[0].replaceAll("_", "-");
 
+/** The value of the last `--name=value` among `args`, in either spelling (`-` or `_`), or undefined. */
+export function lastFlagValue(args: readonly string[], name: string): string | undefined {
+  let value: string | undefined;
+  for (const arg of args)
+    if (arg.includes("=") && flagName(arg) === flagName(name)) value = arg.slice(arg.indexOf("=") + 1);
+  return value;
+}
+
 /**
  * The flags to start the server with for a budget of `budgetMib` (CONSOLE_MEMORY_MIB), less
  * any that NODE_OPTIONS already sets (the operator's wins).

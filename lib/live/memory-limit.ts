@@ -15,6 +15,7 @@ import "server-only";
 // (./offload-pool.ts).
 import v8 from "node:v8";
 import { consoleEnv } from "@/lib/config/env";
+import { lastFlagValue } from "@/lib/config/server-flags";
 import { lazily } from "@/lib/util/lazily";
 
 /** While over the budget, an old generation grows to this much (%) over what a full collection kept. */
@@ -40,12 +41,8 @@ export function stillOver(wasOver: boolean, rssBytes: number, budgetBytes: numbe
  * rule).
  */
 export function usualGrowingPercent(execArgv: readonly string[], nodeOptions: string | undefined): number {
-  let percent = 0;
-  for (const arg of [...(nodeOptions ?? "").split(/\s+/), ...execArgv]) {
-    const m = /^--heap[-_]growing[-_]percent=(\d+)$/.exec(arg);
-    if (m) percent = Number(m[1]);
-  }
-  return percent;
+  const value = lastFlagValue([...(nodeOptions ?? "").split(/\s+/), ...execArgv], "--heap-growing-percent");
+  return value !== undefined && /^\d+$/.test(value) ? Number(value) : 0;
 }
 
 interface Limit {

@@ -92,7 +92,7 @@ export class LiveCache {
   private state: LiveState | null = null;
   private refreshing: Promise<LiveState> | null = null;
   /** the pinned views: put back from the live view or read, kept within their share of the budget */
-  private readonly pinned: PinnedViews;
+  readonly pinned: PinnedViews;
   private readonly changeLogBytes: number;
   private retryTimer: NodeJS.Timeout | null = null;
   /** the one fleet reader's full reads, counted */

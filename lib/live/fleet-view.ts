@@ -21,9 +21,9 @@ export async function fleetView(revision?: number, opts: { keep?: boolean } = {}
   try {
     atMs = (await revisionClock().timeOf(revision)).at_ms;
   } catch (e) {
-    // etcd away: a revision the cache holds in memory is immutable and still answers; any
-    // other needs a read, which fails fast and typed in the cache
-    if (!etcdAway(e)) throw e;
+    // etcd away: a revision the cache holds in memory (or puts back from the live view) is
+    // immutable and still answers; any other would need a read, so the 503 is answered now
+    if (!etcdAway(e) || !liveCache().pinned.holds(revision)) throw e;
   }
   return cachedView(revision, { tasksSinceMs: atMs === null ? undefined : atMs - TASKS_WINDOW_MS, keep: opts.keep });
 }

@@ -87,6 +87,11 @@ export class PinnedViews {
     return read;
   }
 
+  /** Whether `revision` is kept, being read, or put back from the live view: answered without a read of its own. */
+  holds(revision: number): boolean {
+    return this.kept.has(revision) || this.reading.has(revision) || this.rewindable(revision);
+  }
+
   /** Whether `revision` is put back from the live view (./rewind.ts), not read in full. */
   rewindable(revision: number): boolean {
     return this.valuesAt(revision) !== null;

@@ -6,7 +6,7 @@ import "server-only";
 import { consoleEnv } from "@/lib/config/env";
 import { createEtcdClient, etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import { readValue } from "@/lib/etcd/kv";
-import { endpointRevision } from "@/lib/etcd/status";
+import { endpointStatus } from "@/lib/etcd/status";
 import { keys } from "@/lib/schema/keys";
 import { parseLeader, type LeaderRecord } from "@/lib/schema/leader";
 import type { HealthResponse } from "@/lib/schema/api/health";
@@ -79,7 +79,10 @@ interface Probe {
 async function probe(url: string): Promise<Probe> {
   const started = performance.now();
   try {
-    const revision = await withinDeadline(endpointRevision(clientFor(url)), "etcd status");
+    const { revision, hasLeader } = await withinDeadline(endpointStatus(clientFor(url)), "etcd status");
+    // a member without a leader answers, but is no sign that etcd is there: it confirms nothing
+    if (!hasLeader)
+      return { url, ok: false, latency_ms: null, revision, error: "the member answers but has no leader (no quorum)" };
     LAST_OK.atMs = Date.now();
     return {
       url,

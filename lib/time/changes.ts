@@ -21,6 +21,7 @@ import { ApiError } from "@/lib/schema/api/errors";
 import { ownKeys } from "@/lib/journal/inputs";
 import { RevisionCompacted } from "@/lib/etcd/errors";
 import { revisionClock } from "@/lib/live/revision-clock";
+import { pingEtcd } from "@/lib/live/etcd-ping";
 import { overviewStep } from "./overview-step";
 
 /** Every family the console reads: what the overview and the skipped-records page show. */
@@ -114,6 +115,9 @@ async function deletionBetween(
 }
 
 export async function neighbouringChange(q: ChangeQuery): Promise<RevisionTime> {
+  // the ping first: it fails within 1.5 s when etcd is away, where the reads below would each
+  // wait out a call's deadline
+  await pingEtcd(etcdClient(), etcdPrefix());
   let found = await keyChange(q);
   // the overview reads every family: a write is a candidate, a change of what it states the step
   if (found !== null && q.scope === "overview") {

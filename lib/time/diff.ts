@@ -12,7 +12,7 @@ import type { DiffQuery, DiffResponse, ExecutorState } from "@/lib/schema/api/di
 import type { OutcomeCounts } from "@/lib/schema/api/shadow";
 import { verdictKey, type VerdictKey } from "@/lib/journal/entry";
 import type { Moment, JournalMoment } from "@/lib/journal/moment";
-import { currentRevision } from "@/lib/etcd/paged-read";
+import { pingEtcd } from "@/lib/live/etcd-ping";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { journalMoments } from "./diff-journal";
 import { fleetView, type FleetView } from "@/lib/live/fleet-view";
@@ -38,7 +38,7 @@ interface SideFacts {
 async function revisionOf(revision: number | undefined, atMs: number | undefined): Promise<number> {
   if (revision !== undefined) return revision;
   if (atMs !== undefined) return (await revisionClock().revisionAt(atMs)).revision;
-  return currentRevision(etcdClient(), etcdPrefix());
+  return pingEtcd(etcdClient(), etcdPrefix()); // fails within 1.5 s when etcd is away
 }
 
 /** The view at `revision`, answered as pinned: a live view there is evaluated at its own time too. */
@@ -200,7 +200,7 @@ export function compareSides(a: SideFacts, b: SideFacts, historyStarts: HistoryS
 async function momentOf(revision: number | undefined, atMs: number | undefined): Promise<Moment> {
   if (revision !== undefined) return { revision };
   if (atMs !== undefined) return { at_ms: atMs };
-  return { revision: await currentRevision(etcdClient(), etcdPrefix()) };
+  return { revision: await pingEtcd(etcdClient(), etcdPrefix()) };
 }
 
 /**

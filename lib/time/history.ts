@@ -34,7 +34,7 @@ import { ownKeys } from "@/lib/journal/inputs";
 import type { HistoryStart, RevisionTime } from "@/lib/schema/api/revisions";
 import { etcdClient, etcdPrefix, type EtcdClient } from "@/lib/etcd/client";
 import { keyHistories, readRange, type KeyHistory, type VersionedKv } from "@/lib/etcd/key-history";
-import { currentRevision } from "@/lib/etcd/paged-read";
+import { pingEtcd } from "@/lib/live/etcd-ping";
 import { buildSnapshot, groupByFamily } from "@/lib/snapshot/build";
 import type { SnapshotKv } from "@/lib/snapshot/types";
 import { foldSnapshot } from "@/lib/snapshot/demand-index";
@@ -66,7 +66,8 @@ async function windowOf(
   toMs: number,
   now: number,
 ) {
-  const toRevision = toMs >= now ? await currentRevision(client, prefix) : (await clock.revisionAt(toMs)).revision;
+  // the current revision by the ping, which fails within 1.5 s when etcd is away (a plain call waits out its deadline)
+  const toRevision = toMs >= now ? await pingEtcd(client, prefix) : (await clock.revisionAt(toMs)).revision;
   const oldest = await clock.oldestReadable();
   let fromRevision: number;
   let cut = false;

@@ -47,7 +47,7 @@ interface ListBody {
   total_tables: number;
   tables: { target: string; pending_generations: number; class: string; score: number }[];
   next_cursor: string | null;
-  error?: { code: string; compact_revision?: number; retry_after_ms?: number };
+  error?: { code: string; message?: string; compact_revision?: number; retry_after_ms?: number };
 }
 
 /** Every table of the list endpoint at one revision (walking next_cursor). */
@@ -256,9 +256,24 @@ describe("etcd cluster faults", () => {
   });
 
   it("two members dead: requests answer 503 etcd_unavailable, none hangs; restored: live data within 10 s", async () => {
-    const [a, b] = [cluster.members[0], cluster.members[2]];
+    const [a, b, alone] = [cluster.members[0], cluster.members[2], cluster.members[1]];
     await Promise.all([a.kill(), b.kill()]);
     const killedAt = Date.now();
+    // the member left alone still answers its status, but has no leader once its election
+    // times out: health then says etcd is down, and that member confirms nothing
+    type Health = { status: string; endpoints: { url: string; ok: boolean; error?: string }[] };
+    const down = await until(
+      async () => {
+        const r = await getJson<Health>(`${app.url}/api/v1/health`, { timeoutMs: 5000 });
+        return r.status === 503 && r.body.status === "down" ? r : undefined;
+      },
+      15_000,
+      250,
+    );
+    expect(down, "health says down within 15 s of losing quorum").not.toBeNull();
+    const aloneProbe = down!.value.body.endpoints.find((e) => e.url === alone.clientUrl);
+    expect(aloneProbe?.ok).toBe(false);
+    expect(aloneProbe?.error).toMatch(/no leader/);
     // the live cache may serve its last confirmed revision until it next confirms with etcd
     // (lib/live TRUST_WATCH_MS = 10 s); from then on every request is a fast 503
     const latencies: number[] = [];
@@ -276,22 +291,24 @@ describe("etcd cluster faults", () => {
     expect(unavailable!.value.body.error?.retry_after_ms).toBeGreaterThan(0);
     const sinceKill = Date.now() - killedAt;
 
-    const checks = await Promise.all([
-      getJson<ListBody>(`${app.url}/api/v1/scheduler/demand?limit=10`, { timeoutMs: 5000 }),
-      getJson<ListBody>(`${app.url}/api/v1/scheduler/executors`, { timeoutMs: 5000 }),
-      getJson<ListBody>(`${app.url}/api/v1/scheduler/demand?limit=10&revision=5`, { timeoutMs: 5000 }),
-      getJson<{ status: string }>(`${app.url}/api/v1/health`, { timeoutMs: 5000 }),
-    ]);
-    for (const c of checks.slice(0, 3)) {
-      expect(c.status).toBe(503);
-      expect((c.body as ListBody).error?.code).toBe("etcd_unavailable");
-      expect((c.body as ListBody).error?.retry_after_ms).toBeGreaterThan(0);
-    }
-    // health: one member still answers (without quorum), so "degraded" (200) or "down" (503)
-    expect([200, 503]).toContain(checks[3].status);
-    expect(["degraded", "down"]).toContain(checks[3].body.status);
+    // live and pinned reads, a history and a revision's time: each fails on the ping (1.5 s),
+    // none waits out a call's 3 s deadline first (a pinned read did: its time, then its ping)
+    const paths = [
+      "/api/v1/scheduler/demand?limit=10",
+      "/api/v1/scheduler/executors",
+      "/api/v1/scheduler/demand?limit=10&revision=5",
+      `/api/v1/scheduler/demand/history?target=${encodeURIComponent("cluster/table-00001")}&since=1h`,
+      "/api/v1/revisions/time?revision=5",
+    ];
+    const checks = await Promise.all(paths.map((p) => getJson<ListBody>(`${app.url}${p}`, { timeoutMs: 5000 })));
+    checks.forEach((c, i) => {
+      expect(c.status, `${paths[i]} answered ${c.status} after ${c.ms.toFixed(0)} ms`).toBe(503);
+      expect(c.body.error?.code).toBe("etcd_unavailable");
+      expect(c.body.error?.retry_after_ms).toBeGreaterThan(0);
+      expect(c.ms, `${paths[i]} answered after ${c.ms.toFixed(0)} ms: ${c.body.error?.message}`).toBeLessThan(3000);
+    });
     console.log(
-      `[cluster] without quorum: request latencies ${latencies.map((l) => l.toFixed(0)).join(", ")} ms; checks ${checks.map((c) => c.ms.toFixed(0)).join(", ")} ms`,
+      `[cluster] without quorum: health down after ${down!.ms} ms of polling; request latencies ${latencies.map((l) => l.toFixed(0)).join(", ")} ms; checks ${checks.map((c) => c.ms.toFixed(0)).join(", ")} ms`,
     );
 
     await Promise.all([a.start(), b.start()]);

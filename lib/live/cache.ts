@@ -18,6 +18,7 @@ import { ChangeLog } from "./change-log";
 import { HeldViews } from "./held-views";
 import { PinnedViews } from "./pinned-views";
 import { UNRESOLVED, type FleetView } from "./view";
+import type { CacheMemory, CacheStatus } from "./cache-figures";
 import { ViewProgress } from "./view-progress";
 import { RevisionClock, revisionClock } from "@/lib/live/revision-clock";
 import { TASKS_WINDOW_MS } from "@/lib/snapshot/build";
@@ -29,22 +30,6 @@ import { metrics } from "@/lib/metrics";
 import { LiveStore } from "@/lib/snapshot/store";
 
 export type { FleetView };
-
-export interface CacheStatus {
-  revision: number | null;
-  age_ms: number | null;
-  live: boolean;
-}
-
-/** What the cache keeps, for GET /api/v1/health's `memory` */
-export interface CacheMemory {
-  /** distinct views the plans hold besides the live one (lib/live/plan.ts) */
-  held_views: number;
-  /** pinned views kept */
-  pinned_views: number;
-  /** their estimated bytes (./memory-budget.ts) */
-  pinned_bytes: number;
-}
 
 /** a live watch is trusted this long without any sign of life before we ping etcd */
 const TRUST_WATCH_MS = 10_000;
@@ -105,6 +90,8 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
+  /** when health last found no member answering: a live view confirmed before it is asked about again */
+  private doubtedMs = 0;
   /** each view's running merges with their last progress, from etcd's history (./view-progress.ts) */
   private readonly progress: ViewProgress;
   /** the one gate of heavy work in this process (reads and plans of other moments; lib/http/handler.ts admits through it) */
@@ -154,7 +141,7 @@ export class LiveCache {
       throw new Error("the offload worker keeps no live view: only pinned moments are sent to it");
     let s = this.state;
     if (!s || !s.live) s = await this.refresh("watch_broken");
-    else if (Date.now() - s.confirmedMs > TRUST_WATCH_MS) {
+    else if (Date.now() - s.confirmedMs > TRUST_WATCH_MS || this.doubtedMs > s.confirmedMs) {
       await this.ping();
       s.confirmedMs = Date.now();
     }
@@ -244,9 +231,10 @@ export class LiveCache {
     this.state?.changes.forget();
   }
 
-  /** etcd just answered (health probe): a connected watch is therefore current. */
-  confirm(): void {
-    if (this.state?.live) this.state.confirmedMs = Date.now();
+  /** Health's round: a member with a leader answered (a live watch is current), or none did (live answers ask etcd first). */
+  probed(answered: boolean): void {
+    if (answered && this.state?.live) this.state.confirmedMs = Date.now();
+    if (!answered) this.doubtedMs = Date.now();
   }
 
   /** Stop watching (tests, shutdown). */

@@ -77,9 +77,15 @@ export function EtcdBanner() {
     revision !== null ? `revision ${formatCount(revision)}` : null,
     age !== null ? `snapshot age ${formatDuration(age)}` : null,
   ].filter(Boolean);
+  // etcd's members answer, but none has a leader: the cluster lost quorum (not a network fault of this console)
+  const noQuorum = etcdDown ? o.noQuorum : null;
   return (
     <div className="banner banner-down" role="alert" data-testid="etcd-banner">
-      <strong>{etcdDown ? "etcd unreachable" : "console unreachable"}</strong> — everything below is the last good data
+      <strong>{noQuorum ? "etcd has lost quorum" : etcdDown ? "etcd unreachable" : "console unreachable"}</strong>
+      {noQuorum
+        ? ` (${formatCount(noQuorum.leaderless)} of ${formatCount(noQuorum.members)} endpoints answer${noQuorum.leaderless === 1 ? "s" : ""}, with no leader)`
+        : ""}{" "}
+      — everything below is the last good data
       {facts.length ? ` (${facts.join(", ")})` : ""}, not live. Retrying every 2 s.
     </div>
   );

@@ -74,6 +74,8 @@ interface Probe {
   error?: string;
   /** internal: the probe only missed its deadline (it was not refused) */
   missed?: boolean;
+  /** the member answered without a leader (no quorum) */
+  no_leader?: true;
 }
 
 async function probe(url: string): Promise<Probe> {
@@ -82,7 +84,14 @@ async function probe(url: string): Promise<Probe> {
     const { revision, hasLeader } = await withinDeadline(endpointStatus(clientFor(url)), "etcd status");
     // a member without a leader answers, but is no sign that etcd is there: it confirms nothing
     if (!hasLeader)
-      return { url, ok: false, latency_ms: null, revision, error: "the member answers but has no leader (no quorum)" };
+      return {
+        url,
+        ok: false,
+        latency_ms: null,
+        revision,
+        error: "the member answers but has no leader (no quorum)",
+        no_leader: true,
+      };
     LAST_OK.atMs = Date.now();
     return {
       url,

@@ -80,4 +80,30 @@ describe("the outage record", () => {
       clock.mockRestore();
     }
   });
+
+  it("a down answer whose members answer with no leader says etcd lost quorum, of how many; the next ok answer clears it", async () => {
+    const members = ["http://etcd-a", "http://etcd-b", "http://etcd-c"];
+    const down = {
+      ...body("down", 40),
+      endpoints: members.map((url, i) =>
+        i === 1
+          ? {
+              url,
+              ok: false,
+              latency_ms: null,
+              error: "the member answers but has no leader (no quorum)",
+              no_leader: true,
+            }
+          : { url, ok: false, latency_ms: null, error: "connect ECONNREFUSED" },
+      ),
+    } as HealthResponse;
+    const refused = { ...body("down", 40), endpoints: [down.endpoints[0]] } as HealthResponse;
+    answers({ body: down }, { body: refused }, { body: body("ok", 41) });
+    await fetchHealth();
+    expect(outageNow()).toMatchObject({ down: true, cause: "etcd", noQuorum: { leaderless: 1, members: 3 } });
+    await fetchHealth(); // no member answers at all: unreachable, not a lost quorum
+    expect(outageNow()).toMatchObject({ down: true, noQuorum: null });
+    await fetchHealth();
+    expect(outageNow()).toMatchObject({ down: false, noQuorum: null });
+  });
 });

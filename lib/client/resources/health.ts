@@ -26,6 +26,8 @@ export interface Outage {
   /** when that answer reached this tab (monotonic clock): the age keeps counting from it */
   snapshotSeenAt: number | null;
   degraded: HealthResponse | null;
+  /** the last `down` answer's members that answered without a leader (etcd lost quorum), of how many; null: none did */
+  noQuorum: { leaderless: number; members: number } | null;
 }
 
 /** One slow answer is not an outage: it takes two failed polls in a row. */
@@ -41,6 +43,7 @@ const INITIAL: Outage = {
   snapshotAgeMs: null,
   snapshotSeenAt: null,
   degraded: null,
+  noQuorum: null,
 };
 /** when a data answer last said etcd_unavailable on this tab (monotonic clock); a health answer asked before it cannot clear it */
 let unavailableNotedAt = -Infinity;
@@ -86,6 +89,7 @@ function recordAnswer(body: HealthResponse, askedAt: number): void {
       snapshotAgeMs: kept ? outage.snapshotAgeMs : (body.snapshot?.age_ms ?? null),
       snapshotSeenAt: kept ? outage.snapshotSeenAt : seenAt,
       degraded: null,
+      noQuorum: noQuorumOf(body),
     });
   } else if (askedAt < unavailableNotedAt) {
     return;
@@ -100,6 +104,11 @@ function recordAnswer(body: HealthResponse, askedAt: number): void {
       degraded: body.status === "degraded" ? body : null,
     });
   }
+}
+
+function noQuorumOf(body: HealthResponse): Outage["noQuorum"] {
+  const leaderless = body.endpoints.filter((e) => e.no_leader === true).length;
+  return leaderless > 0 ? { leaderless, members: body.endpoints.length } : null;
 }
 
 /**

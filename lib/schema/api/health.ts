@@ -11,7 +11,14 @@ export const healthResponseSchema = z.object({
   ready: z.boolean(),
   revision: z.number().int().nullable(),
   endpoints: z.array(
-    z.object({ url: z.string(), ok: z.boolean(), latency_ms: z.number().nullable(), error: z.string().optional() }),
+    z.object({
+      url: z.string(),
+      ok: z.boolean(),
+      latency_ms: z.number().nullable(),
+      error: z.string().optional(),
+      /** the member answered its status, but knows no leader: its cluster has lost quorum (it is not `ok`) */
+      no_leader: z.literal(true).optional(),
+    }),
   ),
   leader: leaderSchema,
   snapshot: z.object({ revision: z.number().int().nullable(), age_ms: z.number().int().nullable(), live: z.boolean() }),

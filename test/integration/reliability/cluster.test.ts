@@ -261,7 +261,7 @@ describe("etcd cluster faults", () => {
     const killedAt = Date.now();
     // the member left alone still answers its status, but has no leader once its election
     // times out: health then says etcd is down, and that member confirms nothing
-    type Health = { status: string; endpoints: { url: string; ok: boolean; error?: string }[] };
+    type Health = { status: string; endpoints: { url: string; ok: boolean; error?: string; no_leader?: boolean }[] };
     const down = await until(
       async () => {
         const r = await getJson<Health>(`${app.url}/api/v1/health`, { timeoutMs: 5000 });
@@ -274,6 +274,9 @@ describe("etcd cluster faults", () => {
     const aloneProbe = down!.value.body.endpoints.find((e) => e.url === alone.clientUrl);
     expect(aloneProbe?.ok).toBe(false);
     expect(aloneProbe?.error).toMatch(/no leader/);
+    expect(aloneProbe?.no_leader).toBe(true);
+    // the dead members are refused, not leaderless
+    expect(down!.value.body.endpoints.filter((e) => e.no_leader).map((e) => e.url)).toEqual([alone.clientUrl]);
     // the live answers agree with health at once: the next one asks etcd first (it may have
     // kept answering from its watch until then, lib/live TRUST_WATCH_MS = 10 s) and fails fast
     const unavailable = await getJson<ListBody>(`${app.url}/api/v1/scheduler/demand?limit=10`, { timeoutMs: 5000 });

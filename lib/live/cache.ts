@@ -90,7 +90,7 @@ export class LiveCache {
   private waiters = new RevisionWaiters();
   /** when a re-read after a broken watch last failed (etcd away); 0: never. The journal names its gaps by it. */
   lastUnavailableMs = 0;
-  /** when health last found no member answering: a live view confirmed before it is asked about again */
+  /** when etcd was last found away (health found no member answering, or a request answered 503): a live view confirmed before it asks etcd again */
   private doubtedMs = 0;
   /** each view's running merges with their last progress, from etcd's history (./view-progress.ts) */
   private readonly progress: ViewProgress;
@@ -231,10 +231,14 @@ export class LiveCache {
     this.state?.changes.forget();
   }
 
-  /** Health's round: a member with a leader answered (a live watch is current), or none did (live answers ask etcd first). */
-  probed(answered: boolean): void {
-    if (answered && this.state?.live) this.state.confirmedMs = Date.now();
-    if (!answered) this.doubtedMs = Date.now();
+  /** etcd just answered (health probe: a member with a leader): a connected watch is therefore current. */
+  confirm(): void {
+    if (this.state?.live) this.state.confirmedMs = Date.now();
+  }
+
+  /** etcd was found away (health: no member answers; or a request's 503): the next live answer asks etcd first. */
+  doubt(): void {
+    this.doubtedMs = Date.now();
   }
 
   /** Stop watching (tests, shutdown). */

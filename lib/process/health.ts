@@ -158,7 +158,7 @@ async function probeAll(): Promise<RoundAnswer> {
   const probes = await Promise.all(consoleEnv().etcd.endpoints.map(probe));
   const answering = probes.filter((p) => p.ok);
   // health never triggers a fleet read: the leader is one key, the cache is reported as is
-  if (answering.length > 0) liveCache().probed(true);
+  if (answering.length > 0) liveCache().confirm();
   const snapshot = liveCache().status();
   const leader = answering.length > 0 ? await leaderRecord().catch(() => null) : null;
   // no answer in time, but nothing refused either, the watch is live and etcd answered a
@@ -171,7 +171,7 @@ async function probeAll(): Promise<RoundAnswer> {
     Date.now() - LAST_OK.atMs < RECENT_ANSWER_MS &&
     etcdUnavailableSeenAt() <= LAST_OK.atMs;
   // down: the next live answer asks etcd first, so the data endpoints agree with this answer
-  if (answering.length === 0 && !busy) liveCache().probed(false);
+  if (answering.length === 0 && !busy) liveCache().doubt();
   const ready = isReady();
   // with no endpoint answering (and not merely too busy to hear one), the cache cannot be
   // known current: `live` says so, beside an age that keeps growing

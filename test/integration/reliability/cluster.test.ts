@@ -328,6 +328,45 @@ describe("etcd cluster faults", () => {
     );
   });
 
+  it("without quorum, a request's 503 makes the live answers ask etcd first: an API client alone sees no 'live' list beside it", async () => {
+    // a console that knows only the member left alone: its watch stays there, connected,
+    // and nothing polls its health, so only the 503 below can tell its live view to doubt
+    const alone = cluster.members[1];
+    const solo = await startApp({ ETCD_ENDPOINTS: alone.clientUrl, ETCD_PREFIX: P });
+    try {
+      const before = await getJson<ListBody>(`${solo.url}/api/v1/scheduler/demand?limit=10`, { timeoutMs: 5000 });
+      expect(before.status).toBe(200);
+      await Promise.all([cluster.members[0].kill(), cluster.members[2].kill()]);
+      const killedAt = Date.now();
+      // the member's own word that it has no leader (etcd's gateway, not the console)
+      await until(
+        async () => {
+          const res = await fetch(`${alone.clientUrl}/v3/maintenance/status`, { method: "POST", body: "{}" });
+          const status = (await res.json()) as { errors?: string[] };
+          return status.errors?.some((e) => /no leader/.test(e)) || undefined;
+        },
+        15_000,
+        { what: "the lone member to lose its leader", everyMs: 100 },
+      );
+      const pinned = await getJson<ListBody>(`${solo.url}/api/v1/scheduler/demand?limit=10&revision=5`, {
+        timeoutMs: 5000,
+      });
+      expect(pinned.status).toBe(503);
+      expect(pinned.body.error?.code).toBe("etcd_unavailable");
+      // well inside the 10 s the live view trusts its watch: without the doubt, this was a 200 "live"
+      const live = await getJson<ListBody>(`${solo.url}/api/v1/scheduler/demand?limit=10`, { timeoutMs: 5000 });
+      const sinceKill = Date.now() - killedAt;
+      expect(sinceKill).toBeLessThan(10_000);
+      expect(live.status, `the live list ${sinceKill} ms after the kill`).toBe(503);
+      expect(live.body.error?.code).toBe("etcd_unavailable");
+      console.log(
+        `[cluster] one endpoint, no health poll: pinned 503 in ${pinned.ms.toFixed(0)} ms, then the live list's 503 in ${live.ms.toFixed(0)} ms (${sinceKill} ms after the kill)`,
+      );
+    } finally {
+      await solo.stop();
+    }
+  });
+
   it("a pinned revision that was compacted answers 410 with the compact revision", async () => {
     // a revision the console has no plan or view of any more (one it still held would answer
     // from memory without asking etcd), then compacted away

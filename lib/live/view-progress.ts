@@ -88,15 +88,21 @@ export class ViewProgress {
       Date.now() - last.atMs >= COMPACTION_RECHECK_MS
     ) {
       const atMs = Date.now();
-      let found: Found;
+      const sameRecords = last !== null && last.executions === executions && last.progress === progress ? last : null;
       try {
-        found = await this.history.pointsOf(view.snapshot);
+        const found = await this.history.pointsOf(view.snapshot);
+        last = this.last = { executions, progress, atMs, found, dated: await datedProgress(found.points, this.clock) };
       } catch (e) {
-        // etcd away: a view resolved before still answers with what it had (the last good data)
-        if (view.progress !== UNRESOLVED && etcdAway(e)) return view;
-        throw e;
+        if (!etcdAway(e)) throw e;
+        // etcd away: what was found for these same records still answers (the last good data,
+        // also in a view made again from them, as after the watch broke); so does a view
+        // resolved before; any other has nothing to answer with
+        if (sameRecords === null) {
+          if (view.progress !== UNRESOLVED) return view;
+          throw e;
+        }
+        last = sameRecords;
       }
-      last = this.last = { executions, progress, atMs, found, dated: await datedProgress(found.points, this.clock) };
     }
     const { found, dated } = last;
     const settled = found.final && dated.settled;

@@ -77,7 +77,7 @@ export class LiveCache {
   private state: LiveState | null = null;
   private refreshing: Promise<LiveState> | null = null;
   /** the pinned views: put back from the live view or read, kept within their share of the budget */
-  readonly pinned: PinnedViews;
+  private readonly pinned: PinnedViews;
   private readonly changeLogBytes: number;
   private retryTimer: NodeJS.Timeout | null = null;
   /** the one fleet reader's full reads, counted */
@@ -201,6 +201,11 @@ export class LiveCache {
   known(revision: number): FleetView | undefined {
     const s = this.state;
     return s && s.store.revision === revision ? this.viewOf(s) : this.held.find(revision);
+  }
+
+  /** Whether `revision` answers without etcd: held in memory, kept, being read, or put back from the live view. */
+  holds(revision: number): boolean {
+    return this.known(revision) !== undefined || this.pinned.holds(revision);
   }
 
   /** The offload worker to read or plan `revision` in, unless this process holds it or puts it back from the live view. */

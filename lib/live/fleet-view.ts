@@ -23,7 +23,7 @@ export async function fleetView(revision?: number, opts: { keep?: boolean } = {}
   } catch (e) {
     // etcd away: a revision the cache holds in memory (or puts back from the live view) is
     // immutable and still answers; any other would need a read, so the 503 is answered now
-    if (!etcdAway(e) || !liveCache().pinned.holds(revision)) throw e;
+    if (!etcdAway(e) || !liveCache().holds(revision)) throw e;
   }
   return cachedView(revision, { tasksSinceMs: atMs === null ? undefined : atMs - TASKS_WINDOW_MS, keep: opts.keep });
 }

@@ -14,7 +14,7 @@ import type { EtcdClient } from "@/lib/etcd/client";
 import { etcdClient, etcdPrefix } from "@/lib/etcd/client";
 import { FutureRevision, RevisionCompacted } from "@/lib/etcd/errors";
 import { readRange } from "@/lib/etcd/key-history";
-import { readPrefixPaged } from "@/lib/etcd/paged-read";
+import { currentRevision, readPrefixPaged } from "@/lib/etcd/paged-read";
 import { pingEtcd } from "./etcd-ping";
 import { clockPrefix, clockPrefixEnd, keys } from "@/lib/schema/keys";
 import { BoundedMap } from "@/lib/util/bounded-map";
@@ -230,12 +230,14 @@ export class RevisionClock {
     if (atMs > now + FUTURE_TOLERANCE_MS) throw futureTime(atMs, now);
     // up to FUTURE_TOLERANCE_MS ahead reads as now (console-api.md third version)
     if (atMs > now) atMs = now;
-    await pingEtcd(this.client, this.prefix); // fails within 1.5 s when etcd is away (the reads below would wait out their deadline)
+    // the ping first: it fails within 1.5 s when etcd is away, where the reads below would
+    // wait out a call's deadline; once it answered, they are plain calls
+    await pingEtcd(this.client, this.prefix);
     const s = await this.samples.fresh();
     const i = s.lastAtOrBefore(atMs);
     if (i >= 0 && i === s.rev.length - 1 && atMs >= now - FUTURE_SLACK_MS) {
       // T is now (within the slack): the store's current revision was written by then
-      const current = await pingEtcd(this.client, this.prefix);
+      const current = await currentRevision(this.client, this.prefix);
       if (current > s.rev[i]) return this.timeOf(current);
     }
     // Between the newest sample and now, a later revision may have been written after T:
@@ -249,7 +251,7 @@ export class RevisionClock {
     // estimate is at or before T, so a later T never lands in an earlier segment.
     const oldest = await this.oldestReadable();
     // (the first sample may predate a compaction: the search never starts below what is readable)
-    const top = Math.max(oldest, s.rev.length > 0 ? s.rev[0] : await pingEtcd(this.client, this.prefix));
+    const top = Math.max(oldest, s.rev.length > 0 ? s.rev[0] : await currentRevision(this.client, this.prefix));
     const grid = await this.estimateGrid(oldest, top);
     // a revision whose time nothing tells (no records yet) counts as older than any time
     const writtenBy = (t: RevisionTime, floor: number | null) =>
